@@ -1,0 +1,44 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/**
+ * One CLI subcommand, in its own module under `src/cli/commands/`, exported as
+ * default. `usage` is the whole `--help` text; `run` gets the arguments after
+ * the command's name and returns the process exit code.
+ */
+export interface Command {
+  usage: string;
+  run(argv: string[]): Promise<number>;
+}
+
+/**
+ * A problem with the user's input (bad flag, bad file, bad manifest). The CLI
+ * prints its message as is (one line per problem) and exits 1, never with a
+ * stack trace. Anything else thrown is a bug and is printed with its stack.
+ */
+export class UserError extends Error {
+  override name = 'UserError';
+}
+
+/**
+ * Returns `util.parseArgs` of `argv` in strict mode, turning its errors
+ * (unknown flag, missing value) into a one-line UserError.
+ */
+export function parseCommandArgs<T extends Omit<ParseArgsConfig, 'args' | 'strict'>>(
+  argv: string[],
+  config: T,
+) {
+  try {
+    return parseArgs({ ...config, args: argv, strict: true });
+  } catch (error) {
+    throw new UserError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+  }
+}
+
+/** Returns `text` parsed as an integer in [min, max], or throws a UserError naming `flag`. */
+export function parseIntegerFlag(flag: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UserError(`--${flag}: expected an integer from ${min} to ${max}, got "${text}"`);
+  }
+  return value;
+}

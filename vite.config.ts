@@ -1,0 +1,10 @@
+// Vite: builds the catalogue's browser code; Vitest: runs the test suite.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
