@@ -1,0 +1,26 @@
+import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Returns a temporary path beside `path` (same folder, so a rename onto `path`
+ * is atomic), e.g. "data/earth/CHL/.manifest.json.1a2b3c4d.tmp".
+ */
+export function tempPathBeside(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/**
+ * Writes `data` to `path` atomically: readers see the old file or the whole
+ * new one, never a half-written file, even if the process dies midway.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const temp = tempPathBeside(path);
+  try {
+    await writeFile(temp, data);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
