@@ -1,0 +1,37 @@
+// `geoshelf measure FILE…`: prints the stats of each GeoJSON file as one JSON line.
+import { measureGeoJSON } from '../../../build/measure.ts';
+import { parseCommandArgs, UserError, type Command } from '../command.ts';
+
+const usage = `Usage: geoshelf measure FILE…
+
+Reads each GeoJSON FeatureCollection once and prints one JSON line per file:
+  {"path","bytes","sha256","features","bbox":[w,s,e,n],"geometry_types":{…},"properties":[…]}
+properties is the sorted union of the features' property names; bbox is the
+plain min/max of every position, with the numbers exactly as in the file
+(null for a collection without features). A malformed file is reported on
+stderr as "FILE: byte OFFSET: reason"; the other files are still measured and
+the exit code is 1.`;
+
+const command: Command = {
+  usage,
+  async run(argv) {
+    const { positionals } = parseCommandArgs(argv, { allowPositionals: true, options: {} });
+    if (positionals.length === 0)
+      throw new UserError('geoshelf measure: give at least one GeoJSON file (see --help)');
+    let failed = false;
+    for (const path of positionals) {
+      try {
+        const stats = await measureGeoJSON(path);
+        const bbox = stats.bbox.every(Number.isFinite) ? stats.bbox : null;
+        console.log(JSON.stringify({ path, ...stats, bbox }));
+      } catch (error) {
+        if (!(error instanceof UserError)) throw error;
+        console.error(error.message);
+        failed = true;
+      }
+    }
+    return failed ? 1 : 0;
+  },
+};
+
+export default command;
