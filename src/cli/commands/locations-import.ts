@@ -1,0 +1,85 @@
+// CLI layer of `geoshelf locations import`: parses flags, runs the import
+// stage, prints problems or a summary, and shows progress on a terminal.
+import { UserError, parseCommandArgs, type Command } from '../command.ts';
+import { FIELDS, importLocations, type Field } from '../../locations/import.ts';
+import { normaliseType } from '../../locations/normalise.ts';
+import { LOCATION_TYPES } from '../../locations/types.ts';
+
+const usage = `Usage: geoshelf locations import FILE… [--db FILE] [--type TYPE] [--map field=column,…] [--replace]
+
+Loads locations from .csv (header row), .json (array of objects) and .geojson
+(FeatureCollection of Points) files into a SQLite database, in file order.
+
+Options:
+  --db FILE        database to write (default data/locations.sqlite; created when absent)
+  --type TYPE      type of records without a type value: ${LOCATION_TYPES.join(', ')}
+                   (any letter case; legacy "pronto" and "otros" accepted)
+  --map F=COL,…    read field F from column COL, e.g. name=Compania,latitude=Latitud
+                   (fields: ${FIELDS.join(', ')}; unmapped fields use the column of
+                   the same name in any letter case; GeoJSON takes coordinates from the Point)
+  --replace        replace every row of the database instead of appending
+  -h, --help       show this help
+
+Records without an id get a deterministic UUID (the same input gives the same
+ids). If any record is bad, every problem is listed and nothing is written.`;
+
+/** Returns `--map` text such as "name=Compania,latitude=Latitud" as a field → column object. */
+export function parseFieldMap(text: string): Partial<Record<Field, string>> {
+  const map: Partial<Record<Field, string>> = {};
+  for (const pair of text.split(',')) {
+    const [field, column, ...rest] = pair.split('=');
+    if (!field || column === undefined || column === '' || rest.length > 0) {
+      throw new UserError(`--map: expected field=column pairs separated by commas, got "${pair}"`);
+    }
+    if (!(FIELDS as readonly string[]).includes(field.trim())) {
+      throw new UserError(`--map: unknown field "${field}" (fields: ${FIELDS.join(', ')})`);
+    }
+    map[field.trim() as Field] = column;
+  }
+  return map;
+}
+
+const command: Command = {
+  usage,
+  async run(argv) {
+    const { values, positionals } = parseCommandArgs(argv, {
+      allowPositionals: true,
+      options: {
+        db: { type: 'string', default: 'data/locations.sqlite' },
+        type: { type: 'string' },
+        map: { type: 'string' },
+        replace: { type: 'boolean', default: false },
+      },
+    });
+    if (positionals.length === 0)
+      throw new UserError('geoshelf locations import: no input FILE given (see --help)');
+    const type = values.type === undefined ? undefined : normaliseType(values.type);
+    if (values.type !== undefined && !type) {
+      throw new UserError(`--type: expected one of ${LOCATION_TYPES.join(', ')}, got "${values.type}"`);
+    }
+    const tty = process.stdout.isTTY;
+    const result = await importLocations({
+      files: positionals,
+      db: values.db,
+      type,
+      map: values.map === undefined ? undefined : parseFieldMap(values.map),
+      replace: values.replace,
+      onProgress: tty
+        ? (done, total) => process.stdout.write(`\rwriting ${done}/${total} locations…`)
+        : undefined,
+    });
+    if (tty) process.stdout.write('\r\x1b[K');
+    if (result.problems.length > 0) {
+      throw new UserError(
+        [...result.problems, `nothing written to ${values.db}: ${result.problems.length} problem(s)`].join(
+          '\n',
+        ),
+      );
+    }
+    const verb = values.replace ? 'replaced the contents with' : result.created ? 'created with' : 'appended';
+    console.log(`${values.db}: ${verb} ${result.inserted} locations (${result.total} in total)`);
+    return 0;
+  },
+};
+
+export default command;

@@ -1,0 +1,102 @@
+// HTTP helpers shared by the API and the static files: strong ETags with 304,
+// content negotiation for gzip/brotli, HEAD, CORS.
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+/** Bodies smaller than this are sent as is: compressing them saves nothing. */
+export const MIN_COMPRESS_BYTES = 1024;
+
+/** Returns the best encoding `accept-encoding` allows: br, then gzip, else identity. */
+export function negotiateEncoding(header: string | undefined): Encoding {
+  if (!header) return 'identity';
+  const q = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [token, ...params] = part.trim().toLowerCase().split(';');
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    q.set(token!, qParam ? Number(qParam.slice(2)) || 0 : 1);
+  }
+  const allowed = (name: string) => (q.get(name) ?? q.get('*') ?? 0) > 0;
+  if (allowed('br')) return 'br';
+  if (allowed('gzip')) return 'gzip';
+  return 'identity';
+}
+
+/** Returns true when `if-none-match` lists one of `etags` (weak comparison, as RFC 9110 asks) or "*". */
+export function etagMatches(header: string | undefined, etags: string[]): boolean {
+  if (!header) return false;
+  return header.split(',').some((raw) => {
+    const tag = raw.trim().replace(/^W\//, '');
+    return tag === '*' || etags.includes(tag);
+  });
+}
+
+/** Returns a strong ETag of `body`, e.g. "\"pX4…\"". */
+export function etagOf(body: Buffer): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/**
+ * One response body with its headers; compressed variants are made on first
+ * use and kept, so a cached representation is compressed once.
+ */
+export class Representation {
+  readonly etag: string;
+  private variants: Partial<Record<Encoding, Buffer>>;
+
+  constructor(
+    readonly body: Buffer,
+    readonly headers: OutgoingHttpHeaders, // content-type, cache-control, x-total-count…
+    readonly compressible = true,
+  ) {
+    this.etag = etagOf(body);
+    this.variants = { identity: body };
+  }
+
+  /** Returns the ETag of the variant in `encoding`: distinct per encoding, as strong ETags must be. */
+  etagFor(encoding: Encoding): string {
+    return encoding === 'identity' ? this.etag : `${this.etag.slice(0, -1)}-${encoding}"`;
+  }
+
+  variant(encoding: Encoding): Buffer {
+    let data = this.variants[encoding];
+    if (!data) {
+      data =
+        encoding === 'br'
+          ? brotliCompressSync(this.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
+          : gzipSync(this.body);
+      this.variants[encoding] = data;
+    }
+    return data;
+  }
+
+  /** Sends the representation (or 304) for `req`, compressed when asked and worthwhile. */
+  send(req: IncomingMessage, res: ServerResponse, status = 200): void {
+    const vary = this.compressible;
+    const encoding =
+      vary && this.body.length >= MIN_COMPRESS_BYTES
+        ? negotiateEncoding(req.headers['accept-encoding'])
+        : 'identity';
+    const etag = this.etagFor(encoding);
+    const common: OutgoingHttpHeaders = {
+      'access-control-allow-origin': '*',
+      etag,
+      ...(vary ? { vary: 'Accept-Encoding' } : {}),
+    };
+    if (status === 200 && etagMatches(req.headers['if-none-match'], [etag, this.etag])) {
+      res.writeHead(304, { ...common, 'cache-control': this.headers['cache-control'] ?? 'no-cache' });
+      res.end();
+      return;
+    }
+    const data = this.variant(encoding);
+    res.writeHead(status, {
+      ...this.headers,
+      ...common,
+      ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
+      'content-length': data.length,
+    });
+    res.end(req.method === 'HEAD' ? undefined : data);
+  }
+}
