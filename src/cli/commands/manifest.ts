@@ -1,0 +1,101 @@
+// `geoshelf manifest`: recomputes the derived fields of manifests from their
+// files and rewrites them (or, with --check, lists what would change).
+import { resolve } from 'node:path';
+import { parseCommandArgs, UserError, type Command } from '../command.ts';
+import { updateDerivedFields, writeManifest } from '../../../build/manifest-update.ts';
+import { findManifests, formatProblem, loadManifests } from '../../../build/manifests.ts';
+import { Measurer } from '../../../build/measure-cache.ts';
+import { show } from '../../../build/schema.ts';
+import { measurementCacheFile } from '../../../build/validate.ts';
+
+const usage = `Usage: geoshelf manifest [--root DIR] [--check] [--no-cache] [ISO3…]
+
+Recomputes the derived fields of DIR/data/{body}/{ISO3}/manifest.json (all of
+them, or those of the ISO3 codes given) from the files: bytes, sha256,
+features, bbox, geometry_types, properties of each dataset and part,
+preview_bytes, and unassigned. Every other field, the key order, the 2-space
+indentation and the final newline are kept; a manifest whose numbers are
+already right is not touched. A manifest that fails the schema, or names a
+missing or malformed file, is left alone and reported (exit 1).
+
+Options:
+  --root DIR    folder that holds data/ (default: the current folder)
+  --check       write nothing; list each field that would change as
+                "FILE: POINTER: old → new" and exit 1 if there is any
+  --no-cache    measure every file again (default: reuse measurements of
+                unchanged files from DIR/.cache/geoshelf/measurements.json)`;
+
+const command: Command = {
+  usage,
+  async run(argv) {
+    const { values, positionals } = parseCommandArgs(argv, {
+      allowPositionals: true,
+      options: {
+        root: { type: 'string', default: '.' },
+        check: { type: 'boolean', default: false },
+        'no-cache': { type: 'boolean', default: false },
+      },
+    });
+    const root = resolve(values.root);
+    const files = selectFiles(await findManifests(root), positionals);
+    const { manifests, problems } = await loadManifests(root, files);
+    const failures = problems.map(formatProblem); // manifests refused: invalid JSON or schema
+    const measurer = new Measurer(values['no-cache'] ? {} : { cacheFile: measurementCacheFile(root) });
+    let changed = 0;
+    for (const loaded of manifests) {
+      let update;
+      try {
+        update = await updateDerivedFields(root, loaded, measurer);
+      } catch (error) {
+        if (!(error instanceof UserError)) throw error;
+        failures.push(error.message);
+        continue;
+      }
+      if (update.changes.length === 0) continue;
+      changed += 1;
+      if (values.check) {
+        for (const pointer of update.changes) {
+          const [before, after] = [valueAt(loaded.manifest, pointer), valueAt(update.manifest, pointer)];
+          console.log(
+            `${loaded.file}: ${pointer}: ${before === undefined ? '(absent)' : show(before)} → ${show(after)}`,
+          );
+        }
+      } else {
+        await writeManifest(root, loaded.file, update.manifest);
+        console.log(`${loaded.file}: updated ${update.changes.join(', ')}`);
+      }
+    }
+    await measurer.save();
+    for (const failure of failures) console.error(failure);
+    const refused = countFiles(failures);
+    const verb = values.check ? 'would change' : 'updated';
+    console.error(`${files.length} manifests: ${changed} ${verb}, ${refused} with errors`);
+    return failures.length > 0 || (values.check && changed > 0) ? 1 : 0;
+  },
+};
+
+/** Returns the manifests of the given ISO3 codes (all when none), or throws naming a code with none. */
+function selectFiles(files: string[], codes: string[]): string[] {
+  if (codes.length === 0) return files;
+  for (const code of codes) {
+    if (!/^[A-Z]{3}$/.test(code))
+      throw new UserError(`${code}: not an ISO3 code (3 capital letters, e.g. CHL)`);
+    if (!files.some((file) => file.split('/')[2] === code))
+      throw new UserError(`${code}: no data/*/${code}/manifest.json`);
+  }
+  return files.filter((file) => codes.includes(file.split('/')[2]!));
+}
+
+function countFiles(lines: string[]): number {
+  return new Set(lines.map((line) => line.slice(0, line.indexOf(': ')))).size;
+}
+
+/** Returns the value at a JSON pointer (whose keys hold no "/" or "~"). */
+function valueAt(value: unknown, pointer: string): unknown {
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], value);
+}
+
+export default command;
