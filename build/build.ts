@@ -1,0 +1,146 @@
+// Wires the catalogue build together: validate every manifest → draw maps →
+// bundle the client → render pages and JSON API → write dist/ atomically.
+// It computes and writes; printing and exit codes belong to src/cli/commands/build.ts.
+import { existsSync } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { UserError } from '../src/cli/command.ts';
+import { buildCacheFile, loadBuildCache, saveBuildCache } from './build-cache.ts';
+import { clientBundle, listFiles, PACKAGE_DIR } from './client-bundle.ts';
+import { Measurer } from './measure-cache.ts';
+import { normaliseBase } from './pages/html.ts';
+import { compareManifests } from './pages/paths.ts';
+import { drawMaps } from './site-maps.ts';
+import { renderSite } from './site.ts';
+import { measurementCacheFile, validateManifests, type LoadedManifest, type Problem } from './validate.ts';
+import { writeDist, type WriteStats } from './write-dist.ts';
+
+export interface BuildOptions {
+  root: string; // folder holding data/{body}/{ISO3}/manifest.json
+  out: string; // e.g. "dist"
+  base?: string; // URL path the site lives under, default "/"
+  siteUrl?: string; // e.g. "https://boundaries.example.org", for absolute sitemap URLs
+  onProgress?: (stage: string, done?: number, total?: number) => void;
+}
+
+export type BuildResult =
+  | { ok: false; problems: Problem[] }
+  | {
+      ok: true;
+      out: string;
+      manifests: number;
+      datasets: number;
+      ms: number;
+      /** GeoJSON files read in this run: measured (cache misses) + drawn as maps; bytes include copies. */
+      geojsonFilesRead: number;
+      geojsonBytesRead: number;
+      write: WriteStats;
+    };
+
+/** Returns the files of public/ (e.g. "schema/manifest.v1.json"), published as they are. */
+async function publicFiles(): Promise<Map<string, Buffer>> {
+  const dir = join(PACKAGE_DIR, 'public');
+  const files = new Map<string, Buffer>();
+  if (!existsSync(dir)) return files;
+  for (const file of await listFiles(dir)) files.set(file, await readFile(join(dir, file)));
+  return files;
+}
+
+/** Returns every data file a manifest publishes, e.g. its own file, datasets, previews and parts. */
+function dataFiles(loaded: LoadedManifest[]): string[] {
+  const paths = new Set<string>();
+  for (const { manifest } of loaded) {
+    for (const d of manifest.datasets) {
+      if (d.path) paths.add(d.path);
+      if (d.preview) paths.add(d.preview);
+      for (const part of d.parts ?? []) paths.add(part.path);
+    }
+  }
+  for (const path of paths) {
+    if (path.split('/').some((segment) => segment === '..' || segment === '.' || segment === '')) {
+      throw new UserError(`${path}: a published path may not contain "..", "." or empty segments`);
+    }
+  }
+  return [...paths].sort();
+}
+
+/**
+ * Refuses an `out` that would destroy something: the root itself, a folder
+ * holding it, one inside its data/, or an existing folder that is not a
+ * previous build (no api/v1/index.json) and not empty.
+ */
+async function checkOut(root: string, out: string): Promise<void> {
+  const within = (child: string, parent: string) => child === parent || child.startsWith(parent + sep);
+  if (within(root, out)) throw new UserError(`--out ${out}: would replace the root ${root}`);
+  if (within(out, join(root, 'data'))) throw new UserError(`--out ${out}: is inside the data folder`);
+  const info = await stat(out).catch(() => undefined);
+  if (!info) return;
+  if (!info.isDirectory()) throw new UserError(`--out ${out}: exists and is not a folder`);
+  if (existsSync(join(out, 'api', 'v1', 'index.json'))) return;
+  if ((await readdir(out)).length > 0) {
+    throw new UserError(
+      `--out ${out}: exists, is not empty and is not a geoshelf build; refusing to replace it`,
+    );
+  }
+}
+
+/**
+ * Builds the catalogue of `options.root` into `options.out`. Returns the
+ * problems (and writes nothing) when a manifest does not validate; else
+ * replaces `out` with the new site in one swap and returns what it did.
+ */
+export async function buildCatalogue(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const progress = options.onProgress ?? (() => {});
+  const root = resolve(options.root);
+  const out = resolve(options.out);
+  let base: string;
+  try {
+    base = normaliseBase(options.base ?? '/');
+  } catch (error) {
+    throw new UserError(`--base: ${(error as Error).message}`);
+  }
+  if (options.siteUrl !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(options.siteUrl)) {
+    throw new UserError(`--site-url: expected an origin like https://example.org, got "${options.siteUrl}"`);
+  }
+  await checkOut(root, out);
+
+  progress('validating manifests');
+  const measurer = new Measurer({ cacheFile: measurementCacheFile(root) });
+  const { manifests, problems } = await validateManifests(root, { measurer });
+  if (problems.length > 0) return { ok: false, problems };
+  const loaded = [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
+
+  const cacheFile = buildCacheFile(root);
+  const cache = await loadBuildCache(cacheFile);
+  progress('drawing maps');
+  const drawn = await drawMaps(root, loaded, cache);
+  progress('bundling the client');
+  const bundle = await clientBundle(base, join(root, '.cache', 'geoshelf'));
+  progress('rendering pages');
+  const site = renderSite(
+    { base, script: bundle.script, styles: bundle.styles, siteUrl: options.siteUrl },
+    loaded,
+    drawn.maps,
+  );
+  const generated = new Map<string, string | Buffer>([...(await publicFiles()), ...bundle.files, ...site]);
+  for (const { file, text } of loaded) generated.set(file, text); // manifests are published verbatim
+
+  const write = await writeDist(root, out, { generated, data: dataFiles(loaded) }, cache, (done, total) =>
+    progress('writing files', done, total),
+  );
+  await measurer.save();
+  await saveBuildCache(cacheFile, cache);
+  const ms = performance.now() - started;
+  const read = measurer.stats;
+  return {
+    ok: true,
+    out: options.out.replace(/\/+$/, ''),
+    manifests: loaded.length,
+    datasets: loaded.reduce((n, l) => n + l.manifest.datasets.length, 0),
+    ms,
+    geojsonFilesRead: read.filesMeasured + drawn.filesRead,
+    geojsonBytesRead: read.bytesRead + drawn.bytesRead + write.dataBytesCopied,
+    write,
+  };
+}

@@ -1,0 +1,67 @@
+// `geoshelf build`: validates the manifests and writes the static catalogue
+// and JSON API to dist/ (stage: build/build.ts). Prints every problem and
+// exits 1 when a manifest is wrong; the previous dist/ is then untouched.
+import { buildCatalogue } from '../../../build/build.ts';
+import { formatBytes } from '../../../build/pages/html.ts';
+import { formatProblem } from '../../../build/validate.ts';
+import { parseCommandArgs, type Command } from '../command.ts';
+
+const usage = `Usage: geoshelf build [--root DIR] [--out DIR] [--base PATH] [--site-url URL]
+
+Validates every data/{body}/{ISO3}/manifest.json under the root, then writes
+the browsable catalogue, the JSON API (api/v1/) and the data files to the
+output folder, replacing it in one swap. Any problem: all are printed, exit 1,
+and the previous output is left exactly as it was.
+
+Options:
+  --root DIR       folder holding data/ (default: .)
+  --out DIR        output folder (default: dist)
+  --base PATH      URL path the site is served under, e.g. /boundaries/ (default: /)
+  --site-url URL   origin for absolute sitemap URLs, e.g. https://example.org
+                   (without it sitemap.xml lists paths from the base)
+  --quiet          no progress, no summary`;
+
+const command: Command = {
+  usage,
+  async run(argv) {
+    const { values } = parseCommandArgs(argv, {
+      options: {
+        root: { type: 'string', default: '.' },
+        out: { type: 'string', default: 'dist' },
+        base: { type: 'string', default: '/' },
+        'site-url': { type: 'string' },
+        quiet: { type: 'boolean', default: false },
+      },
+    });
+    const tty = process.stderr.isTTY && !values.quiet;
+    const result = await buildCatalogue({
+      root: values.root,
+      out: values.out,
+      base: values.base,
+      siteUrl: values['site-url'],
+      onProgress: tty
+        ? (stage, done, total) => {
+            const count = total ? ` ${done}/${total}` : '';
+            process.stderr.write(`\r\x1b[2Kbuild: ${stage}${count}`);
+          }
+        : undefined,
+    });
+    if (tty) process.stderr.write('\r\x1b[2K');
+    if (!result.ok) {
+      for (const problem of result.problems) console.error(formatProblem(problem));
+      console.error(`build: ${result.problems.length} problem(s); nothing was written`);
+      return 1;
+    }
+    if (!values.quiet) {
+      const w = result.write;
+      console.log(
+        `built ${result.out}/: ${result.manifests} manifests, ${result.datasets} datasets, ${w.files} files, ` +
+          `${formatBytes(w.bytes)}, in ${(result.ms / 1000).toFixed(2)} s ` +
+          `(${w.written} written, ${w.reused} unchanged; ${result.geojsonFilesRead} GeoJSON files read)`,
+      );
+    }
+    return 0;
+  },
+};
+
+export default command;

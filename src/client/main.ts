@@ -1,0 +1,124 @@
+// Browser entry of the catalogue (bundled by vite into dist/assets/): the
+// index page's instant search, filters and sorting, and the copy buttons of
+// the country pages. Every page works without it; this only enhances.
+import './style.css';
+import { comparator, matches, type Filters, type RowKeys, type SortKey } from './search.ts';
+
+interface Row {
+  element: HTMLTableRowElement;
+  keys: RowKeys;
+}
+
+/** Returns the keys the build wrote into a row's `data-*` attributes. */
+function rowKeys(tr: HTMLTableRowElement): RowKeys {
+  const d = tr.dataset;
+  return {
+    search: d.search ?? '',
+    name: d.name ?? '',
+    iso3: d.iso3 ?? '',
+    body: d.body ?? '',
+    region: d.region ?? '',
+    status: d.status ?? '',
+    levels: (d.levels ?? '').split(' '),
+    licenses: (d.licenses ?? '').split(' '),
+  };
+}
+
+/** Wires the index's search form to its table; the state lives in the URL (?q=…&status=…). */
+function enhanceIndex(form: HTMLFormElement, table: HTMLTableElement): void {
+  const tbody = table.tBodies[0];
+  const rows: Row[] = [...tbody.rows].map((element) => ({ element, keys: rowKeys(element) }));
+  const count = document.getElementById('count');
+  const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement;
+  let sortKey: SortKey = 'name';
+  let descending = false;
+
+  const params = new URLSearchParams(location.search);
+  for (const name of ['q', 'body', 'status', 'license', 'level']) {
+    const value = params.get(name);
+    if (value !== null && field(name)) field(name).value = value;
+  }
+
+  const apply = () => {
+    const filters: Filters = {
+      query: field('q').value,
+      body: field('body').value,
+      status: field('status').value,
+      license: field('license').value,
+      level: field('level').value,
+    };
+    let shown = 0;
+    for (const row of rows) {
+      const visible = matches(row.keys, filters);
+      row.element.hidden = !visible;
+      if (visible) shown++;
+    }
+    if (count) count.textContent = `Showing ${shown} of ${rows.length}`;
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries({ q: filters.query, ...filters })) {
+      if (name !== 'query' && value) query.set(name, value);
+    }
+    const search = query.toString();
+    history.replaceState(null, '', search ? `?${search}` : location.pathname);
+  };
+
+  const sort = (key: SortKey) => {
+    descending = key === sortKey ? !descending : false;
+    sortKey = key;
+    rows.sort((a, b) => comparator(sortKey, descending)(a.keys, b.keys));
+    tbody.append(...rows.map((row) => row.element));
+    for (const th of table.tHead?.rows[0].cells ?? []) {
+      const button = th.querySelector('button');
+      if (!button) continue;
+      if (button.dataset.sort === sortKey)
+        th.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
+      else th.removeAttribute('aria-sort');
+    }
+  };
+
+  form.addEventListener('input', apply);
+  form.addEventListener('submit', (event) => event.preventDefault());
+  form.addEventListener('reset', () => setTimeout(apply));
+  for (const button of table.querySelectorAll<HTMLButtonElement>('thead button[data-sort]')) {
+    button.addEventListener('click', () => sort(button.dataset.sort as SortKey));
+  }
+  form.hidden = false;
+  apply();
+}
+
+/** Copies `text` to the clipboard; falls back to selecting a hidden field where the API is missing (http). */
+async function copyText(text: string): Promise<void> {
+  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.append(area);
+  area.select();
+  const ok = document.execCommand('copy');
+  area.remove();
+  if (!ok) throw new Error('copy refused');
+}
+
+/** Makes every `button[data-copy]` copy its value and say so in its live region. */
+function enhanceCopyButtons(): void {
+  for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-copy]')) {
+    button.hidden = false;
+    const label = button.textContent;
+    button.addEventListener('click', async () => {
+      try {
+        await copyText(button.dataset.copy ?? '');
+        button.textContent = 'Copied';
+      } catch {
+        button.textContent = 'Copy failed';
+      }
+      setTimeout(() => (button.textContent = label), 2000);
+    });
+  }
+}
+
+const form = document.getElementById('filters');
+const table = document.getElementById('catalogue');
+if (form instanceof HTMLFormElement && table instanceof HTMLTableElement) enhanceIndex(form, table);
+enhanceCopyButtons();
