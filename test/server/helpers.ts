@@ -1,0 +1,97 @@
+// Shared by the server tests: temporary databases built through the real
+// importer, a real server on 127.0.0.1 port 0, and raw HTTP requests.
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importLocations } from '../../src/locations/import.ts';
+import { startServer, type AppOptions, type RunningServer } from '../../src/server/app.ts';
+
+export interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer; // as sent: not decompressed
+  text: string;
+  json(): unknown;
+}
+
+/** Sends one request with node:http (no automatic decompression or redirects) and returns the raw reply. */
+export function request(url: string, options: { method?: string; headers?: Record<string, string> } = {}) {
+  return new Promise<Reply>((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const text = body.toString('utf8');
+        resolve({ status: res.statusCode!, headers: res.headers, body, text, json: () => JSON.parse(text) });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Sends a raw request line (paths node:http would refuse or normalise, e.g. "/a/../b"). */
+export function rawPathRequest(base: string, path: string, headers: Record<string, string> = {}) {
+  const url = new URL(base);
+  return new Promise<Reply>((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const text = body.toString('utf8');
+        resolve({ status: res.statusCode!, headers: res.headers, body, text, json: () => JSON.parse(text) });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A temporary folder, removed by the returned cleanup. */
+export async function tempDir(
+  prefix = 'geoshelf-test-',
+): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export interface SampleRow {
+  id?: string;
+  name: string;
+  description: string;
+  type: string;
+  latitude: number;
+  longitude: number;
+}
+
+/** Returns `count` rows cycling through `types`, e.g. "Lugar 7" of type bencinera. */
+export function sampleRows(
+  count: number,
+  types = ['convenience', 'bencinera', 'servicio', 'otro'],
+): SampleRow[] {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `Lugar ${i}`,
+    description: `Descripción ${i}`,
+    type: types[i % types.length]!,
+    latitude: -33 - i / 1000,
+    longitude: -70 - i / 1000,
+  }));
+}
+
+/** Writes `rows` as a JSON file in `dir` and imports it into `dir/name`; returns the database path. */
+export async function buildDb(dir: string, rows: SampleRow[], name = 'locations.sqlite'): Promise<string> {
+  const input = join(dir, `${name}.input.json`);
+  await writeFile(input, JSON.stringify(rows));
+  const db = join(dir, name);
+  const result = await importLocations({ files: [input], db });
+  if (result.problems.length > 0) throw new Error(result.problems.join('\n'));
+  return db;
+}
+
+/** Starts a real server on 127.0.0.1, port 0. */
+export function serve(options: AppOptions): Promise<RunningServer> {
+  return startServer({ ...options, host: '127.0.0.1', port: 0 });
+}
