@@ -3,9 +3,9 @@
 // with a bounded number of files measured at a time.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UserError } from '../src/cli/command.ts';
 import type { FileStats } from './manifest-types.ts';
 import type { Measurer } from './measure-cache.ts';
+import { GeoJSONError } from './measure.ts';
 
 /** What a file path in a manifest leads to. */
 export type FileState = { kind: 'file'; size: number } | { kind: 'missing' } | { kind: 'not-a-file' };
@@ -54,7 +54,8 @@ export class DataFiles {
       measured = this.limit(() => this.measurer.measure(join(this.root, file))).then(
         (stats): Measured => ({ ok: true, stats }),
         (error: unknown): Measured => {
-          if (isGeoJSONError(error)) return { ok: false, reason: `byte ${error.offset}: ${error.reason}` };
+          if (error instanceof GeoJSONError)
+            return { ok: false, reason: `byte ${error.offset}: ${error.reason}` };
           throw error;
         },
       );
@@ -75,9 +76,4 @@ export class DataFiles {
       else this.running -= 1;
     }
   }
-}
-
-/** A malformed-GeoJSON error from build/measure.ts: a UserError with the byte offset and reason. */
-function isGeoJSONError(error: unknown): error is UserError & { offset: number; reason: string } {
-  return error instanceof UserError && 'offset' in error && 'reason' in error;
 }

@@ -13,7 +13,6 @@ export const PREVIEW_MAX_BYTES = 2 * 1024 * 1024;
 export interface DatasetContext {
   file: string; // the manifest, e.g. "data/earth/ARG/manifest.json"
   folder: string; // its folder, e.g. "data/earth/ARG/"
-  isoA3?: string; // the manifest's iso_a3, when valid
   data: DataFiles;
   index: number;
   dataset: Dataset;
@@ -82,7 +81,7 @@ async function checkFile(context: DatasetContext, add: Add, at: string, path: st
     differs('sha256', `sha256 ${stats.sha256}`, declared.sha256);
   }
   if (declared.features !== stats.features) {
-    differs('features', `${stats.features} features`, String(declared.features));
+    differs('features', count(stats.features, 'feature'), String(declared.features));
   }
   if (!sameBbox(declared.bbox, stats.bbox)) differs('bbox', `bbox ${show(stats.bbox)}`, show(declared.bbox));
   if (!sameGeometryTypes(declared.geometry_types, stats.geometry_types)) {
@@ -120,7 +119,7 @@ async function measureListed(context: DatasetContext, add: Add, pointer: string,
 }
 
 /** A preview is checked by size only: it is a simplified copy, its own bbox may be off. */
-async function checkPreview({ folder, isoA3, data, dataset }: DatasetContext, add: Add, at: string) {
+async function checkPreview({ folder, data, dataset }: DatasetContext, add: Add, at: string) {
   const { preview, preview_bytes: previewBytes } = dataset;
   if (preview === undefined) {
     if (previewBytes !== undefined)
@@ -128,7 +127,8 @@ async function checkPreview({ folder, isoA3, data, dataset }: DatasetContext, ad
     return;
   }
   const name = preview.slice(preview.lastIndexOf('/') + 1); // e.g. "ARG_ADM1.preview.geojson"
-  const expected = `${isoA3 ?? folder.split('/')[2]}_${dataset.level}.preview.geojson`;
+  // Compared with the folder, not iso_a3: a wrong iso_a3 is reported once, as such.
+  const expected = `${folder.split('/')[2]}_${dataset.level}.preview.geojson`;
   if (name !== expected) {
     add(
       `${at}/preview`,
@@ -235,9 +235,14 @@ async function checkUnassigned({ folder, data, dataset }: DatasetContext, add: A
     add(
       `${at}/unassigned`,
       'unassigned',
-      `file ${path} has ${measured.stats.features} features, manifest says ${dataset.unassigned}`,
+      `file ${path} has ${count(measured.stats.features, 'feature')}, manifest says ${dataset.unassigned}`,
     );
   }
+}
+
+/** Returns e.g. "1 feature" or "3 features". */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** Returns the stats of several files taken together: bbox union, type counts summed, properties' union. */

@@ -121,7 +121,6 @@ async function checkSubject(subject: Subject, data: DataFiles): Promise<Problem[
   const context: Omit<DatasetContext, 'index' | 'dataset'> = {
     file,
     folder: `data/${folder.body}/${folder.iso}/`,
-    isoA3: subject.isoA3,
     data,
   };
   const datasetProblems = await Promise.all(

@@ -1,0 +1,55 @@
+// Golden fixtures sorted by verdict: true/ is a valid tree, each false/<rule>/
+// breaks one rule and lists in expected.txt the exact lines `validate` prints.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Measurer } from '../../build/measure-cache.ts';
+import { formatProblem, validateManifests } from '../../build/validate.ts';
+
+const FIXTURES = new URL('../fixtures/manifests/', import.meta.url).pathname;
+const RULES = readdirSync(join(FIXTURES, 'false')).sort();
+
+describe('validate: fixtures sorted by verdict', () => {
+  it('true/: a valid tree (mixed and single licence, preview, parts-only split level) has no problems', async () => {
+    const { manifests, problems } = await validateManifests(join(FIXTURES, 'true'), {
+      measurer: new Measurer(),
+    });
+    expect(problems).toEqual([]);
+    expect(manifests.map((m) => m.file)).toEqual([
+      'data/earth/CHL/manifest.json',
+      'data/earth/URY/manifest.json',
+    ]);
+  });
+
+  it('every rule has a false/ fixture', () => {
+    expect(RULES).toEqual([
+      'file-missing',
+      'folder',
+      'geojson',
+      'json',
+      'level-duplicate',
+      'license',
+      'no-data',
+      'part-code-duplicate',
+      'part-features-sum',
+      'part-path',
+      'parts-stats',
+      'path-outside',
+      'preview-bytes',
+      'preview-name',
+      'schema',
+      'stats',
+      'unassigned',
+    ]);
+  });
+
+  for (const rule of RULES) {
+    it(`false/${rule}: reports exactly the expected lines, each under rule "${rule}"`, async () => {
+      const root = join(FIXTURES, 'false', rule);
+      const expected = readFileSync(join(root, 'expected.txt'), 'utf8').split('\n').filter(Boolean);
+      const { problems } = await validateManifests(root, { measurer: new Measurer() });
+      expect(problems.map(formatProblem)).toEqual(expected);
+      expect(new Set(problems.map((p) => p.rule))).toEqual(new Set([rule]));
+    });
+  }
+});
