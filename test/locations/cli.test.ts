@@ -1,0 +1,66 @@
+// `geoshelf locations import` as a user runs it: one line per problem, exit 1, never a stack.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../server/helpers.ts';
+
+const run = promisify(execFile);
+const BIN = new URL('../../bin/geoshelf.js', import.meta.url).pathname;
+type Failure = { code: number; stdout: string; stderr: string };
+const fail = (args: string[]) =>
+  run('node', [BIN, ...args]).then(
+    () => undefined as unknown as Failure,
+    (e: Failure) => e,
+  );
+
+describe('geoshelf locations import (CLI)', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => ({ dir, cleanup } = await tempDir()));
+  afterAll(() => cleanup());
+
+  it('prints a one-line summary on success (no progress when stdout is not a terminal)', async () => {
+    const db = join(dir, 'ok.sqlite');
+    const { stdout } = await run('node', [
+      BIN,
+      'locations',
+      'import',
+      'test/fixtures/locations/valid/stations.csv',
+      '--db',
+      db,
+    ]);
+    expect(stdout).toBe(`${db}: created with 4 locations (4 in total)\n`);
+  });
+
+  it('bad rows → exit 1, one line per rejected row, then what happened; nothing written', async () => {
+    const db = join(dir, 'bad.sqlite');
+    const error = await fail(['locations', 'import', 'test/fixtures/locations/invalid/bad.csv', '--db', db]);
+    expect(error.code).toBe(1);
+    const lines = error.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(7);
+    expect(lines[0]).toBe('test/fixtures/locations/invalid/bad.csv:3: name is empty');
+    expect(lines[6]).toBe(`nothing written to ${db}: 6 problem(s)`);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('bad flags → one line', async () => {
+    const csv = 'test/fixtures/locations/valid/stations.csv';
+    for (const [args, message] of [
+      [
+        ['--type', 'gasolinera', csv],
+        '--type: expected one of convenience, bencinera, servicio, otro, got "gasolinera"',
+      ],
+      [
+        ['--map', 'nombre=Name', csv],
+        '--map: unknown field "nombre" (fields: id, name, description, type, latitude, longitude)',
+      ],
+      [['--map', 'name', csv], '--map: expected field=column pairs separated by commas, got "name"'],
+      [[], 'geoshelf locations import: no input FILE given (see --help)'],
+    ] as const) {
+      const error = await fail(['locations', 'import', ...args, '--db', join(dir, 'flags.sqlite')]);
+      expect([error.code, error.stderr]).toEqual([1, `${message}\n`]);
+    }
+  });
+});
