@@ -2,7 +2,7 @@
 // per manifest, 404.html, robots.txt, sitemap.xml and the JSON API. Nothing
 // here touches the disk; build/build.ts decides what to write.
 import { renderApiCountry, renderApiIndex } from './api.ts';
-import { escapeHtml, html } from './pages/html.ts';
+import { escapeHtml, markup } from './pages/html.ts';
 import { renderCountryPage, type CountryMap } from './pages/country-page.ts';
 import { renderIndexPage } from './pages/index-page.ts';
 import { renderPage, type PageContext } from './pages/layout.ts';
@@ -33,12 +33,8 @@ function renderNotFound(context: PageContext): string {
   return renderPage(context, {
     title: 'Not found',
     description: 'This page does not exist in the boundary catalogue.',
-    main: html`<h1>Not found</h1>
-      <p>
-        Nothing is published at this address. The country may be listed under another code: search the
-        <a href="${context.base}">catalogue</a>, or read the
-        <a href="${context.base}api/v1/index.json">JSON index</a>.
-      </p>`,
+    main: markup`<h1>Not found</h1>
+<p>Nothing is published at this address. The country may be listed under another code: search the <a href="${context.base}">catalogue</a>, or read the <a href="${context.base}api/v1/index.json">JSON index</a>.</p>`,
   });
 }
 

@@ -2,7 +2,7 @@
 // number and size formats, licence links and URLs under the base path.
 import type { License } from '../manifest-types.ts';
 
-/** Markup that is already safe; anything else put into `html` is escaped. */
+/** Markup that is already safe; anything else put into `markup` is escaped. */
 export class Html {
   constructor(readonly value: string) {}
   toString(): string {
@@ -31,10 +31,11 @@ function render(value: unknown): string {
 }
 
 /**
- * Template tag: html`<td>${name}</td>` escapes `name`; nested Html, arrays of
+ * Template tag: markup`<td>${name}</td>` escapes `name`; nested Html, arrays of
  * either, and empty values (undefined, null, false → "") are inserted as is.
+ * (Not named `html`: Prettier would reformat the HTML inside, whitespace and all.)
  */
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+export function markup(strings: TemplateStringsArray, ...values: unknown[]): Html {
   let out = strings[0];
   values.forEach((value, i) => (out += render(value) + strings[i + 1]));
   return new Html(out);
@@ -79,7 +80,7 @@ const LICENSE_URLS: Partial<Record<License, string>> = {
 /** Returns a licence identifier linked to its text ("public-domain" has none). */
 export function licenseLink(license: License | 'mixed'): Html {
   const href = LICENSE_URLS[license as License];
-  return href ? html`<a href="${href}" rel="license">${license}</a>` : html`${license}`;
+  return href ? markup`<a href="${href}" rel="license">${license}</a>` : markup`${license}`;
 }
 
 /**

@@ -2,7 +2,7 @@
 // script), plus the search form that src/client/main.ts brings to life.
 import type { Manifest } from '../manifest-types.ts';
 import { searchKey } from '../../src/client/search.ts';
-import { formatInt, html, type Html } from './html.ts';
+import { formatInt, markup, type Html } from './html.ts';
 import { renderPage, type PageContext } from './layout.ts';
 import { countryPage, manifestLevels, manifestLicenses } from './paths.ts';
 
@@ -10,123 +10,71 @@ const STATUS_LABELS: Record<string, string> = { ok: 'OK', review: 'Under review'
 
 /** Returns a status badge: colour and a word, e.g. "Under review". */
 export function statusBadge(status: string): Html {
-  return html`<span class="badge badge-${status}">${STATUS_LABELS[status] ?? status}</span>`;
+  return markup`<span class="badge badge-${status}">${STATUS_LABELS[status] ?? status}</span>`;
 }
 
 function options(values: Iterable<string>, labels: Record<string, string> = {}): Html[] {
-  return [...new Set(values)].sort().map((v) => html`<option value="${v}">${labels[v] ?? v}</option>`);
+  return [...new Set(values)].sort().map((v) => markup`<option value="${v}">${labels[v] ?? v}</option>`);
 }
 
 function row(context: PageContext, m: Manifest): Html {
   const levels = manifestLevels(m);
   const licenses = manifestLicenses(m);
   const search = searchKey([m.name.en, m.name.es, m.iso_a3, m.iso_a2]);
-  return html`<tr
-    data-search="${search}"
-    data-name="${m.name.en}"
-    data-iso3="${m.iso_a3}"
-    data-body="${m.body}"
-    data-region="${m.m49_region ?? ''}"
-    data-status="${m.status}"
-    data-levels="${levels.join(' ')}"
-    data-licenses="${licenses.join(' ')}"
-    ${m.status === 'deprecated' ? html` class="row-deprecated"` : ''}
-  >
-    <td data-label="Name">
-      <a href="${context.base}${countryPage(m)}">${m.name.en}</a
-      >${m.name.es && m.name.es !== m.name.en ? html`<span class="es" lang="es">${m.name.es}</span>` : ''}
-    </td>
-    <td data-label="ISO3"><code>${m.iso_a3}</code></td>
-    <td data-label="ISO2">${m.iso_a2 ? html`<code>${m.iso_a2}</code>` : '–'}</td>
-    <td data-label="Body" class="hide-narrow">${m.body}</td>
-    <td data-label="Region">${m.m49_region ?? '–'}</td>
-    <td data-label="Status">${statusBadge(m.status)}</td>
-    <td data-label="Levels">${levels.join(', ')}</td>
-    <td data-label="Licence">
-      ${m.source.license === 'mixed' ? `mixed: ${licenses.join(', ')}` : m.source.license}
-    </td>
-  </tr> `;
+  const es =
+    m.name.es && m.name.es !== m.name.en ? markup`<span class="es" lang="es">${m.name.es}</span>` : '';
+  return markup`<tr data-search="${search}" data-name="${m.name.en}" data-iso3="${m.iso_a3}" data-body="${m.body}" data-region="${m.m49_region ?? ''}" data-status="${m.status}" data-levels="${levels.join(' ')}" data-licenses="${licenses.join(' ')}"${m.status === 'deprecated' ? markup` class="row-deprecated"` : ''}>
+<td data-label="Name"><a href="${context.base}${countryPage(m)}">${m.name.en}</a>${es}</td>
+<td data-label="ISO3"><code>${m.iso_a3}</code></td>
+<td data-label="ISO2">${m.iso_a2 ? markup`<code>${m.iso_a2}</code>` : '–'}</td>
+<td data-label="Body" class="hide-narrow">${m.body}</td>
+<td data-label="Region">${m.m49_region ?? '–'}</td>
+<td data-label="Status">${statusBadge(m.status)}</td>
+<td data-label="Levels">${levels.join(', ')}</td>
+<td data-label="Licence">${m.source.license === 'mixed' ? `mixed: ${licenses.join(', ')}` : m.source.license}</td>
+</tr>
+`;
 }
 
 function sortable(label: string, key: string, sorted = false): Html {
-  return html`<th scope="col" ${sorted ? html` aria-sort="ascending"` : ''}>
-    <button type="button" data-sort="${key}">${label}</button>
-  </th>`;
+  const sort = sorted ? markup` aria-sort="ascending"` : '';
+  return markup`<th scope="col"${sort}><button type="button" data-sort="${key}">${label}</button></th>`;
+}
+
+function select(id: string, name: string, label: string, values: Html[]): Html {
+  return markup`<div><label for="${id}">${label}</label><select id="${id}" name="${name}"><option value="">All</option>${values}</select></div>`;
 }
 
 /** Returns the index page of `manifests` (already in catalogue order). */
 export function renderIndexPage(context: PageContext, manifests: Manifest[]): string {
   const datasets = manifests.reduce((n, m) => n + m.datasets.length, 0);
-  const main = html`<h1>Administrative boundaries</h1>
-    <p class="lead">
-      ${formatInt(manifests.length)} countries and territories, ${formatInt(datasets)} datasets, each a
-      GeoJSON file with its size, sha256, source and licence. Programs can read the same catalogue as
-      <a href="${context.base}api/v1/index.json">JSON</a>.
-    </p>
-    <form id="filters" class="filters" role="search" aria-label="Filter the catalogue" hidden>
-      <div class="search">
-        <label for="q">Search by name or code</label
-        ><input
-          id="q"
-          name="q"
-          type="search"
-          placeholder="e.g. Chile, Chili, CHL, CL"
-          autocomplete="off"
-          spellcheck="false"
-        />
-      </div>
-      <div>
-        <label for="f-body">Body</label
-        ><select id="f-body" name="body">
-          <option value="">All</option>
-          ${options(manifests.map((m) => m.body))}
-        </select>
-      </div>
-      <div>
-        <label for="f-status">Status</label
-        ><select id="f-status" name="status">
-          <option value="">All</option>
-          ${options(
-            manifests.map((m) => m.status),
-            STATUS_LABELS,
-          )}
-        </select>
-      </div>
-      <div>
-        <label for="f-license">Licence</label
-        ><select id="f-license" name="license">
-          <option value="">All</option>
-          ${options(manifests.flatMap(manifestLicenses))}
-        </select>
-      </div>
-      <div>
-        <label for="f-level">Level</label
-        ><select id="f-level" name="level">
-          <option value="">All</option>
-          ${options(manifests.flatMap(manifestLevels))}
-        </select>
-      </div>
-      <div><button type="reset">Clear</button></div>
-    </form>
-    <p id="count" class="count" role="status" aria-live="polite">${formatInt(manifests.length)} entries</p>
-    <div class="table-scroll">
-      <table id="catalogue" class="catalogue stack">
-        <caption class="visually-hidden">
-          Every country and territory in the catalogue; column buttons sort the table
-        </caption>
-        <thead>
-          <tr>
-            ${sortable('Name', 'name', true)}${sortable('ISO3', 'iso3')}
-            <th scope="col">ISO2</th>
-            ${sortable('Body', 'body')}${sortable('Region', 'region')}${sortable('Status', 'status')}${sortable('Levels', 'levels')}
-            <th scope="col">Licence</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${manifests.map((m) => row(context, m))}
-        </tbody>
-      </table>
-    </div>`;
+  const main = markup`<h1>Administrative boundaries</h1>
+<p class="lead">${formatInt(manifests.length)} countries and territories, ${formatInt(datasets)} datasets, each a GeoJSON file with its size, sha256, source and licence. Programs can read the same catalogue as <a href="${context.base}api/v1/index.json">JSON</a>.</p>
+<form id="filters" class="filters" role="search" aria-label="Filter the catalogue" hidden>
+<div class="search"><label for="q">Search by name or code</label><input id="q" name="q" type="search" placeholder="e.g. Chile, Fiyi, CHL, CL" autocomplete="off" spellcheck="false"></div>
+${select('f-body', 'body', 'Body', options(manifests.map((m) => m.body)))}
+${select(
+  'f-status',
+  'status',
+  'Status',
+  options(
+    manifests.map((m) => m.status),
+    STATUS_LABELS,
+  ),
+)}
+${select('f-license', 'license', 'Licence', options(manifests.flatMap(manifestLicenses)))}
+${select('f-level', 'level', 'Level', options(manifests.flatMap(manifestLevels)))}
+<div><button type="reset">Clear</button></div>
+</form>
+<p id="count" class="count" role="status" aria-live="polite">${formatInt(manifests.length)} entries</p>
+<div class="table-scroll">
+<table id="catalogue" class="catalogue stack">
+<caption class="visually-hidden">Every country and territory in the catalogue; column buttons sort the table</caption>
+<thead><tr>${sortable('Name', 'name', true)}${sortable('ISO3', 'iso3')}<th scope="col">ISO2</th>${sortable('Body', 'body')}${sortable('Region', 'region')}${sortable('Status', 'status')}${sortable('Levels', 'levels')}<th scope="col">Licence</th></tr></thead>
+<tbody>
+${manifests.map((m) => row(context, m))}</tbody>
+</table>
+</div>`;
   return renderPage(context, {
     title: 'Administrative boundaries',
     description: `Browse and download administrative boundaries of ${manifests.length} countries and territories as GeoJSON, with sources and licences.`,

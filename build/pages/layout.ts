@@ -1,6 +1,6 @@
 // The frame every page shares: head (title, description, the client bundle),
 // skip link, header navigation and footer. All URLs start with the base.
-import { html, raw, type Html } from './html.ts';
+import { markup, raw, type Html } from './html.ts';
 
 export interface PageContext {
   base: string; // e.g. "/" or "/catalogue/"; every link starts with it
@@ -22,39 +22,32 @@ const ICON =
 /** Returns a whole HTML document around `options.main`. */
 export function renderPage(context: PageContext, options: PageOptions): string {
   const { base } = context;
-  return `<!doctype html>\n${html`<html lang="${options.lang ?? 'en'}">
-    <head>
-      <meta charset="utf-8" />
-      <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <title>${options.title} · geoshelf</title>
-      <meta name="description" content="${options.description}" />
-      <link rel="icon" href="${raw(ICON)}" />
-      ${context.styles.map((href) => html`<link rel="stylesheet" href="${base}${href}" /> `)}
-      <script type="module" src="${base}${context.script}"></script>
-    </head>
-    <body>
-      <a class="skip" href="#main">Skip to content</a>
-      <header class="site-header">
-        <div class="wrap">
-          <a class="brand" href="${base}">geoshelf</a>
-          <nav aria-label="Site">
-            <ul>
-              <li><a href="${base}">Catalogue</a></li>
-              <li><a href="${base}api/v1/index.json">JSON API</a></li>
-              <li><a href="${base}schema/manifest.v1.json">Manifest schema</a></li>
-            </ul>
-          </nav>
-        </div>
-      </header>
-      <main id="main" class="wrap">${options.main}</main>
-      <footer class="site-footer">
-        <div class="wrap">
-          <p>
-            Administrative boundaries published as plain GeoJSON files. Each country page names its sources
-            and licences: please credit them when you reuse the data.
-          </p>
-        </div>
-      </footer>
-    </body>
-  </html> `}`;
+  return `<!doctype html>\n${markup`<html lang="${options.lang ?? 'en'}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${options.title} · geoshelf</title>
+<meta name="description" content="${options.description}">
+<link rel="icon" href="${raw(ICON)}">
+${context.styles.map((href) => markup`<link rel="stylesheet" href="${base}${href}">\n`)}<script type="module" src="${base}${context.script}"></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site-header"><div class="wrap">
+<a class="brand" href="${base}">geoshelf</a>
+<nav aria-label="Site"><ul>
+<li><a href="${base}">Catalogue</a></li>
+<li><a href="${base}api/v1/index.json">JSON API</a></li>
+<li><a href="${base}schema/manifest.v1.json">Manifest schema</a></li>
+</ul></nav>
+</div></header>
+<main id="main" class="wrap">
+${options.main}
+</main>
+<footer class="site-footer"><div class="wrap">
+<p>Administrative boundaries published as plain GeoJSON files. Each country page names its sources and licences: please credit them when you reuse the data.</p>
+</div></footer>
+</body>
+</html>
+`}`;
 }

@@ -1,0 +1,169 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../build/build.ts';
+import type { Manifest } from '../../build/manifest-types.ts';
+import { UserError } from '../../src/cli/command.ts';
+import { filesUnder, fixtureCopy, sha256, snapshot } from './helpers.ts';
+
+const roots: string[] = [];
+function scratch(): string {
+  const root = fixtureCopy();
+  roots.push(root);
+  return root;
+}
+afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+
+async function build(root: string, options: { out?: string; base?: string } = {}) {
+  const result = await buildCatalogue({ root, out: options.out ?? join(root, 'dist'), base: options.base });
+  if (!result.ok) throw new Error(`build failed: ${JSON.stringify(result.problems)}`);
+  return result;
+}
+
+function manifests(root: string): { file: string; manifest: Manifest }[] {
+  return filesUnder(join(root, 'data'))
+    .filter((f) => f.endsWith('manifest.json'))
+    .map((f) => ({
+      file: `data/${f}`,
+      manifest: JSON.parse(readFileSync(join(root, 'data', f), 'utf8')) as Manifest,
+    }));
+}
+
+describe('geoshelf build', () => {
+  it('published files are byte-identical: sha256 and bytes equal the manifests', async () => {
+    const root = scratch();
+    await build(root);
+    let checked = 0;
+    for (const { file, manifest } of manifests(root)) {
+      expect(readFileSync(join(root, 'dist', file))).toEqual(readFileSync(join(root, file)));
+      for (const d of manifest.datasets) {
+        for (const f of [...(d.path ? [d] : []), ...(d.parts ?? [])]) {
+          const bytes = readFileSync(join(root, 'dist', f.path!));
+          expect(sha256(bytes), f.path).toBe(f.sha256);
+          expect(bytes.length).toBe(f.bytes);
+          checked++;
+        }
+        if (d.preview) expect(readFileSync(join(root, 'dist', d.preview)).length).toBe(d.preview_bytes);
+      }
+    }
+    expect(checked).toBe(7); // CHL ADM0, ADM1 and 3 ADM2 parts; FJI ADM0; ANT ADM0
+  });
+
+  it('a failing manifest → every problem returned, dist/ untouched (bytes, mtime, inode)', async () => {
+    const root = scratch();
+    const out = join(root, 'dist');
+    await build(root);
+    const before = snapshot(out);
+    const file = join(root, 'data/earth/CHL/manifest.json');
+    const m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+    m.datasets[0].bytes = 1;
+    m.datasets[1].sha256 = '0'.repeat(64);
+    writeFileSync(file, JSON.stringify(m, null, 2));
+    const result = await buildCatalogue({ root, out });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.map((p) => `${p.file}: ${p.pointer}`)).toEqual([
+      'data/earth/CHL/manifest.json: /datasets/0/bytes',
+      'data/earth/CHL/manifest.json: /datasets/1/sha256',
+    ]);
+    expect(snapshot(out)).toEqual(before);
+    expect(readdirSync(root).filter((name) => name.startsWith('.dist'))).toEqual([]);
+  });
+
+  it('a failing manifest and no dist/ yet → nothing is created', async () => {
+    const root = scratch();
+    writeFileSync(join(root, 'data/earth/FJI/manifest.json'), '{"schema_version": 2}');
+    const result = await buildCatalogue({ root, out: join(root, 'dist') });
+    expect(result.ok).toBe(false);
+    expect(readdirSync(root).sort()).toEqual(['data']);
+  });
+
+  it('no-op rebuild reads no GeoJSON byte and rewrites no file (same inodes)', async () => {
+    const root = scratch();
+    const out = join(root, 'dist');
+    const cold = await build(root);
+    expect(cold.geojsonFilesRead).toBeGreaterThan(0);
+    const before = snapshot(out);
+    const again = await build(root);
+    expect(again.geojsonFilesRead).toBe(0);
+    expect(again.geojsonBytesRead).toBe(0);
+    expect(again.write.written).toBe(0);
+    expect(again.write.reused).toBe(again.write.files);
+    expect(snapshot(out)).toEqual(before);
+  });
+
+  it('changed manifest → only the files that depend on it are rewritten', async () => {
+    const root = scratch();
+    const out = join(root, 'dist');
+    await build(root);
+    const file = join(root, 'data/earth/ANT/manifest.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('kept for', 'still kept for'));
+    const result = await build(root);
+    const after = snapshot(out);
+    expect(result.write.written).toBe(3); // the manifest, its page, its API document
+    expect(after['earth/ANT/index.html']).toContain(sha256(readFileSync(join(out, 'earth/ANT/index.html'))));
+    expect(readFileSync(join(out, 'earth/ANT/index.html'), 'utf8')).toContain('still kept for');
+    expect(result.geojsonFilesRead).toBe(0);
+  });
+
+  it('--base /sub/ → every link and asset starts with /sub/ and points to a published file', async () => {
+    const root = scratch();
+    const out = join(root, 'dist');
+    await build(root, { base: '/sub' });
+    const published = new Set(filesUnder(out));
+    const urls: string[] = [];
+    for (const page of [...published].filter((f) => f.endsWith('.html'))) {
+      const text = readFileSync(join(out, page), 'utf8');
+      for (const match of text.matchAll(/\b(?:href|src)="([^"]*)"/g)) urls.push(match[1]);
+    }
+    const api = readFileSync(join(out, 'api/v1/index.json'), 'utf8');
+    for (const match of api.matchAll(/"(\/[^"]*)"/g)) urls.push(match[1]);
+    const internal = urls.filter((u) => !/^(https?:|data:|#)/.test(u));
+    expect(internal.length).toBeGreaterThan(50);
+    for (const url of internal) {
+      expect(url, url).toMatch(/^\/sub\//);
+      const path = url.slice('/sub/'.length).replace(/#.*/, '');
+      const file = path === '' || path.endsWith('/') ? `${path}index.html` : path;
+      expect(published.has(file), `${url} → ${file}`).toBe(true);
+    }
+  });
+
+  it('publishes the manifest schema, robots.txt, sitemap.xml and 404.html', async () => {
+    const root = scratch();
+    const out = join(root, 'dist');
+    await build(root);
+    expect(JSON.parse(readFileSync(join(out, 'schema/manifest.v1.json'), 'utf8'))).toHaveProperty(
+      'properties',
+    );
+    expect(readFileSync(join(out, 'sitemap.xml'), 'utf8')).toContain('<loc>/earth/CHL/</loc>');
+    expect(readFileSync(join(out, 'robots.txt'), 'utf8')).toContain('User-agent: *');
+    expect(readFileSync(join(out, '404.html'), 'utf8')).toContain('<h1>Not found</h1>');
+  });
+
+  it('--site-url → sitemap.xml has absolute URLs and robots.txt points to it', async () => {
+    const root = scratch();
+    const out = join(root, 'dist');
+    const result = await buildCatalogue({ root, out, base: '/geo/', siteUrl: 'https://example.org' });
+    expect(result.ok).toBe(true);
+    expect(readFileSync(join(out, 'sitemap.xml'), 'utf8')).toContain(
+      '<loc>https://example.org/geo/earth/FJI/</loc>',
+    );
+    expect(readFileSync(join(out, 'robots.txt'), 'utf8')).toContain(
+      'Sitemap: https://example.org/geo/sitemap.xml',
+    );
+  });
+
+  it('--out that is not a previous build and not empty → refused, left alone', async () => {
+    const root = scratch();
+    const out = join(root, 'precious');
+    mkdirSync(out);
+    writeFileSync(join(out, 'notes.txt'), 'keep me');
+    await expect(buildCatalogue({ root, out })).rejects.toThrow(UserError);
+    await expect(buildCatalogue({ root, out: root })).rejects.toThrow(/would replace the root/);
+    await expect(buildCatalogue({ root, out: join(root, 'data', 'x') })).rejects.toThrow(
+      /inside the data folder/,
+    );
+    expect(readFileSync(join(out, 'notes.txt'), 'utf8')).toBe('keep me');
+    expect(existsSync(join(root, 'data', 'x'))).toBe(false);
+  });
+});
