@@ -221,6 +221,7 @@ export class FeatureCollectionScanner {
   private value(buf: Buffer, i: number, end: number, eof: boolean): number {
     const c = buf[i];
     const role = this.role;
+    if (!startsValue(c)) throw this.unexpected(buf, i, 'a value');
     if (c === 0x7b) return this.openObject(buf, i);
     if (c === 0x5b) return this.openArray(buf, i);
     if (c === 0x22) {
@@ -290,9 +291,9 @@ export class FeatureCollectionScanner {
   }
 
   private push(frame: number, i: number): void {
+    if (this.depth >= MAX_DEPTH)
+      throw new ScanError(this.base + i, `nesting deeper than ${MAX_DEPTH} levels`);
     if (this.depth === this.stack.length) {
-      if (this.depth >= MAX_DEPTH)
-        throw new ScanError(this.base + i, `nesting deeper than ${MAX_DEPTH} levels`);
       const bigger = new Uint8Array(this.stack.length * 2);
       bigger.set(this.stack);
       this.stack = bigger;
@@ -394,7 +395,7 @@ export class FeatureCollectionScanner {
       case R_FEATURES:
         return new ScanError(at, '"features" is not an array');
       case R_FEATURE:
-        return new ScanError(at, `${this.where(F_FEATURE)} is not an object`);
+        return new ScanError(at, `features[${this.features}] is not an object`); // not counted yet
       case R_COLLECTION_TYPE:
         return new ScanError(at, 'not a FeatureCollection: "type" is not a string');
       case R_FEATURE_TYPE:
@@ -421,4 +422,18 @@ function decodeString(buf: Buffer, start: number, end: number, escaped: boolean)
   return escaped
     ? (JSON.parse(buf.toString('utf8', start, end)) as string)
     : buf.toString('utf8', start + 1, end - 1);
+}
+
+/** Returns whether byte c can start a JSON value: { [ " - 0-9 t f n. */
+function startsValue(c: number): boolean {
+  return (
+    c === 0x7b ||
+    c === 0x5b ||
+    c === 0x22 ||
+    c === 0x2d ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x74 ||
+    c === 0x66 ||
+    c === 0x6e
+  );
 }

@@ -1,0 +1,93 @@
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { Measurer } from '../../build/measure-cache.ts';
+import { GeoJSONError } from '../../build/measure.ts';
+
+const FIXTURES = new URL('../fixtures/measure/', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'geoshelf-measure-cache-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const cacheFile = join(dir, '.cache/geoshelf/measurements.json');
+const a = join(dir, 'a.geojson');
+const b = join(dir, 'b.geojson');
+const square = (x: number) =>
+  `{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"n":1},"geometry":{"type":"Polygon","coordinates":[[[${x},0],[1,0],[1,1],[${x},0]]]}}]}`;
+
+beforeEach(() => {
+  rmSync(cacheFile, { force: true });
+  writeFileSync(a, square(0));
+  writeFileSync(b, square(-5));
+  const past = new Date('2026-01-01T00:00:00Z');
+  utimesSync(a, past, past);
+  utimesSync(b, past, past);
+});
+
+describe('Measurer: measure once per run, and not again across runs while files are unchanged', () => {
+  it('a second run over unchanged files reads no GeoJSON bytes', async () => {
+    const first = new Measurer({ cacheFile });
+    const stats = [await first.measure(a), await first.measure(b)];
+    await first.save();
+    expect(first.stats).toEqual({
+      filesMeasured: 2,
+      bytesRead: stats[0].bytes + stats[1].bytes,
+      cacheHits: 0,
+    });
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8'))).toMatchObject({ version: 1 });
+
+    const second = new Measurer({ cacheFile });
+    expect([await second.measure(a), await second.measure(b)]).toEqual(stats);
+    expect(second.stats).toEqual({ filesMeasured: 0, bytesRead: 0, cacheHits: 2 });
+  });
+
+  it('a touched file (new mtime, same bytes) and a changed file are measured again', async () => {
+    const first = new Measurer({ cacheFile });
+    await first.measure(a);
+    await first.measure(b);
+    await first.save();
+    utimesSync(a, new Date(), new Date()); // touched
+    writeFileSync(b, square(-7)); // changed: same size, new mtime
+    const second = new Measurer({ cacheFile });
+    await second.measure(a);
+    expect((await second.measure(b)).bbox).toEqual([-7, 0, 1, 1]);
+    expect(second.stats).toMatchObject({ filesMeasured: 2, cacheHits: 0 });
+  });
+
+  it('within a run, a file is measured once however often and however concurrently it is asked for', async () => {
+    const measurer = new Measurer();
+    const all = await Promise.all([a, a, `${dir}/./a.geojson`, a].map((p) => measurer.measure(p)));
+    await measurer.measure(a);
+    expect(measurer.stats).toEqual({ filesMeasured: 1, bytesRead: all[0].bytes, cacheHits: 0 });
+    all[0].properties.push('mutated'); // each caller gets its own copy
+    expect((await measurer.measure(a)).properties).toEqual(['n']);
+  });
+
+  it('without a cache file nothing is written; save() is a no-op', async () => {
+    const measurer = new Measurer();
+    await measurer.measure(a);
+    await measurer.save();
+    expect(() => readFileSync(cacheFile)).toThrow();
+  });
+
+  it('a corrupt cache file is ignored and replaced', async () => {
+    const first = new Measurer({ cacheFile });
+    await first.measure(a);
+    await first.save();
+    writeFileSync(cacheFile, '{"version":1,"files":{'); // cut off
+    const second = new Measurer({ cacheFile });
+    await second.measure(a);
+    await second.save();
+    expect(second.stats.filesMeasured).toBe(1);
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8')).files).toHaveProperty([a]);
+  });
+
+  it('a malformed file rejects every caller with the same GeoJSONError and is not cached', async () => {
+    const bad = `${FIXTURES}invalid/null-geometry.geojson`;
+    const measurer = new Measurer({ cacheFile });
+    await expect(measurer.measure(bad)).rejects.toBeInstanceOf(GeoJSONError);
+    await expect(measurer.measure(bad)).rejects.toThrow('features[1].geometry is null');
+    await measurer.save();
+    expect(measurer.stats.filesMeasured).toBe(0);
+  });
+});

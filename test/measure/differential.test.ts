@@ -1,0 +1,75 @@
+import bbox from '@turf/bbox';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { measureGeoJSON } from '../../build/measure.ts';
+import { randomFeatureCollection, seededRandom } from './generate.ts';
+
+interface Parsed {
+  features: { properties: Record<string, unknown> | null; geometry: { type: string } }[];
+}
+
+/** The stats the slow, obvious way: JSON.parse + @turf/bbox + node:crypto. */
+function expectedStats(bytes: Buffer) {
+  const text = bytes.toString('utf8').replace(/^\ufeff/, ''); // JSON.parse rejects a BOM; measure skips it
+  const parsed = JSON.parse(text) as Parsed;
+  const types: Record<string, number> = {};
+  const names = new Set<string>();
+  for (const feature of parsed.features) {
+    types[feature.geometry.type] = (types[feature.geometry.type] ?? 0) + 1;
+    for (const name of Object.keys(feature.properties ?? {})) names.add(name);
+  }
+  return {
+    bytes: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    features: parsed.features.length,
+    bbox: bbox(parsed as never, { recompute: true }),
+    geometry_types: Object.fromEntries(Object.entries(types).sort(([a], [b]) => (a < b ? -1 : 1))),
+    properties: [...names].sort(codepointOrder),
+  };
+}
+
+function codepointOrder(a: string, b: string): number {
+  const x = [...a].map((c) => c.codePointAt(0)!);
+  const y = [...b].map((c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'geoshelf-measure-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('measure equals JSON.parse + @turf/bbox + sha256 on generated FeatureCollections', () => {
+  const random = seededRandom(20261122);
+  const cases = Array.from({ length: 300 }, (_, seed) => ({
+    seed,
+    chunkSize: 4 + Math.floor(random() * 60),
+  }));
+
+  it.each(cases)('seed $seed (and read $chunkSize bytes at a time)', async ({ seed, chunkSize }) => {
+    const path = join(dir, `${seed}.geojson`);
+    const bytes = Buffer.from(randomFeatureCollection(seed), 'utf8');
+    writeFileSync(path, bytes);
+    const expected = expectedStats(bytes);
+    for (const stats of [await measureGeoJSON(path), await measureGeoJSON(path, { chunkSize })]) {
+      expect(stats).toEqual(expected);
+      // toEqual treats -0 and 0 alike; the bbox must be the very same doubles, sign of zero included.
+      stats.bbox.forEach((n, i) => expect(Object.is(n, expected.bbox[i]), `bbox[${i}] ${n}`).toBe(true));
+      expect(Object.keys(stats.geometry_types)).toEqual(Object.keys(expected.geometry_types));
+    }
+  });
+
+  it('a file spanning many 1 MiB reads gives the same stats as JSON.parse', async () => {
+    const features = Array.from({ length: 1500 }, (_, seed) => {
+      const text = randomFeatureCollection(100_000 + seed, 40).replace(/^\ufeff/, '');
+      return (JSON.parse(text) as { features: unknown[] }).features.map((f) => JSON.stringify(f));
+    }).flat();
+    const bytes = Buffer.from(`{"type":"FeatureCollection","features":[\n${features.join(',\n')}\n]}`);
+    expect(bytes.length).toBeGreaterThan(3 << 20);
+    const path = join(dir, 'large.geojson');
+    writeFileSync(path, bytes);
+    expect(await measureGeoJSON(path)).toEqual(expectedStats(bytes));
+  });
+});
