@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { normaliseId, normaliseType, parseNumber } from '../../src/locations/normalise.ts';
+
+describe('type values', () => {
+  it('any letter case is stored lowercase', () => {
+    expect(['Convenience', 'BENCINERA', 'Servicio', 'otro'].map(normaliseType)).toEqual([
+      'convenience',
+      'bencinera',
+      'servicio',
+      'otro',
+    ]);
+  });
+  it('legacy names: pronto → convenience, otros → otro', () => {
+    expect([normaliseType('pronto'), normaliseType('Pronto'), normaliseType('OTROS')]).toEqual([
+      'convenience',
+      'convenience',
+      'otro',
+    ]);
+  });
+  it('unknown types → undefined', () => {
+    expect([normaliseType('gasolinera'), normaliseType('')]).toEqual([undefined, undefined]);
+  });
+});
+
+describe('ids', () => {
+  it('32 hex digits or hyphenated, any case → lowercase hyphenated', () => {
+    expect(normaliseId('120A2E23F90F4013978BBB7F2736A423')).toBe('120a2e23-f90f-4013-978b-bb7f2736a423');
+    expect(normaliseId('120A2E23-F90F-4013-978B-BB7F2736A423')).toBe('120a2e23-f90f-4013-978b-bb7f2736a423');
+  });
+  it('anything else → undefined', () => {
+    for (const bad of [
+      '',
+      '120a2e23',
+      '120a2e23-f90f4013-978b-bb7f2736a423',
+      'g20a2e23f90f4013978bbb7f2736a423',
+    ]) {
+      expect(normaliseId(bad)).toBeUndefined();
+    }
+  });
+});
+
+describe('coordinates', () => {
+  it('numbers and decimal strings are accepted', () => {
+    expect([
+      parseNumber(-33.1),
+      parseNumber('-23.6361582403'),
+      parseNumber(' 12 '),
+      parseNumber('1e-3'),
+    ]).toEqual([-33.1, -23.6361582403, 12, 0.001]);
+  });
+  it('non-finite or non-numeric values → undefined', () => {
+    for (const bad of [NaN, Infinity, 'NaN', 'Infinity', '', '1,5', '0x10', 'abc', null, true, [1]]) {
+      expect(parseNumber(bad)).toBeUndefined();
+    }
+  });
+});
