@@ -162,11 +162,14 @@ function translate(error: ErrorObject): SchemaProblem | undefined {
             pointer: at,
             message: `must have ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${params.limit} item(s)`,
           };
-    case 'uniqueItems':
+    case 'uniqueItems': {
+      const [first, second] = [Number(params.j), Number(params.i)].sort((a, b) => a - b);
+      const item = show((value as unknown[])[first!]);
       return {
         pointer: at,
-        message: `items ${params.j} and ${params.i} are equal (${show((value as unknown[])[Number(params.i)])}); items must be unique`,
+        message: `items ${first} and ${second} are equal (${item}); items must be unique`,
       };
+    }
     case 'format':
       return { pointer: at, message: `must be a ${String(params.format).toUpperCase()}${got}` };
     default:

@@ -1,0 +1,142 @@
+// validate: the behaviours beyond one rule per fixture — no cascades from a
+// schema error, preview size limit, shared files measured once, line:column,
+// and the CLI (exit codes, summary, --json).
+import { readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../../build/manifests.ts';
+import { Measurer } from '../../build/measure-cache.ts';
+import { formatProblem, validateManifests } from '../../build/validate.ts';
+import { cli, FIXTURES, lines, tempCopy } from './helpers.ts';
+
+const TRUE = join(FIXTURES, 'true');
+const CHL = 'data/earth/CHL/manifest.json';
+const roots: string[] = [];
+afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+
+function copyOfTrue(): string {
+  const root = tempCopy(TRUE);
+  roots.push(root);
+  return root;
+}
+
+function editManifest(root: string, file: string, change: (m: Record<string, any>) => void): void {
+  const manifest = JSON.parse(readFileSync(join(root, file), 'utf8')) as Record<string, any>;
+  change(manifest);
+  writeFileSync(join(root, file), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+describe('validate', () => {
+  it('a dataset failing the schema is not checked further; the other datasets still are', async () => {
+    const root = copyOfTrue();
+    editManifest(root, CHL, (m) => (m.datasets[0].level = 'ADM9'));
+    rmSync(join(root, 'data/earth/CHL/CHL_ADM1.geojson'));
+    const { manifests, problems } = await validateManifests(root, { measurer: new Measurer() });
+    expect(problems.map(formatProblem)).toEqual([
+      `${CHL}: /datasets/0/level: must be ADM0 … ADM5 or QUAD, got "ADM9"`,
+      `${CHL}: /datasets/1/path: file data/earth/CHL/CHL_ADM1.geojson does not exist`,
+    ]);
+    expect(manifests.map((m) => m.file)).toEqual(['data/earth/URY/manifest.json']); // only schema-valid ones
+  });
+
+  it('a missing file is one problem: nothing about its bytes, sha256, features or unassigned count', async () => {
+    const root = copyOfTrue();
+    rmSync(join(root, 'data/earth/CHL/ADM2/unassigned.geojson'));
+    const { problems } = await validateManifests(root, { measurer: new Measurer() });
+    expect(problems.map(formatProblem)).toEqual([
+      `${CHL}: /datasets/2/parts/2/path: file data/earth/CHL/ADM2/unassigned.geojson does not exist`,
+    ]);
+  });
+
+  it('preview larger than 2 MiB → preview-size, naming the file and its size', async () => {
+    const root = copyOfTrue();
+    const preview = 'data/earth/CHL/preview/CHL_ADM0.preview.geojson';
+    const text = readFileSync(join(root, preview), 'utf8');
+    writeFileSync(join(root, preview), text + ' '.repeat(2 * 1024 * 1024 + 1 - Buffer.byteLength(text)));
+    const { problems } = await validateManifests(root, { measurer: new Measurer() });
+    expect(problems).toEqual([
+      {
+        file: CHL,
+        pointer: '/datasets/0/preview',
+        rule: 'preview-size',
+        message: `file ${preview} has 2097153 bytes, more than 2 MiB (2097152)`,
+      },
+    ]);
+  });
+
+  it('shared files are measured once per run (unassigned.geojson is a part and the unassigned count)', async () => {
+    const measurer = new Measurer();
+    await validateManifests(TRUE, { measurer });
+    // CHL: ADM0, ADM1, 3 parts; URY: ADM0. Previews are only stat'ed.
+    expect(measurer.stats.filesMeasured).toBe(6);
+  });
+
+  it('invalid manifest JSON → line:column, also at the end of a truncated file', () => {
+    expect(parseJson('{\n  "a": 1,\n  "b": [1, 2\n')).toEqual({
+      error: "invalid JSON at line 4, column 1: Expected ',' or ']' after array element",
+    });
+    expect(parseJson('{\n  "a": 1\n  "b": 2\n}')).toEqual({
+      error: "invalid JSON at line 3, column 3: Expected ',' or '}' after property value",
+    });
+  });
+
+  it('a root without data/ → a one-line error', async () => {
+    const result = await cli('validate', '--root', FIXTURES);
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(lines(result.stderr)).toEqual([
+      `${FIXTURES.replace(/\/$/, '')}: no data/ folder here (see --root)`,
+    ]);
+  });
+});
+
+describe('geoshelf validate (CLI)', () => {
+  it('no problem → exit 0 and "N manifests, N datasets: no problems" on stdout', async () => {
+    const result = await cli('validate', '--root', TRUE, '--no-cache');
+    expect(result).toEqual({ code: 0, stdout: '2 manifests, 4 datasets: no problems\n', stderr: '' });
+  });
+
+  it('problems → exit 1, one "FILE: POINTER: message" line each on stdout, a count on stderr', async () => {
+    const root = join(FIXTURES, 'false', 'stats');
+    const result = await cli('validate', '--root', root, '--no-cache');
+    expect(result.code).toBe(1);
+    expect(lines(result.stdout)).toEqual(lines(readFileSync(join(root, 'expected.txt'), 'utf8')));
+    expect(result.stderr).toBe('6 problems in 1 manifest\n');
+  });
+
+  it('--json prints an array of {file, pointer, rule, message}', async () => {
+    const result = await cli(
+      'validate',
+      '--root',
+      join(FIXTURES, 'false', 'license'),
+      '--json',
+      '--no-cache',
+    );
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual([
+      {
+        file: CHL,
+        pointer: '/datasets/0/license',
+        rule: 'license',
+        message: 'is "CC-BY-4.0" but source.license is "public-domain", which covers every dataset',
+      },
+      {
+        file: 'data/earth/URY/manifest.json',
+        pointer: '/datasets/0/license',
+        rule: 'license',
+        message: '"CC-BY-4.0" is not in source.licenses (CC0-1.0)',
+      },
+    ]);
+  });
+
+  it('--json with no problem prints [] and exits 0', async () => {
+    const result = await cli('validate', '--root', TRUE, '--json', '--no-cache');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([]);
+  });
+
+  it('keeps measurements in <root>/.cache/geoshelf/measurements.json unless --no-cache', async () => {
+    const root = copyOfTrue();
+    expect((await cli('validate', '--root', root)).code).toBe(0);
+    expect(existsSync(join(root, '.cache/geoshelf/measurements.json'))).toBe(true);
+  });
+});
