@@ -1,7 +1,7 @@
 // Wires the sample-data conversion together: reads the packages' boundaries
 // (adm0.ts, adm1.ts, us.ts), writes data/earth/{ISO3}/ files and manifests,
-// then lets `geoshelf manifest` recompute the derived numbers when it exists.
-// Run: cd scripts/sample-data && npm ci && npx tsx convert.ts [--root ../..]
+// then has `geoshelf manifest` recompute the derived numbers and `geoshelf
+// validate` check the result. Run: cd scripts/sample-data && npm ci && npm run convert
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
@@ -74,17 +74,32 @@ function sourceOf(outline: Outline, hasNeAdm1: boolean, isUsa: boolean): Source 
   return { name: `${adm0} (npm world-atlas ${versionOf('world-atlas')})`, url: NE_URL };
 }
 
-/** Returns the remark for a country: the hand-written one, plus USA's note on its levels. */
-function remarkOf(iso3: string, flattened: string[]): Remark | undefined {
-  if (iso3 !== 'USA') return REMARKS[iso3];
-  const left =
-    flattened.length > 0
-      ? ` Left out of ADM2, as us-atlas simplifies them to no area: ${flattened.join(', ')}.`
-      : '';
-  return {
-    status: 'ok',
-    notes: `ADM1 and ADM2 cover the 50 states and DC (U.S. Census Bureau, 2017); Puerto Rico and the island areas are published under their own ISO codes.${left}`,
-  };
+/**
+ * Returns the remark for a country: the hand-written one (countries.ts),
+ * followed by the notes of its levels (ADM1 code fixes, units left out); the
+ * status stays `ok` unless the hand-written remark says `review`.
+ */
+function remarkOf(iso3: string, levelNotes: string[]): Remark | undefined {
+  const remark = REMARKS[iso3];
+  const notes = [...(remark ? [remark.notes] : []), ...levelNotes];
+  if (notes.length === 0) return undefined;
+  return { status: remark?.status ?? 'ok', notes: notes.join(' ') };
+}
+
+/** Returns USA's notes on its Census levels, e.g. which counties us-atlas flattened away. */
+function usaNotes(flattened: string[]): string[] {
+  const notes = [
+    'ADM1 and ADM2 cover the 50 states and DC (U.S. Census Bureau, 2017); Puerto Rico and the island areas are published under their own ISO codes.',
+  ];
+  if (flattened.length > 0)
+    notes.push(`ADM2: left out, as us-atlas simplifies them to no area: ${flattened.join(', ')}.`);
+  return notes;
+}
+
+/** Writes `text` to `path` atomically unless the file already holds exactly it (keeps mtimes for incremental builds). */
+async function writeIfChanged(path: string, text: string): Promise<void> {
+  if (existsSync(path) && (await readFile(path, 'utf8')) === text) return;
+  await writeFileAtomic(path, text);
 }
 
 /** Returns the parsed manifest at `path`, or undefined when there is none. */
@@ -111,7 +126,7 @@ async function convert(root: string): Promise<number> {
     const identity = identityOf(iso3);
     const levels = [levelOutput(iso3, 'ADM0', [adm0Feature(outline, identity.name.en)], 'Natural Earth')];
     const neAdm1 = admin1.get(iso3);
-    if (neAdm1) levels.push(levelOutput(iso3, 'ADM1', neAdm1, 'Natural Earth'));
+    if (neAdm1) levels.push(levelOutput(iso3, 'ADM1', neAdm1.features, 'Natural Earth'));
     if (iso3 === 'USA') {
       levels.push(levelOutput(iso3, 'ADM1', us.adm1, 'U.S. Census Bureau'));
       levels.push(levelOutput(iso3, 'ADM2', us.adm2, 'U.S. Census Bureau'));
@@ -119,31 +134,30 @@ async function convert(root: string): Promise<number> {
     const dir = join(root, 'data', 'earth', iso3);
     await mkdir(dir, { recursive: true });
     await removeStaleLevels(dir, iso3, levels);
-    for (const output of levels) await writeFileAtomic(join(root, output.path), output.text);
+    for (const output of levels) await writeIfChanged(join(root, output.path), output.text);
     const manifestPath = join(dir, 'manifest.json');
     const source = sourceOf(outline, neAdm1 !== undefined, iso3 === 'USA');
     const manifest = manifestOf(
       identity,
-      remarkOf(iso3, us.flattened),
+      remarkOf(iso3, iso3 === 'USA' ? usaNotes(us.flattened) : (neAdm1?.notes ?? [])),
       source,
       levels,
       await readPrevious(manifestPath),
     );
-    await writeFileAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeIfChanged(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   }
   return outlines.length;
 }
 
-/** Runs `geoshelf manifest` over `root` so the derived numbers are the CLI's own, when the command exists. */
+/**
+ * Runs `geoshelf manifest` over `root`, so the derived numbers are the CLI's
+ * own, then `geoshelf validate`; throws (exit 1) when either finds a problem.
+ */
 function recomputeWithCli(root: string): void {
-  const repo = resolve(import.meta.dirname, '../..');
-  if (!existsSync(join(repo, 'src/cli/commands/manifest.ts'))) {
-    console.log('geoshelf manifest is not available yet: derived numbers computed by this script');
-    return;
+  const cli = resolve(import.meta.dirname, '../../bin/geoshelf.js');
+  for (const args of [['manifest', '--no-cache'], ['validate']]) {
+    execFileSync(process.execPath, [cli, ...args, '--root', root], { stdio: 'inherit' });
   }
-  execFileSync(process.execPath, [join(repo, 'bin/geoshelf.js'), 'manifest', '--root', root], {
-    stdio: 'inherit',
-  });
 }
 
 const { values } = parseArgs({ options: { root: { type: 'string' } } });
