@@ -27,7 +27,7 @@ describe('static files (--dist)', () => {
       'data/earth/CHL/manifest.json': '{"iso_a3":"CHL"}',
       'data/earth/CHL/CHL_ADM1.geojson': '{"type":"FeatureCollection","features":[]}',
       'icon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
-      'favicon.ico': '\0\0\1\0',
+      'favicon.ico': '\x00\x00\x01\x00',
       'robots.txt': 'User-agent: *',
       'sitemap.xml': '<urlset/>',
       'logo.png': '\x89PNG',
@@ -69,7 +69,9 @@ describe('static files (--dist)', () => {
   });
 
   it('caching: hashed assets/* a year and immutable; html and json revalidated; others an hour', async () => {
-    expect((await get('/assets/app-3f2a1b.js')).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await get('/assets/app-3f2a1b.js')).headers['cache-control']).toBe(
+      'public, max-age=31536000, immutable',
+    );
     expect((await get('/')).headers['cache-control']).toBe('no-cache');
     expect((await get('/about/')).headers['cache-control']).toBe('no-cache');
     expect((await get('/data/earth/CHL/manifest.json')).headers['cache-control']).toBe('no-cache');
@@ -91,7 +93,11 @@ describe('static files (--dist)', () => {
   it('a missing file → 404 with the site’s 404.html', async () => {
     for (const path of ['/nope.html', '/about/missing/', '/data/earth/XYZ/manifest.json']) {
       const reply = await get(path);
-      expect([path, reply.status, reply.headers['content-type']]).toEqual([path, 404, 'text/html; charset=utf-8']);
+      expect([path, reply.status, reply.headers['content-type']]).toEqual([
+        path,
+        404,
+        'text/html; charset=utf-8',
+      ]);
       expect(reply.text).toBe('<!doctype html><title>not here</title>');
     }
   });
