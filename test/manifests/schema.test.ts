@@ -5,6 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../build/manifest-types.ts';
 import { checkManifest, SCHEMA_PATH } from '../../build/schema.ts';
 
+// Tests change raw manifest JSON anywhere, as a user's editor would.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
 const VALID = new URL('../fixtures/manifests/true/data/earth/CHL/manifest.json', import.meta.url);
 
 /** Returns a fresh copy of the valid fixture manifest (ADM0 with preview, ADM1, ADM2 split in parts). */
@@ -13,7 +17,7 @@ function valid(): Manifest & Record<string, unknown> {
 }
 
 /** Returns the problems of `valid()` after `change`, as "POINTER: message" lines. */
-function problemsAfter(change: (m: Record<string, any>) => void): string[] {
+function problemsAfter(change: (m: Json) => void): string[] {
   const manifest = valid();
   change(manifest);
   const result = checkManifest(manifest);
