@@ -13,7 +13,8 @@ export interface MapSvg {
 
 /** Frame of every map, in SVG user units; the content is centred in it. */
 export const MAP_WIDTH = 600;
-export const MAP_HEIGHT = 450;
+export const MIN_HEIGHT = 300;
+export const MAX_HEIGHT = 600;
 const PAD = 12;
 
 /** Returns the polygons (lists of rings) of a GeoJSON geometry, ignoring other types. */
@@ -92,8 +93,8 @@ function ringPath(ring: Ring, project: (p: Position) => [number, number]): strin
 
 /**
  * Returns an SVG of every (Multi)Polygon feature of `collection`, one `<path>`
- * per feature with its name as tooltip, fitted into a MAP_WIDTH×MAP_HEIGHT
- * frame; `title` labels the image for screen readers. Undefined when the
+ * per feature with its name as tooltip, fitted into a frame MAP_WIDTH wide
+ * and MIN_HEIGHT to MAX_HEIGHT high; `title` labels the image for screen readers. Undefined when the
  * collection has no polygon to draw.
  */
 export function renderMapSvg(collection: unknown, title: string): MapSvg | undefined {
@@ -119,9 +120,14 @@ export function renderMapSvg(collection: unknown, title: string): MapSvg | undef
   const cos = Math.max(Math.cos((((south + north) / 2) * Math.PI) / 180), 0.05);
   const width = Math.max((east - west) * cos, 1e-9);
   const height = Math.max(north - south, 1e-9);
-  const scale = Math.min((MAP_WIDTH - 2 * PAD) / width, (MAP_HEIGHT - 2 * PAD) / height);
+  // The frame is MAP_WIDTH wide; its height follows the shape, within bounds
+  // (Chile gets a tall frame, Russia a wide one).
+  const frameHeight = Math.round(
+    Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, (MAP_WIDTH - 2 * PAD) * (height / width) + 2 * PAD)),
+  );
+  const scale = Math.min((MAP_WIDTH - 2 * PAD) / width, (frameHeight - 2 * PAD) / height);
   const offsetX = (MAP_WIDTH - width * scale) / 2;
-  const offsetY = (MAP_HEIGHT - height * scale) / 2;
+  const offsetY = (frameHeight - height * scale) / 2;
   const project = (p: Position): [number, number] => [
     Math.round(offsetX + (lon(p) - west) * cos * scale),
     Math.round(offsetY + (north - p[1]) * scale),
@@ -137,7 +143,7 @@ export function renderMapSvg(collection: unknown, title: string): MapSvg | undef
     return `<path class="f" fill-rule="evenodd" d="${d}">${tooltip}</path>`;
   });
   const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${MAP_WIDTH} ${MAP_HEIGHT}" role="img" aria-labelledby="map-title">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${MAP_WIDTH} ${frameHeight}" role="img" aria-labelledby="map-title">` +
     `<title id="map-title">${escapeXml(title)}</title>${paths.join('')}</svg>`;
   return { svg, features: shapes.length };
 }

@@ -1,0 +1,49 @@
+// The shared World-GeoJSON corpus (real manifests): ARG lists files the corpus
+// leaves out, so the build must refuse it; without ARG it must build.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../build/build.ts';
+
+const CORPUS = join(process.cwd(), '../shared/corpus/world-geojson');
+const scratch = mkdtempSync(join(tmpdir(), 'geoshelf-corpus-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+if (!existsSync(CORPUS)) console.warn(`skipping corpus build tests: ${CORPUS} is absent`);
+
+describe.skipIf(!existsSync(CORPUS))('build of the World-GeoJSON corpus', () => {
+  it('with ARG (files missing) → every problem printed as FILE: POINTER: message, exit 1, no output', () => {
+    const out = join(scratch, 'refused');
+    const run = spawnSync(process.execPath, ['bin/geoshelf.js', 'build', '--root', CORPUS, '--out', out], {
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toContain(
+      'data/earth/ARG/manifest.json: /datasets/0/path: file data/earth/ARG/ARG_ADM0.geojson does not exist',
+    );
+    expect(lines.filter((line) => line.startsWith('data/earth/ARG/manifest.json: '))).toHaveLength(25);
+    expect(lines.at(-1)).toBe('build: 25 problem(s); nothing was written');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('without ARG → builds: review status, previews drawn, files published', async () => {
+    const root = join(scratch, 'root');
+    cpSync(join(CORPUS, 'data'), join(root, 'data'), { recursive: true });
+    rmSync(join(root, 'data/earth/ARG'), { recursive: true });
+    const out = join(root, 'dist');
+    const result = await buildCatalogue({ root, out });
+    expect(result.ok && [result.manifests, result.datasets]).toEqual([7, 9]);
+    const atg = readFileSync(join(out, 'earth/ATG/index.html'), 'utf8');
+    expect(atg).toContain('banner-review');
+    expect(atg).toMatch(/<title id="map-title">Map of Antigua and Barbuda, ADM1 preview<\/title><path/);
+    const ala = readFileSync(join(out, 'earth/ALA/index.html'), 'utf8');
+    expect(ala).toContain('geoBoundaries has no');
+    expect(readFileSync(join(out, 'data/earth/AND/AND_ADM1.geojson'))).toEqual(
+      readFileSync(join(CORPUS, 'data/earth/AND/AND_ADM1.geojson')),
+    );
+    const again = await buildCatalogue({ root, out });
+    expect(again.ok && [again.geojsonFilesRead, again.write.written]).toEqual([0, 0]);
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { MAP_WIDTH, MAX_HEIGHT, renderMapSvg } from '../../build/map-svg.ts';
+
+const square = (x: number, y: number, d: number) => [
+  [
+    [x, y],
+    [x + d, y],
+    [x + d, y + d],
+    [x, y + d],
+    [x, y],
+  ],
+];
+const collection = (...geometries: object[]) => ({
+  type: 'FeatureCollection',
+  features: geometries.map((geometry, i) => ({
+    type: 'Feature',
+    properties: { shapeName: `F${i}` },
+    geometry,
+  })),
+});
+
+/** Returns every absolute vertex of a path made of M…l…z commands. */
+function vertices(d: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (const ring of d.split('z').filter(Boolean)) {
+    const [start, ...moves] = ring.split('l');
+    let [x, y] = start.replace('M', '').split(' ').map(Number);
+    out.push([x, y]);
+    for (const move of moves) {
+      const [dx, dy] = move.match(/-?\d+/g)!.map(Number);
+      x += dx;
+      y += dy;
+      out.push([x, y]);
+    }
+  }
+  return out;
+}
+
+describe('renderMapSvg', () => {
+  it('one <path> per feature, named by shapeName, inside the frame', () => {
+    const map = renderMapSvg(
+      collection(
+        { type: 'Polygon', coordinates: square(-70, -30, 2) },
+        {
+          type: 'MultiPolygon',
+          coordinates: [square(-66, -30, 1), square(-64, -28, 1)],
+        },
+      ),
+      'Map of X',
+    )!;
+    expect(map.features).toBe(2);
+    expect(map.svg.match(/<path /g)).toHaveLength(2);
+    expect(map.svg).toContain('<title>F1</title>');
+    expect(map.svg).toContain('<title id="map-title">Map of X</title>');
+    const height = Number(map.svg.match(/viewBox="0 0 \d+ (\d+)"/)![1]);
+    for (const d of map.svg.match(/ d="([^"]+)"/g)!) {
+      for (const [x, y] of vertices(d.slice(4, -1))) {
+        expect(x).toBeGreaterThanOrEqual(0);
+        expect(x).toBeLessThanOrEqual(MAP_WIDTH);
+        expect(y).toBeGreaterThanOrEqual(0);
+        expect(y).toBeLessThanOrEqual(height);
+      }
+    }
+  });
+
+  it('antimeridian: -180/180 shapes are drawn side by side, not across the world', () => {
+    const map = renderMapSvg(
+      collection({
+        type: 'MultiPolygon',
+        coordinates: [square(178, -18, 1), square(-180, -18, 1)],
+      }),
+      'Fiji',
+    )!;
+    const xs = vertices(map.svg.match(/ d="([^"]+)"/)![1]).map(([x]) => x);
+    // Both squares span 3° of longitude: the drawing fills the width (no gap of 356°).
+    expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThan(MAP_WIDTH / 2);
+  });
+
+  it('a ring smaller than a pixel stays visible as a 2×2 dot', () => {
+    const map = renderMapSvg(
+      collection({
+        type: 'MultiPolygon',
+        coordinates: [square(0, 0, 10), square(5, 5, 0.0001)],
+      }),
+      'dot',
+    )!;
+    expect(map.svg).toMatch(/h2v2h-2z/);
+  });
+
+  it('snapping to the pixel grid keeps a dense ring small', () => {
+    const ring = Array.from({ length: 20_001 }, (_, i) => {
+      const a = (i / 20_000) * 2 * Math.PI;
+      return [10 + Math.cos(a), 50 + Math.sin(a)];
+    });
+    const map = renderMapSvg(collection({ type: 'Polygon', coordinates: [ring] }), 'circle')!;
+    expect(map.svg.length).toBeLessThan(8_000);
+    expect(Number(map.svg.match(/viewBox="0 0 \d+ (\d+)"/)![1])).toBeLessThanOrEqual(MAX_HEIGHT);
+  });
+
+  it('names are escaped; no polygons → undefined', () => {
+    const map = renderMapSvg(
+      {
+        features: [
+          { properties: { name: '<b>&' }, geometry: { type: 'Polygon', coordinates: square(0, 0, 1) } },
+        ],
+      },
+      'a "title"',
+    )!;
+    expect(map.svg).toContain('<title>&lt;b&gt;&amp;</title>');
+    expect(map.svg).toContain('a &quot;title&quot;');
+    expect(renderMapSvg(collection({ type: 'Point', coordinates: [0, 0] }), 'none')).toBeUndefined();
+    expect(renderMapSvg({}, 'none')).toBeUndefined();
+  });
+});

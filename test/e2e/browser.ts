@@ -1,0 +1,43 @@
+// Shared by the browser tests and bench/build.ts: Debian's Chromium driven by
+// playwright-core (never a downloaded browser), and dist/ served the way a CDN
+// would, by http-server on 127.0.0.1 and a free port.
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const HAVE_CHROMIUM = existsSync(CHROMIUM);
+
+/** Launches headless Chromium with the flags a CI container needs. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+interface HttpServer {
+  server: Server;
+  listen(port: number, host: string, callback: () => void): void;
+  close(): void;
+}
+
+/** Serves `dir` with http-server (the `npm run preview` server) and returns its origin and a closer. */
+export async function serveStatic(dir: string): Promise<{ origin: string; close: () => void }> {
+  const require = createRequire(import.meta.url);
+  const httpServer = require('http-server') as { createServer(options: object): HttpServer };
+  const server = httpServer.createServer({ root: dir, cache: -1, showDir: 'false', gzip: false });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, close: () => server.close() };
+}

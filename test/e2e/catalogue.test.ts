@@ -1,0 +1,135 @@
+// End to end in a real browser: the built fixture catalogue, served as plain
+// files, searched, opened, its map seen, a download checked against its sha256.
+// Screenshots go to test-results/ (a CI artifact, gitignored).
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../build/build.ts';
+import { fixtureCopy } from '../build/helpers.ts';
+import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
+
+const RESULTS = join(process.cwd(), 'test-results');
+
+if (!HAVE_CHROMIUM && process.env.CI) {
+  throw new Error('/usr/bin/chromium is missing: CI must install Debian chromium (see .ci/run)');
+}
+if (!HAVE_CHROMIUM) {
+  console.warn('skipping browser tests: /usr/bin/chromium is absent (apt-get install chromium)');
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('catalogue in Chromium', () => {
+  let root: string;
+  let browser: Browser;
+  let server: { origin: string; close: () => void };
+  let page: Page;
+
+  beforeAll(async () => {
+    root = fixtureCopy();
+    const result = await buildCatalogue({ root, out: join(root, 'dist') });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    server = await serveStatic(join(root, 'dist'));
+    browser = await launchChromium();
+    const context = await browser.newContext({
+      acceptDownloads: true,
+      viewport: { width: 1280, height: 900 },
+    });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+    page = await context.newPage();
+    mkdirSync(RESULTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  const visibleCodes = () =>
+    page.$$eval('#catalogue tbody tr:not([hidden])', (rows) =>
+      rows.map((r) => (r as HTMLElement).dataset.iso3),
+    );
+
+  it('index: search "chile" → Chile; "Fiyi" (es) → Fiji; status deprecated → ANT; "CL" (ISO2) → Chile', async () => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${server.origin}/`);
+    expect(await visibleCodes()).toEqual(['CHL', 'FJI', 'ANT']); // by English name
+    await page.fill('#q', 'chile');
+    expect(await visibleCodes()).toEqual(['CHL']);
+    expect(await page.textContent('#count')).toBe('Showing 1 of 3');
+    await page.fill('#q', 'Fiyi');
+    expect(await visibleCodes()).toEqual(['FJI']);
+    await page.fill('#q', '');
+    await page.selectOption('#f-status', 'deprecated');
+    expect(await visibleCodes()).toEqual(['ANT']);
+    expect(page.url()).toContain('status=deprecated');
+    await page.click('button[type=reset]');
+    await page.fill('#q', 'CL');
+    expect(await visibleCodes()).toEqual(['CHL']);
+    await page.screenshot({ path: join(RESULTS, 'e2e-index.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('index: sorting by ISO3 reorders the rows, twice reverses them', async () => {
+    await page.goto(`${server.origin}/`);
+    await page.click('button[data-sort=iso3]');
+    expect(await visibleCodes()).toEqual(['ANT', 'CHL', 'FJI']);
+    await page.click('button[data-sort=iso3]');
+    expect(await visibleCodes()).toEqual(['FJI', 'CHL', 'ANT']);
+    expect(await page.getAttribute('th:has(button[data-sort=iso3])', 'aria-sort')).toBe('descending');
+  });
+
+  it('Chile: opened from the search, its map drawn, a download matches the sha256 on the page', async () => {
+    await page.goto(`${server.origin}/?q=chile`);
+    await page.click('#catalogue a:has-text("Chile")');
+    await page.waitForURL(/\/earth\/CHL\/$/);
+    expect(await page.textContent('h1')).toBe('Chile');
+
+    const d = await page.getAttribute('figure.map svg path', 'd');
+    expect(d?.length ?? 0).toBeGreaterThan(20);
+    const box = await page.locator('figure.map svg').boundingBox();
+    expect(box!.width).toBeGreaterThan(200);
+    expect(box!.height).toBeGreaterThan(100);
+
+    const row = page.locator('table.datasets tbody tr', { has: page.locator('th', { hasText: 'ADM1' }) });
+    const shown = (await row.locator('code.sha').textContent())!.trim();
+    const [download] = await Promise.all([page.waitForEvent('download'), row.locator('a.download').click()]);
+    const bytes = readFileSync((await download.path())!);
+    expect(download.suggestedFilename()).toBe('CHL_ADM1.geojson');
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(shown);
+
+    const part = page.locator('tr', { has: page.locator('th code', { hasText: 'CL-RM' }) });
+    const partSha = (await part.locator('code.sha').textContent())!.trim();
+    const [partDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      part.locator('a.download').click(),
+    ]);
+    expect(
+      createHash('sha256')
+        .update(readFileSync((await partDownload.path())!))
+        .digest('hex'),
+    ).toBe(partSha);
+
+    await row.locator('button.copy').click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+    await page.screenshot({ path: join(RESULTS, 'e2e-chile.png'), fullPage: true });
+  });
+
+  it('phone width: the Chile page reads without horizontal scrolling of the page', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.origin}/earth/CHL/`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(RESULTS, 'e2e-chile-phone.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('status review and deprecated are announced on the page', async () => {
+    await page.goto(`${server.origin}/earth/FJI/`);
+    expect(await page.textContent('.banner')).toContain('under review');
+    await page.goto(`${server.origin}/earth/ANT/`);
+    expect(await page.textContent('.banner')).toContain('deprecated');
+  });
+});
