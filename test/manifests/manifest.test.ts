@@ -231,7 +231,7 @@ describe('geoshelf manifest (CLI)', () => {
     expect(lines(result.stderr)).toEqual([
       `${CHL}: /datasets/1/path: file data/earth/CHL/CHL_ADM1.geojson does not exist`,
       `${CHL}: /datasets/1/preview: file data/earth/CHL/preview/CHL_ADM1.preview.geojson does not exist`,
-      '1 manifests: 0 updated, 1 with errors',
+      '1 manifest: 0 updated, 1 with errors',
     ]);
     expect(readFileSync(join(root, CHL), 'utf8')).toBe(before);
   });

@@ -69,7 +69,7 @@ const command: Command = {
     for (const failure of failures) console.error(failure);
     const refused = countFiles(failures);
     const verb = values.check ? 'would change' : 'updated';
-    console.error(`${files.length} manifests: ${changed} ${verb}, ${refused} with errors`);
+    console.error(`${plural(files.length, 'manifest')}: ${changed} ${verb}, ${refused} with errors`);
     return failures.length > 0 || (values.check && changed > 0) ? 1 : 0;
   },
 };
@@ -84,6 +84,11 @@ function selectFiles(files: string[], codes: string[]): string[] {
       throw new UserError(`${code}: no data/*/${code}/manifest.json`);
   }
   return files.filter((file) => codes.includes(file.split('/')[2]!));
+}
+
+/** Returns e.g. "1 manifest" or "7 manifests". */
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function countFiles(lines: string[]): number {

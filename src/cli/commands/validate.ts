@@ -41,7 +41,7 @@ const command: Command = {
     const datasets = manifests.reduce((n, loaded) => n + loaded.manifest.datasets.length, 0);
     const files = new Set(problems.map((p) => p.file)).size;
     if (problems.length === 0) {
-      const summary = `${manifests.length} manifests, ${datasets} datasets: no problems`;
+      const summary = `${plural(manifests.length, 'manifest')}, ${plural(datasets, 'dataset')}: no problems`;
       if (values.json) console.error(summary);
       else console.log(summary);
       return 0;
@@ -52,5 +52,10 @@ const command: Command = {
     return 1;
   },
 };
+
+/** Returns e.g. "1 manifest" or "7 manifests". */
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
 
 export default command;

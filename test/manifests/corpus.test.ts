@@ -1,0 +1,70 @@
+// The real published manifests of ../shared/corpus/world-geojson: the seven
+// complete countries validate and are reproduced exactly by `manifest`; ARG
+// lacks 25 files on purpose, and validate reports exactly those.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Measurer } from '../../build/measure-cache.ts';
+import { formatProblem, validateManifests } from '../../build/validate.ts';
+import { cli, lines, tempCopy } from './helpers.ts';
+
+const CORPUS = new URL('../../../shared/corpus/world-geojson/', import.meta.url).pathname;
+const present = existsSync(join(CORPUS, 'data'));
+if (!present)
+  console.warn(`skipping corpus tests: ${CORPUS} is absent (the shared corpus is not checked out)`);
+
+const ARG = 'data/earth/ARG/manifest.json';
+// The ADM2 parts not copied into the corpus (see its SOURCE.md): all but AR-C and unassigned.
+const MISSING_PARTS = 'ABDFGHJKLMNPQRSTUVWXYZ'.split('');
+const COMPLETE = ['ABW', 'AIA', 'ALA', 'AND', 'ATG', 'LIE', 'SMR'];
+
+describe.skipIf(!present)('corpus: world-geojson (../shared/corpus/world-geojson)', () => {
+  const roots: string[] = [];
+  afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+
+  /** A temp copy of the corpus without ARG: the seven complete countries. */
+  function completeCopy(): string {
+    const root = tempCopy(CORPUS);
+    roots.push(root);
+    rmSync(join(root, 'data/earth/ARG'), { recursive: true });
+    return root;
+  }
+
+  it('validate reports exactly ARG’s 25 missing files and nothing else', async () => {
+    // No cache file: the corpus is read-only input.
+    const { manifests, problems } = await validateManifests(CORPUS, { measurer: new Measurer() });
+    expect(manifests).toHaveLength(8);
+    expect(problems.map(formatProblem)).toEqual([
+      `${ARG}: /datasets/0/path: file data/earth/ARG/ARG_ADM0.geojson does not exist`,
+      `${ARG}: /datasets/2/path: file data/earth/ARG/ARG_ADM2.geojson does not exist`,
+      `${ARG}: /datasets/2/preview: file data/earth/ARG/preview/ARG_ADM2.preview.geojson does not exist`,
+      ...MISSING_PARTS.map((letter) => {
+        const index = 'ABCDFGHJKLMNPQRSTUVWXYZ'.indexOf(letter); // parts in manifest order, AR-C included
+        return `${ARG}: /datasets/2/parts/${index}/path: file data/earth/ARG/ADM2/AR-${letter}.geojson does not exist`;
+      }),
+    ]);
+    expect(new Set(problems.map((p) => p.rule))).toEqual(new Set(['file-missing']));
+  });
+
+  it('without ARG: validate exits 0, manifest --check is clean, manifest leaves the 7 manifests byte-identical', async () => {
+    const root = completeCopy();
+    expect(readdirSync(join(root, 'data/earth')).sort()).toEqual(COMPLETE);
+    const before = COMPLETE.map((iso) => readFileSync(join(root, `data/earth/${iso}/manifest.json`)));
+    const mtimes = COMPLETE.map((iso) => statSync(join(root, `data/earth/${iso}/manifest.json`)).mtimeMs);
+
+    const validate = await cli('validate', '--root', root);
+    expect(validate).toEqual({ code: 0, stdout: '7 manifests, 9 datasets: no problems\n', stderr: '' });
+
+    const check = await cli('manifest', '--root', root, '--check');
+    expect(check.code).toBe(0);
+    expect(lines(check.stdout)).toEqual([]);
+
+    const write = await cli('manifest', '--root', root);
+    expect(write).toMatchObject({ code: 0, stdout: '' });
+    COMPLETE.forEach((iso, i) => {
+      const file = join(root, `data/earth/${iso}/manifest.json`);
+      expect(readFileSync(file).equals(before[i]!), iso).toBe(true);
+      expect(statSync(file).mtimeMs, iso).toBe(mtimes[i]);
+    });
+  });
+});
