@@ -45,6 +45,7 @@ export function etagOf(body: Buffer): string {
 export class Representation {
   readonly etag: string;
   private variants: Partial<Record<Encoding, Buffer>>;
+  private lists: Partial<Record<Encoding, string[]>> = {};
 
   constructor(
     readonly body: Buffer,
@@ -72,31 +73,42 @@ export class Representation {
     return data;
   }
 
+  /** Returns the full header list of the variant in `encoding`, flat ([name, value, …]), built once. */
+  private headerList(encoding: Encoding): string[] {
+    let list = this.lists[encoding];
+    if (!list) {
+      const headers: OutgoingHttpHeaders = {
+        ...this.headers,
+        'access-control-allow-origin': '*',
+        etag: this.etagFor(encoding),
+        ...(this.compressible ? { vary: 'Accept-Encoding' } : {}),
+        ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
+        'content-length': this.variant(encoding).length,
+      };
+      list = Object.entries(headers).flatMap(([name, value]) => [name, String(value)]);
+      this.lists[encoding] = list;
+    }
+    return list;
+  }
+
   /** Sends the representation (or 304) for `req`, compressed when asked and worthwhile. */
   send(req: IncomingMessage, res: ServerResponse, status = 200): void {
-    const vary = this.compressible;
     const encoding =
-      vary && this.body.length >= MIN_COMPRESS_BYTES
+      this.compressible && this.body.length >= MIN_COMPRESS_BYTES
         ? negotiateEncoding(req.headers['accept-encoding'])
         : 'identity';
-    const etag = this.etagFor(encoding);
-    const common: OutgoingHttpHeaders = {
-      'access-control-allow-origin': '*',
-      etag,
-      ...(vary ? { vary: 'Accept-Encoding' } : {}),
-    };
-    if (status === 200 && etagMatches(req.headers['if-none-match'], [etag, this.etag])) {
-      res.writeHead(304, { ...common, 'cache-control': this.headers['cache-control'] ?? 'no-cache' });
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (status === 200 && ifNoneMatch && etagMatches(ifNoneMatch, [this.etagFor(encoding), this.etag])) {
+      res.writeHead(304, {
+        'access-control-allow-origin': '*',
+        etag: this.etagFor(encoding),
+        'cache-control': this.headers['cache-control'] ?? 'no-cache',
+        ...(this.compressible ? { vary: 'Accept-Encoding' } : {}),
+      });
       res.end();
       return;
     }
-    const data = this.variant(encoding);
-    res.writeHead(status, {
-      ...this.headers,
-      ...common,
-      ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
-      'content-length': data.length,
-    });
-    res.end(req.method === 'HEAD' ? undefined : data);
+    res.writeHead(status, this.headerList(encoding));
+    res.end(req.method === 'HEAD' ? undefined : this.variant(encoding));
   }
 }

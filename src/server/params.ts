@@ -129,26 +129,22 @@ const CLAMP = BigInt(Number.MAX_SAFE_INTEGER);
  */
 export function parsePaging(params: Map<string, string>): Paging | ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  const skip = checkInt(params, 'skip', 0n, { ge: 0 }, issues);
-  const limit = checkInt(params, 'limit', 100n, { gt: 0 }, issues);
-  if (issues.length > 0) return issues;
-  return { skip: Number(skip! > CLAMP ? CLAMP : skip), limit: Number(limit! > CLAMP ? CLAMP : limit) };
+  const skip = checkInt(params, 'skip', 0, { ge: 0 }, issues);
+  const limit = checkInt(params, 'limit', 100, { gt: 0 }, issues);
+  return issues.length > 0 ? issues : { skip: skip!, limit: limit! };
 }
 
 function checkInt(
   params: Map<string, string>,
   name: string,
-  fallback: bigint,
+  fallback: number,
   bound: { ge: number } | { gt: number },
   issues: ValidationIssue[],
-): bigint | undefined {
+): number | undefined {
   const input = params.get(name);
   if (input === undefined) return fallback;
-  // fast path for the common spelling, e.g. "900000"
-  const value =
-    /^[0-9]{1,15}$/.test(input) && (input === '0' || input[0] !== '0')
-      ? BigInt(input)
-      : parsePydanticInt(input);
+  // the common spelling, e.g. "900000", without BigInt; anything else the pydantic way
+  const value = /^(0|[1-9][0-9]{0,14})$/.test(input) ? Number(input) : parsePydanticInt(input);
   const loc: ['query', string] = ['query', name];
   if (value === 'int_parsing') {
     const msg = 'Input should be a valid integer, unable to parse string as an integer';
@@ -156,14 +152,15 @@ function checkInt(
   } else if (value === 'int_parsing_size') {
     const msg = 'Unable to parse input string as an integer, exceeded maximum size';
     issues.push({ type: 'int_parsing_size', loc, msg, input });
-  } else if ('ge' in bound && value < BigInt(bound.ge)) {
+  } else if ('ge' in bound && value < bound.ge) {
     const msg = `Input should be greater than or equal to ${bound.ge}`;
     issues.push({ type: 'greater_than_equal', loc, msg, input, ctx: { ge: bound.ge } });
-  } else if ('gt' in bound && value <= BigInt(bound.gt)) {
+  } else if ('gt' in bound && value <= bound.gt) {
     const msg = `Input should be greater than ${bound.gt}`;
     issues.push({ type: 'greater_than', loc, msg, input, ctx: { gt: bound.gt } });
   } else {
-    return value;
+    // huge values are clamped: a skip past any end, a limit of "all"
+    return typeof value === 'bigint' ? Number(value > CLAMP ? CLAMP : value) : value;
   }
   return undefined;
 }
