@@ -17,18 +17,25 @@ export function manifestText(manifest: Manifest): string {
 }
 
 /**
+ * Returns the schema problems `manifest` would have once written to `file`,
+ * as "FILE: POINTER: message" lines; none when it is valid.
+ */
+export function schemaProblemsOf(file: string, manifest: Manifest): string[] {
+  const result = checkManifest(JSON.parse(manifestText(manifest)));
+  return result.ok ? [] : result.problems.map((p) => formatProblem({ file, rule: 'schema', ...p }));
+}
+
+/**
  * Writes `manifest` to `file` (relative to `root`, e.g.
  * "data/earth/CHL/manifest.json") atomically, keeping its key order. Throws a
  * UserError listing the schema problems, and writes nothing, if it fails the schema.
  */
 export async function writeManifest(root: string, file: string, manifest: Manifest): Promise<void> {
-  const text = manifestText(manifest);
-  const result = checkManifest(JSON.parse(text));
-  if (!result.ok) {
-    const lines = result.problems.map((p) => formatProblem({ file, rule: 'schema', ...p }));
-    throw new UserError(`${file}: not written, it would fail the schema:\n${lines.join('\n')}`);
+  const problems = schemaProblemsOf(file, manifest);
+  if (problems.length > 0) {
+    throw new UserError(`${file}: not written, it would fail the schema:\n${problems.join('\n')}`);
   }
-  await writeFileAtomic(join(root, file), text);
+  await writeFileAtomic(join(root, file), manifestText(manifest));
 }
 
 /**

@@ -236,3 +236,21 @@ describe('geoshelf manifest (CLI)', () => {
     expect(readFileSync(join(root, CHL), 'utf8')).toBe(before);
   });
 });
+
+describe('geoshelf manifest (CLI): results that would fail the schema', () => {
+  it('a preview grown past 2 MiB is not written: preview_bytes would break the limit', async () => {
+    const root = copy('true');
+    const preview = join(root, 'data/earth/CHL/preview/CHL_ADM0.preview.geojson');
+    const text = readFileSync(preview, 'utf8');
+    writeFileSync(preview, text + ' '.repeat(2 * 1024 * 1024 + 1 - Buffer.byteLength(text)));
+    const before = readFileSync(join(root, CHL), 'utf8');
+    const result = await cli('manifest', '--root', root, '--no-cache');
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toEqual([
+      `${CHL}: not written, it would fail the schema:`,
+      `${CHL}: /datasets/0/preview_bytes: must be at most 2097152, got 2097153`,
+      '2 manifests: 0 updated, 1 with errors',
+    ]);
+    expect(readFileSync(join(root, CHL), 'utf8')).toBe(before);
+  });
+});

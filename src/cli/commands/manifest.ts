@@ -2,8 +2,13 @@
 // files and rewrites them (or, with --check, lists what would change).
 import { resolve } from 'node:path';
 import { parseCommandArgs, UserError, type Command } from '../command.ts';
-import { updateDerivedFields, writeManifest } from '../../../build/manifest-update.ts';
-import { findManifests, formatProblem, loadManifests } from '../../../build/manifests.ts';
+import { schemaProblemsOf, updateDerivedFields, writeManifest } from '../../../build/manifest-update.ts';
+import {
+  findManifests,
+  formatProblem,
+  loadManifests,
+  type LoadedManifest,
+} from '../../../build/manifests.ts';
 import { Measurer } from '../../../build/measure-cache.ts';
 import { show } from '../../../build/schema.ts';
 import { measurementCacheFile } from '../../../build/validate.ts';
@@ -43,26 +48,11 @@ const command: Command = {
     const measurer = new Measurer(values['no-cache'] ? {} : { cacheFile: measurementCacheFile(root) });
     let changed = 0;
     for (const loaded of manifests) {
-      let update;
-      try {
-        update = await updateDerivedFields(root, loaded, measurer);
-      } catch (error) {
-        if (!(error instanceof UserError)) throw error;
-        failures.push(error.message);
-        continue;
-      }
-      if (update.changes.length === 0) continue;
-      changed += 1;
-      if (values.check) {
-        for (const pointer of update.changes) {
-          const [before, after] = [valueAt(loaded.manifest, pointer), valueAt(update.manifest, pointer)];
-          console.log(
-            `${loaded.file}: ${pointer}: ${before === undefined ? '(absent)' : show(before)} → ${show(after)}`,
-          );
-        }
-      } else {
-        await writeManifest(root, loaded.file, update.manifest);
-        console.log(`${loaded.file}: updated ${update.changes.join(', ')}`);
+      const result = await updateOne(root, loaded, measurer, values.check);
+      if ('failure' in result) failures.push(result.failure);
+      else if (result.lines.length > 0) {
+        changed += 1;
+        for (const line of result.lines) console.log(line);
       }
     }
     await measurer.save();
@@ -73,6 +63,40 @@ const command: Command = {
     return failures.length > 0 || (values.check && changed > 0) ? 1 : 0;
   },
 };
+
+/**
+ * Recomputes one manifest and, unless `check`, writes it when it changed.
+ * Returns the lines to print (the changes), or why it was left alone.
+ */
+async function updateOne(
+  root: string,
+  loaded: LoadedManifest,
+  measurer: Measurer,
+  check: boolean,
+): Promise<{ lines: string[] } | { failure: string }> {
+  let update;
+  try {
+    update = await updateDerivedFields(root, loaded, measurer);
+  } catch (error) {
+    if (error instanceof UserError) return { failure: error.message };
+    throw error;
+  }
+  if (update.changes.length === 0) return { lines: [] };
+  const problems = schemaProblemsOf(loaded.file, update.manifest);
+  if (problems.length > 0) {
+    return { failure: [`${loaded.file}: not written, it would fail the schema:`, ...problems].join('\n') };
+  }
+  if (!check) {
+    await writeManifest(root, loaded.file, update.manifest);
+    return { lines: [`${loaded.file}: updated ${update.changes.join(', ')}`] };
+  }
+  return {
+    lines: update.changes.map((pointer) => {
+      const [before, after] = [valueAt(loaded.manifest, pointer), valueAt(update.manifest, pointer)];
+      return `${loaded.file}: ${pointer}: ${before === undefined ? '(absent)' : show(before)} → ${show(after)}`;
+    }),
+  };
+}
 
 /** Returns the manifests of the given ISO3 codes (all when none), or throws naming a code with none. */
 function selectFiles(files: string[], codes: string[]): string[] {
