@@ -27,6 +27,7 @@ const NE_URL = 'https://www.naturalearthdata.com/';
 const CENSUS_URL =
   'https://www.census.gov/geographies/mapping-files/time-series/geo/carto-boundary-file.html';
 const NE_YEAR = '2018'; // Natural Earth 4.1.0, the release world-atlas 2 redistributes
+const CENSUS_YEAR = '2017'; // the cartographic boundary files' edition in us-atlas 3
 
 /** Returns the ADM0 feature of an outline, e.g. id "CHL:ADM0:CHL". */
 function adm0Feature(outline: Outline, name: string): OutFeature {
@@ -44,8 +45,8 @@ function levelOutput(
   level: LevelOutput['level'],
   features: OutFeature[],
   provider: string,
+  srcYear?: string,
 ): LevelOutput {
-  const srcYear = provider === 'Natural Earth' && level === 'ADM0' ? NE_YEAR : undefined;
   return {
     level,
     path: `data/earth/${iso3}/${iso3}_${level}.geojson`,
@@ -124,12 +125,14 @@ async function convert(root: string): Promise<number> {
   for (const outline of outlines) {
     const { iso3 } = outline;
     const identity = identityOf(iso3);
-    const levels = [levelOutput(iso3, 'ADM0', [adm0Feature(outline, identity.name.en)], 'Natural Earth')];
+    const levels = [
+      levelOutput(iso3, 'ADM0', [adm0Feature(outline, identity.name.en)], 'Natural Earth', NE_YEAR),
+    ];
     const neAdm1 = admin1.get(iso3);
     if (neAdm1) levels.push(levelOutput(iso3, 'ADM1', neAdm1.features, 'Natural Earth'));
     if (iso3 === 'USA') {
-      levels.push(levelOutput(iso3, 'ADM1', us.adm1, 'U.S. Census Bureau'));
-      levels.push(levelOutput(iso3, 'ADM2', us.adm2, 'U.S. Census Bureau'));
+      levels.push(levelOutput(iso3, 'ADM1', us.adm1, 'U.S. Census Bureau', CENSUS_YEAR));
+      levels.push(levelOutput(iso3, 'ADM2', us.adm2, 'U.S. Census Bureau', CENSUS_YEAR));
     }
     const dir = join(root, 'data', 'earth', iso3);
     await mkdir(dir, { recursive: true });
