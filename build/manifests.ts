@@ -86,6 +86,8 @@ export async function loadManifests(
  * "invalid JSON at line 3, column 18: Expected ',' or '}' after property value".
  */
 export function parseJson(text: string): { value: unknown } | { error: string } {
+  // A byte order mark, as some editors write, is not JSON; skip it (columns still count it).
+  if (text.startsWith('\uFEFF')) return parseJson(` ${text.slice(1)}`);
   try {
     return { value: JSON.parse(text) as unknown };
   } catch (error) {

@@ -84,6 +84,10 @@ describe('validate', () => {
     });
   });
 
+  it('a manifest starting with a byte order mark is read as JSON', () => {
+    expect(parseJson('\uFEFF{"a": 1}')).toEqual({ value: { a: 1 } });
+  });
+
   it('a root without data/ → a one-line error', async () => {
     const result = await cli('validate', '--root', FIXTURES);
     expect(result).toMatchObject({ code: 1, stdout: '' });
