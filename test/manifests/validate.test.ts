@@ -1,7 +1,7 @@
 // validate: the behaviours beyond one rule per fixture — no cascades from a
 // schema error, preview size limit, shared files measured once, line:column,
 // and the CLI (exit codes, summary, --json).
-import { readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../build/manifests.ts';
@@ -49,6 +49,30 @@ describe('validate', () => {
     const { problems } = await validateManifests(root, { measurer: new Measurer() });
     expect(problems.map(formatProblem)).toEqual([
       `${CHL}: /datasets/2/parts/2/path: file data/earth/CHL/ADM2/unassigned.geojson does not exist`,
+    ]);
+  });
+
+  it('a directory where a file should be → file-missing, "is not a file"', async () => {
+    const root = copyOfTrue();
+    rmSync(join(root, 'data/earth/URY/URY_ADM0.geojson'));
+    mkdirSync(join(root, 'data/earth/URY/URY_ADM0.geojson'));
+    const { problems } = await validateManifests(root, { measurer: new Measurer() });
+    expect(problems.map(formatProblem)).toEqual([
+      'data/earth/URY/manifest.json: /datasets/0/path: file data/earth/URY/URY_ADM0.geojson is not a file',
+    ]);
+  });
+
+  it('parts listing {LEVEL}/unassigned.geojson without an unassigned count → unassigned', async () => {
+    const root = copyOfTrue();
+    editManifest(root, CHL, (m) => delete m.datasets[2].unassigned);
+    const { problems } = await validateManifests(root, { measurer: new Measurer() });
+    expect(problems).toEqual([
+      {
+        file: CHL,
+        pointer: '/datasets/2/unassigned',
+        rule: 'unassigned',
+        message: 'is missing but the parts include data/earth/CHL/ADM2/unassigned.geojson',
+      },
     ]);
   });
 
