@@ -1,11 +1,13 @@
 // Wires the catalogue build together: validate every manifest → draw maps →
-// bundle the client → render pages and JSON API → write dist/ atomically.
+// bundle the client → render pages and JSON API → write dist/ atomically
+// (or, when nothing changed since the last build, keep dist/: build-fingerprint.ts).
 // It computes and writes; printing and exit codes belong to src/cli/commands/build.ts.
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { UserError } from '../src/cli/command.ts';
-import { buildCacheFile, loadBuildCache, saveBuildCache } from './build-cache.ts';
+import { loadBuildCache, saveCache } from './build-cache.ts';
+import { distUnchanged, inputFingerprint } from './build-fingerprint.ts';
 import { clientBundle, listFiles, PACKAGE_DIR } from './client-bundle.ts';
 import { Measurer } from './measure-cache.ts';
 import { normaliseBase } from './pages/html.ts';
@@ -105,16 +107,33 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   }
   await checkOut(root, out);
 
+  const buildCache = await loadBuildCache(root);
+  const cache = buildCache.data;
+  const fingerprint = await inputFingerprint(root, { out, base, siteUrl: options.siteUrl ?? null });
+  if (cache.fingerprint === fingerprint && cache.summary && (await distUnchanged(root, out, cache))) {
+    const { manifests, datasets, files, bytes } = cache.summary;
+    const write = { files, bytes, written: 0, reused: files, dataBytesCopied: 0, swapped: false };
+    const ms = performance.now() - started;
+    return {
+      ok: true,
+      out: options.out,
+      manifests,
+      datasets,
+      ms,
+      geojsonFilesRead: 0,
+      geojsonBytesRead: 0,
+      write,
+    };
+  }
+
   progress('validating manifests');
   const measurer = new Measurer({ cacheFile: measurementCacheFile(root) });
   const { manifests, problems } = await validateManifests(root, { measurer });
   if (problems.length > 0) return { ok: false, problems };
   const loaded = [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
-  const cacheFile = buildCacheFile(root);
-  const cache = await loadBuildCache(cacheFile);
   progress('drawing maps');
-  const drawn = await drawMaps(root, loaded, cache);
+  const drawn = await drawMaps(root, loaded);
   progress('bundling the client');
   const bundle = await clientBundle(base, join(root, '.cache', 'geoshelf'));
   progress('rendering pages');
@@ -129,15 +148,18 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const write = await writeDist(root, out, { generated, data: dataFiles(loaded) }, cache, (done, total) =>
     progress('writing files', done, total),
   );
+  const datasets = loaded.reduce((n, l) => n + l.manifest.datasets.length, 0);
+  cache.fingerprint = fingerprint;
+  cache.summary = { manifests: loaded.length, datasets, files: write.files, bytes: write.bytes };
   await measurer.save();
-  await saveBuildCache(cacheFile, cache);
+  await saveCache(buildCache);
   const ms = performance.now() - started;
   const read = measurer.stats;
   return {
     ok: true,
     out: options.out.replace(/\/+$/, ''),
     manifests: loaded.length,
-    datasets: loaded.reduce((n, l) => n + l.manifest.datasets.length, 0),
+    datasets,
     ms,
     geojsonFilesRead: read.filesMeasured + drawn.filesRead,
     geojsonBytesRead: read.bytesRead + drawn.bytesRead + write.dataBytesCopied,

@@ -2,7 +2,7 @@
 // reusing the SVG cached for a file whose size and mtime are unchanged.
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BuildCache } from './build-cache.ts';
+import { cacheFiles, loadCache, saveCache, type MapCache } from './build-cache.ts';
 import type { Dataset, Manifest } from './manifest-types.ts';
 import { renderMapSvg } from './map-svg.ts';
 import type { CountryMap } from './pages/country-page.ts';
@@ -28,15 +28,20 @@ export function mapSource(m: Manifest): Omit<CountryMap, 'svg'> | undefined {
 
 /**
  * Returns the map of every manifest that has something to draw, keyed by
- * manifest file; updates `cache.maps` and counts the files (and bytes) it had to read.
+ * manifest file, and counts the files (and bytes) it had to read; SVGs are
+ * cached in <root>/.cache/geoshelf/maps.json by drawn file, size and mtime.
  */
 export async function drawMaps(
   root: string,
   loaded: LoadedManifest[],
-  cache: BuildCache,
 ): Promise<{ maps: Map<string, CountryMap>; filesRead: number; bytesRead: number }> {
+  const cache = await loadCache<MapCache>(
+    cacheFiles(root).maps,
+    {},
+    (c) => typeof c === 'object' && c !== null,
+  );
   const maps = new Map<string, CountryMap>();
-  const used: BuildCache['maps'] = {};
+  const used: MapCache = {};
   let filesRead = 0;
   let bytesRead = 0;
   for (const { file, manifest } of loaded) {
@@ -44,7 +49,7 @@ export async function drawMaps(
     if (!source) continue;
     const title = `Map of ${manifest.name.en}, ${source.level} ${source.preview ? 'preview' : 'boundaries'}`;
     const info = await stat(join(root, source.from));
-    let entry = cache.maps[source.from];
+    let entry = cache.data[source.from];
     if (!entry || entry.size !== info.size || entry.mtimeMs !== info.mtimeMs || entry.title !== title) {
       filesRead++;
       bytesRead += info.size;
@@ -59,6 +64,7 @@ export async function drawMaps(
     used[source.from] = entry;
     if (entry.svg) maps.set(file, { ...source, svg: entry.svg });
   }
-  cache.maps = used;
+  cache.data = used;
+  await saveCache(cache);
   return { maps, filesRead, bytesRead };
 }

@@ -1,13 +1,16 @@
 // Writes a whole new dist/ beside the old one, then swaps the two with
 // renames, so readers (and a failed build) never see a half-written site.
 // Files equal to the previous build's are hard-linked from it rather than
-// rewritten; data files are compared by their source's size and mtime, so a
-// no-op rebuild reads no GeoJSON bytes at all.
-import { randomBytes } from 'node:crypto';
+// rewritten, and when nothing at all changed the previous dist/ is kept as
+// it is. Equality is decided without reading GeoJSON: data files by their
+// source's size and mtime, generated files by a hash recorded at write time
+// (or, when the record does not match, by comparing bytes).
+import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { BuildCache } from './build-cache.ts';
+import { listFiles } from './client-bundle.ts';
 
 export interface DistPlan {
   generated: Map<string, string | Buffer>; // path inside dist → contents, e.g. "earth/CHL/index.html"
@@ -18,11 +21,16 @@ export interface WriteStats {
   files: number;
   bytes: number; // total size of dist/
   written: number; // files written or copied anew
-  reused: number; // files hard-linked from the previous dist/
+  reused: number; // files kept from the previous dist/ (hard-linked, or left in place)
   dataBytesCopied: number; // bytes of data files copied (0 on a no-op rebuild)
+  swapped: boolean; // false when nothing changed and the previous dist/ was kept
 }
 
-/** Returns the stats of `path`, or undefined when it does not exist. */
+/** One file of the plan, with whether the previous dist/ already holds it. */
+type Entry =
+  | { kind: 'generated'; path: string; bytes: Buffer; hash: string; same: boolean }
+  | { kind: 'data'; path: string; source: Stats; same: boolean };
+
 async function statOrUndefined(path: string): Promise<Stats | undefined> {
   return stat(path).catch(() => undefined);
 }
@@ -37,19 +45,65 @@ async function tryLink(from: string, to: string): Promise<boolean> {
   }
 }
 
-/** Runs `task` on every item, at most `limit` at a time. */
-async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+/** Runs `task` on every item, at most `limit` at a time, and returns the results in order. */
+async function pool<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
-    while (next < items.length) await task(items[next++]);
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await task(items[i]);
+    }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  // Wait for every worker even when one fails, so nothing writes after the caller cleans up.
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    next = items.length;
+    throw failed.reason;
+  }
+  return results;
+}
+
+const sameStamp = (a: Stats, r: { ino: number; size: number; mtimeMs: number }) =>
+  a.ino === r.ino && a.size === r.size && a.mtimeMs === r.mtimeMs;
+
+/** Returns each file of the plan with whether `previous` already holds it, byte for byte. */
+async function compare(root: string, previous: string | undefined, plan: DistPlan, cache: BuildCache) {
+  const generated = pool([...plan.generated], 16, async ([path, contents]): Promise<Entry> => {
+    const bytes = typeof contents === 'string' ? Buffer.from(contents) : contents;
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    const old = previous && (await statOrUndefined(join(previous, path)));
+    const record = cache.outputs[path];
+    let same = false;
+    if (old && old.size === bytes.length) {
+      same =
+        record && sameStamp(old, record)
+          ? record.hash === hash
+          : (await readFile(join(previous!, path))).equals(bytes);
+    }
+    return { kind: 'generated', path, bytes, hash, same };
+  });
+  const data = pool(plan.data, 16, async (path): Promise<Entry> => {
+    const source = await stat(join(root, path));
+    const old = previous && (await statOrUndefined(join(previous, path)));
+    const record = cache.published[path];
+    const same =
+      !!old &&
+      !!record &&
+      record.size === source.size &&
+      record.mtimeMs === source.mtimeMs &&
+      old.ino === record.ino &&
+      old.size === source.size;
+    return { kind: 'data', path, source, same };
+  });
+  return [...(await generated), ...(await data)];
 }
 
 /**
- * Writes `plan` as the new `out` folder and returns what it did; `cache.published`
- * is updated for the data files. The previous `out` stays in place until the
- * new tree is complete; if anything throws, it is left exactly as it was.
+ * Writes `plan` as the new `out` folder and returns what it did; updates
+ * `cache.outputs` and `cache.published`. The previous `out` stays in place
+ * until the new tree is complete; if anything throws, it is left exactly as it was.
  */
 export async function writeDist(
   root: string,
@@ -58,71 +112,61 @@ export async function writeDist(
   cache: BuildCache,
   onProgress: (done: number, total: number) => void = () => {},
 ): Promise<WriteStats> {
+  const previous = (await statOrUndefined(out))?.isDirectory() ? out : undefined;
+  const entries = await compare(root, previous, plan, cache);
+  const stats: WriteStats = { files: 0, bytes: 0, written: 0, reused: 0, dataBytesCopied: 0, swapped: false };
+  const size = (e: Entry) => (e.kind === 'generated' ? e.bytes.length : e.source.size);
+
+  if (previous && entries.every((e) => e.same)) {
+    const before = await listFiles(previous);
+    if (
+      before.length === entries.length &&
+      before.every((f) => plan.generated.has(f) || cache.published[f])
+    ) {
+      // Nothing changed: keep the previous dist/ as it is (no rename, no link).
+      for (const e of entries) stats.bytes += size(e);
+      return { ...stats, files: entries.length, reused: entries.length };
+    }
+  }
+
   const suffix = randomBytes(4).toString('hex');
   const temp = join(dirname(out), `.${basename(out)}-build-${suffix}`); // e.g. ".dist-build-1a2b3c4d"
-  const previous = (await statOrUndefined(out))?.isDirectory() ? out : undefined;
-  const stats: WriteStats = { files: 0, bytes: 0, written: 0, reused: 0, dataBytesCopied: 0 };
+  const outputs: BuildCache['outputs'] = {};
   const published: BuildCache['published'] = {};
-  const total = plan.generated.size + plan.data.length;
-  const made = new Set<string>();
-  const ensureDir = async (path: string) => {
-    const dir = dirname(path);
-    if (!made.has(dir)) {
-      await mkdir(dir, { recursive: true });
-      made.add(dir);
-    }
-  };
-  const done = () => {
-    stats.files++;
-    onProgress(stats.files, total);
-  };
-
+  const made = new Map<string, Promise<unknown>>(); // folder → its mkdir
   try {
     await mkdir(temp, { recursive: true });
-    await pool([...plan.generated], 16, async ([path, contents]) => {
-      const bytes = typeof contents === 'string' ? Buffer.from(contents) : contents;
-      const dest = join(temp, path);
-      await ensureDir(dest);
-      const old = previous && join(previous, path);
-      const oldStats = old ? await statOrUndefined(old) : undefined;
-      const same = oldStats?.size === bytes.length && (await readFile(old!)).equals(bytes);
-      if (same && (await tryLink(old!, dest))) stats.reused++;
-      else {
-        await writeFile(dest, bytes);
+    await pool(entries, 16, async (e) => {
+      const dest = join(temp, e.path);
+      const dir = dirname(dest);
+      if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
+      await made.get(dir);
+      if (e.same && (await tryLink(join(previous!, e.path), dest))) stats.reused++;
+      else if (e.kind === 'generated') {
+        await writeFile(dest, e.bytes);
         stats.written++;
-      }
-      stats.bytes += bytes.length;
-      done();
-    });
-    await pool(plan.data, 8, async (path) => {
-      const source = await stat(join(root, path));
-      const dest = join(temp, path);
-      await ensureDir(dest);
-      const record = cache.published[path];
-      const old = previous && join(previous, path);
-      const oldStats = old ? await statOrUndefined(old) : undefined;
-      const unchanged =
-        record?.size === source.size &&
-        record.mtimeMs === source.mtimeMs &&
-        oldStats?.ino === record.ino &&
-        oldStats.size === source.size;
-      if (unchanged && (await tryLink(old!, dest))) stats.reused++;
-      else {
-        await copyFile(join(root, path), dest);
+      } else {
+        await copyFile(join(root, e.path), dest);
         stats.written++;
-        stats.dataBytesCopied += source.size;
+        stats.dataBytesCopied += e.source.size;
       }
-      published[path] = { size: source.size, mtimeMs: source.mtimeMs, ino: (await stat(dest)).ino };
-      stats.bytes += source.size;
-      done();
+      const written = await stat(dest);
+      if (e.kind === 'generated') {
+        outputs[e.path] = { hash: e.hash, ino: written.ino, size: written.size, mtimeMs: written.mtimeMs };
+      } else {
+        published[e.path] = { size: e.source.size, mtimeMs: e.source.mtimeMs, ino: written.ino };
+      }
+      stats.bytes += size(e);
+      onProgress(++stats.files, entries.length);
     });
     await swap(temp, out, previous !== undefined, suffix);
   } catch (error) {
     await rm(temp, { recursive: true, force: true });
     throw error;
   }
+  cache.outputs = outputs;
   cache.published = published;
-  return stats;
+  return { ...stats, swapped: true };
 }
 
 /**

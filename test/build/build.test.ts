@@ -92,6 +92,21 @@ describe('geoshelf build', () => {
     expect(snapshot(out)).toEqual(before);
   });
 
+  it('a file deleted or edited in dist/ → the next build puts it back', async () => {
+    const root = scratch();
+    const out = join(root, 'dist');
+    await build(root);
+    const before = readFileSync(join(out, 'earth/CHL/index.html'));
+    rmSync(join(out, 'data/earth/FJI/FJI_ADM0.geojson'));
+    writeFileSync(join(out, 'earth/CHL/index.html'), 'defaced');
+    const result = await build(root);
+    expect(result.write.written).toBe(2);
+    expect(readFileSync(join(out, 'earth/CHL/index.html'))).toEqual(before);
+    expect(readFileSync(join(out, 'data/earth/FJI/FJI_ADM0.geojson'))).toEqual(
+      readFileSync(join(root, 'data/earth/FJI/FJI_ADM0.geojson')),
+    );
+  });
+
   it('changed manifest → only the files that depend on it are rewritten', async () => {
     const root = scratch();
     const out = join(root, 'dist');
