@@ -53,67 +53,82 @@ export async function updateDerivedFields(
   loaded: LoadedManifest,
   measurer: Pick<Measurer, 'measure'>,
 ): Promise<{ manifest: Manifest; changes: string[] }> {
-  const data = new DataFiles(root, measurer);
   const manifest = structuredClone(loaded.manifest);
-  const folder = loaded.file.slice(0, -'manifest.json'.length); // e.g. "data/earth/ARG/"
-  const errors: string[] = [];
+  const files = new ListedFiles(loaded.file, new DataFiles(root, measurer));
   const changes: string[] = [];
-
-  /** Returns the state of `path`, or records why it cannot be read (outside the folder, missing). */
-  const find = async (pointer: string, path: string) => {
-    if (!isInside(folder, path)) {
-      errors.push(`${loaded.file}: ${pointer}: file ${path} is not inside the manifest's folder ${folder}`);
-      return undefined;
-    }
-    const state = await data.state(path);
-    if (state.kind === 'file') return state;
-    errors.push(
-      `${loaded.file}: ${pointer}: file ${path} ${state.kind === 'missing' ? 'does not exist' : 'is not a file'}`,
-    );
-    return undefined;
-  };
-  const stats = async (pointer: string, path: string): Promise<FileStats | undefined> => {
-    if (!(await find(pointer, path))) return undefined;
-    const measured = await data.measure(path);
-    if (!measured.ok)
-      errors.push(`${loaded.file}: ${pointer}: file ${path} is not valid GeoJSON: ${measured.reason}`);
-    return measured.ok ? measured.stats : undefined;
-  };
-
   await Promise.all(
-    manifest.datasets.map(async (dataset, i) => {
-      const at = `/datasets/${i}`;
-      const set = setter(dataset as unknown as Record<string, unknown>, at, changes);
-      const parts = await Promise.all(
-        (dataset.parts ?? []).map(async (part, j) => {
-          const found = await stats(`${at}/parts/${j}/path`, part.path);
-          if (found)
-            applyStats(
-              part,
-              found,
-              setter(part as unknown as Record<string, unknown>, `${at}/parts/${j}`, changes),
-            );
-          return found;
-        }),
-      );
-      if (dataset.path !== undefined) {
-        const found = await stats(`${at}/path`, dataset.path);
-        if (found) applyStats(dataset, found, set);
-      } else if (dataset.parts && parts.every((p) => p !== undefined)) {
-        applyStats(dataset, combineStats(parts as FileStats[]), set);
-      }
-      if (dataset.preview !== undefined) {
-        const state = await find(`${at}/preview`, dataset.preview);
-        if (state) set('preview_bytes', state.size, 'preview');
-      }
-      if (dataset.unassigned !== undefined) {
-        const found = await stats(`${at}/unassigned`, `${folder}${dataset.level}/unassigned.geojson`);
-        if (found) set('unassigned', found.features);
-      }
+    manifest.datasets.map((dataset, i) => updateDataset(dataset, `/datasets/${i}`, files, changes)),
+  );
+  const inOrder = compareDocumentOrder(manifest);
+  if (files.errors.length > 0) {
+    const errors = files.errors.sort((a, b) => inOrder(a.pointer, b.pointer));
+    throw new UserError(errors.map((e) => `${loaded.file}: ${e.pointer}: ${e.message}`).join('\n'));
+  }
+  return { manifest, changes: changes.sort(inOrder) };
+}
+
+/** Sets the derived fields of `dataset` (at `at`, e.g. "/datasets/2") and of its parts. */
+async function updateDataset(dataset: Dataset, at: string, files: ListedFiles, changes: string[]) {
+  const set = setter(dataset, at, changes);
+  const parts = await Promise.all(
+    (dataset.parts ?? []).map(async (part, j) => {
+      const stats = await files.stats(`${at}/parts/${j}/path`, part.path);
+      if (stats) applyStats(part, stats, setter(part, `${at}/parts/${j}`, changes));
+      return stats;
     }),
   );
-  if (errors.length > 0) throw new UserError([...new Set(errors)].join('\n'));
-  return { manifest, changes: changes.sort(compareDocumentOrder(manifest)) };
+  if (dataset.path !== undefined) {
+    const stats = await files.stats(`${at}/path`, dataset.path);
+    if (stats) applyStats(dataset, stats, set);
+  } else if (dataset.parts && parts.every((stats) => stats !== undefined)) {
+    applyStats(dataset, combineStats(parts), set); // published only as parts
+  }
+  if (dataset.preview !== undefined) {
+    const state = await files.find(`${at}/preview`, dataset.preview);
+    if (state) set('preview_bytes', state.size, 'preview');
+  }
+  if (dataset.unassigned !== undefined) {
+    const stats = await files.stats(`${at}/unassigned`, `${files.folder}${dataset.level}/unassigned.geojson`);
+    if (stats) set('unassigned', stats.features);
+  }
+}
+
+/** The files one manifest names, with the reasons those that can't be used can't. */
+class ListedFiles {
+  readonly folder: string; // e.g. "data/earth/ARG/"
+  readonly errors: { pointer: string; message: string }[] = [];
+
+  constructor(
+    manifestFile: string,
+    private readonly data: DataFiles,
+  ) {
+    this.folder = manifestFile.slice(0, -'manifest.json'.length);
+  }
+
+  /** Returns the state of `path` (listed at `pointer`), or records why it can't be read. */
+  async find(pointer: string, path: string) {
+    if (!isInside(this.folder, path)) {
+      this.errors.push({
+        pointer,
+        message: `file ${path} is not inside the manifest's folder ${this.folder}`,
+      });
+      return undefined;
+    }
+    const state = await this.data.state(path);
+    if (state.kind === 'file') return state;
+    const what = state.kind === 'missing' ? 'does not exist' : 'is not a file';
+    this.errors.push({ pointer, message: `file ${path} ${what}` });
+    return undefined;
+  }
+
+  /** Returns the stats of `path` (listed at `pointer`), or records why there are none. */
+  async stats(pointer: string, path: string): Promise<FileStats | undefined> {
+    if (!(await this.find(pointer, path))) return undefined;
+    const measured = await this.data.measure(path);
+    if (measured.ok) return measured.stats;
+    this.errors.push({ pointer, message: `file ${path} is not valid GeoJSON: ${measured.reason}` });
+    return undefined;
+  }
 }
 
 type Setter = (key: string, value: unknown, after?: string) => void;
@@ -140,7 +155,8 @@ function applyStats(
  * recording the pointer; an absent key is inserted right after `after` (or
  * at the end), so the manifest's key order is kept.
  */
-function setter(object: Record<string, unknown>, at: string, changes: string[]): Setter {
+function setter(target: Dataset | Part, at: string, changes: string[]): Setter {
+  const object = target as unknown as Record<string, unknown>;
   return (key, value, after) => {
     if (JSON.stringify(object[key]) === JSON.stringify(value)) return;
     changes.push(`${at}/${key}`);
