@@ -126,6 +126,10 @@ async function checkPreview({ folder, data, dataset }: DatasetContext, add: Add,
       add(`${at}/preview_bytes`, 'preview-bytes', 'is given but there is no preview');
     return;
   }
+  if (!isInside(folder, preview)) {
+    add(`${at}/preview`, 'path-outside', `file ${preview} is not inside the manifest's folder ${folder}`);
+    return;
+  }
   const name = preview.slice(preview.lastIndexOf('/') + 1); // e.g. "ARG_ADM1.preview.geojson"
   // Compared with the folder, not iso_a3: a wrong iso_a3 is reported once, as such.
   const expected = `${folder.split('/')[2]}_${dataset.level}.preview.geojson`;
@@ -135,10 +139,6 @@ async function checkPreview({ folder, data, dataset }: DatasetContext, add: Add,
       'preview-name',
       `file name ${name} does not match the dataset: expected ${expected}`,
     );
-  }
-  if (!isInside(folder, preview)) {
-    add(`${at}/preview`, 'path-outside', `file ${preview} is not inside the manifest's folder ${folder}`);
-    return;
   }
   const state = await data.state(preview);
   if (state.kind !== 'file') {
