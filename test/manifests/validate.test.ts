@@ -99,6 +99,16 @@ describe('validate', () => {
     expect(measurer.stats.filesMeasured).toBe(6);
   });
 
+  it('a second run over unchanged files reads no GeoJSON bytes (the cache under <root>/.cache/)', async () => {
+    const root = copyOfTrue();
+    expect((await validateManifests(root)).problems).toEqual([]); // default measurer: saves the cache
+    const cacheFile = join(root, '.cache/geoshelf/measurements.json');
+    expect(existsSync(cacheFile)).toBe(true);
+    const measurer = new Measurer({ cacheFile });
+    expect((await validateManifests(root, { measurer })).problems).toEqual([]);
+    expect(measurer.stats).toEqual({ filesMeasured: 0, bytesRead: 0, cacheHits: 6 });
+  });
+
   it('invalid manifest JSON → line:column, also at the end of a truncated file', () => {
     expect(parseJson('{\n  "a": 1,\n  "b": [1, 2\n')).toEqual({
       error: "invalid JSON at line 4, column 1: Expected ',' or ']' after array element",
