@@ -2,7 +2,7 @@
 // each with the exact problem expected (pointer and message).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '../../build/manifest-types.ts';
+import { LICENSES, type Manifest } from '../../build/manifest-types.ts';
 import { checkManifest, SCHEMA_PATH } from '../../build/schema.ts';
 
 // Tests change raw manifest JSON anywhere, as a user's editor would.
@@ -31,6 +31,12 @@ describe('manifest schema v1', () => {
     expect(schema.$id).toBe('urn:geoshelf:schema:manifest:v1');
     expect(schema.title).toMatch(/manifest/);
     expect(schema.description).toBeTruthy();
+  });
+
+  it('lists the same licence identifiers as the Manifest type (plus "mixed" for source.license)', () => {
+    const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as Json;
+    expect(schema.$defs.license.enum).toEqual([...LICENSES]);
+    expect(schema.$defs.source.properties.license.enum).toEqual([...LICENSES, 'mixed']);
   });
 
   it('accepts the valid fixture and returns it typed', () => {
