@@ -38,6 +38,7 @@ export interface PreviewResult {
   bytes: number;
   simplification: Simplification;
   decimals: number; // e.g. 4
+  threshold: number; // the exact weight threshold used, in metres (-1: none, every vertex kept)
   passes: number; // renderings tried, the final one included
   vertices: number; // shared-arc vertices kept (a border shared by two features counts once)
   inputVertices: number; // shared-arc vertices before simplification
@@ -144,6 +145,7 @@ export function fitBudget(source: string, prepared: Prepared, options: PreviewOp
         ? { method: 'none', tolerance_m: 0 }
         : { method: prepared.method, tolerance_m: Math.round(threshold) },
     decimals: decimalsFor(threshold),
+    threshold: fits === 0 ? -1 : threshold,
     passes,
     vertices: kept(fits),
     inputVertices: kept(0),
