@@ -20,7 +20,8 @@ export interface ImportOptions {
   type?: LocationType; // the type of records that have no type value
   map?: Partial<Record<Field, string>>; // field → source column, e.g. { name: 'Compania' }
   replace?: boolean; // replace every row of the table instead of appending
-  onProgress?: (written: number, total: number) => void;
+  /** Called now and then, e.g. ("checking", 20000, 1845000) or ("writing", 40000, 1845000). */
+  onProgress?: (phase: 'checking' | 'writing', done: number, total: number) => void;
 }
 
 export interface ImportResult {
@@ -50,7 +51,9 @@ export async function importLocations(options: ImportOptions): Promise<ImportRes
   for (const file of options.files) {
     const input = await readLocationFile(file);
     problems.push(...input.problems);
-    for (const raw of input.records) {
+    for (const [index, raw] of input.records.entries()) {
+      if (options.onProgress && index % 20_000 === 0)
+        options.onProgress('checking', index, input.records.length);
       const result = checkRecord(raw, options, occurrences);
       if (typeof result === 'string') {
         problems.push(`${raw.where}: ${result}`);
@@ -222,9 +225,9 @@ function insertAll(db: Database.Database, checked: Checked[], options: ImportOpt
       const typePos = nextTypePos.get(l.type)!;
       nextTypePos.set(l.type, typePos + 1);
       insert.run(l.id, l.name, l.description, l.type, l.latitude, l.longitude, pos++, typePos);
-      if (options.onProgress && (i + 1) % 20_000 === 0) options.onProgress(i + 1, checked.length);
+      if (options.onProgress && (i + 1) % 20_000 === 0) options.onProgress('writing', i + 1, checked.length);
     });
   });
   run(); // nested in the caller's transaction, if any (then a savepoint)
-  options.onProgress?.(checked.length, checked.length);
+  options.onProgress?.('writing', checked.length, checked.length);
 }

@@ -61,6 +61,7 @@ export function parseNumber(value: unknown): number | undefined {
 
 /** The UUIDv5 namespace of generated location ids (a fixed, random UUID: never change it). */
 export const ID_NAMESPACE = '6f1d3c5e-2b7a-4c8e-9a0f-5d4b3e2a1c07';
+const NAMESPACE_BYTES = Buffer.from(ID_NAMESPACE.replaceAll('-', ''), 'hex');
 
 /**
  * Returns the deterministic id of a location imported without one: the UUIDv5
@@ -81,10 +82,7 @@ export function deterministicId(
     record.longitude,
     occurrence,
   ]);
-  const hash = createHash('sha1')
-    .update(Buffer.from(ID_NAMESPACE.replaceAll('-', ''), 'hex'))
-    .update(name, 'utf8')
-    .digest();
+  const hash = createHash('sha1').update(NAMESPACE_BYTES).update(name, 'utf8').digest();
   hash[6] = (hash[6]! & 0x0f) | 0x50; // version 5
   hash[8] = (hash[8]! & 0x3f) | 0x80; // RFC variant
   return normaliseId(hash.subarray(0, 16).toString('hex'))!;

@@ -103,10 +103,9 @@ function readCsv(path: string, text: string): InputFile {
       const problem = `expected ${header.cells.length} fields (as in the header), found ${row.cells.length}`;
       records.push({ where, fields: {}, problem });
     } else {
-      records.push({
-        where,
-        fields: Object.fromEntries(header.cells.map((name, i) => [name, row.cells[i]])),
-      });
+      const fields: Record<string, unknown> = {};
+      for (let i = 0; i < header.cells.length; i++) fields[header.cells[i]!] = row.cells[i];
+      records.push({ where, fields });
     }
   }
   return { records, problems };
@@ -122,47 +121,61 @@ function parseCsvRows(text: string, delimiter: string): CsvRow[] {
   const rows: CsvRow[] = [];
   let line = 1;
   let i = 0;
+  // Cells are taken with slice() rather than built a character at a time: a
+  // string grown with += is a rope that costs time and memory on every later use.
+  const endOfCell = (from: number) => {
+    let j = from;
+    while (j < text.length) {
+      const c = text.charCodeAt(j);
+      if (c === 10 || c === 13 || text[j] === delimiter) break;
+      j++;
+    }
+    return j;
+  };
   while (i < text.length) {
     const row: CsvRow = { line, cells: [] };
-    let cell = '';
-    let atRowEnd = false;
-    while (!atRowEnd) {
-      if (text[i] === '"' && cell === '') {
+    for (;;) {
+      let cell: string;
+      if (text[i] === '"') {
         // a quoted cell: runs to the closing quote, "" is one quote
-        i++;
+        const parts: string[] = [];
+        let from = i + 1;
         for (;;) {
-          if (i >= text.length) {
+          const quote = text.indexOf('"', from);
+          if (quote < 0) {
             row.error = 'unterminated quoted field';
+            parts.push(text.slice(from));
+            i = text.length;
             break;
           }
-          const c = text[i]!;
-          if (c === '"' && text[i + 1] === '"') {
-            cell += '"';
-            i += 2;
-          } else if (c === '"') {
-            i++;
-            break;
+          parts.push(text.slice(from, quote));
+          if (text[quote + 1] === '"') {
+            parts.push('"');
+            from = quote + 2;
           } else {
-            if (c === '\n') line++;
-            cell += c;
-            i++;
+            i = quote + 1;
+            break;
           }
         }
-      }
-      while (i < text.length && text[i] !== delimiter && text[i] !== '\n' && text[i] !== '\r') {
-        cell += text[i];
-        i++;
+        cell = parts.join('');
+        for (const c of cell) if (c === '\n') line++;
+        const rest = endOfCell(i); // text after the closing quote is kept, leniently
+        cell += text.slice(i, rest);
+        i = rest;
+      } else {
+        const end = endOfCell(i);
+        cell = text.slice(i, end);
+        i = end;
       }
       row.cells.push(cell);
-      cell = '';
       if (text[i] === delimiter) {
         i++;
-      } else {
-        if (text[i] === '\r') i++;
-        if (text[i] === '\n') i++;
-        line++;
-        atRowEnd = true;
+        continue;
       }
+      if (text[i] === '\r') i++;
+      if (text[i] === '\n') i++;
+      line++;
+      break;
     }
     const blank = row.cells.length === 1 && row.cells[0] === '' && !row.error;
     if (!blank) rows.push(row);

@@ -65,7 +65,7 @@ const command: Command = {
       map: values.map === undefined ? undefined : parseFieldMap(values.map),
       replace: values.replace,
       onProgress: tty
-        ? (done, total) => process.stdout.write(`\rwriting ${done}/${total} locations…`)
+        ? (phase, done, total) => process.stdout.write(`\r\x1b[K${phase} ${done}/${total} locations…`)
         : undefined,
     });
     if (tty) process.stdout.write('\r\x1b[K');
