@@ -60,9 +60,10 @@ function datasetRow(base: string, m: Manifest, d: Dataset): Html {
       ? markup`<a href="${base}${d.preview}" download="${fileName(d.preview)}">Preview</a>${previewSize}`
       : undefined,
   ].filter(Boolean);
-  const simplification = d.simplification
-    ? `${d.simplification.method}, ${formatInt(d.simplification.tolerance_m)} m`
-    : '–';
+  const simplification =
+    d.simplification && d.simplification.method !== 'none'
+      ? `${d.simplification.method}, ${formatInt(d.simplification.tolerance_m)} m`
+      : (d.simplification?.method ?? '–');
   return markup`<tr>
 <th scope="row" id="${id}" data-label="Level">${d.level}</th>
 <td data-label="Features" class="num">${formatInt(d.features)}</td>

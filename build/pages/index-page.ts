@@ -1,5 +1,7 @@
 // The catalogue's front page: every manifest in one table (it works without
-// script), plus the search form that src/client/main.ts brings to life.
+// script), plus the search form that src/client/main.ts brings to life. The
+// table has fixed column widths so the browser lays it out from its first
+// rows (first paint does not wait for all ~250).
 import type { Manifest } from '../manifest-types.ts';
 import { searchKey } from '../../src/client/search.ts';
 import { formatInt, markup, type Html } from './html.ts';
@@ -50,7 +52,7 @@ export function renderIndexPage(context: PageContext, manifests: Manifest[]): st
   const datasets = manifests.reduce((n, m) => n + m.datasets.length, 0);
   const main = markup`<h1>Administrative boundaries</h1>
 <p class="lead">${formatInt(manifests.length)} countries and territories, ${formatInt(datasets)} datasets, each a GeoJSON file with its size, sha256, source and licence. Programs can read the same catalogue as <a href="${context.base}api/v1/index.json">JSON</a>.</p>
-<form id="filters" class="filters" role="search" aria-label="Filter the catalogue" hidden>
+<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
 <div class="search"><label for="q">Search by name or code</label><input id="q" name="q" type="search" placeholder="e.g. Chile, Fiyi, CHL, CL" autocomplete="off" spellcheck="false"></div>
 ${select('f-body', 'body', 'Body', options(manifests.map((m) => m.body)))}
 ${select(
@@ -70,6 +72,7 @@ ${select('f-level', 'level', 'Level', options(manifests.flatMap(manifestLevels))
 <div class="table-scroll">
 <table id="catalogue" class="catalogue stack">
 <caption class="visually-hidden">Every country and territory in the catalogue; column buttons sort the table</caption>
+<colgroup><col class="c-name"><col class="c-iso3"><col class="c-iso2"><col class="c-body"><col class="c-region"><col class="c-status"><col class="c-levels"><col class="c-licence"></colgroup>
 <thead><tr>${sortable('Name', 'name', true)}${sortable('ISO3', 'iso3')}<th scope="col">ISO2</th>${sortable('Body', 'body')}${sortable('Region', 'region')}${sortable('Status', 'status')}${sortable('Levels', 'levels')}<th scope="col">Licence</th></tr></thead>
 <tbody>
 ${manifests.map((m) => row(context, m))}</tbody>

@@ -82,8 +82,7 @@ function enhanceIndex(form: HTMLFormElement, table: HTMLTableElement): void {
   for (const button of table.querySelectorAll<HTMLButtonElement>('thead button[data-sort]')) {
     button.addEventListener('click', () => sort(button.dataset.sort as SortKey));
   }
-  form.hidden = false;
-  apply();
+  if (location.search) apply(); // a shared link, e.g. ?q=chile&status=ok
 }
 
 /** Copies `text` to the clipboard; falls back to selecting a hidden field where the API is missing (http). */
