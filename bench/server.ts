@@ -21,7 +21,7 @@ import { startServer } from '../src/server/app.ts';
 const ROWS = 1_000_000;
 const DIR = '/tmp/geoshelf-bench-server';
 const DB = join(DIR, `locations-${ROWS}.sqlite`);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 4); // per round; two rounds per case
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4); // per round; three rounds per case
 const CONNECTIONS = 10;
 
 // ---- child processes: the server under test, and the bare baseline ----
@@ -116,7 +116,7 @@ async function main(): Promise<void> {
       .join(' ')}`,
   );
   console.log(
-    `autocannon: ${CONNECTIONS} connections, 2 rounds × ${SECONDS} s per case (each after a 1 s warm-up), 127.0.0.1 only\n`,
+    `autocannon: ${CONNECTIONS} connections, 3 rounds × ${SECONDS} s per case, median (each after a 1 s warm-up), 127.0.0.1 only\n`,
   );
 
   const paths = {
@@ -125,8 +125,8 @@ async function main(): Promise<void> {
     typed: '/ubicaciones/bencineras/?skip=240000',
   };
   // Two servers (response cache on and off) and the bare baseline, all running
-  // at once; each case is loaded in two rounds, forward then backward, so that
-  // neither warm-up nor the other engineers' load drifting favours one case.
+  // at once; each case is loaded in three rounds (forward, backward, forward;
+  // the median is shown), so neither warm-up nor drifting machine load favours one case.
   const children: ChildProcess[] = [];
   let results: Figures[];
   try {
@@ -147,14 +147,13 @@ async function main(): Promise<void> {
       cases.push([`skip=240000, bencineras (${label})`, server.url + paths.typed]);
     }
     const runs = new Map<string, Figures[]>();
-    for (const order of [cases, [...cases].reverse()]) {
+    for (const order of [cases, [...cases].reverse(), cases]) {
       for (const [name, url] of order) runs.set(name, [...(runs.get(name) ?? []), await load(name, url)]);
     }
     results = cases.map(([name]) => {
       const figures = runs.get(name)!;
-      const mean = (pick: (f: Figures) => number) =>
-        figures.reduce((sum, f) => sum + pick(f), 0) / figures.length;
-      return { name, rps: mean((f) => f.rps), p99: mean((f) => f.p99), errors: mean((f) => f.errors) };
+      const median = (pick: (f: Figures) => number) => figures.map(pick).sort((a, b) => a - b)[1]!;
+      return { name, rps: median((f) => f.rps), p99: median((f) => f.p99), errors: median((f) => f.errors) };
     });
   } finally {
     for (const proc of children) proc.kill();

@@ -47,7 +47,7 @@ export interface LocationStore {
 }
 
 const COLUMNS = ['id', 'name', 'description', 'type', 'latitude', 'longitude'];
-type Row = [unknown, unknown, unknown, unknown, unknown, unknown];
+type Row = [unknown, unknown, unknown, unknown, unknown, unknown]; // a raw row of the scan path
 
 /**
  * Opens `path` read-only (never creating or changing it) and checks it with
@@ -133,18 +133,18 @@ function indexedStore(db: Database.Database, path: string): LocationStore | unde
     if (maxTypePos + 1 !== count || !counts.has(type as LocationType)) return undefined;
     counts.set(type as LocationType, count);
   }
-  const all = db.prepare(`${SELECT} FROM locations WHERE pos >= ? ORDER BY pos LIMIT ?`).raw();
-  const typed = db
-    .prepare(`${SELECT} FROM locations WHERE type = ? AND type_pos >= ? ORDER BY type_pos LIMIT ?`)
-    .raw();
+  // rows come back as objects in column order, already in stored form (the importer normalised them)
+  const all = db.prepare(`${SELECT} FROM locations WHERE pos >= ? ORDER BY pos LIMIT ?`);
+  const typed = db.prepare(
+    `${SELECT} FROM locations WHERE type = ? AND type_pos >= ? ORDER BY type_pos LIMIT ?`,
+  );
   return {
     path,
     layout: 'indexed',
     table: 'locations',
     count: (type) => counts.get(type) ?? 0,
     page(type, skip, limit) {
-      const rows = (type === null ? all.all(skip, limit) : typed.all(type, skip, limit)) as Row[];
-      return rows.map(toLocation);
+      return (type === null ? all.all(skip, limit) : typed.all(type, skip, limit)) as StoredLocation[];
     },
     close: () => db.close(),
   };
