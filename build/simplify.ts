@@ -27,11 +27,19 @@ interface PreparedFeature {
   polygons: Ring[][]; // one entry for a Polygon
 }
 
+/** Every arc's vertices in flat arrays (fast to scan per try): arc i is start[i] … start[i+1]-1. */
+export interface FlatArcs {
+  x: Float64Array;
+  y: Float64Array;
+  w: Float64Array; // weight in metres; Infinity = always kept
+  start: Int32Array;
+}
+
 /** A level ready to render at any threshold; built once per input by `prepare`. */
 export interface Prepared {
   method: Method;
   features: PreparedFeature[];
-  arcs: Vertex[][];
+  arcs: FlatArcs;
   /** Ascending distinct finite weights of removable vertices: the candidate thresholds. */
   thresholds: Float64Array;
   /** keptAbove[k] = removable vertices whose weight exceeds thresholds[k-1] (k = 0: all of them). */
@@ -80,7 +88,23 @@ export function prepare(
   for (const feature of prepared)
     for (const polygon of feature.polygons) for (const ring of polygon) keepTriangle(arcs, ring);
 
-  return { method, features: prepared, arcs, ...thresholdTable(arcs) };
+  const flat = flatten(arcs);
+  return { method, features: prepared, arcs: flat, ...thresholdTable(flat.w) };
+}
+
+function flatten(arcs: Vertex[][]): FlatArcs {
+  const start = new Int32Array(arcs.length + 1);
+  arcs.forEach((arc, i) => (start[i + 1] = start[i]! + arc.length));
+  const n = start[arcs.length]!;
+  const flat = { x: new Float64Array(n), y: new Float64Array(n), w: new Float64Array(n), start };
+  arcs.forEach((arc, i) => {
+    arc.forEach((v, j) => {
+      flat.x[start[i]! + j] = v[0]!;
+      flat.y[start[i]! + j] = v[1]!;
+      flat.w[start[i]! + j] = v[2]!;
+    });
+  });
+  return flat;
 }
 
 /** Returns the feature's JSON up to its geometry, with only the kept properties. */
@@ -145,6 +169,7 @@ function distanceToChord(p: Vertex, a: Vertex, b: Vertex): number {
 
 /** Marks the heaviest removable vertices of `ring` as kept until it has three vertices that always stay. */
 function keepTriangle(arcs: Vertex[][], ring: Ring): void {
+  if (ring.length >= 3) return; // three arcs: three endpoints always stay
   const interior = ring.flatMap((ref) => {
     const arc = arcs[ref < 0 ? ~ref : ref]!;
     return arc.slice(1, -1);
@@ -161,24 +186,25 @@ function keepTriangle(arcs: Vertex[][], ring: Ring): void {
   }
 }
 
-function thresholdTable(arcs: Vertex[][]): Pick<Prepared, 'thresholds' | 'keptAbove' | 'fixedVertices'> {
-  let fixedVertices = 0;
-  const weights: number[] = [];
-  for (const arc of arcs) {
-    for (const v of arc) {
-      if (v[2] === Infinity) fixedVertices++;
-      else weights.push(v[2]!);
-    }
+function thresholdTable(w: Float64Array): Pick<Prepared, 'thresholds' | 'keptAbove' | 'fixedVertices'> {
+  let n = 0;
+  const finite = new Float64Array(w.length);
+  for (let i = 0; i < w.length; i++) if (w[i] !== Infinity) finite[n++] = w[i]!;
+  const sorted = finite.subarray(0, n).sort();
+  const thresholds = new Float64Array(n);
+  const keptAbove = new Int32Array(n + 1);
+  keptAbove[0] = n;
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    if (i + 1 < n && sorted[i + 1] === sorted[i]) continue;
+    thresholds[m] = sorted[i]!;
+    keptAbove[++m] = n - i - 1;
   }
-  const sorted = Float64Array.from(weights).sort();
-  const thresholds: number[] = [];
-  const keptAbove: number[] = [sorted.length];
-  for (let i = 0; i < sorted.length; i++) {
-    if (i + 1 < sorted.length && sorted[i + 1] === sorted[i]) continue;
-    thresholds.push(sorted[i]!);
-    keptAbove.push(sorted.length - i - 1);
-  }
-  return { thresholds: Float64Array.from(thresholds), keptAbove: Int32Array.from(keptAbove), fixedVertices };
+  return {
+    thresholds: thresholds.slice(0, m),
+    keptAbove: keptAbove.slice(0, m + 1),
+    fixedVertices: w.length - n,
+  };
 }
 
 /** Returns the decimals whose rounding step (≈ 111 km × 10^-d) is at most `toleranceM`, within [0, 6]. */
@@ -202,12 +228,12 @@ export interface Rendering {
  */
 export function render(prepared: Prepared, threshold: number, decimals: number): Rendering {
   const { arcs } = prepared;
-  const arcDecimals = new Uint8Array(arcs.length).fill(decimals);
+  const arcDecimals = new Uint8Array(arcs.start.length - 1).fill(decimals);
   const cache = new Map<number, RenderedArc>();
   const arcText = (index: number): string[] => {
     let out = cache.get(index);
     if (!out) {
-      out = renderArc(arcs[index]!, threshold, arcDecimals[index]!);
+      out = renderArc(arcs, index, threshold, arcDecimals[index]!);
       cache.set(index, out);
     }
     return out.texts;
@@ -266,16 +292,17 @@ interface RenderedArc {
 }
 
 /** Returns the arc's kept positions as "x,y" texts, merging neighbours that round alike, and their bbox. */
-function renderArc(arc: Vertex[], threshold: number, decimals: number): RenderedArc {
+function renderArc(arcs: FlatArcs, index: number, threshold: number, decimals: number): RenderedArc {
   const bbox = [Infinity, Infinity, -Infinity, -Infinity];
   const scale = 10 ** decimals;
   const out: string[] = [];
-  const last = arc.length - 1;
-  for (let i = 0; i <= last; i++) {
-    const v = arc[i]!;
-    if (!(v[2]! > threshold) && i !== 0 && i !== last) continue;
-    const x = Math.round(v[0]! * scale) / scale + 0; // + 0 turns -0 into 0
-    const y = Math.round(v[1]! * scale) / scale + 0;
+  const first = arcs.start[index]!;
+  const last = arcs.start[index + 1]! - 1;
+  const { x: xs, y: ys, w } = arcs;
+  for (let i = first; i <= last; i++) {
+    if (!(w[i]! > threshold) && i !== first && i !== last) continue;
+    const x = Math.round(xs[i]! * scale) / scale + 0; // + 0 turns -0 into 0
+    const y = Math.round(ys[i]! * scale) / scale + 0;
     const text = `${x},${y}`;
     if (out[out.length - 1] === text) continue;
     out.push(text);
