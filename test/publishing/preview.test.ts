@@ -1,7 +1,7 @@
 // Previews (issue 5): every feature and ring kept under any budget that can be
 // met, never over budget, shared borders still shared, precision matching the
 // tolerance, and the manifest fields written with the file.
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../build/manifest-types.ts';
@@ -186,6 +186,8 @@ describe('geoshelf preview (CLI)', () => {
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toContain('data/earth/XTA/XTA_ADM2.geojson: cannot fit 1000 bytes');
     expect(readFileSync(join(root, 'data/earth/XTA/manifest.json'), 'utf8')).toBe(before);
+    const left = readdirSync(join(root, 'data/earth/XTA'), { recursive: true }) as string[];
+    expect(left.filter((f) => f.includes('.tmp') || f.startsWith('preview'))).toEqual([]);
   });
 
   it('bad flags and names → exit 1 with a one-line error', async () => {
