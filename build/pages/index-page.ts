@@ -3,7 +3,6 @@
 // table has fixed column widths so the browser lays it out from its first
 // rows (first paint does not wait for all ~250).
 import type { Manifest } from '../manifest-types.ts';
-import { searchKey } from '../../src/client/search.ts';
 import { formatInt, markup, type Html } from './html.ts';
 import { renderPage, type PageContext } from './layout.ts';
 import { countryPage, manifestLevels, manifestLicenses } from './paths.ts';
@@ -22,10 +21,9 @@ function options(values: Iterable<string>, labels: Record<string, string> = {}):
 function row(context: PageContext, m: Manifest): Html {
   const levels = manifestLevels(m);
   const licenses = manifestLicenses(m);
-  const search = searchKey([m.name.en, m.name.es, m.iso_a3, m.iso_a2]);
   const es =
     m.name.es && m.name.es !== m.name.en ? markup`<span class="es" lang="es">${m.name.es}</span>` : '';
-  return markup`<tr data-search="${search}" data-name="${m.name.en}" data-iso3="${m.iso_a3}" data-body="${m.body}" data-region="${m.m49_region ?? ''}" data-status="${m.status}" data-levels="${levels.join(' ')}" data-licenses="${licenses.join(' ')}"${m.status === 'deprecated' ? markup` class="row-deprecated"` : ''}>
+  return markup`<tr data-status="${m.status}" data-licenses="${licenses.join(' ')}"${m.status === 'deprecated' ? markup` class="row-deprecated"` : ''}>
 <td data-label="Name"><a href="${context.base}${countryPage(m)}">${m.name.en}</a>${es}</td>
 <td data-label="ISO3"><code>${m.iso_a3}</code></td>
 <td data-label="ISO2">${m.iso_a2 ? markup`<code>${m.iso_a2}</code>` : '–'}</td>

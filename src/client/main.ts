@@ -2,25 +2,32 @@
 // index page's instant search, filters and sorting, and the copy buttons of
 // the country pages. Every page works without it; this only enhances.
 import './style.css';
-import { comparator, matches, type Filters, type RowKeys, type SortKey } from './search.ts';
+import { comparator, matches, searchKey, type Filters, type RowKeys, type SortKey } from './search.ts';
 
 interface Row {
   element: HTMLTableRowElement;
   keys: RowKeys;
 }
 
-/** Returns the keys the build wrote into a row's `data-*` attributes. */
+/**
+ * Returns a row's keys, read from its cells (name link, Spanish name, ISO3,
+ * ISO2, body, region, status, levels) and its `data-status`/`data-licenses`:
+ * the page carries each value once, which keeps it small.
+ */
 function rowKeys(tr: HTMLTableRowElement): RowKeys {
-  const d = tr.dataset;
+  const text = (i: number) => (tr.cells[i]?.textContent ?? '').trim();
+  const value = (i: number) => (text(i) === '–' ? '' : text(i));
+  const name = tr.cells[0].querySelector('a')?.textContent ?? '';
+  const es = tr.cells[0].querySelector('.es')?.textContent ?? '';
   return {
-    search: d.search ?? '',
-    name: d.name ?? '',
-    iso3: d.iso3 ?? '',
-    body: d.body ?? '',
-    region: d.region ?? '',
-    status: d.status ?? '',
-    levels: (d.levels ?? '').split(' '),
-    licenses: (d.licenses ?? '').split(' '),
+    search: searchKey([name, es, text(1), value(2)]),
+    name,
+    iso3: text(1),
+    body: text(3),
+    region: value(4),
+    status: tr.dataset.status ?? '',
+    levels: text(6).split(', '),
+    licenses: (tr.dataset.licenses ?? '').split(' '),
   };
 }
 

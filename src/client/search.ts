@@ -1,7 +1,7 @@
 // Pure helpers of the index page's search, filters and sorting: no DOM here,
 // so the rules are unit-tested in Node (test/build/client-search.test.ts).
 
-/** One index row as the client sees it; mirrors the `data-*` attributes the build writes. */
+/** One index row as the client sees it (read from the row's cells by main.ts). */
 export interface RowKeys {
   search: string; // normalised "chile chile chl cl", see searchKey()
   name: string; // e.g. "Chile"
