@@ -1,7 +1,7 @@
 // Previews (issue 5): every feature and ring kept under any budget that can be
 // met, never over budget, shared borders still shared, precision matching the
 // tolerance, and the manifest fields written with the file.
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../build/manifest-types.ts';
@@ -176,6 +176,29 @@ describe('geoshelf preview (CLI)', () => {
     expect(readFileSync(file, 'utf8')).toBe(first);
     const other = await cli('preview', '--root', root, '--max-bytes', '9000', 'XTA/ADM2');
     expect(other.stdout).not.toContain('skipped');
+  });
+
+  it('a level published only as parts is previewed from all its parts', async () => {
+    const root = copy();
+    expect((await cli('split', '--level', 'ADM2', '--root', root, 'XTA')).code).toBe(0);
+    const file = join(root, 'data/earth/XTA/manifest.json');
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+    const { path: _path, bytes: _bytes, sha256: _sha256, ...partsOnly } = manifest.datasets[1]!;
+    manifest.datasets[1] = { ...partsOnly, properties: ['adm1ISO', ...partsOnly.properties] };
+    writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+    rmSync(join(root, 'data/earth/XTA/XTA_ADM2.geojson'));
+    const run = await cli('preview', '--root', root, 'XTA/ADM2');
+    expect(run.stderr).toBe('');
+    const preview = readFeatures(join(root, 'data/earth/XTA/preview/XTA_ADM2.preview.geojson'));
+    expect(preview.map((f) => f.properties.adm1ISO)).toEqual([
+      ...Array(4).fill('XT-A'),
+      ...Array(4).fill('XT-B'),
+      ...Array(3).fill('XT-C'),
+      'unassigned',
+      'unassigned',
+    ]);
+    const { problems } = await validateManifests(root, { measurer: new Measurer() });
+    expect(problems.map(formatProblem)).toEqual([]);
   });
 
   it('an impossible budget → exit 1, one line naming the file, manifest and previews untouched', async () => {

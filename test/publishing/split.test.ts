@@ -1,7 +1,7 @@
 // Splitting a level into ADM1 parts (issue 5): by code when valid, else by the
 // largest overlap, else unassigned; parts that add up, carry adm1ISO, validate,
 // and come out byte-identical on a re-run.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../build/manifest-types.ts';
@@ -150,6 +150,24 @@ describe('geoshelf split (CLI)', () => {
     const first = snapshot();
     await cli('split', '--level', 'ADM2', '--root', root, 'XTA');
     expect(snapshot()).toEqual(first);
+  });
+
+  it('a level published only as parts is re-split from its parts, its properties gaining adm1ISO', async () => {
+    const root = copy();
+    await cli('split', '--level', 'ADM2', '--root', root, 'XTA');
+    const file = join(root, 'data/earth/XTA/manifest.json');
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+    const { path: _path, bytes: _bytes, sha256: _sha256, ...partsOnly } = manifest.datasets[1]!;
+    manifest.datasets[1] = partsOnly; // properties still without adm1ISO: split must add it
+    writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+    rmSync(join(root, 'data/earth/XTA/XTA_ADM2.geojson'));
+    const run = await cli('split', '--level', 'ADM2', '--root', root, 'XTA');
+    // adm1ISO from the first split is a valid code now: every feature but the unassigned goes by code.
+    expect(run.stdout.split('\n')[0]).toBe('13 features: 11 by code, 0 by overlap, 2 unassigned');
+    const after = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+    expect(after.datasets[1]!.properties).toContain('adm1ISO');
+    const { problems } = await validateManifests(root, { measurer: new Measurer() });
+    expect(problems.map(formatProblem)).toEqual([]);
   });
 
   it('bad arguments → exit 1 with one line, nothing written', async () => {

@@ -8,6 +8,7 @@ import type { Level, Part } from '../../../build/manifest-types.ts';
 import { writeManifest } from '../../../build/manifest-update.ts';
 import { findManifests, formatProblem, loadManifests } from '../../../build/manifests.ts';
 import { Measurer } from '../../../build/measure-cache.ts';
+import { byCodepoint } from '../../../build/measure.ts';
 import { uninterruptible, withFields } from '../../../build/publish-files.ts';
 import {
   assignFeatures,
@@ -94,6 +95,10 @@ export default {
         'license',
       ]);
       dataset = withFields(dataset, { parts: records }, []);
+      if (!dataset.path) {
+        // Published only as parts: the level's property names are those of its parts, now with adm1ISO.
+        dataset.properties = [...new Set(records.flatMap((r) => r.properties))].sort(byCodepoint);
+      }
       const updated = structuredClone(manifest);
       updated.datasets[plan.index] = dataset;
 
