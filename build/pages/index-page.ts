@@ -1,7 +1,8 @@
 // The catalogue's front page: every manifest in one table (it works without
 // script), plus the search form that src/client/main.ts brings to life. The
 // table has fixed column widths so the browser lays it out from its first
-// rows (first paint does not wait for all ~250).
+// rows (first paint does not wait for all ~250), and its rows carry each value
+// once, without per-cell labels or classes (the stylesheet styles by column).
 import type { Manifest } from '../manifest-types.ts';
 import { formatInt, markup, type Html } from './html.ts';
 import { renderPage, type PageContext } from './layout.ts';
@@ -24,14 +25,14 @@ function row(context: PageContext, m: Manifest): Html {
   const es =
     m.name.es && m.name.es !== m.name.en ? markup`<span class="es" lang="es">${m.name.es}</span>` : '';
   return markup`<tr data-status="${m.status}" data-licenses="${licenses.join(' ')}"${m.status === 'deprecated' ? markup` class="row-deprecated"` : ''}>
-<td data-label="Name"><a href="${context.base}${countryPage(m)}">${m.name.en}</a>${es}</td>
-<td data-label="ISO3"><code>${m.iso_a3}</code></td>
-<td data-label="ISO2">${m.iso_a2 ? markup`<code>${m.iso_a2}</code>` : '–'}</td>
-<td data-label="Body" class="hide-narrow">${m.body}</td>
-<td data-label="Region">${m.m49_region ?? '–'}</td>
-<td data-label="Status">${statusBadge(m.status)}</td>
-<td data-label="Levels">${levels.join(', ')}</td>
-<td data-label="Licence">${m.source.license === 'mixed' ? `mixed: ${licenses.join(', ')}` : m.source.license}</td>
+<td><a href="${context.base}${countryPage(m)}">${m.name.en}</a>${es}</td>
+<td>${m.iso_a3}</td>
+<td>${m.iso_a2 ?? '–'}</td>
+<td>${m.body}</td>
+<td>${m.m49_region ?? '–'}</td>
+<td>${statusBadge(m.status)}</td>
+<td>${levels.join(', ')}</td>
+<td>${m.source.license === 'mixed' ? `mixed: ${licenses.join(', ')}` : m.source.license}</td>
 </tr>
 `;
 }
