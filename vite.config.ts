@@ -1,4 +1,5 @@
-// Vite: builds the catalogue's browser code; Vitest: runs the test suite.
+// Vitest: runs the test suite. (Vite bundles the catalogue's browser code from
+// build/client-bundle.ts, with its own inline config: base, entry and cache there.)
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
