@@ -23,7 +23,7 @@ export interface StringState {
 export const lastNumber = { value: 0 };
 
 // Exact powers of ten: a double holds 10^0 … 10^22 exactly (Clinger's fast path).
-const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+export const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 
 export function isWhitespace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { UserError } from '../src/cli/command.ts';
 import type { BBox, FileStats, GeometryTypes } from './manifest-types.ts';
+import { hashFileInWorker } from './measure-hash.ts';
 import { FeatureCollectionScanner } from './measure-scanner.ts';
 import { ScanError } from './measure-tokens.ts';
 
@@ -22,6 +23,7 @@ export class GeoJSONError extends UserError {
 
 // Read size: large enough that per-read overhead vanishes, small enough to stay in cache.
 const CHUNK = 1 << 20;
+const WORKER_MIN_BYTES = 8 << 20;
 
 /**
  * Returns the stats of one GeoJSON FeatureCollection file in one streaming
@@ -35,7 +37,12 @@ export async function measureGeoJSON(path: string, options: { chunkSize?: number
     throw new UserError(`${path}: cannot read: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   });
   try {
-    const hash = createHash('sha256');
+    // Large files are hashed on a second thread while this one parses; for
+    // small ones starting that thread would cost more than hashing here.
+    const { size } = await file.stat();
+    const hashing = size >= WORKER_MIN_BYTES ? hashFileInWorker(path) : undefined;
+    hashing?.catch(() => {}); // awaited below, unless parsing fails first
+    const hash = hashing ? undefined : createHash('sha256');
     const scanner = new FeatureCollectionScanner();
     let buf: Buffer = Buffer.allocUnsafe(options.chunkSize ?? CHUNK); // tests use tiny chunks
     let carry = 0; // bytes at the start of buf left unconsumed by the last scan
@@ -44,7 +51,7 @@ export async function measureGeoJSON(path: string, options: { chunkSize?: number
     for (;;) {
       if (carry > buf.length / 2) buf = grow(buf, carry); // one token longer than half a chunk
       const { bytesRead } = await file.read(buf, carry, buf.length - carry, bytes);
-      hash.update(buf.subarray(carry, carry + bytesRead));
+      hash?.update(buf.subarray(carry, carry + bytesRead));
       const eof = bytesRead === 0;
       const end = carry + bytesRead;
       const start = bytes === 0 && hasBOM(buf, end) ? 3 : 0; // a UTF-8 byte order mark is allowed and skipped
@@ -57,7 +64,7 @@ export async function measureGeoJSON(path: string, options: { chunkSize?: number
     }
     return {
       bytes,
-      sha256: hash.digest('hex'),
+      sha256: hashing ? await hashedAlike(path, hashing, bytes) : hash!.digest('hex'),
       features: scanner.features,
       bbox: bboxOf(scanner),
       geometry_types: geometryTypesOf(scanner.geometryTypes),
@@ -69,6 +76,13 @@ export async function measureGeoJSON(path: string, options: { chunkSize?: number
   } finally {
     await file.close();
   }
+}
+
+/** Returns the worker's sha256, once sure it hashed the same number of bytes as were parsed. */
+async function hashedAlike(path: string, hashing: Promise<{ sha256: string; bytes: number }>, bytes: number) {
+  const hashed = await hashing;
+  if (hashed.bytes !== bytes) throw new UserError(`${path}: the file changed while it was being measured`);
+  return hashed.sha256;
 }
 
 function hasBOM(buf: Buffer, end: number): boolean {
