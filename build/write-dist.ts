@@ -6,7 +6,7 @@
 // source's size and mtime, generated files by a hash recorded at write time
 // (or, when the record does not match, by comparing bytes).
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { BuildCache } from './build-cache.ts';
@@ -129,6 +129,7 @@ export async function writeDist(
     }
   }
 
+  await removeStale(out);
   const suffix = randomBytes(4).toString('hex');
   const temp = join(dirname(out), `.${basename(out)}-build-${suffix}`); // e.g. ".dist-build-1a2b3c4d"
   const outputs: BuildCache['outputs'] = {};
@@ -167,6 +168,18 @@ export async function writeDist(
   cache.outputs = outputs;
   cache.published = published;
   return { ...stats, swapped: true };
+}
+
+/** Deletes trees an interrupted build left beside `out` (older than an hour, so never a running build's). */
+async function removeStale(out: string): Promise<void> {
+  const prefix = `.${basename(out)}-`;
+  const names = await readdir(dirname(out)).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !/-(build|old)-[0-9a-f]{8}$/.test(name)) continue;
+    const path = join(dirname(out), name);
+    const info = await statOrUndefined(path);
+    if (info && Date.now() - info.mtimeMs > 3_600_000) await rm(path, { recursive: true, force: true });
+  }
 }
 
 /**

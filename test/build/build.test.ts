@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
@@ -166,6 +166,16 @@ describe('geoshelf build', () => {
     expect(readFileSync(join(out, 'robots.txt'), 'utf8')).toContain(
       'Sitemap: https://example.org/geo/sitemap.xml',
     );
+  });
+
+  it('a tree an interrupted build left beside dist/ (older than an hour) is removed', async () => {
+    const root = scratch();
+    const stale = join(root, '.dist-build-0badc0de');
+    mkdirSync(stale);
+    writeFileSync(join(stale, 'index.html'), 'half');
+    utimesSync(stale, new Date(Date.now() - 7_200_000), new Date(Date.now() - 7_200_000));
+    await build(root);
+    expect(existsSync(stale)).toBe(false);
   });
 
   it('--out that is not a previous build and not empty → refused, left alone', async () => {
