@@ -20,8 +20,9 @@ import { startServer } from '../src/server/app.ts';
 
 const ROWS = 1_000_000;
 const DIR = '/tmp/geoshelf-bench-server';
-const DB = join(DIR, `locations-${ROWS}.sqlite`);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 4); // per round; three rounds per case
+const DB = join(DIR, `locations-${ROWS}-v2.sqlite`);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2); // per case and round
+const ROUNDS = 9; // odd: the median is one of them
 const CONNECTIONS = 10;
 
 // ---- child processes: the server under test, and the bare baseline ----
@@ -61,12 +62,15 @@ function buildDatabase(): void {
     for (let i = 0; i < ROWS; i++) {
       const t = i % 4;
       const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
-      const lat = -17.5 - ((i * 7919) % 380000) / 10000;
-      const lon = -66.5 - ((i * 104729) % 90000) / 10000;
+      // every row serialises to the same length, so every page has the same bytes
+      // to send and deep and first pages differ only in where they are
+      const n = String(i).padStart(7, '0');
+      const lat = Number(`-${20 + (i % 30)}.${String((i * 7919) % 100000).padStart(5, '0')}1`);
+      const lon = Number(`-${66 + (i % 9)}.${String((i * 104729) % 100000).padStart(5, '0')}1`);
       insert.run(
         id,
-        `EJEMPLO - Lugar ${i}`,
-        `EJEMPLO - Descripción del lugar número ${i}`,
+        `EJEMPLO - Lugar ${n}`,
+        `EJEMPLO - Descripción del lugar número ${n}`,
         LOCATION_TYPES[t],
         lat,
         lon,
@@ -98,7 +102,6 @@ interface Figures {
 }
 
 async function load(name: string, url: string): Promise<Figures> {
-  await autocannon({ url, connections: CONNECTIONS, duration: 1 }); // warm-up (JIT, page cache)
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
   const errors = result.errors + result.non2xx + result.timeouts;
   return { name, rps: result.requests.average, p99: result.latency.p99, errors };
@@ -116,7 +119,7 @@ async function main(): Promise<void> {
       .join(' ')}`,
   );
   console.log(
-    `autocannon: ${CONNECTIONS} connections, 3 rounds × ${SECONDS} s per case, median (each after a 1 s warm-up), 127.0.0.1 only\n`,
+    `autocannon: ${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s per case, median, after one warm-up round, 127.0.0.1 only\n`,
   );
 
   const paths = {
@@ -125,8 +128,8 @@ async function main(): Promise<void> {
     typed: '/ubicaciones/bencineras/?skip=240000',
   };
   // Two servers (response cache on and off) and the bare baseline, all running
-  // at once; each case is loaded in three rounds (forward, backward, forward;
-  // the median is shown), so neither warm-up nor drifting machine load favours one case.
+  // at once; each case is loaded in nine short rounds (alternately forward
+  // and backward; the median is shown), so neither warm-up nor drifting machine load favours one case.
   const children: ChildProcess[] = [];
   let results: Figures[];
   try {
@@ -146,13 +149,16 @@ async function main(): Promise<void> {
       cases.push([`skip=900000, all (${label})`, server.url + paths.deep]);
       cases.push([`skip=240000, bencineras (${label})`, server.url + paths.typed]);
     }
+    for (const [name, url] of cases) await load(name, url); // warm-up: JIT, SQLite and OS caches
     const runs = new Map<string, Figures[]>();
-    for (const order of [cases, [...cases].reverse(), cases]) {
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? cases : [...cases].reverse();
       for (const [name, url] of order) runs.set(name, [...(runs.get(name) ?? []), await load(name, url)]);
     }
     results = cases.map(([name]) => {
       const figures = runs.get(name)!;
-      const median = (pick: (f: Figures) => number) => figures.map(pick).sort((a, b) => a - b)[1]!;
+      const median = (pick: (f: Figures) => number) =>
+        figures.map(pick).sort((a, b) => a - b)[(ROUNDS - 1) / 2]!;
       return { name, rps: median((f) => f.rps), p99: median((f) => f.p99), errors: median((f) => f.errors) };
     });
   } finally {
