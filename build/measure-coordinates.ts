@@ -1,7 +1,8 @@
 // The hot loop of measureGeoJSON: the "coordinates" array of a geometry, which
 // is nearly all of a boundary file's bytes. It checks the nesting, reads each
 // number to the exact double its text denotes, and widens the bbox.
-import { POW10, ScanError, describeByte, lastNumber, readNumber } from './measure-tokens.ts';
+import { readPositionRun } from './measure-positions.ts';
+import { ScanError, describeByte, lastNumber, readNumber } from './measure-tokens.ts';
 
 /** Where the scan of one "coordinates" array stands; kept across chunks. */
 export interface CoordinateState {
@@ -11,10 +12,7 @@ export interface CoordinateState {
   count: number; // numbers so far in the current position
   expectValue: boolean; // a value is expected (else ',' or ']')
   closeAllowed: boolean; // just after '[' (where ']' would close an empty array)
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
+  box: Float64Array; // [minX, minY, maxX, maxY] of the whole file so far
 }
 
 const TYPE_OF_LEAF = ['', '', '', 'Polygon', 'MultiPolygon'];
@@ -48,7 +46,8 @@ export function scanCoordinates(
   base: number,
   where: () => string,
 ): number {
-  let { level, leaf, count, expectValue, closeAllowed, minX, minY, maxX, maxY } = s;
+  let { level, leaf, count, expectValue, closeAllowed } = s;
+  const box = s.box;
   const expectedLeaf = s.expectedLeaf;
   const fail = (at: number, reason: string) => new ScanError(base + at, `${where()}: ${reason}`);
   while (i < end) {
@@ -69,24 +68,13 @@ export function scanCoordinates(
       if (level === 0) break;
     } else if (c === 0x5b) {
       if (level + 1 === (leaf || expectedLeaf)) {
-        // Most positions are "[x,y]" with short numbers, in runs "[x,y],[x,y],…": read them in one go.
-        let after = fastPair(buf, i, end);
-        if (after !== 0) {
-          do {
-            if (pairX < minX) minX = pairX;
-            if (pairX > maxX) maxX = pairX;
-            if (pairY < minY) minY = pairY;
-            if (pairY > maxY) maxY = pairY;
-            i = after;
-          } while (
-            buf[i] === 0x2c &&
-            i + 1 < end &&
-            buf[i + 1] === 0x5b &&
-            (after = fastPair(buf, i + 1, end)) !== 0
-          );
+        // Most positions are "[x,y]" with short numbers, one after the other: read them in one go.
+        const after = readPositionRun(buf, i, end, box);
+        if (after !== i) {
           leaf = level + 1;
           count = 2;
           expectValue = false;
+          i = after;
           continue;
         }
       }
@@ -107,24 +95,15 @@ export function scanCoordinates(
       } else if (level !== leaf) {
         throw fail(i, 'positions are nested unevenly');
       }
-      let v: number;
-      let after = fastNumber(buf, i, end);
-      if (after > 0) {
-        v = fastValue;
-      } else {
-        after = readNumber(buf, i, end, eof, base);
-        if (after < 0) break; // cut off: the caller carries it into the next chunk
-        v = lastNumber.value;
-        if (v === Infinity || v === -Infinity) {
-          throw fail(i, `non-finite coordinate ${buf.toString('latin1', i, after)}`);
-        }
+      const after = readNumber(buf, i, end, eof, base);
+      if (after < 0) break; // cut off: the caller carries it into the next chunk
+      const v = lastNumber.value;
+      if (v === Infinity || v === -Infinity) {
+        throw fail(i, `non-finite coordinate ${buf.toString('latin1', i, after)}`);
       }
-      if (count === 0) {
-        if (v < minX) minX = v;
-        if (v > maxX) maxX = v;
-      } else if (count === 1) {
-        if (v < minY) minY = v;
-        if (v > maxY) maxY = v;
+      if (count < 2) {
+        if (v < box[count]) box[count] = v; // x → box[0], y → box[1]
+        if (v > box[count + 2]) box[count + 2] = v;
       }
       count++;
       expectValue = false;
@@ -138,57 +117,6 @@ export function scanCoordinates(
       throw new ScanError(base + i, `invalid JSON: expected a value, found ${describeByte(buf, i)}`);
     }
   }
-  Object.assign(s, { level, leaf, count, expectValue, closeAllowed, minX, minY, maxX, maxY });
+  Object.assign(s, { level, leaf, count, expectValue, closeAllowed });
   return i;
-}
-
-let fastValue = 0;
-let pairX = 0;
-let pairY = 0;
-
-/** Reads a position "[x,y]" at buf[i] (its '[') into pairX, pairY via fastNumber; returns the index after ']', or 0. */
-function fastPair(buf: Buffer, i: number, end: number): number {
-  let j = fastNumber(buf, i + 1, end);
-  if (j === 0 || buf[j] !== 0x2c) return 0;
-  pairX = fastValue;
-  j = fastNumber(buf, j + 1, end);
-  if (j === 0 || buf[j] !== 0x5d) return 0;
-  pairY = fastValue;
-  return j + 1;
-}
-
-/**
- * Reads the common number shape of boundary files, -?digits(.digits)? with at
- * most 15 digits in all, into fastValue and returns the index after it; returns
- * 0 for anything else (exponent, more digits, leading zero, cut off by the
- * chunk's end, malformed), which readNumber then reads or rejects. Exact: the
- * digits form an integer below 2^53, so one division by an exact power of ten
- * rounds correctly.
- */
-function fastNumber(buf: Buffer, i: number, end: number): number {
-  const negative = buf[i] === 0x2d;
-  const first = negative ? i + 1 : i;
-  let j = first;
-  let m = 0;
-  let d: number;
-  while (j < end && (d = buf[j] - 0x30) >>> 0 <= 9) {
-    m = m * 10 + d;
-    j++;
-  }
-  const intDigits = j - first;
-  if (intDigits === 0 || (intDigits > 1 && buf[first] === 0x30) || j >= end) return 0;
-  let fracDigits = 0;
-  if (buf[j] === 0x2e) {
-    const dot = ++j;
-    while (j < end && (d = buf[j] - 0x30) >>> 0 <= 9) {
-      m = m * 10 + d;
-      j++;
-    }
-    fracDigits = j - dot;
-    if (fracDigits === 0 || j >= end) return 0;
-  }
-  if (intDigits + fracDigits > 15 || (buf[j] | 0x20) === 0x65) return 0;
-  const v = fracDigits === 0 ? m : m / POW10[fracDigits];
-  fastValue = negative ? -v : v;
-  return j;
 }

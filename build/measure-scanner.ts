@@ -78,10 +78,7 @@ export class FeatureCollectionScanner {
     count: 0,
     expectValue: true,
     closeAllowed: false,
-    minX: Infinity,
-    minY: Infinity,
-    maxX: -Infinity,
-    maxY: -Infinity,
+    box: new Float64Array([Infinity, Infinity, -Infinity, -Infinity]),
   };
 
   private base = 0; // file offset of buf[0] in the current call

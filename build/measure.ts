@@ -97,7 +97,7 @@ function grow(buf: Buffer, carry: number): Buffer {
 
 /** Returns [west, south, east, north]; a collection without positions gives [Infinity, Infinity, -Infinity, -Infinity] like @turf/bbox. */
 function bboxOf(scanner: FeatureCollectionScanner): BBox {
-  const { minX, minY, maxX, maxY } = scanner.coords;
+  const [minX, minY, maxX, maxY] = scanner.coords.box;
   return [minX, minY, maxX, maxY];
 }
 

@@ -13,6 +13,9 @@ const run = promisify(execFile);
 // token, or the '{' of the object that lacks a member.
 const INVALID: [name: string, reason: string][] = [
   ['control-character', `byte 82: invalid JSON: control character 0x09 in a string`],
+  ['coordinate-ends-with-dot', 'byte 137: invalid JSON: malformed number'],
+  ['coordinate-minus-alone', 'byte 137: invalid JSON: malformed number'],
+  ['coordinate-with-leading-zero', `byte 140: invalid JSON: expected ',' or ']', found '1'`],
   ['coordinates-not-an-array', `byte 128: features[0].geometry.coordinates is not an array`],
   ['duplicate-features-key', `byte 42: the FeatureCollection has a duplicate "features" key`],
   ['duplicate-geometry-key', `byte 157: features[0] has a duplicate "geometry" key`],
