@@ -109,8 +109,8 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     const path = decodePath(rawPath);
     const route = matchApi(path);
     if (route) return serveApi(req, res, route, query);
-    // Starlette's redirect_slashes: the same path with the trailing slash toggled matches → 307
-    const toggled = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
+    // Starlette's redirect_slashes: the path with its trailing slashes stripped, or one added, matches → 307
+    const toggled = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
     if (path !== '/' && matchApi(toggled)) {
       const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
       res.writeHead(307, {

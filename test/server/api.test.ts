@@ -189,7 +189,14 @@ describe.each([
     });
 
     it('unknown paths → 404 {"detail":"Not Found"}', async () => {
-      for (const path of ['/', '/nope', '/ubicaciones/prontos/', '/ubicaciones/otros/x/', '/ubicacionesx/']) {
+      for (const path of [
+        '/',
+        '/nope',
+        '/ubicaciones/prontos/',
+        '/ubicaciones/otros/x/',
+        '/ubicacionesx/',
+        '/ubicaciones//',
+      ]) {
         const reply = await get(path);
         expect([path, reply.status, reply.text]).toEqual([path, 404, '{"detail":"Not Found"}']);
       }
