@@ -2,6 +2,7 @@
 // tagged with where it came from, before any mapping or checking.
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { normaliseId } from './normalise.ts';
 
 /** One input record before mapping: its source columns and, for GeoJSON, the point. */
 export interface RawRecord {
@@ -63,8 +64,10 @@ function readGeoJson(path: string, data: unknown): InputFile {
     if (!isObject(feature) || feature.type !== 'Feature')
       return { where, fields: {}, problem: 'not a Feature' };
     const fields: Record<string, unknown> = isObject(feature.properties) ? { ...feature.properties } : {};
-    if (fields.id === undefined && (typeof feature.id === 'string' || typeof feature.id === 'number')) {
-      fields.id = String(feature.id);
+    // Feature.id is taken when it is a UUID; other ids (often 1, 2, 3…) are not
+    // location ids, so such a feature gets a generated one instead
+    if (fields.id === undefined && typeof feature.id === 'string' && normaliseId(feature.id)) {
+      fields.id = feature.id;
     }
     const geometry = feature.geometry;
     if (!isObject(geometry) || geometry.type !== 'Point') {

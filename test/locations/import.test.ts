@@ -79,6 +79,36 @@ describe('import of valid files', () => {
     expect(a[0]).toBe('9e781bcf-bdf8-5934-8885-67fd6d7fdd03');
   });
 
+  it('a GeoJSON Feature.id that is not a UUID (e.g. 7) is ignored: the feature gets a generated id', async () => {
+    const input = join(dir, 'numbered.geojson');
+    const feature = (id: unknown) => ({
+      type: 'Feature',
+      id,
+      properties: { name: 'EJEMPLO - Numerada', type: 'otro' },
+      geometry: { type: 'Point', coordinates: [-70, -33] },
+    });
+    await writeFile(
+      input,
+      JSON.stringify({ type: 'FeatureCollection', features: [feature(7), feature('x')] }),
+    );
+    const result = await importLocations({ files: [input], db: join(dir, 'x.sqlite') });
+    expect(result.problems).toEqual([]);
+    expect(rows(join(dir, 'x.sqlite')).map((r) => r.id)).toEqual([
+      expect.stringMatching(/^[0-9a-f-]{36}$/),
+      expect.stringMatching(/^[0-9a-f-]{36}$/),
+    ]);
+  });
+
+  it('progress is reported while checking and while writing', async () => {
+    const calls: string[] = [];
+    await importLocations({
+      files: [`${VALID}/stations.csv`],
+      db: join(dir, 'x.sqlite'),
+      onProgress: (phase, done, total) => calls.push(`${phase} ${done}/${total}`),
+    });
+    expect(calls).toEqual(['checking 0/4', 'writing 4/4']);
+  });
+
   it('identical records without id get distinct ids (an occurrence counter)', async () => {
     const input = join(dir, 'twins.json');
     const twin = { name: 'EJEMPLO - Gemela', type: 'otro', latitude: 1, longitude: 2 };
