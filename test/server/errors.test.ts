@@ -1,6 +1,7 @@
 // One test walks every route with bad input and checks that every error has
 // the one shape built by errorBody(): {"detail": string | [{type, loc, msg, input, ctx?}]}.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { LocationStore } from '../../src/locations/db.ts';
 import type { RunningServer } from '../../src/server/app.ts';
 import { errorBody } from '../../src/server/errors.ts';
 import { buildDb, request, sampleRows, serve, tempDir, type Reply } from './helpers.ts';
@@ -74,5 +75,32 @@ describe('every HTTP error has one shape', () => {
       checked++;
     }
     expect(checked).toBe(5 * 10 + 4 + 4); // routes × (bad queries + methods), typed 404s, other paths
+  });
+});
+
+describe('an unexpected error (a bug)', () => {
+  it('→ 500 {"detail":"Internal Server Error"}, the stack to stderr only', async () => {
+    const broken: LocationStore = {
+      path: 'broken',
+      layout: 'indexed',
+      table: 'locations',
+      count: () => 10,
+      page: () => {
+        throw new Error('disk on fire');
+      },
+      close: () => undefined,
+    };
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const server = await serve({ db: broken });
+    try {
+      const reply = await request(`${server.url}/ubicaciones/`);
+      expect(reply.status).toBe(500);
+      expect(reply.text).toBe('{"detail":"Internal Server Error"}');
+      expectErrorShape('500', reply);
+      expect(String(logged.mock.calls[0]?.[1])).toContain('disk on fire');
+    } finally {
+      logged.mockRestore();
+      await server.close();
+    }
   });
 });
