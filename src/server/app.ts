@@ -22,6 +22,8 @@ export interface AppOptions {
 /** Cache-Control of API pages: shared caches may keep them a minute, then revalidate with the ETag. */
 export const API_CACHE_CONTROL = 'public, max-age=60';
 const EXPOSED_HEADERS = 'X-Total-Count, Link, ETag';
+/** Pages bigger than this (e.g. ?limit=1000000) are built per request, never kept: the cache stays small. */
+const MAX_CACHED_BODY = 1024 * 1024;
 
 type ApiRoute = { kind: 'openapi' } | { kind: 'list'; type: LocationType | null; path: string };
 
@@ -60,7 +62,11 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
   function page(route: ApiRoute & { kind: 'list' }, skip: number, limit: number): Representation | 'none' {
     const key = `${route.path} ${skip} ${limit}`;
     const hit = cache.get(key);
-    if (hit) return hit;
+    if (hit) {
+      cache.delete(key); // least recently used first out: move the hit to the end
+      cache.set(key, hit);
+      return hit;
+    }
     const total = store.count(route.type);
     const rows = skip < total ? store.page(route.type, skip, Math.min(limit, total - skip)) : [];
     let result: Representation | 'none' = 'none';
@@ -80,7 +86,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
         ...(links.length > 0 ? { link: links.join(', ') } : {}),
       });
     }
-    if (maxCached > 0) {
+    if (maxCached > 0 && (result === 'none' || result.body.length <= MAX_CACHED_BODY)) {
       if (cache.size >= maxCached) cache.delete(cache.keys().next().value!);
       cache.set(key, result);
     }
