@@ -54,7 +54,7 @@ describe('pages', () => {
     const bundle = await clientBundle('/', cacheDir);
     const manifests = Array.from({ length: 250 }, (_, i) => manifest(i));
     const html = renderIndexPage({ base: '/', script: bundle.script, styles: bundle.styles }, manifests);
-    expect(html.match(/<tr data-status/g)).toHaveLength(250);
+    expect(html.match(/<tr role="row" data-status/g)).toHaveLength(250);
     const loaded = [
       Buffer.from(html),
       bundle.files.get(bundle.script)!,

@@ -117,6 +117,20 @@ describe.skipIf(!HAVE_CHROMIUM)('catalogue in Chromium', () => {
     await page.screenshot({ path: join(RESULTS, 'e2e-chile.png'), fullPage: true });
   });
 
+  it('the index stays a table for assistive tech (rows and cells by role), rows hidden by search are not shown', async () => {
+    await page.goto(`${server.origin}/`);
+    expect(await page.getByRole('columnheader', { name: 'ISO3' }).count()).toBe(1);
+    expect(await page.getByRole('row').count()).toBe(4); // header + 3 entries
+    expect(await page.getByRole('cell', { name: 'FJI', exact: true }).count()).toBe(1);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.fill('#q', 'fiji');
+      expect(await page.locator('#catalogue tbody tr:visible').count(), `width ${width}`).toBe(1);
+      await page.fill('#q', '');
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   it('phone width: the Chile page reads without horizontal scrolling of the page', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${server.origin}/earth/CHL/`);
