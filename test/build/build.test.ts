@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -68,6 +69,22 @@ describe('geoshelf build', () => {
     ]);
     expect(snapshot(out)).toEqual(before);
     expect(readdirSync(root).filter((name) => name.startsWith('.dist'))).toEqual([]);
+  });
+
+  it('CLI: exit 0 and a one-line summary (manifests, datasets, files, bytes, time)', () => {
+    const root = scratch();
+    const run = spawnSync(
+      process.execPath,
+      ['bin/geoshelf.js', 'build', '--root', root, '--out', join(root, 'site')],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(
+      /^built .*site\/: 3 manifests, 5 datasets, 25 files, [\d.]+ KB, in [\d.]+ s \(25 written, 0 unchanged; \d+ GeoJSON files read\)\n$/,
+    );
+    expect(run.stderr).toBe(''); // not a terminal: no progress
   });
 
   it('a failing manifest and no dist/ yet → nothing is created', async () => {
