@@ -127,6 +127,34 @@ export class FeatureCollectionScanner {
     }
   }
 
+  /**
+   * Puts the scanner inside the "features" array, before a feature: where a
+   * worker starts on the second part of a file (build/measure-parallel.ts).
+   * "type" and "features" count as seen, so a second one is an error and the
+   * main thread then scans that part itself.
+   */
+  startBetweenFeatures(): void {
+    this.stack[0] = F_TOP;
+    this.stack[1] = F_FEATURES;
+    this.depth = 2;
+    this.expect = E_VALUE;
+    this.role = R_FEATURE;
+    this.topSeen = 3;
+  }
+
+  /** Returns whether the scan stands where startBetweenFeatures starts, with "type" seen: then the parts join. */
+  isBetweenFeatures(): boolean {
+    return (
+      this.depth === 2 &&
+      this.stack[0] === F_TOP &&
+      this.stack[1] === F_FEATURES &&
+      (this.expect === E_VALUE || this.expect === E_VALUE_OR_CLOSE) &&
+      this.role === R_FEATURE &&
+      !this.inCoordinates &&
+      (this.topSeen & 1) !== 0
+    );
+  }
+
   /** Returns `i` to hand back to the caller, or throws if the file ended there unfinished. */
   private stopAt(i: number, end: number, eof: boolean): number {
     if (!eof) return i;

@@ -6,6 +6,8 @@ import { open } from 'node:fs/promises';
 import { UserError } from '../src/cli/command.ts';
 import type { BBox, FileStats, GeometryTypes } from './manifest-types.ts';
 import { hashFileInWorker } from './measure-hash.ts';
+import { findSplit, joinTail, scanTailInWorker } from './measure-parallel.ts';
+import { scanRange } from './measure-read.ts';
 import { FeatureCollectionScanner } from './measure-scanner.ts';
 import { ScanError } from './measure-tokens.ts';
 
@@ -21,46 +23,48 @@ export class GeoJSONError extends UserError {
   }
 }
 
-// Read size: large enough that per-read overhead vanishes, small enough to stay in cache.
-const CHUNK = 1 << 20;
-const WORKER_MIN_BYTES = 8 << 20;
+const WORKER_MIN_BYTES = 8 << 20; // hash on a second thread from this size on
+const PARALLEL_MIN_BYTES = 64 << 20; // scan in two parts from this size on
 
 /**
  * Returns the stats of one GeoJSON FeatureCollection file in one streaming
  * pass over its bytes (never the whole text as a string, so files beyond V8's
  * string limit work and memory stays flat). Throws GeoJSONError, with the
  * byte offset, on malformed input, and a UserError when the file can't be read.
- * `chunkSize` (bytes per read) is for tests of tokens cut by a chunk's end.
+ * The options are for tests: `chunkSize` (bytes per read) to cut tokens at a
+ * chunk's end, `parallelMinBytes` to split small files across two threads.
  */
-export async function measureGeoJSON(path: string, options: { chunkSize?: number } = {}): Promise<FileStats> {
+export async function measureGeoJSON(
+  path: string,
+  options: { chunkSize?: number; parallelMinBytes?: number } = {},
+): Promise<FileStats> {
   const file = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
     throw new UserError(`${path}: cannot read: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   });
   try {
-    // Large files are hashed on a second thread while this one parses; for
-    // small ones starting that thread would cost more than hashing here.
     const { size } = await file.stat();
-    const hashing = size >= WORKER_MIN_BYTES ? hashFileInWorker(path) : undefined;
+    const { chunkSize } = options;
+    // A large file's second half is scanned on a worker thread (if its layout
+    // allows), and it is hashed on another, while this thread scans the first half.
+    const split = size >= (options.parallelMinBytes ?? PARALLEL_MIN_BYTES) ? await findSplit(file, size) : -1;
+    const tail = split > 0 ? scanTailInWorker(path, split, chunkSize) : undefined;
+    // Small files are hashed here: starting a thread would cost more.
+    const hashing = size >= WORKER_MIN_BYTES || split > 0 ? hashFileInWorker(path) : undefined;
     hashing?.catch(() => {}); // awaited below, unless parsing fails first
     const hash = hashing ? undefined : createHash('sha256');
     const scanner = new FeatureCollectionScanner();
-    let buf: Buffer = Buffer.allocUnsafe(options.chunkSize ?? CHUNK); // tests use tiny chunks
-    let carry = 0; // bytes at the start of buf left unconsumed by the last scan
-    let base = 0; // file offset of buf[0]
-    let bytes = 0;
-    for (;;) {
-      if (carry > buf.length / 2) buf = grow(buf, carry); // one token longer than half a chunk
-      const { bytesRead } = await file.read(buf, carry, buf.length - carry, bytes);
-      hash?.update(buf.subarray(carry, carry + bytesRead));
-      const eof = bytesRead === 0;
-      const end = carry + bytesRead;
-      const start = bytes === 0 && hasBOM(buf, end) ? 3 : 0; // a UTF-8 byte order mark is allowed and skipped
-      bytes += bytesRead;
-      const stop = scanner.scan(buf, start, end, base, eof);
-      if (eof) break;
-      buf.copy(buf, 0, stop, end);
-      carry = end - stop;
-      base += stop;
+    const head = await scanRange(file, scanner, { from: 0, to: split, toEnd: split <= 0, chunkSize, hash });
+    let bytes = head.bytesRead;
+    if (tail) {
+      const joined = head.carry === 0 && scanner.isBetweenFeatures() ? await tail : undefined;
+      if (joined?.ok) {
+        joinTail(scanner, joined);
+        bytes += joined.bytesRead!;
+      } else {
+        const from = split - head.carry; // the worker's part, scanned here after all
+        bytes =
+          from + (await scanRange(file, scanner, { from, to: Infinity, toEnd: true, chunkSize })).bytesRead;
+      }
     }
     return {
       bytes,
@@ -83,16 +87,6 @@ async function hashedAlike(path: string, hashing: Promise<{ sha256: string; byte
   const hashed = await hashing;
   if (hashed.bytes !== bytes) throw new UserError(`${path}: the file changed while it was being measured`);
   return hashed.sha256;
-}
-
-function hasBOM(buf: Buffer, end: number): boolean {
-  return end >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
-}
-
-function grow(buf: Buffer, carry: number): Buffer {
-  const bigger = Buffer.allocUnsafe(buf.length * 2);
-  buf.copy(bigger, 0, 0, carry);
-  return bigger;
 }
 
 /** Returns [west, south, east, north]; a collection without positions gives [Infinity, Infinity, -Infinity, -Infinity] like @turf/bbox. */

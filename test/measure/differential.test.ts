@@ -48,18 +48,26 @@ describe('measure equals JSON.parse + @turf/bbox + sha256 on generated FeatureCo
     chunkSize: 4 + Math.floor(random() * 60),
   }));
 
-  it.each(cases)('seed $seed (and read $chunkSize bytes at a time)', async ({ seed, chunkSize }) => {
-    const path = join(dir, `${seed}.geojson`);
-    const bytes = Buffer.from(randomFeatureCollection(seed), 'utf8');
-    writeFileSync(path, bytes);
-    const expected = expectedStats(bytes);
-    for (const stats of [await measureGeoJSON(path), await measureGeoJSON(path, { chunkSize })]) {
-      expect(stats).toEqual(expected);
-      // toEqual treats -0 and 0 alike; the bbox must be the very same doubles, sign of zero included.
-      stats.bbox.forEach((n, i) => expect(Object.is(n, expected.bbox[i]), `bbox[${i}] ${n}`).toBe(true));
-      expect(Object.keys(stats.geometry_types)).toEqual(Object.keys(expected.geometry_types));
-    }
-  });
+  it.each(cases)(
+    'seed $seed (whole, $chunkSize bytes at a time, and in two parts on two threads)',
+    async ({ seed, chunkSize }) => {
+      const path = join(dir, `${seed}.geojson`);
+      const bytes = Buffer.from(randomFeatureCollection(seed), 'utf8');
+      writeFileSync(path, bytes);
+      const expected = expectedStats(bytes);
+      const ways = [
+        await measureGeoJSON(path),
+        await measureGeoJSON(path, { chunkSize }),
+        await measureGeoJSON(path, { chunkSize, parallelMinBytes: 0 }), // second half on a worker thread
+      ];
+      for (const stats of ways) {
+        expect(stats).toEqual(expected);
+        // toEqual treats -0 and 0 alike; the bbox must be the very same doubles, sign of zero included.
+        stats.bbox.forEach((n, i) => expect(Object.is(n, expected.bbox[i]), `bbox[${i}] ${n}`).toBe(true));
+        expect(Object.keys(stats.geometry_types)).toEqual(Object.keys(expected.geometry_types));
+      }
+    },
+  );
 
   it('a file spanning many 1 MiB reads, hashed on a second thread, gives the same stats as JSON.parse', async () => {
     const features = Array.from({ length: 300 }, (_, seed) => {
@@ -71,6 +79,8 @@ describe('measure equals JSON.parse + @turf/bbox + sha256 on generated FeatureCo
     expect(bytes.length).toBeGreaterThan(8 << 20); // so it is hashed on the worker thread
     const path = join(dir, 'large.geojson');
     writeFileSync(path, bytes);
-    expect(await measureGeoJSON(path)).toEqual(expectedStats(bytes));
+    const expected = expectedStats(bytes);
+    expect(await measureGeoJSON(path)).toEqual(expected);
+    expect(await measureGeoJSON(path, { parallelMinBytes: 0 })).toEqual(expected);
   }, 120_000);
 });

@@ -79,9 +79,10 @@ describe('malformed GeoJSON → GeoJSONError "PATH: byte OFFSET: reason"', () =>
 
   it.each(INVALID)('%s → %s', async (name, reason) => {
     const path = `${FIXTURES}invalid/${name}.geojson`;
-    // The same error whether the bad token is inside one read or cut by the end of one.
-    for (const chunkSize of [undefined, 5, 16]) {
-      const error = await measureGeoJSON(path, { chunkSize }).catch((e: unknown) => e);
+    // The same error whether the bad token is inside one read or cut by the end of one,
+    // and when the file is scanned in two parts on two threads.
+    for (const options of [{}, { chunkSize: 5 }, { chunkSize: 16 }, { parallelMinBytes: 0 }]) {
+      const error = await measureGeoJSON(path, options).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(GeoJSONError);
       expect((error as GeoJSONError).message).toBe(`${path}: ${reason}`);
       const offset = Number(/^byte (\d+)/.exec(reason)![1]);
