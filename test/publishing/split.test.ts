@@ -1,7 +1,7 @@
 // Splitting a level into ADM1 parts (issue 5): by code when valid, else by the
 // largest overlap, else unassigned; parts that add up, carry adm1ISO, validate,
 // and come out byte-identical on a re-run.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../build/manifest-types.ts';
@@ -137,6 +137,7 @@ describe('geoshelf split (CLI)', () => {
 
   it('re-running on the same input gives byte-identical parts and manifest', async () => {
     const root = copy();
+    mkdirSync(join(root, 'data/earth/XTA/.ADM2.split-dead0000/'), { recursive: true }); // from a killed run
     const snapshot = () => {
       const dir = join(root, 'data/earth/XTA/ADM2');
       return [
@@ -150,6 +151,7 @@ describe('geoshelf split (CLI)', () => {
     const first = snapshot();
     await cli('split', '--level', 'ADM2', '--root', root, 'XTA');
     expect(snapshot()).toEqual(first);
+    expect(readdirSync(join(root, 'data/earth/XTA')).filter((f) => f.startsWith('.'))).toEqual([]);
   });
 
   it('a level published only as parts is re-split from its parts, its properties gaining adm1ISO', async () => {

@@ -1,7 +1,7 @@
 // `geoshelf split`: wires the split stage (build/split.ts) to a manifest:
 // writes the parts into a temporary folder, measures them, then swaps the
 // folder in and records the parts in the manifest as one step.
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Level, Part } from '../../../build/manifest-types.ts';
@@ -74,6 +74,11 @@ export default {
     const target = join(root, folder, level);
     const staging = join(root, folder, `.${level}.split-${randomBytes(4).toString('hex')}`);
     const old = `${staging}.old`;
+    // Staging folders left by a run killed outright (SIGKILL, power loss) are never read: remove them.
+    for (const name of await readdir(join(root, folder))) {
+      if (name.startsWith(`.${level}.split-`))
+        await rm(join(root, folder, name), { recursive: true, force: true });
+    }
     try {
       await mkdir(staging, { recursive: true });
       const measurer = new Measurer();
