@@ -34,6 +34,7 @@ const command: Command = {
       },
     });
     const tty = process.stderr.isTTY && !values.quiet;
+    let shown = 0; // when the progress line was last drawn: at most 10 times a second
     const result = await buildCatalogue({
       root: values.root,
       out: values.out,
@@ -41,6 +42,8 @@ const command: Command = {
       siteUrl: values['site-url'],
       onProgress: tty
         ? (stage, done, total) => {
+            if (done !== undefined && done !== total && performance.now() - shown < 100) return;
+            shown = performance.now();
             const count = total ? ` ${done}/${total}` : '';
             process.stderr.write(`\r\x1b[2Kbuild: ${stage}${count}`);
           }
