@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { measureGeoJSON } from '../../build/measure.ts';
+import { findSplit, scanTailInWorker } from '../../build/measure-parallel.ts';
+import { open } from 'node:fs/promises';
 import { randomFeatureCollection, seededRandom } from './generate.ts';
 
 interface Parsed {
@@ -83,4 +85,26 @@ describe('measure equals JSON.parse + @turf/bbox + sha256 on generated FeatureCo
     expect(await measureGeoJSON(path)).toEqual(expected);
     expect(await measureGeoJSON(path, { parallelMinBytes: 0 })).toEqual(expected);
   }, 120_000);
+
+  it('the worker thread scans the second half from a feature boundary (not only the fallback)', async () => {
+    const line = (x: number) =>
+      `{"type":"Feature","properties":{"n":${x}},"geometry":{"type":"Polygon","coordinates":[[[${x},1],[2,-${x}],[${x},1]]]}}`;
+    const text = `{"type":"FeatureCollection","features":[\n${Array.from({ length: 100 }, (_, i) => line(i)).join(',\n')}\n]}`;
+    const path = join(dir, 'lines.geojson');
+    writeFileSync(path, text);
+    const file = await open(path);
+    const split = await findSplit(file, text.length);
+    await file.close();
+    expect(text.slice(split - 2, split + 2)).toBe(',\n{"');
+    const tail = await scanTailInWorker(path, split);
+    const first = Number(/"n":(\d+)/.exec(text.slice(split))![1]); // the first feature of the second half
+    expect(first).toBeGreaterThan(10);
+    expect(tail).toMatchObject({
+      ok: true,
+      bytesRead: text.length - split,
+      features: 100 - first,
+      properties: ['n'],
+    });
+    expect(tail!.box).toEqual([2, -99, 99, 1]);
+  });
 });
