@@ -51,5 +51,5 @@ export function renderApiCountry(base: string, { file, manifest: m }: LoadedMani
     ...(d.preview ? { preview_url: `${base}${d.preview}` } : {}),
     ...(d.parts ? { parts: d.parts.map((p) => ({ code: p.code, url: `${base}${p.path}` })) } : {}),
   }));
-  return `${JSON.stringify({ api_version: API_VERSION, ...links(base, file, m), manifest: m, urls }, null, 1)}\n`;
+  return `${JSON.stringify({ api_version: API_VERSION, ...links(base, file, m), manifest: m, urls }, null, 2)}\n`;
 }
