@@ -83,7 +83,8 @@ async function readFeatures(root: string, path: string): Promise<{ geometry: { t
  * k = 0 keeps every vertex (method "none"), k ≥ 1 drops vertices weighing at
  * most thresholds[k-1]. The bracket [fails, fits] narrows by interpolating
  * bytes against the number of kept vertices (bytes are close to linear in
- * it), falling back to halving when a side repeats, until fails + 1 = fits.
+ * it), falling back to halving the kept-vertex range when a side repeats,
+ * until fails + 1 = fits.
  */
 export function fitBudget(source: string, prepared: Prepared, options: PreviewOptions): PreviewResult {
   const { thresholds, keptAbove, fixedVertices } = prepared;
@@ -118,8 +119,11 @@ export function fitBudget(source: string, prepared: Prepared, options: PreviewOp
   let halve = false; // after two tries on the same side, halve once (Illinois-style)
   while (fits - fails > 1) {
     let k: number;
-    if (halve) k = Math.floor((fits + fails) / 2);
-    else {
+    if (halve) {
+      // Halve the kept-vertex range; with k = 0 never tried, at most double the vertices (renders stay small).
+      const hi = fails < 0 ? Math.min(kept(0), 2 * kept(fits)) : kept(fails);
+      k = indexKeeping(keptAbove, (kept(fits) + hi) / 2 - fixedVertices);
+    } else {
       const fitsBytes = tries.get(fits)!.bytes;
       const lo = kept(fits);
       const hi = kept(Math.max(fails, 0));
