@@ -80,6 +80,8 @@ ${manifests.map((m) => row(context, m))}</tbody>
   return renderPage(context, {
     title: 'Administrative boundaries',
     description: `Browse and download administrative boundaries of ${manifests.length} countries and territories as GeoJSON, with sources and licences.`,
+    head: markup`<noscript><style>#filters { display: none; }</style></noscript>
+`, // the form needs the script
     main,
   });
 }

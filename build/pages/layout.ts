@@ -12,6 +12,7 @@ export interface PageOptions {
   title: string; // e.g. "Chile (CHL)"; the site name is appended
   description: string;
   main: Html;
+  head?: Html; // extra elements for <head>
   lang?: string;
 }
 
@@ -30,7 +31,7 @@ export function renderPage(context: PageContext, options: PageOptions): string {
 <meta name="description" content="${options.description}">
 <link rel="icon" href="${raw(ICON)}">
 ${context.styles.map((href) => markup`<link rel="stylesheet" href="${base}${href}">\n`)}<script type="module" src="${base}${context.script}"></script>
-</head>
+${options.head ?? ''}</head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site-header"><div class="wrap">
