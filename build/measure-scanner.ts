@@ -15,6 +15,8 @@ import {
   readNumber,
   readString,
   skipStringBody,
+  startsValue,
+  decodeString,
   type StringState,
 } from './measure-tokens.ts';
 
@@ -338,37 +340,18 @@ export class FeatureCollectionScanner {
   }
 
   private closeCollection(): void {
-    for (const [bit, name] of [
-      [1, 'type'],
-      [2, 'features'],
-    ] as const) {
-      if (!(this.topSeen & bit)) {
-        throw new ScanError(this.topStart, `not a FeatureCollection: no "${name}" member`);
-      }
-    }
+    const missing = firstMissing(this.topSeen, ['type', 'features']);
+    if (missing) throw new ScanError(this.topStart, `not a FeatureCollection: no "${missing}" member`);
   }
 
   private closeFeature(): void {
-    for (const [bit, name] of [
-      [1, 'type'],
-      [2, 'geometry'],
-      [4, 'properties'],
-    ] as const) {
-      if (!(this.featureSeen & bit)) {
-        throw new ScanError(this.featureStart, `${this.where(F_FEATURE)} has no "${name}"`);
-      }
-    }
+    const missing = firstMissing(this.featureSeen, ['type', 'geometry', 'properties']);
+    if (missing) throw new ScanError(this.featureStart, `${this.where(F_FEATURE)} has no "${missing}"`);
   }
 
   private closeGeometry(): void {
-    for (const [bit, name] of [
-      [1, 'type'],
-      [2, 'coordinates'],
-    ] as const) {
-      if (!(this.geometrySeen & bit)) {
-        throw new ScanError(this.geometryStart, `${this.where('geometry')} has no "${name}"`);
-      }
-    }
+    const missing = firstMissing(this.geometrySeen, ['type', 'coordinates']);
+    if (missing) throw new ScanError(this.geometryStart, `${this.where('geometry')} has no "${missing}"`);
     const type = this.geometryType;
     if (this.coords.leaf !== LEAF_DEPTH[type]) {
       // The coordinates came before "type", so their depth is only checked now.
@@ -441,24 +424,7 @@ export class FeatureCollectionScanner {
   }
 }
 
-/** Returns the string token buf[start, end) (quotes included) as a JS string. */
-function decodeString(buf: Buffer, start: number, end: number, escaped: boolean): string {
-  // Escapes are rare in keys ("na\u00efve"); JSON.parse decodes them exactly.
-  return escaped
-    ? (JSON.parse(buf.toString('utf8', start, end)) as string)
-    : buf.toString('utf8', start + 1, end - 1);
-}
-
-/** Returns whether byte c can start a JSON value: { [ " - 0-9 t f n. */
-function startsValue(c: number): boolean {
-  return (
-    c === 0x7b ||
-    c === 0x5b ||
-    c === 0x22 ||
-    c === 0x2d ||
-    (c >= 0x30 && c <= 0x39) ||
-    c === 0x74 ||
-    c === 0x66 ||
-    c === 0x6e
-  );
+/** Returns the first of `names` whose bit (1, 2, 4… in order) is not set in `seen`. */
+function firstMissing(seen: number, names: string[]): string | undefined {
+  return names.find((_, k) => !(seen & (1 << k)));
 }

@@ -186,3 +186,25 @@ export function readNumber(buf: Buffer, i: number, end: number, eof: boolean, ba
 function badNumber(base: number, start: number): never {
   throw new ScanError(base + start, 'invalid JSON: malformed number');
 }
+
+/** Returns whether byte c can start a JSON value: { [ " - 0-9 t f n. */
+export function startsValue(c: number): boolean {
+  return (
+    c === 0x7b ||
+    c === 0x5b ||
+    c === 0x22 ||
+    c === 0x2d ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x74 ||
+    c === 0x66 ||
+    c === 0x6e
+  );
+}
+
+/** Returns the string token buf[start, end) (quotes included) as a JS string. */
+export function decodeString(buf: Buffer, start: number, end: number, escaped: boolean): string {
+  // Escapes are rare in keys ("na\u00efve"); JSON.parse decodes them exactly.
+  return escaped
+    ? (JSON.parse(buf.toString('utf8', start, end)) as string)
+    : buf.toString('utf8', start + 1, end - 1);
+}

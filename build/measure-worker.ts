@@ -1,15 +1,15 @@
-// Runs on a worker thread started by build/measure-parallel.ts: scans a large
-// file from a feature boundary to its end while the main thread scans the
-// part before it.
-import { open } from 'node:fs/promises';
+// Runs on a worker thread started by build/measure-parallel.ts: scans the
+// segments of a large file from the last back, claiming each before it starts,
+// until it meets a segment the main thread has claimed.
+import { open, type FileHandle } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
+import { FREE, WORKER, type Segment } from './measure-parallel.ts';
 import { scanRange } from './measure-read.ts';
 import { FeatureCollectionScanner } from './measure-scanner.ts';
 
-/** What the worker sends back for one file part. */
-export interface TailResult {
-  id: number;
-  ok: boolean; // false: a problem in this part (the main thread scans it again for the exact message)
+/** The worker's scan of one segment. */
+export interface SegmentResult {
+  ok: boolean; // false: a problem, or it did not end between features (the main thread scans it again)
   bytesRead?: number;
   features?: number;
   box?: number[];
@@ -17,22 +17,40 @@ export interface TailResult {
   properties?: string[];
 }
 
-parentPort!.on(
-  'message',
-  ({ id, path, from, chunkSize }: { id: number; path: string; from: number; chunkSize?: number }) => {
-    scanTail(path, from, chunkSize).then(
-      (result) => parentPort!.postMessage({ id, ...result }),
-      () => parentPort!.postMessage({ id, ok: false }),
-    );
-  },
-);
+interface Job {
+  id: number;
+  path: string;
+  segments: Segment[];
+  claims: Int32Array;
+  chunkSize?: number;
+}
 
-async function scanTail(path: string, from: number, chunkSize?: number): Promise<Omit<TailResult, 'id'>> {
-  const file = await open(path, 'r');
+parentPort!.on('message', (job: Job) => {
+  void scanSegments(job).finally(() => parentPort!.postMessage({ id: job.id, done: true }));
+});
+
+async function scanSegments({ id, path, segments, claims, chunkSize }: Job): Promise<void> {
+  let file: FileHandle | undefined;
   try {
-    const scanner = new FeatureCollectionScanner();
-    scanner.startBetweenFeatures();
-    const { bytesRead } = await scanRange(file, scanner, { from, to: Infinity, toEnd: true, chunkSize });
+    file = await open(path, 'r');
+    for (let k = segments.length - 1; k > 0; k--) {
+      if (Atomics.compareExchange(claims, k, FREE, WORKER) !== FREE) break; // the main thread got here first
+      parentPort!.postMessage({ id, k, result: await scanSegment(file, segments[k], chunkSize) });
+    }
+  } catch {
+    // Segments claimed and not reported get no result: the main thread scans them.
+  } finally {
+    await file?.close();
+  }
+}
+
+async function scanSegment(file: FileHandle, segment: Segment, chunkSize?: number): Promise<SegmentResult> {
+  const scanner = new FeatureCollectionScanner();
+  scanner.startBetweenFeatures();
+  try {
+    const { from, to, last } = segment;
+    const { bytesRead, carry } = await scanRange(file, scanner, { from, to, toEnd: last, chunkSize });
+    if (!last && (carry !== 0 || !scanner.isBetweenFeatures())) return { ok: false };
     return {
       ok: true,
       bytesRead,
@@ -41,9 +59,7 @@ async function scanTail(path: string, from: number, chunkSize?: number): Promise
       geometryTypes: [...scanner.geometryTypes],
       properties: [...scanner.properties],
     };
-  } finally {
-    await file.close();
+  } catch {
+    return { ok: false };
   }
 }
-
-parentPort!.postMessage({ ready: true });

@@ -6,7 +6,7 @@ import { open } from 'node:fs/promises';
 import { UserError } from '../src/cli/command.ts';
 import type { BBox, FileStats, GeometryTypes } from './manifest-types.ts';
 import { hashFileInWorker } from './measure-hash.ts';
-import { findSplit, joinTail, scanTailInWorker } from './measure-parallel.ts';
+import { findSegments, joinSegment, shareWithWorker } from './measure-parallel.ts';
 import { scanRange } from './measure-read.ts';
 import { FeatureCollectionScanner } from './measure-scanner.ts';
 import { ScanError } from './measure-tokens.ts';
@@ -24,7 +24,8 @@ export class GeoJSONError extends UserError {
 }
 
 const WORKER_MIN_BYTES = 8 << 20; // hash on a second thread from this size on
-const PARALLEL_MIN_BYTES = 64 << 20; // scan in two parts from this size on
+const PARALLEL_MIN_BYTES = 64 << 20; // share the scan with a worker thread from this size on
+const SEGMENT_BYTES = 32 << 20;
 
 /**
  * Returns the stats of one GeoJSON FeatureCollection file in one streaming
@@ -32,11 +33,12 @@ const PARALLEL_MIN_BYTES = 64 << 20; // scan in two parts from this size on
  * string limit work and memory stays flat). Throws GeoJSONError, with the
  * byte offset, on malformed input, and a UserError when the file can't be read.
  * The options are for tests: `chunkSize` (bytes per read) to cut tokens at a
- * chunk's end, `parallelMinBytes` to split small files across two threads.
+ * chunk's end; `parallelMinBytes` and `segmentBytes` to share the scan of
+ * small files with the worker thread.
  */
 export async function measureGeoJSON(
   path: string,
-  options: { chunkSize?: number; parallelMinBytes?: number } = {},
+  options: { chunkSize?: number; parallelMinBytes?: number; segmentBytes?: number } = {},
 ): Promise<FileStats> {
   const file = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
     throw new UserError(`${path}: cannot read: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
@@ -44,27 +46,34 @@ export async function measureGeoJSON(
   try {
     const { size } = await file.stat();
     const { chunkSize } = options;
-    // A large file's second half is scanned on a worker thread (if its layout
-    // allows), and it is hashed on another, while this thread scans the first half.
-    const split = size >= (options.parallelMinBytes ?? PARALLEL_MIN_BYTES) ? await findSplit(file, size) : -1;
-    const tail = split > 0 ? scanTailInWorker(path, split, chunkSize) : undefined;
-    // Small files are hashed here: starting a thread would cost more.
-    const hashing = size >= WORKER_MIN_BYTES || split > 0 ? hashFileInWorker(path) : undefined;
+    // A large file is scanned in segments shared with a worker thread (if its
+    // layout allows), and hashed on another thread. A small one is scanned
+    // and hashed here: starting threads would cost more.
+    const segments =
+      size >= (options.parallelMinBytes ?? PARALLEL_MIN_BYTES)
+        ? await findSegments(file, size, options.segmentBytes ?? SEGMENT_BYTES)
+        : [{ from: 0, to: size, last: true }];
+    const shared = segments.length > 1 ? shareWithWorker(path, segments, chunkSize) : undefined;
+    const hashing = size >= WORKER_MIN_BYTES || segments.length > 1 ? hashFileInWorker(path) : undefined;
     hashing?.catch(() => {}); // awaited below, unless parsing fails first
     const hash = hashing ? undefined : createHash('sha256');
     const scanner = new FeatureCollectionScanner();
-    const head = await scanRange(file, scanner, { from: 0, to: split, toEnd: split <= 0, chunkSize, hash });
-    let bytes = head.bytesRead;
-    if (tail) {
-      const joined = head.carry === 0 && scanner.isBetweenFeatures() ? await tail : undefined;
-      if (joined?.ok) {
-        joinTail(scanner, joined);
-        bytes += joined.bytesRead!;
-      } else {
-        const from = split - head.carry; // the worker's part, scanned here after all
-        bytes =
-          from + (await scanRange(file, scanner, { from, to: Infinity, toEnd: true, chunkSize })).bytesRead;
+    let carry = 0; // bytes before the segment's start not yet consumed
+    let bytes = 0; // file offset read up to
+    for (const [k, segment] of segments.entries()) {
+      if (shared && !shared.claim(k)) {
+        const part = carry === 0 && scanner.isBetweenFeatures() ? await shared.result(k) : undefined;
+        if (part?.ok) {
+          joinSegment(scanner, part);
+          bytes = segment.from + part.bytesRead!;
+          continue;
+        } // else scan it here after all
       }
+      const from = segment.from - carry;
+      const range = { from, to: segment.to, toEnd: segment.last, chunkSize, hash };
+      const done = await scanRange(file, scanner, range);
+      bytes = from + done.bytesRead;
+      carry = done.carry;
     }
     return {
       bytes,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { measureGeoJSON } from '../../build/measure.ts';
-import { findSplit, scanTailInWorker } from '../../build/measure-parallel.ts';
+import { findSegments, shareWithWorker } from '../../build/measure-parallel.ts';
 import { open } from 'node:fs/promises';
 import { randomFeatureCollection, seededRandom } from './generate.ts';
 
@@ -60,7 +60,7 @@ describe('measure equals JSON.parse + @turf/bbox + sha256 on generated FeatureCo
       const ways = [
         await measureGeoJSON(path),
         await measureGeoJSON(path, { chunkSize }),
-        await measureGeoJSON(path, { chunkSize, parallelMinBytes: 0 }), // second half on a worker thread
+        await measureGeoJSON(path, { chunkSize, parallelMinBytes: 0, segmentBytes: 200 }), // shared with a worker thread
       ];
       for (const stats of ways) {
         expect(stats).toEqual(expected);
@@ -83,28 +83,25 @@ describe('measure equals JSON.parse + @turf/bbox + sha256 on generated FeatureCo
     writeFileSync(path, bytes);
     const expected = expectedStats(bytes);
     expect(await measureGeoJSON(path)).toEqual(expected);
-    expect(await measureGeoJSON(path, { parallelMinBytes: 0 })).toEqual(expected);
+    expect(await measureGeoJSON(path, { parallelMinBytes: 0, segmentBytes: 1 << 20 })).toEqual(expected);
   }, 120_000);
 
-  it('the worker thread scans the second half from a feature boundary (not only the fallback)', async () => {
+  it('the worker thread scans segments from the last back (not only the sequential fallback)', async () => {
     const line = (x: number) =>
       `{"type":"Feature","properties":{"n":${x}},"geometry":{"type":"Polygon","coordinates":[[[${x},1],[2,-${x}],[${x},1]]]}}`;
     const text = `{"type":"FeatureCollection","features":[\n${Array.from({ length: 100 }, (_, i) => line(i)).join(',\n')}\n]}`;
     const path = join(dir, 'lines.geojson');
     writeFileSync(path, text);
     const file = await open(path);
-    const split = await findSplit(file, text.length);
+    const segments = await findSegments(file, text.length, 1000);
     await file.close();
-    expect(text.slice(split - 2, split + 2)).toBe(',\n{"');
-    const tail = await scanTailInWorker(path, split);
-    const first = Number(/"n":(\d+)/.exec(text.slice(split))![1]); // the first feature of the second half
-    expect(first).toBeGreaterThan(10);
-    expect(tail).toMatchObject({
-      ok: true,
-      bytesRead: text.length - split,
-      features: 100 - first,
-      properties: ['n'],
-    });
-    expect(tail!.box).toEqual([2, -99, 99, 1]);
+    expect(segments.length).toBeGreaterThan(4);
+    for (const { from } of segments.slice(1)) expect(text.slice(from - 2, from + 2)).toBe(',\n{"');
+    const shared = shareWithWorker(path, segments)!; // this thread claims none: the worker scans all but the first
+    const parts = await Promise.all(segments.slice(1).map((_, k) => shared.result(k + 1)));
+    expect(parts.every((part) => part?.ok)).toBe(true);
+    const first = Number(/"n":(\d+)/.exec(text.slice(segments[1].from))![1]);
+    expect(parts.reduce((sum, part) => sum + part!.features!, 0)).toBe(100 - first);
+    expect(parts.at(-1)!.bytesRead).toBe(text.length - segments.at(-1)!.from);
   });
 });

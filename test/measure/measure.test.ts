@@ -80,8 +80,13 @@ describe('malformed GeoJSON → GeoJSONError "PATH: byte OFFSET: reason"', () =>
   it.each(INVALID)('%s → %s', async (name, reason) => {
     const path = `${FIXTURES}invalid/${name}.geojson`;
     // The same error whether the bad token is inside one read or cut by the end of one,
-    // and when the file is scanned in two parts on two threads.
-    for (const options of [{}, { chunkSize: 5 }, { chunkSize: 16 }, { parallelMinBytes: 0 }]) {
+    // and when the file is scanned in segments shared with a worker thread.
+    for (const options of [
+      {},
+      { chunkSize: 5 },
+      { chunkSize: 16 },
+      { parallelMinBytes: 0, segmentBytes: 40 },
+    ]) {
       const error = await measureGeoJSON(path, options).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(GeoJSONError);
       expect((error as GeoJSONError).message).toBe(`${path}: ${reason}`);
