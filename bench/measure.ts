@@ -225,8 +225,7 @@ async function main(): Promise<void> {
 /** Prints each target with the figures behind it, MET or MISSED. */
 function report(results: { file: string; mb: number; method: Method; run: Run }[]): void {
   console.log(
-    '\ntargets (best of %d runs; time of the operation alone, cli and ogrinfo include process start):',
-    REPEATS,
+    `\ntargets (best of ${JSON.stringify(REPEATS)} runs, ogrinfo once on 1 GB; in-process time of the operation; cli and ogrinfo with process start):`,
   );
   for (const file of FILES) {
     const get = (m: Method) => results.find((r) => r.file === file.name && r.method === m);
