@@ -85,6 +85,9 @@ export async function measureGeoJSON(
     };
   } catch (error) {
     if (error instanceof ScanError) throw new GeoJSONError(path, error.offset, error.reason);
+    const code = (error as NodeJS.ErrnoException).code; // e.g. EISDIR: a folder was named
+    if (typeof code === 'string' && code.startsWith('E'))
+      throw new UserError(`${path}: cannot read: ${code}`);
     throw error;
   } finally {
     await file.close();

@@ -95,6 +95,10 @@ describe('malformed GeoJSON → GeoJSONError "PATH: byte OFFSET: reason"', () =>
     }
   });
 
+  it('a folder → UserError "PATH: cannot read: EISDIR"', async () => {
+    await expect(measureGeoJSON(`${FIXTURES}valid`)).rejects.toThrow(`${FIXTURES}valid: cannot read: EISDIR`);
+  });
+
   it('a missing file → UserError "PATH: cannot read: no such file"', async () => {
     await expect(measureGeoJSON(`${FIXTURES}nope.geojson`)).rejects.toThrow(
       `${FIXTURES}nope.geojson: cannot read: no such file`,
