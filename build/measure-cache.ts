@@ -48,14 +48,22 @@ export class Measurer {
     return copyStats(await pending);
   }
 
-  /** Writes the cache file atomically (no-op without one, or when nothing changed). */
+  /**
+   * Writes the cache file atomically (no-op without one, or when nothing
+   * changed). A cache that can't be written (read-only folder) is skipped:
+   * the next run measures again, which is slower but never wrong.
+   */
   async save(): Promise<void> {
     if (!this.cacheFile || !this.entries || !this.changed) return;
     const entries = await this.entries;
     const data: CacheFile = { version: CACHE_VERSION, files: Object.fromEntries(entries) };
-    await mkdir(dirname(this.cacheFile), { recursive: true });
-    await writeFileAtomic(this.cacheFile, `${JSON.stringify(data)}\n`);
-    this.changed = false;
+    try {
+      await mkdir(dirname(this.cacheFile), { recursive: true });
+      await writeFileAtomic(this.cacheFile, `${JSON.stringify(data)}\n`);
+      this.changed = false;
+    } catch {
+      // e.g. EACCES or EROFS on a read-only data folder
+    }
   }
 
   private async measureOnce(path: string, key: string): Promise<FileStats> {

@@ -70,6 +70,12 @@ describe('Measurer: measure once per run, and not again across runs while files 
     expect(() => readFileSync(cacheFile)).toThrow();
   });
 
+  it('a cache file that cannot be written is skipped, not an error', async () => {
+    const measurer = new Measurer({ cacheFile: join(a, 'cache/measurements.json') }); // a.geojson is a file, not a folder
+    await measurer.measure(a);
+    await expect(measurer.save()).resolves.toBeUndefined();
+  });
+
   it('a corrupt cache file is ignored and replaced', async () => {
     const first = new Measurer({ cacheFile });
     await first.measure(a);
