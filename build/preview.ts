@@ -1,10 +1,9 @@
 // Makes a dataset's preview: the least simplified rendering whose file fits a
 // byte budget, found by bisection over thresholds that are computed once per
 // input (build/simplify.ts), never by re-running the simplification per try.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { UserError } from '../src/cli/command.ts';
 import type { Dataset, Simplification } from './manifest-types.ts';
+import { readFeatures } from './read-features.ts';
 import { decimalsFor, prepare, render, type Method, type Prepared, type Rendering } from './simplify.ts';
 
 /** The spec's cap on `preview_bytes`. */
@@ -62,20 +61,6 @@ export async function makePreview(
   const source = paths.join(', ');
   const prepared = prepare(source, features, options.method, (key) => PREVIEW_PROPERTIES.has(key));
   return fitBudget(source, prepared, options);
-}
-
-async function readFeatures(root: string, path: string): Promise<{ geometry: { type: string } | null }[]> {
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(join(root, path), 'utf8'));
-  } catch (error) {
-    throw new UserError(`${path}: cannot read as JSON: ${(error as Error).message.split('\n')[0]}`);
-  }
-  const collection = value as { type?: unknown; features?: unknown };
-  if (collection?.type !== 'FeatureCollection' || !Array.isArray(collection.features)) {
-    throw new UserError(`${path}: not a GeoJSON FeatureCollection`);
-  }
-  return collection.features as { geometry: { type: string } | null }[];
 }
 
 /**

@@ -1,11 +1,10 @@
 // Splits a level into one file per ADM1 parent: each feature goes to the
 // parent its code property names, else to the parent it overlaps most, else
 // to `unassigned`. Returns the part texts; the CLI writes them.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { UserError } from '../src/cli/command.ts';
 import type { Dataset, Level, Manifest } from './manifest-types.ts';
 import { byCodepoint } from './measure.ts';
+import type { GeoFeature } from './read-features.ts';
 import { areaM2, boxesMeet, overlapM2, shapeOf, type Shape } from './split-geometry.ts';
 
 /** The property each feature of a part gets: its parent's part code, as in the corpus. */
@@ -14,13 +13,6 @@ export const PARENT_PROPERTY = 'adm1ISO';
 export const PARENT_CODE_PROPERTIES = ['parentISO', 'adm1ISO'];
 /** A best overlap below this share of the feature's area is flagged in the summary. */
 export const SMALL_OVERLAP = 0.5;
-
-export interface GeoFeature {
-  type: 'Feature';
-  id?: string | number;
-  properties: Record<string, unknown> | null;
-  geometry: { type: string; coordinates?: unknown } | null;
-}
 
 export interface Parent {
   code: string; // part code: the ISO 3166-2 code, e.g. "AR-C", or a slug, e.g. "buenos-aires"
@@ -191,21 +183,6 @@ function collectionText(features: GeoFeature[]): string {
   }
   const head = box[0] === Infinity ? '' : `"bbox":[${box.join(',')}],`;
   return `{"type":"FeatureCollection",${head}"features":[\n${features.map((f) => JSON.stringify(f)).join(',\n')}\n]}`;
-}
-
-/** Returns the features of a GeoJSON FeatureCollection file (relative to `root`); a UserError names a bad file. */
-export async function readFeatures(root: string, path: string): Promise<GeoFeature[]> {
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(join(root, path), 'utf8'));
-  } catch (error) {
-    throw new UserError(`${path}: cannot read as JSON: ${(error as Error).message.split('\n')[0]}`);
-  }
-  const collection = value as { type?: unknown; features?: unknown };
-  if (collection?.type !== 'FeatureCollection' || !Array.isArray(collection.features)) {
-    throw new UserError(`${path}: not a GeoJSON FeatureCollection`);
-  }
-  return collection.features as GeoFeature[];
 }
 
 /** What `split` needs from a manifest: the level to split and the ADM1 parents' file. */

@@ -1,32 +1,17 @@
 // Shared by the publishing tests: temp copies of the fixture tree, the CLI, and
 // reading a GeoJSON file's rings.
-import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { copyDataTree } from '../support/cli.ts';
 
 /** The fixture tree: country XTA, 3 ADM1 regions with wiggly shared borders, 13 ADM2 districts. */
 export const FIXTURE = new URL('../fixtures/publishing/', import.meta.url).pathname;
-const BIN = new URL('../../bin/geoshelf.js', import.meta.url).pathname;
+export { cli } from '../support/cli.ts';
+
 const TMP = '/tmp/geoshelf-publishing-tests';
 
 /** Returns a fresh temp folder holding a copy of `from`'s data/. */
 export function tempCopy(from = FIXTURE): string {
-  mkdirSync(TMP, { recursive: true });
-  const root = mkdtempSync(join(TMP, 'tree-'));
-  cpSync(join(from, 'data'), join(root, 'data'), { recursive: true });
-  return root;
-}
-
-/** Runs `geoshelf ARGS…` and returns its exit code, stdout and stderr. */
-export async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)('node', [BIN, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+  return copyDataTree(from, TMP);
 }
 
 export interface TestFeature {

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../build/manifest-types.ts';
 import { Measurer } from '../../build/measure-cache.ts';
-import { assignFeatures, parentsOf, readFeatures, slug, type GeoFeature } from '../../build/split.ts';
+import { readFeatures, type GeoFeature } from '../../build/read-features.ts';
+import { assignFeatures, parentsOf, slug } from '../../build/split.ts';
 import { formatProblem, validateManifests } from '../../build/validate.ts';
 import { cli, FIXTURE, tempCopy } from './helpers.ts';
 

@@ -15,10 +15,10 @@ import {
   parentsOf,
   partTexts,
   planSplit,
-  readFeatures,
   SMALL_OVERLAP,
   type Assignment,
 } from '../../../build/split.ts';
+import { readFeatures } from '../../../build/read-features.ts';
 import { parseCommandArgs, UserError, type Command } from '../command.ts';
 
 const usage = `Usage: geoshelf split --level LEVEL [--root DIR] [--verbose] ISO3
