@@ -19,6 +19,7 @@ import {
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { measureGeoJSON } from '../build/measure.ts';
+import { seededRandom } from '../test/support/random.ts';
 
 const DIR = '/tmp/geoshelf-bench';
 const FILES = [
@@ -39,17 +40,6 @@ interface Run {
 }
 
 // ---- data -------------------------------------------------------------------
-
-/** Returns a deterministic pseudo-random generator in [0, 1) (mulberry32). */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Returns one ring as text: a closed random walk of 6-decimal positions, e.g. "[[-70.062408,12.41767],…]". */
 function ringText(random: () => number, x: number, y: number, n: number): string {

@@ -4,18 +4,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-
-/** Returns a seeded pseudo-random generator in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../test/support/random.ts';
 
 type Point = [number, number];
 
@@ -57,7 +46,7 @@ export interface GridOptions {
 /** Returns a FeatureCollection text of a jittered grid level (deterministic for the options). */
 export function gridLevel(options: GridOptions): string {
   const { columns, rows, pointsPerEdge, seed } = options;
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const cell = 0.1; // degrees
   const west = -70;
   const south = -40;

@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { measureGeoJSON } from '../../build/measure.ts';
 import { findSegments, shareWithWorker } from '../../build/measure-parallel.ts';
 import { open } from 'node:fs/promises';
-import { randomFeatureCollection, seededRandom } from './generate.ts';
+import { seededRandom } from '../support/random.ts';
+import { randomFeatureCollection } from './generate.ts';
 
 interface Parsed {
   features: { properties: Record<string, unknown> | null; geometry: { type: string } }[];

@@ -2,17 +2,7 @@
 // the text varies in ways JSON.stringify never produces (exponents, -0, long
 // mantissas, escapes, member order, whitespace) while JSON.parse reads it the same.
 
-/** Returns a deterministic pseudo-random generator in [0, 1) (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../support/random.ts';
 
 type Random = () => number;
 
