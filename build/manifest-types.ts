@@ -6,6 +6,9 @@ export type Body = 'earth' | 'moon' | 'mars';
 export type Status = 'ok' | 'review' | 'deprecated';
 export type Level = 'ADM0' | 'ADM1' | 'ADM2' | 'ADM3' | 'ADM4' | 'ADM5' | 'QUAD';
 
+/** The spec's cap on a preview file (`preview_bytes`): 2 MiB. */
+export const MAX_PREVIEW_BYTES = 2_097_152;
+
 /** The licence identifiers the spec allows. */
 export const LICENSES = [
   'CC0-1.0',

@@ -6,9 +6,6 @@ import type { Dataset, Simplification } from './manifest-types.ts';
 import { readFeatures } from './read-features.ts';
 import { decimalsFor, prepare, render, type Method, type Prepared, type Rendering } from './simplify.ts';
 
-/** The spec's cap on `preview_bytes`. */
-export const MAX_PREVIEW_BYTES = 2_097_152;
-
 /**
  * Properties a preview keeps: those that name or identify a feature and its
  * parent (geoBoundaries' shapeName/shapeISO/shapeType/parentISO, the split's

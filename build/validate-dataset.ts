@@ -4,11 +4,15 @@
 // nothing else is said about it.
 import type { DataFiles } from './data-files.ts';
 import type { Problem } from './manifests.ts';
-import type { BBox, Dataset, FileStats, GeometryTypes } from './manifest-types.ts';
+import {
+  MAX_PREVIEW_BYTES,
+  type BBox,
+  type Dataset,
+  type FileStats,
+  type GeometryTypes,
+} from './manifest-types.ts';
+import { byCodepoint } from './measure.ts';
 import { show } from './schema.ts';
-
-/** The largest preview the catalogue serves: 2 MiB. */
-export const PREVIEW_MAX_BYTES = 2 * 1024 * 1024;
 
 export interface DatasetContext {
   file: string; // the manifest, e.g. "data/earth/ARG/manifest.json"
@@ -144,11 +148,11 @@ async function checkPreview({ folder, data, dataset }: DatasetContext, add: Add,
   if (state.kind !== 'file') {
     const what = state.kind === 'missing' ? 'does not exist' : 'is not a file';
     add(`${at}/preview`, 'file-missing', `file ${preview} ${what}`);
-  } else if (state.size > PREVIEW_MAX_BYTES) {
+  } else if (state.size > MAX_PREVIEW_BYTES) {
     add(
       `${at}/preview`,
       'preview-size',
-      `file ${preview} has ${state.size} bytes, more than 2 MiB (2097152)`,
+      `file ${preview} has ${state.size} bytes, more than 2 MiB (${MAX_PREVIEW_BYTES})`,
     );
   } else if (previewBytes !== undefined && previewBytes !== state.size) {
     add(
@@ -264,12 +268,7 @@ export function combineStats(files: Omit<FileStats, 'bytes' | 'sha256'>[]) {
   const geometry_types: GeometryTypes = {};
   if (types.MultiPolygon > 0) geometry_types.MultiPolygon = types.MultiPolygon;
   if (types.Polygon > 0) geometry_types.Polygon = types.Polygon;
-  return { features, bbox, geometry_types, properties: [...properties].sort(compareCodepoints) };
-}
-
-/** Sorts by plain codepoint order, as the measurer does (e.g. "Z" before "a"). */
-export function compareCodepoints(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return { features, bbox, geometry_types, properties: [...properties].sort(byCodepoint) };
 }
 
 export function sameBbox(a: BBox, b: BBox): boolean {

@@ -13,14 +13,9 @@ import {
   loadManifests,
   type LoadedManifest,
 } from '../../../build/manifests.ts';
+import { MAX_PREVIEW_BYTES } from '../../../build/manifest-types.ts';
 import { Measurer } from '../../../build/measure-cache.ts';
-import {
-  makePreview,
-  MAX_PREVIEW_BYTES,
-  previewInputs,
-  previewPath,
-  type PreviewOptions,
-} from '../../../build/preview.ts';
+import { makePreview, previewInputs, previewPath, type PreviewOptions } from '../../../build/preview.ts';
 import { uninterruptible, withFields } from '../../../build/publish-files.ts';
 import { measurementCacheFile } from '../../../build/validate.ts';
 import { parseCommandArgs, parseIntegerFlag, UserError, type Command } from '../command.ts';
