@@ -4,6 +4,8 @@
 import type { Manifest } from './manifest-types.ts';
 import type { LoadedManifest } from './validate.ts';
 import { countryApi, countryPage, manifestLevels, manifestLicenses } from './pages/paths.ts';
+import type { CountryAtlas } from './site/atlas.ts';
+import { apiUnits, levelDisplayBbox } from './site/api-units.ts';
 
 /** Version of the API's own shape; the manifests inside keep their schema_version. */
 export const API_VERSION = 1;
@@ -42,14 +44,35 @@ export function renderApiIndex(base: string, loaded: LoadedManifest[]): string {
 
 /**
  * Returns the text of `api/v1/{body}/{ISO3}.json`: the manifest exactly as
- * published, plus `urls` giving each dataset's, preview's and part's URL.
+ * published, plus `urls` giving each dataset's, preview's and part's URL (a
+ * part with the name of its unit) and the level's display bbox, and `units`:
+ * per level, every unit (build/site/api-units.ts).
  */
-export function renderApiCountry(base: string, { file, manifest: m }: LoadedManifest): string {
-  const urls = m.datasets.map((d) => ({
-    level: d.level,
-    ...(d.path ? { url: `${base}${d.path}` } : {}),
-    ...(d.preview ? { preview_url: `${base}${d.preview}` } : {}),
-    ...(d.parts ? { parts: d.parts.map((p) => ({ code: p.code, url: `${base}${p.path}` })) } : {}),
-  }));
-  return `${JSON.stringify({ api_version: API_VERSION, ...links(base, file, m), manifest: m, urls }, null, 2)}\n`;
+export function renderApiCountry(
+  base: string,
+  { file, manifest: m }: LoadedManifest,
+  atlas: CountryAtlas = { levels: [] },
+): string {
+  const units = apiUnits(base, m, atlas);
+  const names = new Map((units.ADM1 ?? []).map((u) => [u.code, u.name]));
+  const urls = m.datasets.map((d) => {
+    const display = levelDisplayBbox(atlas, d.level);
+    return {
+      level: d.level,
+      ...(d.path ? { url: `${base}${d.path}` } : {}),
+      ...(d.preview ? { preview_url: `${base}${d.preview}` } : {}),
+      ...(display ? { display_bbox: display } : {}),
+      ...(d.parts
+        ? {
+            parts: d.parts.map((p) => ({
+              code: p.code,
+              ...(names.get(p.code) ? { name: names.get(p.code) } : {}),
+              url: `${base}${p.path}`,
+            })),
+          }
+        : {}),
+    };
+  });
+  const doc = { api_version: API_VERSION, ...links(base, file, m), manifest: m, urls, units };
+  return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -12,7 +12,8 @@ import { clientBundle, listFiles, PACKAGE_DIR } from './client-bundle.ts';
 import { Measurer } from './measure-cache.ts';
 import { normaliseBase } from './pages/html.ts';
 import { compareManifests } from './pages/paths.ts';
-import { drawMaps } from './site-maps.ts';
+import { readAtlas } from './site/atlas.ts';
+import type { CountryMap } from './pages/country-page.ts';
 import { renderSite } from './site.ts';
 import { measurementCacheFile, validateManifests, type LoadedManifest, type Problem } from './validate.ts';
 import { writeDist, type WriteStats } from './write-dist.ts';
@@ -132,15 +133,21 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   if (problems.length > 0) return { ok: false, problems };
   const loaded = [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
-  progress('drawing maps');
-  const drawn = await drawMaps(root, loaded);
+  progress('reading units and drawing maps');
+  const drawn = await readAtlas(root, loaded);
+  const maps = new Map<string, CountryMap>();
+  for (const [file, atlas] of drawn.atlas) {
+    const map = atlas.levels.find((l) => l.level === atlas.mapLevel)?.map;
+    if (map) maps.set(file, { ...map, level: atlas.mapLevel! });
+  }
   progress('bundling the client');
   const bundle = await clientBundle(base, join(root, '.cache', 'geoshelf'));
   progress('rendering pages');
   const site = renderSite(
     { base, script: bundle.script, styles: bundle.styles, siteUrl: options.siteUrl },
     loaded,
-    drawn.maps,
+    maps,
+    drawn.atlas,
   );
   const generated = new Map<string, string | Buffer>([...(await publicFiles()), ...bundle.files, ...site]);
   for (const { file, text } of loaded) generated.set(file, text); // manifests are published verbatim

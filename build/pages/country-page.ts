@@ -5,6 +5,8 @@ import { formatBytes, formatInt, licenseLink, markup, raw, type Html } from './h
 import { statusBadge } from './index-page.ts';
 import { renderPage, type PageContext } from './layout.ts';
 import { countryApi } from './paths.ts';
+import { atlasMapAttributes, partNames, unitsSection } from '../site/atlas-page.ts';
+import type { CountryAtlas } from '../site/atlas.ts';
 
 export interface CountryMap {
   svg: string; // from renderMapSvg()
@@ -79,10 +81,10 @@ function datasetRow(base: string, m: Manifest, d: Dataset): Html {
 `;
 }
 
-function partRow(base: string, m: Manifest, d: Dataset, p: Part): Html {
+function partRow(base: string, m: Manifest, d: Dataset, p: Part, name: string | undefined): Html {
   const id = `part-${d.level}-${p.code}`;
   return markup`<tr>
-<th scope="row" id="${id}" data-label="Part"><code>${p.code}</code></th>
+<th scope="row" id="${id}" data-label="Part"><code>${p.code}</code>${name ? markup` ${name}` : ''}</th>
 <td data-label="Features" class="num">${formatInt(p.features)}</td>
 <td data-label="Size" class="num">${size(p.bytes)}</td>
 <td data-label="sha256" class="sha-cell">${sha(p.sha256, `${m.iso_a3} ${d.level} part ${p.code}`)}</td>
@@ -92,7 +94,7 @@ function partRow(base: string, m: Manifest, d: Dataset, p: Part): Html {
 `;
 }
 
-function partsSection(base: string, m: Manifest, d: Dataset): Html {
+function partsSection(base: string, m: Manifest, d: Dataset, names: Map<string, string>): Html {
   const parts = d.parts ?? [];
   const total = parts.reduce((n, p) => n + p.bytes, 0);
   const by = d.split_by ?? 'ADM1';
@@ -106,7 +108,7 @@ function partsSection(base: string, m: Manifest, d: Dataset): Html {
 <caption class="visually-hidden">Parts of ${m.name.en} ${d.level}</caption>
 <thead><tr><th scope="col">Part</th><th scope="col" class="num">Features</th><th scope="col" class="num">Size</th><th scope="col">sha256</th><th scope="col">Geometry</th><th scope="col">Download</th></tr></thead>
 <tbody>
-${parts.map((p) => partRow(base, m, d, p))}</tbody>
+${parts.map((p) => partRow(base, m, d, p, names.get(p.code)))}</tbody>
 </table></div>
 `;
 }
@@ -131,11 +133,11 @@ ${notes}<dt>Manifest</dt><dd><a href="${base}${file}">manifest.json</a> · <a hr
 </dl>`;
 }
 
-function mapFigure(m: Manifest, map: CountryMap | undefined): Html {
+function mapFigure(m: Manifest, map: CountryMap | undefined, atlas: Html): Html {
   if (!map) {
     return markup`<p class="no-map">No preview of ${m.name.en} is small enough to draw here; download a file below.</p>`;
   }
-  return markup`<figure class="map">
+  return markup`<figure class="map"${atlas}>
 ${raw(map.svg)}
 <figcaption>${map.level} ${map.preview ? 'preview' : 'file'} <code>${map.from.slice(map.from.lastIndexOf('/') + 1)}</code>, drawn at build time (equirectangular, simplified to the pixel grid).</figcaption>
 </figure>`;
@@ -152,6 +154,7 @@ export function renderCountryPage(
   file: string,
   m: Manifest,
   map: CountryMap | undefined,
+  atlas: CountryAtlas = { levels: [] },
 ): string {
   const { base } = context;
   const es =
@@ -159,10 +162,10 @@ export function renderCountryPage(
   const banner = STATUS_NOTES[m.status]
     ? markup`<p class="banner banner-${m.status}" role="note"><strong>${statusBadge(m.status)}</strong> ${STATUS_NOTES[m.status]}</p>\n`
     : '';
-  const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li><li>${m.body}</li><li aria-current="page">${m.name.en}</li></ol></nav>
+  const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li><li><a href="${base}?body=${m.body}">${m.body}</a></li><li aria-current="page">${m.name.en}</li></ol></nav>
 <h1>${m.name.en}${es}</h1>
 ${banner}<div class="overview">
-${mapFigure(m, map)}
+${mapFigure(m, map, atlasMapAttributes(base, m, atlas))}
 <section aria-labelledby="about"><h2 id="about" class="visually-hidden">About this entry</h2>
 ${metadata(base, file, m)}
 </section>
@@ -174,7 +177,7 @@ ${metadata(base, file, m)}
 <tbody>
 ${m.datasets.map((d) => datasetRow(base, m, d))}</tbody>
 </table></div>
-${m.datasets.filter((d) => d.parts && d.parts.length > 0).map((d) => partsSection(base, m, d))}${attribution(m)}`;
+${m.datasets.filter((d) => d.parts && d.parts.length > 0).map((d) => partsSection(base, m, d, partNames(atlas)))}${unitsSection(base, m, atlas)}${attribution(m)}`;
   const codes = m.iso_a2 ? `${m.iso_a3}, ${m.iso_a2}` : m.iso_a3;
   return renderPage(context, {
     title: `${m.name.en} (${m.iso_a3})`,
