@@ -1,8 +1,8 @@
 // The JSON API's human-readable page, written as api/v1/index.html so that
 // /api/v1/ resolves on any static host (every host serves a folder's
 // index.html; none serves index.json as a directory index).
-import { markup } from '../pages/html.ts';
-import { renderPage, type PageContext } from '../pages/layout.ts';
+import { markup } from './pages/html.ts';
+import { renderPage, type PageContext } from './pages/layout.ts';
 
 /** Returns the page documenting the JSON API; `apiBase` is absolute with --site-url, e.g. "https://example.org/". */
 export function renderApiPage(context: PageContext, apiBase: string): string {

@@ -1,8 +1,8 @@
 // The units of a country as its JSON document publishes them: per level, each
 // unit's id, name, code, parent, bboxes and permalink; and a level's display
 // bbox, which stays small across the antimeridian (RFC 7946 §5.2).
-import type { BBox, Manifest } from '../manifest-types.ts';
-import { countryPage } from '../pages/paths.ts';
+import type { BBox, Manifest } from '../manifest/types.ts';
+import { countryPage } from './pages/paths.ts';
 import type { CountryAtlas } from './atlas.ts';
 import { bboxes } from './units.ts';
 

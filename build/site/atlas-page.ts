@@ -1,9 +1,9 @@
 // The atlas parts of a country page: the data attributes the map's script
 // reads (one SVG per drawn level), the units section (filled by the script
 // from the country's JSON document), and the unit names of split parts.
-import type { Manifest } from '../manifest-types.ts';
-import { formatInt, markup, type Html } from '../pages/html.ts';
-import { countryApi, countryPage } from '../pages/paths.ts';
+import type { Manifest } from '../manifest/types.ts';
+import { formatInt, markup, type Html } from './pages/html.ts';
+import { countryApi, countryPage } from './pages/paths.ts';
 import type { CountryAtlas } from './atlas.ts';
 
 /** Returns the path inside dist/ of a level's map, e.g. "earth/USA/map-ADM2.svg". */

@@ -5,11 +5,11 @@
 // mtime, so a rebuild reads only changed files.
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cacheFiles, loadCache, saveCache, type FileStamp } from '../build-cache.ts';
-import type { Dataset, Manifest } from '../manifest-types.ts';
-import { renderMapSvg } from '../map-svg.ts';
-import { MAX_DRAWN_BYTES, mapSource } from '../site-maps.ts';
-import type { LoadedManifest } from '../validate.ts';
+import { cacheFiles, loadCache, saveCache, type FileStamp } from '../publish/build-cache.ts';
+import type { Dataset, Manifest } from '../manifest/types.ts';
+import { renderMapSvg } from './map-svg.ts';
+import { MAX_DRAWN_BYTES, mapSource } from './maps.ts';
+import type { LoadedManifest } from '../manifest/validate.ts';
 import { levelUnits, type Unit } from './units.ts';
 
 /** Largest full file read for units; above it the units come from the preview (bboxes then approximate). */
@@ -78,7 +78,7 @@ export async function readAtlas(
   loaded: LoadedManifest[],
 ): Promise<{ atlas: Map<string, CountryAtlas> } & Read> {
   const cache = await loadCache<AtlasCache>(
-    join(cacheFiles(root).maps, '..', 'atlas.json'),
+    cacheFiles(root).atlas,
     {},
     (c) => typeof c === 'object' && c !== null,
   );

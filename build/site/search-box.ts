@@ -1,6 +1,6 @@
 // The search box of the 404 page and the results area the script fills on
 // both the index and the 404 page (src/client/atlas-search.ts).
-import { markup, type Html } from '../pages/html.ts';
+import { markup, type Html } from './pages/html.ts';
 
 /** Returns the results area: a status line (live region) and the list of results. */
 export function searchResults(): Html {

@@ -7,9 +7,9 @@
 // That dataset is read here, at build time only; the browser gets the shards.
 import { createRequire } from 'node:module';
 import { fold, shardKey, SHARD_PREFIX, words } from '../../src/client/fold.ts';
-import type { Manifest } from '../manifest-types.ts';
-import { countryPage } from '../pages/paths.ts';
-import type { LoadedManifest } from '../validate.ts';
+import type { Manifest } from '../manifest/types.ts';
+import { countryPage } from './pages/paths.ts';
+import type { LoadedManifest } from '../manifest/validate.ts';
 import type { CountryAtlas } from './atlas.ts';
 
 /**
