@@ -12,61 +12,64 @@ export interface Box {
   area: number; // of the outer ring, same units squared
 }
 
-/** Two polygons belong together when the gap between their boxes is at most this × the larger one's size. */
+/** A polygon joins the main mass when its gap to the mass's box is at most this × the box's size. */
 const LINK = 0.3;
+/** A polygon of at least this share of the largest one's area belongs to the main mass wherever it is. */
+const LARGE = 0.2;
 /** The main mass frames the map only when it holds at least this share of the total area (else: archipelagos). */
 const MAIN_SHARE = 0.5;
 
-const size = (b: Box) => Math.max(b.x1 - b.x0, b.y1 - b.y0);
+type Frame = Omit<Box, 'area'>;
 
-function gap(a: Box, b: Box): number {
+const size = (b: Frame) => Math.max(b.x1 - b.x0, b.y1 - b.y0);
+
+function gap(a: Frame, b: Frame): number {
   const dx = Math.max(0, a.x0 - b.x1, b.x0 - a.x1);
   const dy = Math.max(0, a.y0 - b.y1, b.y0 - a.y1);
   return Math.hypot(dx, dy);
 }
 
-/**
- * Returns the box to frame: the cluster of polygons with the largest total
- * area, where polygons link when close relative to their size (the mainland
- * and its coastal islands), when it holds at least half the area; else the
- * box of everything. Sweeps by x, so near-linear for a country's polygons.
- */
-export function mainFrame(boxes: Box[]): Omit<Box, 'area'> {
-  const all = {
-    x0: Math.min(...boxes.map((b) => b.x0)),
-    y0: Math.min(...boxes.map((b) => b.y0)),
-    x1: Math.max(...boxes.map((b) => b.x1)),
-    y1: Math.max(...boxes.map((b) => b.y1)),
-  };
-  if (boxes.length < 2) return all;
-  const parent = boxes.map((_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
-    return i;
-  };
-  const order = boxes.map((_, i) => i).sort((a, b) => boxes[a].x0 - boxes[b].x0);
-  const reach = LINK * Math.max(...boxes.map(size));
-  for (let i = 0; i < order.length; i++) {
-    const a = boxes[order[i]];
-    for (let j = i + 1; j < order.length; j++) {
-      const b = boxes[order[j]];
-      if (b.x0 - a.x1 > reach) break; // sorted by x0: nothing further can link
-      if (gap(a, b) <= LINK * Math.max(size(a), size(b))) parent[find(order[i])] = find(order[j]);
-    }
-  }
-  const areas = new Map<number, number>();
-  let total = 0;
-  boxes.forEach((b, i) => {
-    areas.set(find(i), (areas.get(find(i)) ?? 0) + b.area);
-    total += b.area;
-  });
-  const [root, area] = [...areas].sort((a, b) => b[1] - a[1])[0];
-  if (total <= 0 || area / total < MAIN_SHARE) return all;
-  const members = boxes.filter((_, i) => find(i) === root);
+function union(a: Frame, b: Frame): Frame {
   return {
-    x0: Math.min(...members.map((b) => b.x0)),
-    y0: Math.min(...members.map((b) => b.y0)),
-    x1: Math.max(...members.map((b) => b.x1)),
-    y1: Math.max(...members.map((b) => b.y1)),
+    x0: Math.min(a.x0, b.x0),
+    y0: Math.min(a.y0, b.y0),
+    x1: Math.max(a.x1, b.x1),
+    y1: Math.max(a.y1, b.y1),
   };
+}
+
+/**
+ * Returns the box to frame: the main mass grown from the largest polygon by
+ * every polygon close to it relative to its size (Chile's mainland takes in
+ * the Juan Fernández Islands, 670 km off a 4,300 km coast, but not Easter
+ * Island, 3,700 km away) and every polygon of at least a fifth of the
+ * largest one's area, when it holds at least half the area; else the
+ * box of everything (an archipelago has no main mass).
+ */
+export function mainFrame(boxes: Box[]): Frame {
+  const all = boxes.reduce<Frame>((f, b) => union(f, b), {
+    x0: Infinity,
+    y0: Infinity,
+    x1: -Infinity,
+    y1: -Infinity,
+  });
+  if (boxes.length < 2) return all;
+  const total = boxes.reduce((n, b) => n + b.area, 0);
+  const seed = boxes.reduce((best, b) => (b.area > best.area ? b : best));
+  let frame: Frame = seed;
+  let area = 0;
+  let rest = boxes;
+  for (let grew = true; grew;) {
+    grew = false;
+    const far: Box[] = [];
+    for (const b of rest) {
+      if (gap(frame, b) <= LINK * size(frame) || b.area >= LARGE * seed.area) {
+        frame = union(frame, b);
+        area += b.area;
+        grew = true;
+      } else far.push(b);
+    }
+    rest = far;
+  }
+  return total > 0 && area / total >= MAIN_SHARE ? frame : all;
 }
