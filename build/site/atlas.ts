@@ -15,7 +15,7 @@ import { levelUnits, type Unit } from './units.ts';
 /** Largest full file read for units; above it the units come from the preview (bboxes then approximate). */
 export const MAX_UNITS_FILE_BYTES = 32 * 2 ** 20;
 /** Bumped when units or SVGs are computed differently, so cached ones are redone. */
-const VERSION = 1;
+const VERSION = 2;
 
 export interface LevelMap {
   svg: string; // from renderMapSvg()
@@ -145,6 +145,7 @@ async function readLevel(m: Manifest, d: Dataset, entry: Entry): Promise<AtlasLe
     units.push(...(hit.units ?? []));
   }
   if (sources.length > 1) dedupeIds(units); // parts of one level: ids unique per file only
+  if (d.level === 'ADM1') for (const u of units) u.parent ||= m.iso_a3; // an ADM1 unit's parent is the country
   const drawn = drawnSource(d);
   if (!drawn) return { level: d.level, units };
   const title = `Map of ${m.name.en}, ${d.level} ${drawn === d.preview ? 'preview' : 'boundaries'}`;

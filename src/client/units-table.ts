@@ -27,7 +27,11 @@ function cell(tr: HTMLTableRowElement, text: string, tag: 'td' | 'th' = 'td'): H
   return c;
 }
 
-function renderRow(row: Row, partUrl: (code: string) => string | undefined): HTMLTableRowElement {
+function renderRow(
+  row: Row,
+  withParts: boolean,
+  partUrl: (code: string) => string | undefined,
+): HTMLTableRowElement {
   const tr = document.createElement('tr');
   tr.id = `unit-${row.unit.id}`;
   tr.tabIndex = -1;
@@ -40,6 +44,7 @@ function renderRow(row: Row, partUrl: (code: string) => string | undefined): HTM
   th.replaceChildren(link);
   cell(tr, row.unit.code);
   cell(tr, row.parent);
+  if (!withParts) return tr;
   const part = row.unit.part ? partUrl(row.unit.part) : undefined;
   const td = cell(tr, '');
   if (part && row.unit.part) {
@@ -85,7 +90,8 @@ function levelTable(doc: CountryDocument, level: string, units: ApiUnit[], param
   const sortSpec = /^(-?)(name|code|parent)$/.exec(params.get(`s${level}`) ?? '');
   let sortKey: Key = (sortSpec?.[2] as Key) ?? 'name';
   let descending = sortSpec?.[1] === '-';
-  for (const [key, text] of [...COLUMNS, ['part', parts.length ? 'Part file' : ''] as const]) {
+  const columns = parts.length ? [...COLUMNS, ['part', 'Part file'] as const] : COLUMNS;
+  for (const [key, text] of columns) {
     const th = document.createElement('th');
     th.scope = 'col';
     if (key === 'part') th.textContent = text;
@@ -104,7 +110,7 @@ function levelTable(doc: CountryDocument, level: string, units: ApiUnit[], param
     const shown = rows.filter((r) => !q || r.search.includes(q));
     const value = (r: Row) => (sortKey === 'parent' ? r.parent : r.unit[sortKey]);
     shown.sort((a, b) => (descending ? -1 : 1) * value(a).localeCompare(value(b), 'en'));
-    tbody.replaceChildren(...shown.map((r) => (r.tr ??= renderRow(r, partUrl))));
+    tbody.replaceChildren(...shown.map((r) => (r.tr ??= renderRow(r, parts.length > 0, partUrl))));
     count.textContent = `Showing ${shown.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')}`;
     for (const th of head.cells) {
       const key = th.querySelector('button')?.dataset.sort;
