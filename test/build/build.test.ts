@@ -172,6 +172,29 @@ describe('geoshelf build', () => {
     expect(readFileSync(join(out, '404.html'), 'utf8')).toContain('<h1>Not found</h1>');
   });
 
+  it('--site-url → every URL in the JSON API is absolute (index, country documents, units)', async () => {
+    const root = scratch();
+    const out = join(root, 'dist');
+    expect((await buildCatalogue({ root, out, base: '/geo/', siteUrl: 'https://example.org' })).ok).toBe(
+      true,
+    );
+    type Doc = Record<string, unknown> & { entries?: Doc[]; datasets?: Doc[]; urls?: Doc[]; parts?: Doc[] };
+    const read = (file: string) => JSON.parse(readFileSync(join(out, file), 'utf8')) as Doc;
+    const links = (d: Doc) => ['page', 'api', 'manifest', 'url', 'preview_url'].map((k) => d[k]);
+    const index = read('api/v1/index.json');
+    const chile = read('api/v1/earth/CHL.json');
+    const units = Object.values(chile.units as Record<string, Doc[]>).flat();
+    const urls = [
+      ...index.entries!.flatMap((e) => [...links(e), ...e.datasets!.flatMap(links)]),
+      ...links(chile),
+      ...chile.urls!.flatMap((u) => [...links(u), ...(u.parts ?? []).flatMap(links)]),
+      ...units.map((u) => u.page),
+    ].filter((u): u is string => typeof u === 'string');
+    expect(urls.length).toBeGreaterThan(20);
+    for (const url of urls) expect(url).toMatch(/^https:\/\/example\.org\/geo\//);
+    expect(urls).toContain('https://example.org/geo/earth/CHL/#unit-CL-RM');
+  });
+
   it('--site-url → sitemap.xml has absolute URLs and robots.txt points to it', async () => {
     const root = scratch();
     const out = join(root, 'dist');
