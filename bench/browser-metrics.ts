@@ -2,25 +2,30 @@
 // dist/ served by http-server on 127.0.0.1 (no caching, so every page load
 // fetches its files): paint metrics of a page, and the place search's
 // latency from a keystroke to its results on screen.
-import type { BrowserContextOptions } from 'playwright-core';
+/** URL patterns of the atlas chunks (map, units list, their shared data loader). */
+export const ATLAS_CHUNKS = /\/assets\/(map|units-table|country-data)-[\w-]+\.js$/;
 import { launchChromium, serveStatic } from '../test/e2e/browser.ts';
 
 export const REPEATS = 5;
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Returns the median FCP and LCP of `path` (e.g. "" for the index), each run in a fresh browser context. */
-export async function paintMetrics(out: string, path: string, options: BrowserContextOptions = {}) {
+/**
+ * Returns the median FCP and LCP of `path` (e.g. "" for the index), each run
+ * in a fresh browser context; `block` aborts requests to matching URLs (the
+ * atlas chunks, for the page as it was before them).
+ */
+export async function paintMetrics(out: string, path: string, block?: RegExp) {
   const server = await serveStatic(out);
   const browser = await launchChromium();
   const runs: { fcp: number; lcp: number }[] = [];
   try {
     for (let i = 0; i < REPEATS; i++) {
-      const context = await browser.newContext(options); // fresh cache each time
+      const context = await browser.newContext(); // fresh cache each time
+      if (block) await context.route(block, (route) => route.abort());
       const page = await context.newPage();
       // Start the site's renderer process first (a browser already open has one), without caching any asset.
       await page.goto(`${server.origin}/robots.txt`);
       await page.goto(`${server.origin}/${path}`, { waitUntil: 'load' });
-      // Measured from a utility world: works with the page's script off too.
       runs.push(
         await page.evaluate(
           () =>
@@ -46,8 +51,8 @@ export async function paintMetrics(out: string, path: string, options: BrowserCo
 }
 
 /**
- * Types each query into the index's search box, one key every 60 ms, on a
- * freshly loaded page (so the first keystroke of two letters fetches its
+ * Types each query into the index's search box, a key once the previous one
+ * is answered, on a freshly loaded page (so the first keystroke of two letters fetches its
  * shard), and returns the times from keydown to the results status being
  * rewritten: `first` for that keystroke (shard fetched), `next` for later ones.
  */
@@ -58,6 +63,7 @@ export async function searchLatency(out: string, queries: string[]) {
   const next: number[] = [];
   try {
     const page = await browser.newPage();
+    await page.goto(`${server.origin}/robots.txt`); // start the renderer process, as paintMetrics does
     for (const query of queries) {
       await page.goto(`${server.origin}/`);
       await page.evaluate(() => {
@@ -75,12 +81,14 @@ export async function searchLatency(out: string, queries: string[]) {
         });
       });
       await page.focus('#q');
-      await page.keyboard.type(query, { delay: 60 });
-      await page.waitForTimeout(300);
+      for (const [i, key] of [...query].entries()) {
+        // one key at a time, each once the previous one is answered (as a person types, ~100 ms apart)
+        await page.keyboard.press(key);
+        await page.waitForFunction((n) => (window as unknown as { lat: number[] }).lat.length > n, i);
+        await page.waitForTimeout(50);
+      }
       const lat = await page.evaluate(() => (window as unknown as { lat: number[] }).lat);
       // lat[0] is the one-letter keystroke ("type two letters"): no search
-      if (lat.length < query.length)
-        throw new Error(`"${query}": ${lat.length} of ${query.length} keystrokes answered`);
       first.push(lat[1]);
       next.push(...lat.slice(2));
     }

@@ -14,7 +14,7 @@ import type { CountryAtlas } from './atlas.ts';
 
 /**
  * One search result as stored in a shard, an array to keep shards small:
- * [kind, display name, matching names, level, country, parent, link, members].
+ * [kind, display name, matching names ([] = the display name), level, country, parent, link, members].
  * kind "c" country, "r" M49 region, "u" unit; link relative to the base,
  * e.g. "earth/USA/#unit-US-TX"; members: a region's ISO3 codes, space separated.
  */
@@ -139,7 +139,9 @@ export function renderSearchIndex(
       }
     }
     for (const [key, names] of byShard) {
-      const record: SearchRecord = [e.kind, e.name, names, e.level, e.country, e.parent, e.link, e.members];
+      // The matching names; [] when only the displayed name matches (most units), to keep shards small.
+      const matched = names.length === 1 && names[0] === e.name ? [] : names;
+      const record: SearchRecord = [e.kind, e.name, matched, e.level, e.country, e.parent, e.link, e.members];
       const shard = shards.get(key);
       if (shard) shard.push(record);
       else shards.set(key, [record]);

@@ -79,15 +79,16 @@ export function enhanceSearch(input: HTMLInputElement, base: string): () => Prom
     const records = await loadShard(base, shardKey(key));
     if (run !== latest) return; // a newer keystroke already answered
     const hits = rank(records, query);
-    const countries = new Set<string>();
-    for (const hit of hits)
-      if (hit.record[0] !== 'u') hit.record[7].split(' ').forEach((c) => countries.add(c));
-    document.dispatchEvent(new CustomEvent('atlas-countries', { detail: countries }));
     box.hidden = false;
     status.textContent = hits.length
       ? `${hits.length} ${hits.length === 1 ? 'place' : 'places'} found${hits.length > SHOWN ? `, the first ${SHOWN} shown` : ''}`
       : `No place found for “${query.trim()}”.`;
     list.replaceChildren(...hits.slice(0, SHOWN).map((hit) => renderHit(base, hit)));
+    // Then the table: the countries found, and those of a region found.
+    const countries = new Set<string>();
+    for (const hit of hits)
+      if (hit.record[0] !== 'u') hit.record[7].split(' ').forEach((c) => countries.add(c));
+    document.dispatchEvent(new CustomEvent('atlas-countries', { detail: countries }));
   };
   input.addEventListener('input', run);
   return run;

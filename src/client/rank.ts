@@ -11,12 +11,24 @@ export interface Hit {
   via: string; // the name that matched, e.g. "UK" for the United Kingdom
 }
 
+/** Folded names and their words, computed once per name (a shard is ranked again on every keystroke). */
+const folded = new Map<string, { text: string; words: string[] }>();
+
+function foldName(name: string): { text: string; words: string[] } {
+  let f = folded.get(name);
+  if (!f) {
+    const text = fold(name);
+    f = { text, words: words(text) };
+    folded.set(name, f);
+  }
+  return f;
+}
+
 /** Returns how well `name` matches the folded query (see Hit.score), or -1 when it does not. */
 export function matchScore(name: string, query: string, queryWords: string[]): number {
-  const folded = fold(name);
-  if (folded === query) return 0;
-  if (folded.startsWith(query)) return 1;
-  const nameWords = words(folded);
+  const { text, words: nameWords } = foldName(name);
+  if (text === query) return 0;
+  if (text.startsWith(query)) return 1;
   return queryWords.every((q) => nameWords.some((w) => w.startsWith(q))) ? 2 : -1;
 }
 
