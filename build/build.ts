@@ -16,7 +16,8 @@ import { compareManifests } from './site/pages/paths.ts';
 import { drawMaps } from './site/maps.ts';
 import { renderSite } from './site/site.ts';
 import type { Problem } from './core/problem.ts';
-import { measurementCacheFile, validateManifests, type LoadedManifest } from './manifest/validate.ts';
+import { validateManifests, type LoadedManifest } from './manifest/validate.ts';
+import { cacheDir } from './core/files.ts';
 import { writeDist, type WriteStats } from './publish/write-dist.ts';
 
 export interface BuildOptions {
@@ -129,7 +130,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   }
 
   progress('validating manifests');
-  const measurer = new Measurer({ cacheFile: measurementCacheFile(root) });
+  const measurer = Measurer.forRoot(root);
   const { manifests, problems } = await validateManifests(root, { measurer });
   if (problems.length > 0) return { ok: false, problems };
   const loaded = [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
@@ -137,7 +138,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   progress('drawing maps');
   const drawn = await drawMaps(root, loaded);
   progress('bundling the client');
-  const bundle = await clientBundle(base, join(root, '.cache', 'geoshelf'));
+  const bundle = await clientBundle(base, cacheDir(root));
   progress('rendering pages');
   const site = renderSite(
     { base, script: bundle.script, styles: bundle.styles, siteUrl: options.siteUrl },

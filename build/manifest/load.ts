@@ -4,7 +4,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
-import type { Problem } from '../core/problem.ts';
+import { problem, type Problem } from '../core/problem.ts';
 import type { Manifest } from './types.ts';
 import { checkManifest } from './schema.ts';
 
@@ -22,7 +22,7 @@ export interface LoadedManifest {
  */
 export async function findManifests(root: string): Promise<string[]> {
   const dataDir = join(root, 'data');
-  if (!(await isDirectory(dataDir))) throw new UserError(`${root}: no data/ folder here (see --root)`);
+  if (!(await isDirectory(dataDir))) throw new UserError(problem(root, 'no data/ folder here (see --root)'));
   const files: string[] = [];
   for (const body of await sortedDirs(dataDir)) {
     for (const folder of await sortedDirs(join(dataDir, body))) {

@@ -2,7 +2,6 @@
 // rules that need more than one field or the files themselves (folder, paths,
 // recomputed stats, previews, parts, licences). Every problem is reported once;
 // a check whose input is already wrong (missing file, schema error) is skipped.
-import { join } from 'node:path';
 import { DataFiles } from './data-files.ts';
 import type { Problem } from '../core/problem.ts';
 import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
@@ -23,11 +22,6 @@ interface Subject {
   datasets: { index: number; dataset: Dataset }[];
 }
 
-/** Returns the cache file a run under `root` uses: `<root>/.cache/geoshelf/measurements.json`. */
-export function measurementCacheFile(root: string): string {
-  return join(root, '.cache', 'geoshelf', 'measurements.json');
-}
-
 /**
  * Returns every manifest under `root` (`data/*\/*\/manifest.json`) that passes
  * the schema, and every problem found in all of them: schema, folder, paths,
@@ -41,7 +35,7 @@ export async function validateManifests(
 ): Promise<{ manifests: LoadedManifest[]; problems: Problem[] }> {
   const files = await findManifests(root);
   const loaded = await loadManifests(root, files);
-  const ownMeasurer = options.measurer ? undefined : new Measurer({ cacheFile: measurementCacheFile(root) });
+  const ownMeasurer = options.measurer ? undefined : Measurer.forRoot(root);
   const data = new DataFiles(root, options.measurer ?? ownMeasurer!);
 
   const subjects: Subject[] = [

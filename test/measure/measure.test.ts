@@ -183,10 +183,10 @@ describe('geoshelf measure FILE…', () => {
     expect(JSON.parse(stdout)).toMatchObject({ features: 1, properties: ['name'] });
   });
 
-  it('no file → a one-line usage error, exit 1', async () => {
+  it('no file → a one-line usage error, exit 2', async () => {
     const error = await run('node', [BIN, 'measure']).catch((e: { code: number; stderr: string }) => e);
     expect(error).toMatchObject({
-      code: 1,
+      code: 2,
       stderr: 'geoshelf measure: give at least one GeoJSON file (see --help)\n',
     });
   });

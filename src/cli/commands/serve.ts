@@ -34,14 +34,14 @@ const command: Command = {
     });
     const port = parseIntegerFlag('port', values.port, 0, 65535);
     if (values.dist !== undefined && !(existsSync(values.dist) && statSync(values.dist).isDirectory())) {
-      throw new UserError(`geoshelf serve: --dist ${values.dist}: no such folder`);
+      throw new UserError(`--dist ${values.dist}: no such folder`);
     }
     let store;
     try {
       store = openLocationStore(values.db);
     } catch (error) {
       if (error instanceof LocationDbError) {
-        throw new UserError(`geoshelf serve: cannot open ${values.db}: ${error.message}`);
+        throw new UserError(`cannot open ${values.db}: ${error.message}`);
       }
       throw error;
     }
@@ -52,7 +52,7 @@ const command: Command = {
       store.close();
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-        throw new UserError(`geoshelf serve: cannot listen on ${values.host}:${port}: ${code}`);
+        throw new UserError(`cannot listen on ${values.host}:${port}: ${code}`);
       }
       throw error;
     }
