@@ -61,11 +61,6 @@ function dataFiles(loaded: LoadedManifest[]): string[] {
       for (const part of d.parts ?? []) paths.add(part.path);
     }
   }
-  for (const path of paths) {
-    if (path.split('/').some((segment) => segment === '..' || segment === '.' || segment === '')) {
-      throw new UserError(`${path}: a published path may not contain "..", "." or empty segments`);
-    }
-  }
   return [...paths].sort();
 }
 
