@@ -12,7 +12,7 @@ import { listFiles, PACKAGE_DIR } from './core/files.ts';
 import { clientBundle } from './site/client-bundle.ts';
 import { Measurer } from './measure/cache.ts';
 import { normaliseBase } from './site/pages/html.ts';
-import { compareManifests } from './site/pages/paths.ts';
+import { compareManifests } from './manifest/summary.ts';
 import { drawMaps } from './site/maps.ts';
 import { renderSite } from './site/site.ts';
 import type { Problem } from './core/problem.ts';

@@ -5,7 +5,7 @@
 // <root>/data is followed: it is read, and published, as the file it points
 // to (a copy at the manifest's path), like any other file of the tree.
 import { realpath, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 
 /** What a path under the root leads to, after following every link in it. */
 export type Resolved =
@@ -50,7 +50,12 @@ export async function resolveInData(root: string, file: string): Promise<Resolve
   return { kind: info.isFile() ? 'file' : info.isDirectory() ? 'folder' : 'other', real, size: info.size };
 }
 
-/** Returns the message for a path whose links lead outside the data folder. */
-export function outsideMessage(file: string, real: string): string {
-  return `file ${file} leads outside data/ through a symbolic link (to ${real}); it is never read or published`;
+/**
+ * Returns the message for `file`, whose links lead outside the data folder to
+ * `real`: named relative to `root` when under it (e.g. "secret.geojson"),
+ * else absolute (e.g. "/etc/passwd").
+ */
+export function outsideMessage(root: string, file: string, real: string): string {
+  const where = real.startsWith(resolve(root) + sep) ? relative(root, real) : real;
+  return `file ${file} leads outside data/ through a symbolic link (to ${where}); it is never read or published`;
 }

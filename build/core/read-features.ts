@@ -28,7 +28,7 @@ export interface GeoFeature {
 export async function readFeatures(root: string, path: string): Promise<GeoFeature[]> {
   const found = await resolveInData(root, path);
   if (found.kind === 'missing') throw new UserError(problem(path, 'cannot read: no such file'));
-  if (found.kind === 'outside') throw new UserError(problem(path, outsideMessage(path, found.real)));
+  if (found.kind === 'outside') throw new UserError(problem(path, outsideMessage(root, path, found.real)));
   if (found.kind !== 'file') throw new UserError(problem(path, 'cannot read: not a file'));
   if (found.size > MAX_WHOLE_FILE_BYTES) {
     throw new UserError(

@@ -11,7 +11,7 @@ import { isUtf8 } from 'node:buffer';
  */
 export function firstInvalidUtf8(bytes: Uint8Array, start = 0, end = bytes.length): number {
   if (isUtf8(bytes.subarray(start, end))) return -1;
-  for (let i = start; i < end; ) {
+  for (let i = start; i < end;) {
     const b = bytes[i]!;
     if (b < 0x80) {
       i += 1;

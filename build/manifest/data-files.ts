@@ -1,6 +1,7 @@
 // Access to the data files that manifests name, for the validator and
 // `geoshelf manifest`: each file is stat'ed and measured at most once per run,
 // with a bounded number of files measured at a time.
+import type { Rule } from './rules.ts';
 import type { FileStats } from './types.ts';
 import type { Measurer } from '../measure/cache.ts';
 import { GeoJSONError } from '../measure/measure.ts';
@@ -18,7 +19,7 @@ export type Measured = { ok: true; stats: FileStats } | { ok: false; reason: str
 
 /** Why a listed file can't be used, as the rule and message of a problem at its pointer. */
 export interface Unusable {
-  rule: 'path-outside' | 'link-outside' | 'file-missing' | 'geojson';
+  rule: Extract<Rule, 'path-outside' | 'link-outside' | 'file-missing' | 'geojson'>;
   message: string;
 }
 
@@ -69,7 +70,8 @@ export class DataFiles {
       return { rule: 'path-outside', message: `file ${path} is not inside the manifest's folder ${folder}` };
     const state = await this.state(path);
     if (state.kind === 'file') return { size: state.size };
-    if (state.kind === 'outside') return { rule: 'link-outside', message: outsideMessage(path, state.real) };
+    if (state.kind === 'outside')
+      return { rule: 'link-outside', message: outsideMessage(this.root, path, state.real) };
     const what = state.kind === 'missing' ? 'does not exist' : 'is not a file';
     return { rule: 'file-missing', message: `file ${path} ${what}` };
   }

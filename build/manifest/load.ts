@@ -7,6 +7,7 @@ import { UserError } from '../core/errors.ts';
 import { outsideMessage, resolveInData } from '../core/data-root.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { firstInvalidUtf8 } from '../core/utf8.ts';
+import type { Rule } from './rules.ts';
 import type { Manifest } from './types.ts';
 import { checkManifest } from './schema.ts';
 
@@ -89,9 +90,10 @@ export const MAX_MANIFEST_DEPTH = 32;
 export async function readManifestText(
   root: string,
   file: string,
-): Promise<{ text: string } | { rule: string; message: string }> {
+): Promise<{ text: string } | { rule: Rule; message: string }> {
   const found = await resolveInData(root, file);
-  if (found.kind === 'outside') return { rule: 'link-outside', message: outsideMessage(file, found.real) };
+  if (found.kind === 'outside')
+    return { rule: 'link-outside', message: outsideMessage(root, file, found.real) };
   if (found.kind !== 'file') return { rule: 'file-missing', message: `cannot read: not a file` };
   if (found.size > MAX_MANIFEST_BYTES) {
     return {

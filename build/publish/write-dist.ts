@@ -91,7 +91,7 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
     // Validation refused anything outside data/; this makes sure nothing else ever is copied.
     const found = await resolveInData(root, path);
     if (found.kind !== 'file') {
-      const why = found.kind === 'outside' ? outsideMessage(path, found.real) : 'is not a file';
+      const why = found.kind === 'outside' ? outsideMessage(root, path, found.real) : 'is not a file';
       throw new UserError(problem(path, why, { rule: 'link-outside' }));
     }
     const source = await stat(found.real);
