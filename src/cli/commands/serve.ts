@@ -60,6 +60,8 @@ const command: Command = {
       console.error(`warning: ${values.db} has no dense positions; deep pages use OFFSET (re-import to fix)`);
     }
     console.log(`listening on ${running.url}`);
+    console.log(`  locations API  ${running.url}/ubicaciones/  (OpenAPI: ${running.url}/openapi.json)`);
+    if (values.dist !== undefined) console.log(`  catalogue      ${running.url}/`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);
