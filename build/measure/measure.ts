@@ -35,11 +35,16 @@ const SEGMENT_BYTES = 32 << 20;
  * byte offset, on malformed input, and a UserError when the file can't be read.
  * The options are for tests: `chunkSize` (bytes per read) to cut tokens at a
  * chunk's end; `parallelMinBytes` and `segmentBytes` to share the scan of
- * small files with the worker thread.
+ * small files with the worker thread; `hashWorkerMinBytes` to hash them there.
  */
 export async function measureGeoJSON(
   path: string,
-  options: { chunkSize?: number; parallelMinBytes?: number; segmentBytes?: number } = {},
+  options: {
+    chunkSize?: number;
+    parallelMinBytes?: number;
+    segmentBytes?: number;
+    hashWorkerMinBytes?: number;
+  } = {},
 ): Promise<FileStats> {
   const file = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
     throw new UserError(
@@ -57,7 +62,10 @@ export async function measureGeoJSON(
         ? await findSegments(file, size, options.segmentBytes ?? SEGMENT_BYTES)
         : [{ from: 0, to: size, last: true }];
     const shared = segments.length > 1 ? shareWithWorker(path, segments, chunkSize) : undefined;
-    const hashing = size >= WORKER_MIN_BYTES || segments.length > 1 ? hashFileInWorker(path) : undefined;
+    const hashing =
+      size >= (options.hashWorkerMinBytes ?? WORKER_MIN_BYTES) || segments.length > 1
+        ? hashFileInWorker(path)
+        : undefined;
     hashing?.catch(() => {}); // awaited below, unless parsing fails first
     const hash = hashing ? undefined : createHash('sha256');
     const scanner = new FeatureCollectionScanner();
