@@ -1,8 +1,14 @@
 // The CLI's conventions, shared by every command (README "Exit codes and
 // output"): help, version, groups, unknown commands, usage errors, bugs.
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { Measurer } from '../build/measure/cache.ts';
 import { cli, cliProcess } from './support/cli.ts';
+
+const FALSE = 'test/fixtures/manifests/false';
+const tmp = mkdtempSync(join(tmpdir(), 'geoshelf-cli-'));
 
 const COMMANDS = [
   'serve',
@@ -61,5 +67,102 @@ describe('geoshelf CLI', () => {
     const { code, stdout, stderr } = await cli('validate', '--frobnicate');
     expect([code, stdout]).toEqual([2, '']);
     expect(stderr).toBe("geoshelf validate: Unknown option '--frobnicate' (see --help)\n");
+  });
+
+  it('every command: an unknown flag → exit 2 and "geoshelf COMMAND: Unknown option …" alone on stderr', async () => {
+    for (const name of COMMANDS) {
+      const result = await cli(...name.split(' '), '--frobnicate');
+      expect(result, name).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `geoshelf ${name}: Unknown option '--frobnicate' (see --help)\n`,
+      });
+    }
+  });
+
+  // Bad input of each command → exit 1, and every problem line says where: FILE: POINTER, FILE:LINE or FILE: byte N.
+  const BAD_INPUT: [string, string[], RegExp][] = [
+    [
+      'validate',
+      ['validate', '--root', `${FALSE}/stats`, '--no-cache'],
+      /^data\/earth\/CHL\/manifest\.json: \/datasets\/\d+\/\w+: /,
+    ],
+    [
+      'manifest',
+      ['manifest', '--root', `${FALSE}/file-missing`, '--check', '--no-cache'],
+      /^data\/earth\/CHL\/manifest\.json: \/datasets\/\d+\/\w+: file /,
+    ],
+    [
+      'build',
+      ['build', '--root', `${FALSE}/license`, '--out', join(tmp, 'dist')],
+      /^data\/earth\/(CHL|URY)\/manifest\.json: \/datasets\/0\/license: /,
+    ],
+    [
+      'preview',
+      ['preview', '--root', `${FALSE}/json`],
+      /^data\/earth\/CHL\/manifest\.json: invalid JSON at line \d+, column \d+: /,
+    ],
+    [
+      'split',
+      ['split', '--level', 'ADM2', '--root', `${FALSE}/json`, 'CHL'],
+      /^data\/earth\/CHL\/manifest\.json: invalid JSON at line/,
+    ],
+    [
+      'measure',
+      ['measure', 'test/fixtures/measure/invalid/not-utf8.geojson'],
+      /^test\/fixtures\/measure\/invalid\/not-utf8\.geojson: byte 83: not UTF-8/,
+    ],
+    [
+      'locations import',
+      ['locations', 'import', 'test/fixtures/locations/invalid/bad.csv', '--db', join(tmp, 'x.sqlite')],
+      /^test\/fixtures\/locations\/invalid\/bad\.csv:\d+: |\.sqlite: nothing written/,
+    ],
+    ['serve', ['serve', '--db', join(tmp, 'missing.sqlite')], /^geoshelf serve: cannot open /],
+  ];
+  for (const [name, args, line] of BAD_INPUT) {
+    it(`${name}: bad input → exit 1, each problem on stderr says where, no stack`, async () => {
+      const result = await cli(...args);
+      expect(result.code).toBe(1);
+      const problems = result.stderr
+        .split('\n')
+        .filter((l) => l && !/^\d+ (problem|manifest)|^geoshelf build: \d+ problem/.test(l));
+      expect(problems.length).toBeGreaterThan(0);
+      for (const problem of problems) expect(problem).toMatch(line);
+      expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    });
+  }
+
+  it('--json: validate, manifest, preview and build print the same problem shape on stdout', async () => {
+    for (const args of [
+      ['validate', '--root', `${FALSE}/license`, '--no-cache'],
+      ['manifest', '--root', `${FALSE}/file-missing`, '--check', '--no-cache'],
+      ['preview', '--root', `${FALSE}/json`],
+      ['build', '--root', `${FALSE}/license`, '--out', join(tmp, 'dist-json')],
+    ]) {
+      const result = await cli(...args, '--json');
+      expect(result.code, args[0]).toBe(1);
+      const problems = JSON.parse(result.stdout) as Record<string, unknown>[];
+      expect(problems.length).toBeGreaterThan(0);
+      for (const p of problems) {
+        expect(Object.keys(p).sort(), args[0]).toEqual(['file', 'message', 'pointer', 'rule', 'severity']);
+      }
+    }
+  });
+
+  it('a bug → exit 70, "unexpected error" and the stack on stderr', async () => {
+    // A stage that throws something other than a UserError is a bug.
+    const spy = vi.spyOn(Measurer, 'forRoot').mockImplementation(() => {
+      throw new TypeError('boom');
+    });
+    try {
+      const { code, stdout, stderr } = await cli('validate', '--root', `${FALSE}/stats`);
+      expect([code, stdout]).toEqual([70, '']);
+      const lines = stderr.split('\n');
+      expect(lines[0]).toBe('geoshelf validate: unexpected error (a bug in geoshelf, please report it)');
+      expect(lines[1]).toBe('TypeError: boom');
+      expect(lines[2]).toMatch(/^\s+at /);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

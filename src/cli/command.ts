@@ -26,7 +26,9 @@ export function parseCommandArgs<T extends Omit<ParseArgsConfig, 'args' | 'stric
   try {
     return parseArgs({ ...config, args: argv, strict: true });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+    throw new UsageError(
+      `${(error as Error).message.split('\n')[0]!.replace(/\. To specify a positional.*/, '')} (see --help)`,
+    );
   }
 }
 
