@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // Browser measurements of `npm run bench:build`, in Debian's Chromium on
 // dist/ served by http-server on 127.0.0.1 (no caching, so every page load
 // fetches its files): paint metrics of a page, and the place search's

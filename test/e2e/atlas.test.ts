@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (DOM types: this file drives a browser, and its page.evaluate() callbacks run there.)
 // The atlas end to end in Chromium, on the built fixture catalogue served as
 // plain files: place search (a unit, a country by another name), the map
 // (zoom, pan, naming by click and keyboard, level switch), the units list
@@ -163,7 +165,7 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
     await page.goto(`${server.origin}/earth/CHL/`);
     const rows = (level: string) =>
       page.$$eval(`#units-${level} ~ .table-scroll tbody tr`, (trs) =>
-        trs.map((tr) => [...(tr as HTMLTableRowElement).cells].map((c) => c.textContent)),
+        trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells).map((c) => c.textContent)),
       );
     await expect.poll(() => rows('ADM1')).toHaveLength(3);
     expect((await rows('ADM2')).find((r) => r[0] === 'Calama')).toEqual([
