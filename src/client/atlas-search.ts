@@ -64,8 +64,16 @@ export function enhanceSearch(input: HTMLInputElement, base: string): () => Prom
   if (!box || !status || !list) return async () => {};
   let latest = 0;
 
+  let announced = false;
+  const announce = (countries: Set<string> | null) => {
+    if (!countries && !announced) return;
+    announced = !!countries;
+    document.dispatchEvent(new CustomEvent('atlas-countries', { detail: countries }));
+  };
+
   const run = async () => {
     const run = ++latest;
+    announce(null); // the last query's countries no longer apply
     const query = input.value;
     const queryWords = words(fold(query));
     const key = queryWords.find((w) => w.length >= SHARD_PREFIX);
@@ -73,7 +81,6 @@ export function enhanceSearch(input: HTMLInputElement, base: string): () => Prom
       box.hidden = queryWords.length === 0;
       status.textContent = queryWords.length ? 'Type two letters or more to search places by name.' : '';
       list.replaceChildren();
-      document.dispatchEvent(new CustomEvent('atlas-countries', { detail: null }));
       return;
     }
     const records = await loadShard(base, shardKey(key));
@@ -88,7 +95,7 @@ export function enhanceSearch(input: HTMLInputElement, base: string): () => Prom
     const countries = new Set<string>();
     for (const hit of hits)
       if (hit.record[0] !== 'u') hit.record[7].split(' ').forEach((c) => countries.add(c));
-    document.dispatchEvent(new CustomEvent('atlas-countries', { detail: countries }));
+    announce(countries);
   };
   input.addEventListener('input', run);
   return run;
