@@ -134,6 +134,35 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
     expect(await viewBox()).toEqual(home);
   });
 
+  it('map: pinching out with two pointers zooms in around their middle', async () => {
+    await page.goto(`${server.origin}/earth/CHL/`);
+    const home = await viewBox();
+    await page.evaluate(() => {
+      const view = document.querySelector('.map-view')!;
+      const r = view.getBoundingClientRect();
+      const [cx, cy] = [r.left + r.width / 2, r.top + r.height / 2];
+      const send = (type: string, pointerId: number, dx: number) =>
+        view.dispatchEvent(
+          new PointerEvent(type, {
+            pointerId,
+            clientX: cx + dx,
+            clientY: cy,
+            bubbles: true,
+            pointerType: 'touch',
+          }),
+        );
+      send('pointerdown', 1, -20);
+      send('pointerdown', 2, 20);
+      for (let d = 20; d <= 80; d += 10) send('pointermove', 2, d); // fingers move apart
+      send('pointerup', 1, -20);
+      send('pointerup', 2, 80);
+    });
+    const pinched = await viewBox();
+    expect(pinched[2]).toBeCloseTo(home[2] / 2.5, 0); // 40 px apart → 100 px apart
+    // the middle stays put: the view's centre is where it was, give or take the moving finger's shift
+    expect(Math.abs(pinched[0] + pinched[2] / 2 - (home[0] + home[2] / 2))).toBeLessThan(home[2] / 4);
+  });
+
   it('map: a click names the unit (name, code, parent, link to its entry); the keyboard reaches every unit', async () => {
     await page.goto(`${server.origin}/earth/CHL/`);
     await page.click('.map-view path[data-u="CL-RM"]');
