@@ -142,7 +142,7 @@ async function readLevel(m: Manifest, d: Dataset, entry: Entry): Promise<AtlasLe
     const hit = await entry(path, `units ${path}`, undefined, (fs) => ({
       units: levelUnits(fs as Parameters<typeof levelUnits>[0], d),
     }));
-    units.push(...(hit.units ?? []));
+    units.push(...(hit.units ?? []).map((u) => ({ ...u }))); // copies: the cache keeps what the file gave
   }
   if (sources.length > 1) dedupeIds(units); // parts of one level: ids unique per file only
   if (d.level === 'ADM1') for (const u of units) u.parent ||= m.iso_a3; // an ADM1 unit's parent is the country
