@@ -84,6 +84,8 @@ export async function readAtlas(
   );
   const used: AtlasCache = {};
   const read: Read = { filesRead: 0, bytesRead: 0 };
+  // A file both listed and drawn (a small level without preview) is read once per run.
+  const parsed = new Map<string, Promise<{ features: unknown[] } | undefined>>();
 
   /** Returns the cache entry of `path` (units and/or SVG, as `fill` computes them), read only on a miss. */
   const entry = async (
@@ -101,9 +103,12 @@ export async function readAtlas(
       hit.mtimeMs !== info.mtimeMs ||
       hit.title !== title
     ) {
-      read.filesRead++;
-      read.bytesRead += info.size;
-      const collection = await features(root, path);
+      if (!parsed.has(path)) {
+        read.filesRead++;
+        read.bytesRead += info.size;
+        parsed.set(path, features(root, path));
+      }
+      const collection = await parsed.get(path)!;
       hit = {
         v: VERSION,
         size: info.size,
@@ -121,6 +126,7 @@ export async function readAtlas(
   for (const { file, manifest } of loaded) {
     const levels: AtlasLevel[] = [];
     for (const d of manifest.datasets) levels.push(await readLevel(manifest, d, entry));
+    parsed.clear(); // keep one manifest's files in memory at most
     atlas.set(file, { levels, mapLevel: mapSource(manifest)?.level });
   }
   cache.data = used;
