@@ -1,0 +1,100 @@
+// Streams the features of a GeoJSON FeatureCollection file one at a time:
+// the file is read in chunks and cut at each feature's braces, so memory is
+// bounded by the largest feature, never the file (files may exceed V8's
+// ~512 MB string limit). The file is expected to have passed the measurer
+// (build/measure.ts), which reports malformed JSON with its byte offset.
+import { open } from 'node:fs/promises';
+
+const CHUNK_BYTES = 1 << 20;
+
+/** One feature's bytes, e.g. `{"type":"Feature","geometry":{…},"properties":{…}}`, and its index. */
+export interface FeatureBytes {
+  index: number;
+  bytes: Buffer;
+}
+
+/**
+ * Yields every feature of the top-level "features" array of `path` as raw
+ * bytes, in order. Bytes outside that array are skipped.
+ */
+export async function* readFeatureBytes(
+  path: string,
+  chunkBytes = CHUNK_BYTES,
+): AsyncGenerator<FeatureBytes> {
+  const file = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(chunkBytes);
+    const cut = new FeatureCutter();
+    for (;;) {
+      const { bytesRead } = await file.read(buf, 0, chunkBytes, null);
+      if (bytesRead === 0) break;
+      yield* cut.push(buf.subarray(0, bytesRead));
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/** The byte-level state machine: depth, strings, and where "features" and each feature start. */
+export class FeatureCutter {
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private stringStart = -1; // offset of a depth-1 string in the current chunk, to read the key
+  private keyPart = ''; // the start of such a string cut by the chunk's end
+  private lastKey = ''; // the last string seen directly in the top object, e.g. "features"
+  private inFeatures = false;
+  private featureStart = -1; // offset of the current feature's '{' in the chunk (-1: carried over)
+  private pending: Buffer[] = []; // earlier chunks' bytes of the current feature
+  private index = 0;
+
+  /**
+   * Returns the features that end in `chunk`. A feature's bytes may be a view
+   * of `chunk`: use them before the chunk's buffer is refilled.
+   */
+  *push(chunk: Buffer): Generator<FeatureBytes> {
+    let { depth, inString, escaped } = this;
+    const n = chunk.length;
+    for (let i = 0; i < n; i++) {
+      const c = chunk[i]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) {
+          inString = false;
+          if (this.stringStart >= 0)
+            this.lastKey = this.keyPart + chunk.toString('utf8', this.stringStart, i);
+          this.keyPart = '';
+        }
+        continue;
+      }
+      if (c === 0x22) {
+        inString = true;
+        this.stringStart = depth === 1 ? i + 1 : -1;
+      } else if (c === 0x7b || c === 0x5b) {
+        if (depth === 1 && c === 0x5b && this.lastKey === 'features') this.inFeatures = true;
+        else if (depth === 2 && c === 0x7b && this.inFeatures) this.featureStart = i;
+        depth++;
+      } else if (c === 0x7d || c === 0x5d) {
+        depth--;
+        if (depth === 2 && c === 0x7d && this.inFeatures) {
+          const own = chunk.subarray(this.featureStart < 0 ? 0 : this.featureStart, i + 1);
+          const bytes = this.pending.length > 0 ? Buffer.concat([...this.pending, own]) : own;
+          this.pending = [];
+          this.featureStart = -1;
+          yield { index: this.index++, bytes };
+        } else if (depth === 1 && this.inFeatures) this.inFeatures = false;
+      }
+    }
+    if (inString && this.stringStart >= 0) {
+      this.keyPart += chunk.toString('utf8', this.stringStart);
+      this.stringStart = 0;
+    }
+    if (depth > 2 && this.inFeatures) {
+      // A feature continues in the next chunk: keep a copy of its bytes so far.
+      this.pending.push(Buffer.from(chunk.subarray(this.featureStart < 0 ? 0 : this.featureStart)));
+      this.featureStart = -1;
+    }
+    Object.assign(this, { depth, inString, escaped });
+  }
+}

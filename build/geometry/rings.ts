@@ -1,0 +1,86 @@
+// The shape the validity checks work on: every ring of one Polygon or
+// MultiPolygon in two flat coordinate arrays, with repeated consecutive
+// points removed (GEOS removes them too: they are not an error).
+
+/** One ring of a polygonal geometry, as points [start, end] of `Rings.xs/ys` (end = start: closed). */
+export interface Ring {
+  start: number; // index of its first point in xs/ys
+  end: number; // index of its last point, equal to the first
+  polygon: number; // index of its polygon in Rings.polygons (empty polygons are left out)
+  source: number; // index of its polygon in the MultiPolygon's coordinates, 0 in a Polygon
+  index: number; // 0 for the shell, 1… for holes (the GeoJSON ring index)
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+  raw1: [number, number]; // the second position as written, repeats included (GEOS tests it)
+  ccw?: boolean; // orientation, computed when first needed
+}
+
+export interface Rings {
+  xs: Float64Array;
+  ys: Float64Array;
+  rings: Ring[];
+  polygons: Ring[][]; // per polygon, shell first
+}
+
+/**
+ * Returns the rings of `polygons` (each a list of rings of [x, y, …]
+ * positions) with repeated consecutive points dropped. Every ring must be
+ * closed and have at least 4 positions (checked before).
+ */
+export function collectRings(polygons: number[][][][]): Rings {
+  let total = 0;
+  for (const polygon of polygons) for (const ring of polygon) total += ring.length;
+  const xs = new Float64Array(total);
+  const ys = new Float64Array(total);
+  const rings: Ring[] = [];
+  const byPolygon: Ring[][] = [];
+  let n = 0;
+  polygons.forEach((polygon, source) => {
+    if (polygon.length === 0) return; // an empty polygon is valid and takes no part
+    const p = byPolygon.length;
+    const list: Ring[] = [];
+    polygon.forEach((positions, index) => {
+      const start = n;
+      let minX = Infinity;
+      let minY = Infinity;
+      let maxX = -Infinity;
+      let maxY = -Infinity;
+      for (const position of positions) {
+        const x = position[0]!;
+        const y = position[1]!;
+        if (n > start && x === xs[n - 1] && y === ys[n - 1]) continue;
+        xs[n] = x;
+        ys[n] = y;
+        n++;
+        if (x < minX) minX = x;
+        if (x > maxX) maxX = x;
+        if (y < minY) minY = y;
+        if (y > maxY) maxY = y;
+      }
+      const second = positions[1]!;
+      const ring: Ring = {
+        start,
+        end: n - 1,
+        polygon: p,
+        source,
+        index,
+        minX,
+        minY,
+        maxX,
+        maxY,
+        raw1: [second[0]!, second[1]!],
+      };
+      rings.push(ring);
+      list.push(ring);
+    });
+    byPolygon.push(list);
+  });
+  return { xs, ys, rings, polygons: byPolygon };
+}
+
+/** Returns whether envelope `a` covers envelope `b` (closed). */
+export function covers(a: Ring, b: Ring): boolean {
+  return b.minX >= a.minX && b.maxX <= a.maxX && b.minY >= a.minY && b.maxY <= a.maxY;
+}
