@@ -11,11 +11,12 @@ import { distUnchanged, inputFingerprint } from './publish/fingerprint.ts';
 import { listFiles, PACKAGE_DIR } from './core/files.ts';
 import { clientBundle } from './site/client-bundle.ts';
 import { Measurer } from './measure/cache.ts';
+import { GeometryChecker, geometryCacheFile } from './geometry/cache.ts';
 import { normaliseBase } from './site/pages/html.ts';
 import { compareManifests } from './site/pages/paths.ts';
 import { drawMaps } from './site/maps.ts';
 import { renderSite } from './site/site.ts';
-import type { Problem } from './core/problem.ts';
+import { hasErrors, type Problem } from './core/problem.ts';
 import { measurementCacheFile, validateManifests, type LoadedManifest } from './manifest/validate.ts';
 import { writeDist, type WriteStats } from './publish/write-dist.ts';
 
@@ -39,6 +40,7 @@ export type BuildResult =
       geojsonFilesRead: number;
       geojsonBytesRead: number;
       write: WriteStats;
+      warnings: Problem[]; // e.g. invalid geometry under the OGC rules: published, but said
     };
 
 /** Returns the files of public/ (e.g. "schema/manifest.v1.json"), published as they are. */
@@ -125,13 +127,15 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       geojsonFilesRead: 0,
       geojsonBytesRead: 0,
       write,
+      warnings: [],
     };
   }
 
   progress('validating manifests');
   const measurer = new Measurer({ cacheFile: measurementCacheFile(root) });
-  const { manifests, problems } = await validateManifests(root, { measurer });
-  if (problems.length > 0) return { ok: false, problems };
+  const checker = new GeometryChecker({ cacheFile: geometryCacheFile(root) });
+  const { manifests, problems, geometry } = await validateManifests(root, { measurer, geometry: checker });
+  if (hasErrors(problems)) return { ok: false, problems };
   const loaded = [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
   progress('drawing maps');
@@ -143,6 +147,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     { base, script: bundle.script, styles: bundle.styles, siteUrl: options.siteUrl },
     loaded,
     drawn.maps,
+    geometry,
   );
   const generated = new Map<string, string | Buffer>([...(await publicFiles()), ...bundle.files, ...site]);
   for (const { file, text } of loaded) generated.set(file, text); // manifests are published verbatim
@@ -154,6 +159,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   cache.fingerprint = fingerprint;
   cache.summary = { manifests: loaded.length, datasets, files: write.files, bytes: write.bytes };
   await measurer.save();
+  await checker.save();
   await saveCache(buildCache);
   const ms = performance.now() - started;
   const read = measurer.stats;
@@ -166,5 +172,6 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     geojsonFilesRead: read.filesMeasured + drawn.filesRead,
     geojsonBytesRead: read.bytesRead + drawn.bytesRead + write.dataBytesCopied,
     write,
+    warnings: problems,
   };
 }

@@ -5,6 +5,8 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileStats } from './types.ts';
 import type { Measurer } from '../measure/cache.ts';
+import type { GeometryChecker } from '../geometry/cache.ts';
+import type { FileGeometry } from '../geometry/check-file.ts';
 import { GeoJSONError } from '../measure/measure.ts';
 
 /** What a file path in a manifest leads to. */
@@ -23,10 +25,53 @@ export class DataFiles {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
+  private readonly geometries = new Map<string, Promise<FileGeometry | undefined>>();
+  private readonly reported = new Set<string>();
+
   constructor(
     readonly root: string,
     private readonly measurer: Pick<Measurer, 'measure'>,
+    private readonly checker?: Pick<GeometryChecker, 'check'>,
   ) {}
+
+  /** Whether files' geometry is checked in this run. */
+  get checksGeometry(): boolean {
+    return this.checker !== undefined;
+  }
+
+  /**
+   * Returns the geometry verdict on `file`, which must exist; undefined when
+   * it is not valid GeoJSON (the measurement says why) or not checked.
+   */
+  geometry(file: string): Promise<FileGeometry | undefined> {
+    let found = this.geometries.get(file);
+    if (!found) {
+      found = this.measure(file).then((measured) =>
+        measured.ok && this.checker
+          ? this.limit(() => this.checker!.check(join(this.root, file), measured.stats.sha256))
+          : undefined,
+      );
+      this.geometries.set(file, found);
+    }
+    return found;
+  }
+
+  /** Returns true the first time it is asked about `file`: a file listed twice has its problems reported once. */
+  firstReport(file: string): boolean {
+    if (this.reported.has(file)) return false;
+    this.reported.add(file);
+    return true;
+  }
+
+  /** Returns the geometry verdicts of this run, keyed by file (e.g. "data/earth/CHL/CHL_ADM1.geojson"). */
+  async geometryResults(): Promise<Map<string, FileGeometry>> {
+    const results = new Map<string, FileGeometry>();
+    for (const [file, found] of this.geometries) {
+      const result = await found;
+      if (result) results.set(file, result);
+    }
+    return results;
+  }
 
   /** Returns whether `file` (e.g. "data/earth/CHL/CHL_ADM1.geojson") exists, and its size. */
   state(file: string): Promise<FileState> {

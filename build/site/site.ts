@@ -8,6 +8,7 @@ import { renderIndexPage } from './pages/index-page.ts';
 import { renderPage, type PageContext } from './pages/layout.ts';
 import { countryApi, countryPage } from './pages/paths.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
+import type { GeometryByFile } from './geometry-status.ts';
 
 export interface SiteOptions extends PageContext {
   siteUrl?: string; // e.g. "https://boundaries.example.org"; makes sitemap URLs absolute
@@ -41,12 +42,14 @@ function renderNotFound(context: PageContext): string {
 /**
  * Returns every generated file of the site, keyed by its path inside dist/
  * (e.g. "earth/CHL/index.html" → HTML). `maps` holds the map of each manifest
- * that has one, keyed by manifest file.
+ * that has one, keyed by manifest file; `geometry` the geometry counts of
+ * each checked data file, keyed by path.
  */
 export function renderSite(
   options: SiteOptions,
   loaded: LoadedManifest[],
   maps: Map<string, CountryMap>,
+  geometry: GeometryByFile = new Map(),
 ): Map<string, string> {
   const context: PageContext = { base: options.base, script: options.script, styles: options.styles };
   const files = new Map<string, string>();
@@ -60,12 +63,13 @@ export function renderSite(
   for (const { file, manifest } of loaded) {
     files.set(
       `${countryPage(manifest)}index.html`,
-      renderCountryPage(context, file, manifest, maps.get(file)),
+      renderCountryPage(context, file, manifest, maps.get(file), geometry),
     );
   }
   files.set('404.html', renderNotFound(context));
-  files.set('api/v1/index.json', renderApiIndex(options.base, loaded));
-  for (const entry of loaded) files.set(countryApi(entry.manifest), renderApiCountry(options.base, entry));
+  files.set('api/v1/index.json', renderApiIndex(options.base, loaded, geometry));
+  for (const entry of loaded)
+    files.set(countryApi(entry.manifest), renderApiCountry(options.base, entry, geometry));
   files.set('sitemap.xml', renderSitemap(options, ['', ...loaded.map((l) => countryPage(l.manifest))]));
   files.set('robots.txt', renderRobots(options));
   return files;
