@@ -6,6 +6,7 @@ import { quadrant } from './orientation.ts';
 import type { Rings } from './rings.ts';
 
 export interface Chains {
+  count: number;
   start: Int32Array; // index of the chain's first point
   end: Int32Array; // index of its last point
   ring: Int32Array; // index in Rings.rings
@@ -16,50 +17,61 @@ export interface Chains {
   order: Uint32Array; // chain indices sorted by minX
 }
 
-/** Returns the monotone chains of every ring, and their order by minX. */
-export function buildChains(g: Rings): Chains {
-  const { xs, ys, rings } = g;
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const ringOf: number[] = [];
-  rings.forEach((ring, r) => {
-    let from = ring.start;
-    let q = quadrant(xs[from + 1]! - xs[from]!, ys[from + 1]! - ys[from]!);
-    for (let i = from + 1; i < ring.end; i++) {
-      const next = quadrant(xs[i + 1]! - xs[i]!, ys[i + 1]! - ys[i]!);
-      if (next !== q) {
-        starts.push(from);
-        ends.push(i);
-        ringOf.push(r);
-        from = i;
-        q = next;
-      }
-    }
-    starts.push(from);
-    ends.push(ring.end);
-    ringOf.push(r);
-  });
-  const n = starts.length;
-  const chains: Chains = {
-    start: Int32Array.from(starts),
-    end: Int32Array.from(ends),
-    ring: Int32Array.from(ringOf),
+// Reused from feature to feature (one thread checks one feature at a time):
+// allocating per feature made garbage collection a tenth of the run.
+let pool: Chains = allocate(1024);
+
+function allocate(n: number): Chains {
+  return {
+    count: 0,
+    start: new Int32Array(n),
+    end: new Int32Array(n),
+    ring: new Int32Array(n),
     minX: new Float64Array(n),
     minY: new Float64Array(n),
     maxX: new Float64Array(n),
     maxY: new Float64Array(n),
     order: new Uint32Array(n),
   };
-  for (let c = 0; c < n; c++) {
-    const a = starts[c]!;
-    const b = ends[c]!;
-    chains.minX[c] = Math.min(xs[a]!, xs[b]!);
-    chains.maxX[c] = Math.max(xs[a]!, xs[b]!);
-    chains.minY[c] = Math.min(ys[a]!, ys[b]!);
-    chains.maxY[c] = Math.max(ys[a]!, ys[b]!);
-    chains.order[c] = c;
+}
+
+/** Returns the monotone chains of every ring, and their order by minX (valid until the next call). */
+export function buildChains(g: Rings): Chains {
+  const { xs, ys, rings } = g;
+  if (pool.start.length < xs.length) pool = allocate(Math.max(xs.length, 2 * pool.start.length));
+  const c = pool;
+  let n = 0;
+  const add = (from: number, to: number, r: number) => {
+    c.start[n] = from;
+    c.end[n] = to;
+    c.ring[n] = r;
+    const ax = xs[from]!;
+    const bx = xs[to]!;
+    const ay = ys[from]!;
+    const by = ys[to]!;
+    c.minX[n] = ax < bx ? ax : bx;
+    c.maxX[n] = ax < bx ? bx : ax;
+    c.minY[n] = ay < by ? ay : by;
+    c.maxY[n] = ay < by ? by : ay;
+    c.order[n] = n;
+    n++;
+  };
+  for (let r = 0; r < rings.length; r++) {
+    const ring = rings[r]!;
+    let from = ring.start;
+    let q = quadrant(xs[from + 1]! - xs[from]!, ys[from + 1]! - ys[from]!);
+    for (let i = from + 1; i < ring.end; i++) {
+      const next = quadrant(xs[i + 1]! - xs[i]!, ys[i + 1]! - ys[i]!);
+      if (next !== q) {
+        add(from, i, r);
+        from = i;
+        q = next;
+      }
+    }
+    add(from, ring.end, r);
   }
-  const minX = chains.minX;
-  chains.order.sort((a, b) => minX[a]! - minX[b]!);
-  return chains;
+  c.count = n;
+  const minX = c.minX;
+  c.order.subarray(0, n).sort((a, b) => minX[a]! - minX[b]!);
+  return c;
 }

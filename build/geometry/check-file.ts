@@ -1,7 +1,12 @@
 // Checks the geometry of every feature of one GeoJSON file, one feature at a
-// time (bounded memory), and returns one issue per invalid feature.
-import { readFeatureBytes } from './read-features.ts';
-import { checkGeometry } from './validity.ts';
+// time (bounded memory), and returns one issue per invalid feature. A large
+// file is shared with a worker thread (build/geometry/parallel.ts).
+import { open, stat } from 'node:fs/promises';
+import { findSegments } from '../measure/parallel.ts';
+import { checkInWorker } from './parallel.ts';
+import { GeometryReader } from './parse-geometry.ts';
+import { FeatureCutter, readFeatureBytes, type ByteRange } from './read-features.ts';
+import { checkFlat } from './validity.ts';
 
 /** One invalid feature: e.g. pointer "/features/8/geometry/coordinates/3/0". */
 export interface FeatureIssue {
@@ -18,18 +23,71 @@ export interface FileGeometry {
   issues: FeatureIssue[];
 }
 
-/** Returns the verdict on every feature of `path`, a GeoJSON FeatureCollection the measurer accepted. */
-export async function checkGeometryFile(path: string): Promise<FileGeometry> {
+/** The check of a byte range: feature indices count from its start; `between`: it ended between features. */
+export interface RangeResult extends FileGeometry {
+  between: boolean;
+}
+
+const PARALLEL_MIN_BYTES = 32 << 20; // share with a worker thread from this size on
+
+/**
+ * Returns the verdict on every feature of `path`, a GeoJSON FeatureCollection
+ * the measurer accepted. `parallelMinBytes` (tests) lowers the size from which
+ * a worker thread takes the second half.
+ */
+export async function checkGeometryFile(
+  path: string,
+  options: { parallelMinBytes?: number } = {},
+): Promise<FileGeometry> {
+  const { size } = await stat(path);
+  if (size < (options.parallelMinBytes ?? PARALLEL_MIN_BYTES)) return strip(await checkRange(path));
+  const file = await open(path, 'r');
+  const segments = await findSegments(file, size, Math.ceil(size / 2)).finally(() => file.close());
+  if (segments.length < 2) return strip(await checkRange(path));
+  const cut = segments[1]!.from;
+  const second = checkInWorker(path, cut, size);
+  const cutter = new FeatureCutter();
+  const first = await checkRange(path, { from: 0, to: cut, midFeatures: false }, cutter);
+  const part = cutter.isBetweenFeatures() ? await second : undefined;
+  if (part) return join(first, part);
+  // The cut was not between features (or the worker failed): go on here.
+  const rest = await checkRange(path, { from: cut, to: size, midFeatures: false }, cutter, first.checked);
+  return { checked: first.checked + rest.checked, issues: [...first.issues, ...rest.issues] };
+}
+
+function strip({ checked, issues }: RangeResult): FileGeometry {
+  return { checked, issues };
+}
+
+/** Returns the first half's result followed by the worker's, its feature indices moved on. */
+function join(first: RangeResult, second: RangeResult): FileGeometry {
+  const offset = first.checked;
+  const moved = second.issues.map((issue) => {
+    const feature = issue.feature + offset;
+    return {
+      ...issue,
+      feature,
+      pointer: `/features/${feature}${issue.pointer.slice(`/features/${issue.feature}`.length)}`,
+    };
+  });
+  return { checked: first.checked + second.checked, issues: [...first.issues, ...moved] };
+}
+
+/** Checks the features of `range` (default: the whole file); indices start at `firstIndex`. */
+export async function checkRange(
+  path: string,
+  range?: ByteRange,
+  cutter = new FeatureCutter(range?.midFeatures ?? false),
+  firstIndex = 0,
+): Promise<RangeResult> {
   const issues: FeatureIssue[] = [];
   let checked = 0;
-  for await (const { index, bytes } of readFeatureBytes(path)) {
-    checked++;
-    const feature = JSON.parse(bytes.toString('utf8')) as {
-      geometry?: { type?: unknown; coordinates?: unknown } | null;
-    };
-    const geometry = feature.geometry;
-    if (!geometry || typeof geometry.type !== 'string') continue;
-    const issue = checkGeometry(geometry.type, geometry.coordinates);
+  const reader = new GeometryReader();
+  for await (const { bytes } of readFeatureBytes(path, range, cutter)) {
+    const index = firstIndex + checked++;
+    const geometry = reader.read(bytes);
+    if (!geometry) continue;
+    const issue = checkFlat(geometry);
     if (!issue) continue;
     const below = issue.path.map((i) => `/${i}`).join('');
     issues.push({
@@ -40,5 +98,5 @@ export async function checkGeometryFile(path: string): Promise<FileGeometry> {
       message: issue.message,
     });
   }
-  return { checked, issues };
+  return { checked, issues, between: cutter.isBetweenFeatures() };
 }

@@ -23,8 +23,7 @@ export function analyseIntersections(g: Rings): IntersectionResult {
   const chains = buildChains(g);
   const touches = new TouchGraph(g);
   const state: State = { g, chains, touches, invalid: undefined };
-  const { order, minX, maxX, minY, maxY, start, end } = chains;
-  const count = order.length;
+  const { order, minX, maxX, minY, maxY, start, end, count } = chains;
   for (let a = 0; a < count && !state.invalid; a++) {
     const i = order[a]!;
     const iMaxX = maxX[i]!;
@@ -96,9 +95,24 @@ function testSegments(state: State, r0: number, k0: number, r1: number, k1: numb
   // Envelopes first: most candidate pairs end here.
   if (Math.min(p00x, p01x) > Math.max(p10x, p11x) || Math.min(p10x, p11x) > Math.max(p00x, p01x)) return;
   if (Math.min(p00y, p01y) > Math.max(p10y, p11y) || Math.min(p10y, p11y) > Math.max(p00y, p01y)) return;
+  const ring0 = rings[r0]!;
+  if (r0 === r1 && isAdjacent(ring0, k0, k1)) {
+    // Consecutive segments share one end; they overlap only if the second turns
+    // straight back (a spike): GEOS's collinear intersection, a self-intersection.
+    const [a, b] = k1 === k0 + 1 || (k0 === ring0.end - 1 && k1 === ring0.start) ? [k0, k1] : [k1, k0];
+    const ax = xs[a]!,
+      ay = ys[a]!,
+      bx = xs[b]!,
+      by = ys[b]!,
+      cx = xs[b + 1]!,
+      cy = ys[b + 1]!;
+    if (orientation(ax, ay, bx, by, cx, cy) !== COLLINEAR) return;
+    if ((bx - ax) * (cx - bx) + (by - ay) * (cy - by) >= 0) return;
+    state.invalid = { kind: SELF_INTERSECTION, ring: ring0, at: [bx, by] };
+    return;
+  }
   const hit = intersect(p00x, p00y, p01x, p01y, p10x, p10y, p11x, p11y);
   if (hit === undefined) return;
-  const ring0 = rings[r0]!;
   if (hit.proper || hit.count === 2) {
     state.invalid = { kind: SELF_INTERSECTION, ring: ring0, at: hit.at };
     return;
@@ -106,9 +120,6 @@ function testSegments(state: State, r0: number, k0: number, r1: number, k1: numb
   const [ix, iy] = hit.at;
   const sameRing = r0 === r1;
   if (sameRing) {
-    const size = ring0.end - ring0.start + 1;
-    const delta = Math.abs(k0 - k1);
-    if (delta <= 1 || delta >= size - 2) return; // adjacent segments meet at their common end
     state.invalid = { kind: RING_SELF_INTERSECTION, ring: ring0, at: hit.at };
     return;
   }
@@ -122,6 +133,12 @@ function testSegments(state: State, r0: number, k0: number, r1: number, k1: numb
     return;
   }
   state.touches.add(r0, r1, hit.at);
+}
+
+/** Returns whether segments k0 and k1 of a ring are consecutive (the last and the first are). */
+function isAdjacent(ring: Ring, k0: number, k1: number): boolean {
+  const delta = k0 > k1 ? k0 - k1 : k1 - k0;
+  return delta <= 1 || delta >= ring.end - ring.start - 1;
 }
 
 /** The point before segment k's start in its ring (wrapping past the closing point). */

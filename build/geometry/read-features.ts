@@ -7,28 +7,51 @@ import { open } from 'node:fs/promises';
 
 const CHUNK_BYTES = 1 << 20;
 
+/** Bytes that end a run inside a string: '"' and '\\'. */
+const STRING_STOP = new Uint8Array(256);
+STRING_STOP[0x22] = 1;
+STRING_STOP[0x5c] = 1;
+
+/** Bytes that matter between strings: quotes, brackets and braces. */
+const STRUCTURE = new Uint8Array(256);
+for (const c of '"[]{}') STRUCTURE[c.charCodeAt(0)] = 1;
+
 /** One feature's bytes, e.g. `{"type":"Feature","geometry":{…},"properties":{…}}`, and its index. */
 export interface FeatureBytes {
   index: number;
   bytes: Buffer;
 }
 
+/** A part of a file: bytes [from, to), and whether it starts inside the "features" array, before a feature. */
+export interface ByteRange {
+  from: number;
+  to: number;
+  midFeatures: boolean;
+}
+
 /**
  * Yields every feature of the top-level "features" array of `path` as raw
- * bytes, in order. Bytes outside that array are skipped.
+ * bytes, in order (within `range` when given). Bytes outside that array are
+ * skipped. `cutter` is the state machine, to ask at the end whether the range
+ * ended between features.
  */
 export async function* readFeatureBytes(
   path: string,
-  chunkBytes = CHUNK_BYTES,
+  range?: ByteRange,
+  cutter = new FeatureCutter(range?.midFeatures ?? false),
 ): AsyncGenerator<FeatureBytes> {
   const file = await open(path, 'r');
   try {
-    const buf = Buffer.allocUnsafe(chunkBytes);
-    const cut = new FeatureCutter();
+    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    let at = range?.from ?? 0;
+    const to = range?.to ?? Infinity;
     for (;;) {
-      const { bytesRead } = await file.read(buf, 0, chunkBytes, null);
+      const want = Math.min(CHUNK_BYTES, to - at);
+      if (want <= 0) break;
+      const { bytesRead } = await file.read(buf, 0, want, at);
       if (bytesRead === 0) break;
-      yield* cut.push(buf.subarray(0, bytesRead));
+      at += bytesRead;
+      yield* cutter.push(buf.subarray(0, bytesRead));
     }
   } finally {
     await file.close();
@@ -48,6 +71,19 @@ export class FeatureCutter {
   private pending: Buffer[] = []; // earlier chunks' bytes of the current feature
   private index = 0;
 
+  /** `midFeatures`: the bytes start inside the "features" array, between features (a worker's part of a file). */
+  constructor(midFeatures = false) {
+    if (midFeatures) {
+      this.depth = 2;
+      this.inFeatures = true;
+    }
+  }
+
+  /** Whether the bytes so far end inside the "features" array, between features. */
+  isBetweenFeatures(): boolean {
+    return this.depth === 2 && this.inFeatures && !this.inString && this.pending.length === 0;
+  }
+
   /**
    * Returns the features that end in `chunk`. A feature's bytes may be a view
    * of `chunk`: use them before the chunk's buffer is refilled.
@@ -56,11 +92,14 @@ export class FeatureCutter {
     let { depth, inString, escaped } = this;
     const n = chunk.length;
     for (let i = 0; i < n; i++) {
-      const c = chunk[i]!;
       if (inString) {
+        // Skip to the next quote or backslash: string bodies are plain bytes.
+        while (i < n && !escaped && STRING_STOP[chunk[i]!] === 0) i++;
+        if (i >= n) break;
+        const c = chunk[i]!;
         if (escaped) escaped = false;
         else if (c === 0x5c) escaped = true;
-        else if (c === 0x22) {
+        else {
           inString = false;
           if (this.stringStart >= 0)
             this.lastKey = this.keyPart + chunk.toString('utf8', this.stringStart, i);
@@ -68,6 +107,13 @@ export class FeatureCutter {
         }
         continue;
       }
+      if (depth > 3) {
+        // Inside a feature's members: coordinates are most of the bytes; only
+        // brackets, braces and quotes matter.
+        while (i < n && STRUCTURE[chunk[i]!] === 0) i++;
+        if (i >= n) break;
+      }
+      const c = chunk[i]!;
       if (c === 0x22) {
         inString = true;
         this.stringStart = depth === 1 ? i + 1 : -1;

@@ -1,6 +1,7 @@
 // The shape the validity checks work on: every ring of one Polygon or
 // MultiPolygon in two flat coordinate arrays, with repeated consecutive
 // points removed (GEOS removes them too: they are not an error).
+import type { FlatGeometry } from './parse-geometry.ts';
 
 /** One ring of a polygonal geometry, as points [start, end] of `Rings.xs/ys` (end = start: closed). */
 export interface Ring {
@@ -25,31 +26,34 @@ export interface Rings {
 }
 
 /**
- * Returns the rings of `polygons` (each a list of rings of [x, y, …]
- * positions) with repeated consecutive points dropped. Every ring must be
- * closed and have at least 4 positions (checked before).
+ * Returns the rings of a flat geometry with repeated consecutive points
+ * dropped. Every ring must be closed and have at least 4 positions (checked
+ * before).
  */
-export function collectRings(polygons: number[][][][]): Rings {
-  let total = 0;
-  for (const polygon of polygons) for (const ring of polygon) total += ring.length;
-  const xs = new Float64Array(total);
-  const ys = new Float64Array(total);
+export function collectRings(f: FlatGeometry): Rings {
+  const src = f.xy;
+  const xs = new Float64Array(f.positions);
+  const ys = new Float64Array(f.positions);
   const rings: Ring[] = [];
   const byPolygon: Ring[][] = [];
   let n = 0;
-  polygons.forEach((polygon, source) => {
-    if (polygon.length === 0) return; // an empty polygon is valid and takes no part
+  let r = 0;
+  for (let source = 0; source < f.polygons; source++) {
+    const ringEnd = f.polygonEnds[source]!;
+    if (r === ringEnd) continue; // an empty polygon is valid and takes no part
     const p = byPolygon.length;
     const list: Ring[] = [];
-    polygon.forEach((positions, index) => {
+    for (let index = 0; r < ringEnd; r++, index++) {
+      const from = r === 0 ? 0 : f.ringEnds[r - 1]!;
+      const to = f.ringEnds[r]!;
       const start = n;
       let minX = Infinity;
       let minY = Infinity;
       let maxX = -Infinity;
       let maxY = -Infinity;
-      for (const position of positions) {
-        const x = position[0]!;
-        const y = position[1]!;
+      for (let k = from; k < to; k++) {
+        const x = src[2 * k]!;
+        const y = src[2 * k + 1]!;
         if (n > start && x === xs[n - 1] && y === ys[n - 1]) continue;
         xs[n] = x;
         ys[n] = y;
@@ -59,24 +63,13 @@ export function collectRings(polygons: number[][][][]): Rings {
         if (y < minY) minY = y;
         if (y > maxY) maxY = y;
       }
-      const second = positions[1]!;
-      const ring: Ring = {
-        start,
-        end: n - 1,
-        polygon: p,
-        source,
-        index,
-        minX,
-        minY,
-        maxX,
-        maxY,
-        raw1: [second[0]!, second[1]!],
-      };
+      const raw1: [number, number] = [src[2 * from + 2]!, src[2 * from + 3]!];
+      const ring: Ring = { start, end: n - 1, polygon: p, source, index, minX, minY, maxX, maxY, raw1 };
       rings.push(ring);
       list.push(ring);
-    });
+    }
     byPolygon.push(list);
-  });
+  }
   return { xs, ys, rings, polygons: byPolygon };
 }
 

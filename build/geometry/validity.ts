@@ -5,6 +5,7 @@
 import { analyseIntersections } from './intersections.ts';
 import { EXTERIOR, INTERIOR, isRingNested, locateInPolygon } from './locate.ts';
 import type { XY } from './orientation.ts';
+import type { FlatGeometry } from './parse-geometry.ts';
 import { collectRings, covers, type Ring, type Rings } from './rings.ts';
 
 /** What is wrong with a geometry, found at `path` below its "coordinates" (e.g. [3, 0]: polygon 3, shell). */
@@ -17,19 +18,46 @@ export interface GeometryIssue {
 
 /**
  * Returns the first problem of a Polygon's or MultiPolygon's coordinates
- * (positions are arrays of numbers, as JSON.parse gives), or undefined when
- * the geometry is valid; other types have no area rules and are valid.
+ * (positions as arrays of numbers, as JSON.parse gives), or undefined when the
+ * geometry is valid; other types have no area rules and are valid.
  */
 export function checkGeometry(type: string, coordinates: unknown): GeometryIssue | undefined {
   if (type !== 'Polygon' && type !== 'MultiPolygon') return undefined;
+  return checkFlat(flatten(type, coordinates as number[][][] | number[][][][]));
+}
+
+/** Returns the first problem of a flat Polygon or MultiPolygon (build/geometry/parse-geometry.ts), or undefined. */
+export function checkFlat(f: FlatGeometry): GeometryIssue | undefined {
+  if (f.type !== 'Polygon' && f.type !== 'MultiPolygon') return undefined;
+  if (f.multi !== (f.type === 'MultiPolygon')) return undefined; // the measurer reports the wrong nesting
+  const pathOf: PathOf = (p, ...rest) => (f.multi ? [p, ...rest] : rest);
+  return checkStructure(f, pathOf) ?? checkPoints(f, pathOf) ?? checkTopology(collectRings(f), pathOf);
+}
+
+/** Returns nested coordinates as a FlatGeometry. */
+export function flatten(type: string, coordinates: number[][][] | number[][][][]): FlatGeometry {
   const multi = type === 'MultiPolygon';
   const polygons = (multi ? coordinates : [coordinates]) as number[][][][];
-  const pathOf = (p: number, ...rest: number[]) => (multi ? [p, ...rest] : rest);
-  return (
-    checkStructure(polygons, pathOf) ??
-    checkPoints(polygons, pathOf) ??
-    checkTopology(collectRings(polygons), pathOf)
-  );
+  const xy: number[] = [];
+  const ringEnds: number[] = [];
+  const polygonEnds: number[] = [];
+  for (const polygon of polygons) {
+    for (const ring of polygon) {
+      for (const position of ring) xy.push(position[0]!, position[1]!);
+      ringEnds.push(xy.length / 2);
+    }
+    polygonEnds.push(ringEnds.length);
+  }
+  return {
+    type,
+    multi,
+    xy: Float64Array.from(xy),
+    positions: xy.length / 2,
+    ringEnds: Int32Array.from(ringEnds),
+    rings: ringEnds.length,
+    polygonEnds: Int32Array.from(polygonEnds),
+    polygons: polygonEnds.length,
+  };
 }
 
 type PathOf = (p: number, ...rest: number[]) => number[];
@@ -47,49 +75,75 @@ function issue(kind: string, path: number[], at: readonly number[]): GeometryIss
   return { structural: false, kind, path, message: `${kind} at or near ${showPoint(at)}` };
 }
 
-/** RFC 7946 3.1.6: each linear ring is closed and has at least 4 positions. */
-function checkStructure(polygons: number[][][][], pathOf: PathOf): GeometryIssue | undefined {
-  for (const [p, polygon] of polygons.entries()) {
-    for (const [r, ring] of polygon.entries()) {
-      const first = ring[0];
-      const last = ring[ring.length - 1];
-      if (first && last && (first[0] !== last[0] || first[1] !== last[1])) {
-        return {
-          structural: true,
-          kind: 'ring not closed',
-          path: pathOf(p, r),
-          message: `ring is not closed: it starts at ${showPoint(first)} and ends at ${showPoint(last)}`,
-        };
-      }
-      if (ring.length < 4) {
-        return {
-          structural: true,
-          kind: 'ring too short',
-          path: pathOf(p, r),
-          message: `ring has ${ring.length} position${ring.length === 1 ? '' : 's'}, a linear ring needs at least 4`,
-        };
-      }
+/** Calls `each(p, r, from, to)` for every ring: polygon p, ring r in it, positions [from, to). */
+function forRings(
+  f: FlatGeometry,
+  each: (p: number, r: number, from: number, to: number) => GeometryIssue | undefined,
+) {
+  let ring = 0;
+  for (let p = 0; p < f.polygons; p++) {
+    for (let r = 0; ring < f.polygonEnds[p]!; ring++, r++) {
+      const found = each(p, r, ring === 0 ? 0 : f.ringEnds[ring - 1]!, f.ringEnds[ring]!);
+      if (found) return found;
     }
   }
   return undefined;
 }
 
+/** RFC 7946 3.1.6: each linear ring is closed and has at least 4 positions. */
+function checkStructure(f: FlatGeometry, pathOf: PathOf): GeometryIssue | undefined {
+  const xy = f.xy;
+  return forRings(f, (p, r, from, to) => {
+    const count = to - from;
+    const last = to - 1;
+    if (xy[2 * from] !== xy[2 * last] || xy[2 * from + 1] !== xy[2 * last + 1]) {
+      const first = [xy[2 * from]!, xy[2 * from + 1]!];
+      return {
+        structural: true,
+        kind: 'ring not closed',
+        path: pathOf(p, r),
+        message: `ring is not closed: it starts at ${showPoint(first)} and ends at ${showPoint([xy[2 * last]!, xy[2 * last + 1]!])}`,
+      };
+    }
+    if (count < 4) {
+      return {
+        structural: true,
+        kind: 'ring too short',
+        path: pathOf(p, r),
+        message: `ring has ${count} position${count === 1 ? '' : 's'}, a linear ring needs at least 4`,
+      };
+    }
+    return undefined;
+  });
+}
+
 /** GEOS's first checks, polygon by polygon: finite coordinates, then 4 distinct consecutive points per ring. */
-function checkPoints(polygons: number[][][][], pathOf: PathOf): GeometryIssue | undefined {
-  for (const [p, polygon] of polygons.entries()) {
-    for (const [r, ring] of polygon.entries()) {
-      for (const [k, position] of ring.entries()) {
-        if (!Number.isFinite(position[0]) || !Number.isFinite(position[1])) {
-          return issue('invalid coordinate', pathOf(p, r, k), position);
+function checkPoints(f: FlatGeometry, pathOf: PathOf): GeometryIssue | undefined {
+  const xy = f.xy;
+  let ring = 0;
+  for (let p = 0; p < f.polygons; p++) {
+    const first = ring;
+    const end = f.polygonEnds[p]!;
+    for (let r = 0; ring < end; ring++, r++) {
+      const from = ring === 0 ? 0 : f.ringEnds[ring - 1]!;
+      for (let k = from; k < f.ringEnds[ring]!; k++) {
+        if (!Number.isFinite(xy[2 * k]!) || !Number.isFinite(xy[2 * k + 1]!)) {
+          return issue('invalid coordinate', pathOf(p, r, k - from), [xy[2 * k]!, xy[2 * k + 1]!]);
         }
       }
     }
-    for (const [r, ring] of polygon.entries()) {
+    for (let rr = first, r = 0; rr < end; rr++, r++) {
+      const from = rr === 0 ? 0 : f.ringEnds[rr - 1]!;
+      const to = f.ringEnds[rr]!;
       let distinct = 1;
-      for (let k = 1; k < ring.length && distinct < 4; k++) {
-        if (ring[k]![0] !== ring[k - 1]![0] || ring[k]![1] !== ring[k - 1]![1]) distinct++;
+      for (let k = from + 1; k < to && distinct < 4; k++) {
+        if (xy[2 * k] !== xy[2 * k - 2] || xy[2 * k + 1] !== xy[2 * k - 1]) distinct++;
       }
-      if (distinct < 4) return issue('too few points in geometry component', pathOf(p, r), ring[0]!);
+      if (distinct < 4)
+        return issue('too few points in geometry component', pathOf(p, r), [
+          xy[2 * from]!,
+          xy[2 * from + 1]!,
+        ]);
     }
   }
   return undefined;

@@ -49,7 +49,11 @@ export function gridGeometry(random: () => number): Polygonal {
     : { type: 'MultiPolygon', coordinates: polygons };
 }
 
-/** Returns a star-shaped ring of n positions around (cx, cy), radii in [r0, r1], counter-clockwise unless `clockwise`. */
+/**
+ * Returns a star-shaped ring of n positions around (cx, cy), its radius
+ * wandering smoothly in [r0, r1] like a real boundary (a few waves plus a
+ * little noise); counter-clockwise unless `clockwise`.
+ */
 export function starRing(
   random: () => number,
   cx: number,
@@ -59,10 +63,17 @@ export function starRing(
   r1: number,
   clockwise = false,
 ): number[][] {
+  const waves = [1, 2, 3].map((k) => ({
+    k: k * (1 + Math.floor(random() * 5)),
+    phase: random() * 2 * Math.PI,
+    weight: random(),
+  }));
+  const total = waves.reduce((sum, w) => sum + w.weight, 0) || 1;
   const ring: number[][] = [];
   for (let i = 0; i < n - 1; i++) {
-    const angle = ((i + 0.8 * random()) / (n - 1)) * 2 * Math.PI;
-    const radius = r0 + (r1 - r0) * random();
+    const angle = ((i + 0.5 * random()) / (n - 1)) * 2 * Math.PI;
+    const wave = waves.reduce((sum, w) => sum + w.weight * Math.sin(w.k * angle + w.phase), 0) / total; // in [-1, 1]
+    const radius = r0 + (r1 - r0) * (0.5 + 0.45 * wave + 0.05 * (random() - 0.5));
     ring.push([
       Number((cx + radius * Math.cos(angle)).toFixed(6)),
       Number((cy + radius * Math.sin(angle)).toFixed(6)),
