@@ -28,18 +28,23 @@ export function geometryCacheFile(root: string): string {
  */
 export class GeometryChecker {
   readonly stats = { filesChecked: 0, cacheHits: 0 };
-  private readonly memo = new Map<string, Promise<FileGeometry>>();
+  private readonly memo = new Map<string, Promise<FileGeometry | undefined>>();
   private entries?: Promise<Map<string, CacheEntry>>;
   private changed = false;
 
   constructor(private readonly options: { cacheFile?: string } = {}) {}
 
-  /** Returns the verdict on every feature of `path`, whose sha256 the measurer gave. */
-  check(path: string, sha256: string): Promise<FileGeometry> {
+  /**
+   * Returns the verdict on every feature of `path`, or undefined when the
+   * measurer found it is not GeoJSON: `sha256` is the measurer's answer
+   * (undefined then). Without a cache file the check starts at once, beside
+   * the measurement, rather than after it.
+   */
+  check(path: string, sha256: Promise<string | undefined>): Promise<FileGeometry | undefined> {
     const key = resolve(path);
     let pending = this.memo.get(key);
     if (!pending) {
-      pending = this.checkOnce(path, key, sha256);
+      pending = this.options.cacheFile ? this.checkCached(path, key, sha256) : this.checkBeside(path, sha256);
       this.memo.set(key, pending);
     }
     return pending;
@@ -59,7 +64,26 @@ export class GeometryChecker {
     }
   }
 
-  private async checkOnce(path: string, key: string, sha256: string): Promise<FileGeometry> {
+  /** Checks while the measurer reads the same file; a malformed file's failure is the measurer's to report. */
+  private async checkBeside(
+    path: string,
+    sha256: Promise<string | undefined>,
+  ): Promise<FileGeometry | undefined> {
+    const checking = checkGeometryFile(path);
+    checking.catch(() => {}); // awaited below unless the measurer refuses the file
+    if ((await sha256) === undefined) return undefined;
+    const result = await checking;
+    this.stats.filesChecked++;
+    return result;
+  }
+
+  private async checkCached(
+    path: string,
+    key: string,
+    measured: Promise<string | undefined>,
+  ): Promise<FileGeometry | undefined> {
+    const sha256 = await measured;
+    if (sha256 === undefined) return undefined;
     this.entries ??= readCache(this.options.cacheFile);
     const entries = await this.entries;
     const info = await stat(path).catch(() => undefined);

@@ -4,8 +4,10 @@
 // ~512 MB string limit). The file is expected to have passed the measurer
 // (build/measure.ts), which reports malformed JSON with its byte offset.
 import { open } from 'node:fs/promises';
+import { GeometryParseError } from './parse-geometry.ts';
 
 const CHUNK_BYTES = 1 << 20;
+const MAX_FEATURE_BYTES = 512 << 20; // a feature is checked whole: beyond this, it is not checked
 
 /** Bytes that end a run inside a string: '"' and '\\'. */
 const STRING_STOP = new Uint8Array(256);
@@ -69,6 +71,7 @@ export class FeatureCutter {
   private inFeatures = false;
   private featureStart = -1; // offset of the current feature's '{' in the chunk (-1: carried over)
   private pending: Buffer[] = []; // earlier chunks' bytes of the current feature
+  private pendingBytes = 0;
   private index = 0;
 
   /** `midFeatures`: the bytes start inside the "features" array, between features (a worker's part of a file). */
@@ -127,6 +130,7 @@ export class FeatureCutter {
           const own = chunk.subarray(this.featureStart < 0 ? 0 : this.featureStart, i + 1);
           const bytes = this.pending.length > 0 ? Buffer.concat([...this.pending, own]) : own;
           this.pending = [];
+          this.pendingBytes = 0;
           this.featureStart = -1;
           yield { index: this.index++, bytes };
         } else if (depth === 1 && this.inFeatures) this.inFeatures = false;
@@ -138,7 +142,13 @@ export class FeatureCutter {
     }
     if (depth > 2 && this.inFeatures) {
       // A feature continues in the next chunk: keep a copy of its bytes so far.
-      this.pending.push(Buffer.from(chunk.subarray(this.featureStart < 0 ? 0 : this.featureStart)));
+      const rest = Buffer.from(chunk.subarray(this.featureStart < 0 ? 0 : this.featureStart));
+      this.pendingBytes += rest.length;
+      // Bounded memory even on a malformed file read before the measurer refuses it.
+      if (this.pendingBytes > MAX_FEATURE_BYTES) {
+        throw new GeometryParseError(`feature ${this.index} is larger than ${MAX_FEATURE_BYTES >> 20} MiB`);
+      }
+      this.pending.push(rest);
       this.featureStart = -1;
     }
     Object.assign(this, { depth, inString, escaped });

@@ -27,6 +27,7 @@ export class DataFiles {
 
   private readonly geometries = new Map<string, Promise<FileGeometry | undefined>>();
   private readonly reported = new Set<string>();
+  private readonly geometrySlots = new Slots(2); // each check holds a 1 MiB buffer and may use a worker
 
   constructor(
     readonly root: string,
@@ -46,11 +47,12 @@ export class DataFiles {
   geometry(file: string): Promise<FileGeometry | undefined> {
     let found = this.geometries.get(file);
     if (!found) {
-      found = this.measure(file).then((measured) =>
-        measured.ok && this.checker
-          ? this.limit(() => this.checker!.check(join(this.root, file), measured.stats.sha256))
-          : undefined,
-      );
+      const sha256 = this.measure(file).then((measured) => (measured.ok ? measured.stats.sha256 : undefined));
+      const checker = this.checker;
+      // Its own slots: a check waits for its file's measurement, which needs a measuring slot.
+      found = checker
+        ? this.geometrySlots.run(() => checker.check(join(this.root, file), sha256))
+        : Promise.resolve(undefined);
       this.geometries.set(file, found);
     }
     return found;
@@ -112,6 +114,26 @@ export class DataFiles {
   private async limit<T>(task: () => Promise<T>): Promise<T> {
     // A finishing task hands its slot straight to the next waiting one.
     if (this.running < CONCURRENCY) this.running += 1;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+}
+
+/** At most `size` tasks at a time; a finishing task hands its slot straight to the next. */
+class Slots {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running < this.size) this.running += 1;
     else await new Promise<void>((resolve) => this.waiting.push(resolve));
     try {
       return await task();
