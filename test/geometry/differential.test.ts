@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../support/random.ts';
 import { gridGeometry, starPolygon } from './generate.ts';
-import { compareWithGeos, hasShapely, writeCollection } from './oracle.ts';
+import { compareWithGeos, skipOracle, writeCollection } from './oracle.ts';
 
 const REPO = new URL('../../', import.meta.url).pathname;
 const CORPUS = new URL('../../../shared/corpus/world-geojson/', import.meta.url).pathname;
@@ -18,12 +18,7 @@ function geojsonFiles(dir: string): string[] {
   return out === '' ? [] : out.split('\n').sort();
 }
 
-if (!hasShapely)
-  console.warn(
-    'geometry differential tests skipped: /usr/bin/python3 has no shapely (apt-get install python3-shapely)',
-  );
-
-describe.skipIf(!hasShapely)('geometry verdict = GEOS (shapely is_valid)', () => {
+describe.skipIf(skipOracle)('geometry verdict = GEOS (shapely is_valid)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'geoshelf-geometry-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
