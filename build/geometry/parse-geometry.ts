@@ -164,6 +164,7 @@ export class GeometryReader {
     let x = 0;
     for (;;) {
       const c = b[i];
+      if (c === undefined) this.fail('unexpected end of the feature');
       if (c === 0x5b) {
         if (++level > 4) this.fail('coordinates nested too deep');
         kinds[level] = 0;
@@ -237,6 +238,7 @@ export class GeometryReader {
       }
     }
     const c = b[i];
+    if (i === start) this.fail('expected a number');
     if (c === 0x65 || c === 0x45 || digits + fraction > 15 || digits === 0) {
       // Exponent, long or odd: the text's own value, exactly as JSON.parse reads it.
       while (
@@ -249,8 +251,9 @@ export class GeometryReader {
         b[i] !== 0x09
       )
         i++;
-      lastValue = Number(Buffer.from(b.buffer, b.byteOffset + start, i - start).toString('latin1'));
-      if (Number.isNaN(lastValue)) this.fail('not a number');
+      const text = Buffer.from(b.buffer, b.byteOffset + start, i - start).toString('latin1');
+      lastValue = Number(text);
+      if (Number.isNaN(lastValue) || !/^-?\d/.test(text)) this.fail('not a number');
       return i;
     }
     const v = fraction === 0 ? m : m / POW10[fraction]!;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkGeometryFile } from '../../build/geometry/check-file.ts';
-import { GeometryReader } from '../../build/geometry/parse-geometry.ts';
+import { GeometryParseError, GeometryReader } from '../../build/geometry/parse-geometry.ts';
 import { FeatureCutter } from '../../build/geometry/read-features.ts';
 import { checkGeometry } from '../../build/geometry/validity.ts';
 
@@ -64,6 +64,20 @@ describe('geometry reader', () => {
     expect(g.type).toBe('Polygon');
     expect([...g.xy.subarray(0, 2 * g.positions)]).toEqual(coordinates[0]!.flatMap((p) => [p[0], p[1]]));
     expect(Object.is(g.xy[1], -0)).toBe(true);
+  });
+
+  it('malformed bytes (read beside the measurer, before it refuses the file) throw, never hang', () => {
+    const reader = new GeometryReader();
+    for (const text of [
+      '{"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,',
+      '{"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,}]]]}}',
+      '{"geometry":{"type":"Polygon","coordinates":[[[0,0],[-,1]]]}}',
+      '{"geometry":{"type":"Polygon","coordinates":[[["0",0]]]}}',
+      '{"geometry":{"type":"Polygon","coordinates":[]}}',
+      '{"geometry":{"type":"Polygon" "coordinates":1}}',
+    ]) {
+      expect(() => reader.read(Buffer.from(text)), text).toThrow(GeometryParseError);
+    }
   });
 
   it('a non-finite coordinate is an invalid coordinate, as GEOS says', () => {
