@@ -25,6 +25,9 @@ export interface Rings {
   polygons: Ring[][]; // per polygon, shell first
 }
 
+let poolX = new Float64Array(1 << 16);
+let poolY = new Float64Array(1 << 16);
+
 /**
  * Returns the rings of a flat geometry with repeated consecutive points
  * dropped. Every ring must be closed and have at least 4 positions (checked
@@ -32,8 +35,14 @@ export interface Rings {
  */
 export function collectRings(f: FlatGeometry): Rings {
   const src = f.xy;
-  const xs = new Float64Array(f.positions);
-  const ys = new Float64Array(f.positions);
+  // Reused from feature to feature (views valid until the next call): fresh
+  // arrays per feature were most of the garbage collector's work.
+  if (poolX.length < f.positions) {
+    poolX = new Float64Array(2 * f.positions);
+    poolY = new Float64Array(2 * f.positions);
+  }
+  const xs = poolX.subarray(0, f.positions);
+  const ys = poolY.subarray(0, f.positions);
   const rings: Ring[] = [];
   const byPolygon: Ring[][] = [];
   let n = 0;
