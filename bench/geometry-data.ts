@@ -15,7 +15,9 @@ function featureLine(random: () => number, i: number): string {
   const geometry = multi
     ? {
         type: 'MultiPolygon',
-        coordinates: [0, 1, 2].map((k) => starPolygon(random, x + k * 0.25, y, 0.1, n(), k === 0 ? 0 : 1 + k)),
+        coordinates: [0, 1, 2].map((k) =>
+          starPolygon(random, x + k * 0.25, y, 0.1, n(), k === 0 ? 0 : 1 + k),
+        ),
       }
     : { type: 'Polygon', coordinates: starPolygon(random, x, y, 0.1, n(), 0) };
   const properties = { shapeName: `Region ${i}`, shapeISO: `XX-${i}`, shapeGroup: 'XXX', shapeType: 'ADM2' };

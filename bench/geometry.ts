@@ -31,7 +31,12 @@ async function ensureRoot(): Promise<string> {
     name: { en: 'Fiji', es: 'Fiyi' },
     crs: { authority: 'OGC', code: 'CRS84', epsg: 4326 },
     status: 'ok',
-    source: { name: 'bench:geometry', url: 'https://example.org/bench', license: 'CC0-1.0', retrieved: '2026-11-22' },
+    source: {
+      name: 'bench:geometry',
+      url: 'https://example.org/bench',
+      license: 'CC0-1.0',
+      retrieved: '2026-11-22',
+    },
     datasets: [{ level: 'ADM2', path: DATA, ...stats, license: 'CC0-1.0' }],
   };
   mkdirSync(join(ROOT, 'data/earth/FJI'), { recursive: true });
@@ -47,9 +52,13 @@ interface Run {
 
 /** Runs `validate --no-cache` under /usr/bin/time: wall clock and peak RSS of the whole process. */
 function validateOnce(): Run {
-  const run = spawnSync('/usr/bin/time', ['-f', 'time=%e maxrss=%M', process.execPath, CLI, 'validate', '--no-cache', '--root', ROOT], {
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    '/usr/bin/time',
+    ['-f', 'time=%e maxrss=%M', process.execPath, CLI, 'validate', '--no-cache', '--root', ROOT],
+    {
+      encoding: 'utf8',
+    },
+  );
   const m = /time=([\d.]+) maxrss=(\d+)/.exec(run.stderr);
   if (!m || run.status !== 0) throw new Error(`validate failed (${run.status}): ${run.stdout}${run.stderr}`);
   return { seconds: Number(m[1]), rssMB: Number(m[2]) / 1024, output: run.stdout.trim() };
@@ -68,8 +77,13 @@ function best<T extends Run>(runs: T[]): T {
 }
 
 async function main(): Promise<void> {
-  const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
-  console.log(`bench:geometry — ${new Date().toISOString()}, ${cpus().length} cores, Node ${process.version}, load ${load()}`);
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+  console.log(
+    `bench:geometry — ${new Date().toISOString()}, ${cpus().length} cores, Node ${process.version}, load ${load()}`,
+  );
   const path = await ensureRoot();
   const mb = statSync(path).size / 1e6;
   const validate: Run[] = [];
@@ -78,16 +92,24 @@ async function main(): Promise<void> {
   for (let k = 0; k < REPEATS; k++) {
     validate.push(validateOnce());
     geos.push(geosOnce(path));
-    console.log(`  run ${k + 1}: validate --no-cache ${validate[k]!.seconds.toFixed(2)} s (peak RSS ${validate[k]!.rssMB.toFixed(0)} MB), GEOS is_valid loop ${geos[k]!.seconds.toFixed(2)} s`);
+    console.log(
+      `  run ${k + 1}: validate --no-cache ${validate[k]!.seconds.toFixed(2)} s (peak RSS ${validate[k]!.rssMB.toFixed(0)} MB), GEOS is_valid loop ${geos[k]!.seconds.toFixed(2)} s`,
+    );
   }
   const v = best(validate);
   const g = best(geos);
-  console.log(`level: ${mb.toFixed(0)} MB, ${g.features} features (GEOS: ${g.invalid} invalid); validate says: ${v.output.split('\n').pop()}`);
+  console.log(
+    `level: ${mb.toFixed(0)} MB, ${g.features} features (GEOS: ${g.invalid} invalid); validate says: ${v.output.split('\n').pop()}`,
+  );
   const ratio = v.seconds / g.seconds;
   const peak = Math.max(...validate.map((r) => r.rssMB));
   console.log(`targets (best of ${REPEATS}; load now ${load()}):`);
-  console.log(`  ${ratio <= 0.5 ? 'MET   ' : 'MISSED'} validate --no-cache ${v.seconds.toFixed(2)} s = ${ratio.toFixed(2)}× the GEOS is_valid loop ${g.seconds.toFixed(2)} s (target ≤ 0.5×)`);
-  console.log(`  ${peak <= 200 ? 'MET   ' : 'MISSED'} validate peak RSS ${peak.toFixed(0)} MB (target ≤ 200)`);
+  console.log(
+    `  ${ratio <= 0.5 ? 'MET   ' : 'MISSED'} validate --no-cache ${v.seconds.toFixed(2)} s = ${ratio.toFixed(2)}× the GEOS is_valid loop ${g.seconds.toFixed(2)} s (target ≤ 0.5×)`,
+  );
+  console.log(
+    `  ${peak <= 200 ? 'MET   ' : 'MISSED'} validate peak RSS ${peak.toFixed(0)} MB (target ≤ 200)`,
+  );
 }
 
 await main();

@@ -4,6 +4,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
+import { cacheDir } from '../core/files.ts';
 import { checkGeometryFile, type FileGeometry } from './check-file.ts';
 
 // Bumped whenever the rules or messages change, so old verdicts are dropped.
@@ -14,11 +15,6 @@ interface CacheEntry {
   mtimeMs: number;
   sha256: string;
   result: FileGeometry;
-}
-
-/** Returns the geometry cache a run under `root` uses: `<root>/.cache/geoshelf/geometry.json`. */
-export function geometryCacheFile(root: string): string {
-  return join(root, '.cache', 'geoshelf', 'geometry.json');
 }
 
 /**
@@ -33,6 +29,11 @@ export class GeometryChecker {
   private changed = false;
 
   constructor(private readonly options: { cacheFile?: string } = {}) {}
+
+  /** Returns the checker a run under `root` uses: its cache is `<root>/.cache/geoshelf/geometry.json` unless `noCache`. */
+  static forRoot(root: string, options: { noCache?: boolean } = {}): GeometryChecker {
+    return new GeometryChecker(options.noCache ? {} : { cacheFile: join(cacheDir(root), 'geometry.json') });
+  }
 
   /**
    * Returns the verdict on every feature of `path`, or undefined when the

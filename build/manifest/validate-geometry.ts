@@ -6,7 +6,7 @@
 import type { Problem } from '../core/problem.ts';
 import type { FileGeometry } from '../geometry/check-file.ts';
 import type { DatasetContext } from './validate-dataset.ts';
-import { isInside } from './validate-dataset.ts';
+import { isInside } from './data-files.ts';
 
 /** The geometry status of one file: features checked, and how many are invalid. */
 export interface GeometryCounts {

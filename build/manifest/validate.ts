@@ -2,13 +2,13 @@
 // rules that need more than one field or the files themselves (folder, paths,
 // recomputed stats, previews, parts, licences). Every problem is reported once;
 // a check whose input is already wrong (missing file, schema error) is skipped.
-import { join } from 'node:path';
 import { DataFiles } from './data-files.ts';
 import type { Problem } from '../core/problem.ts';
+import type { Rule } from './rules.ts';
 import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
 import type { Body, Dataset, Manifest, Source } from './types.ts';
 import { Measurer } from '../measure/cache.ts';
-import { GeometryChecker, geometryCacheFile } from '../geometry/cache.ts';
+import { GeometryChecker } from '../geometry/cache.ts';
 import type { GeometryCounts } from './validate-geometry.ts';
 import { isValid } from './schema.ts';
 import { checkDataset, type DatasetContext } from './validate-dataset.ts';
@@ -23,11 +23,6 @@ interface Subject {
   isoA3?: string;
   source?: Source;
   datasets: { index: number; dataset: Dataset }[];
-}
-
-/** Returns the cache file a run under `root` uses: `<root>/.cache/geoshelf/measurements.json`. */
-export function measurementCacheFile(root: string): string {
-  return join(root, '.cache', 'geoshelf', 'measurements.json');
 }
 
 /** What validateManifests may be given; every field has a default. */
@@ -54,10 +49,10 @@ export async function validateManifests(
 ): Promise<{ manifests: LoadedManifest[]; problems: Problem[]; geometry: Map<string, GeometryCounts> }> {
   const files = await findManifests(root);
   const loaded = await loadManifests(root, files);
-  const ownMeasurer = options.measurer ? undefined : new Measurer({ cacheFile: measurementCacheFile(root) });
+  const ownMeasurer = options.measurer ? undefined : Measurer.forRoot(root);
   const ownChecker =
     options.geometry === undefined
-      ? new GeometryChecker(options.measurer ? {} : { cacheFile: geometryCacheFile(root) })
+      ? GeometryChecker.forRoot(root, { noCache: options.measurer !== undefined })
       : undefined;
   const checker = options.geometry === false ? undefined : (options.geometry ?? ownChecker);
   const data = new DataFiles(root, options.measurer ?? ownMeasurer!, checker);
@@ -117,7 +112,7 @@ function partialSubjectOf(file: string, value: unknown): Subject {
 async function checkSubject(subject: Subject, data: DataFiles, strict: boolean): Promise<Problem[]> {
   const { file, folder } = subject;
   const problems: Problem[] = [];
-  const add = (pointer: string, rule: string, message: string) =>
+  const add = (pointer: string, rule: Rule, message: string) =>
     problems.push({ file, pointer, rule, severity: 'error', message });
 
   if (subject.body !== undefined && subject.body !== folder.body) {
@@ -162,7 +157,7 @@ function checkLicense(
   source: Source,
   dataset: Dataset,
   pointer: string,
-  add: (pointer: string, rule: string, message: string) => void,
+  add: (pointer: string, rule: Rule, message: string) => void,
 ): void {
   if (source.license !== 'mixed') {
     if (dataset.license !== source.license) {

@@ -88,7 +88,7 @@ describe('geoshelf build', () => {
     );
     // Not a terminal: no progress. Fiji's invalid geometry is a warning: built anyway.
     expect(run.stderr).toBe(
-      'build: 1 warning(s) in 1 file(s), e.g. invalid geometry; published anyway (geoshelf validate lists them)\n',
+      'geoshelf build: 1 warning(s) in 1 file(s), e.g. invalid geometry; published anyway (geoshelf validate lists them)\n',
     );
   });
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GeometryChecker } from '../../build/geometry/cache.ts';
-import { problemLines } from '../../build/geometry/report.ts';
+import { problemLines } from '../../build/core/report.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
 import { Measurer } from '../../build/measure/cache.ts';
 import { measureGeoJSON } from '../../build/measure/measure.ts';
@@ -112,12 +112,12 @@ describe('validate: geometry', () => {
       severity: 'warning' as const,
       message: 'self-intersection at or near [1, 1]',
     }));
-    const lines = problemLines(problems);
+    const lines = problemLines(problems, { command: 'validate', perFile: 10 });
     expect(lines).toHaveLength(11);
     expect(lines[0]).toBe(
       `${DATA}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
     );
-    expect(lines[10]).toBe(`${DATA}: 3 more invalid features (validate --json lists every one)`);
+    expect(lines[10]).toBe(`${DATA}: … and 3 more geometry problems (all of them with --json)`);
   });
 
   it('a file checked before at the same size, mtime and sha256 is not checked again; a changed one is', async () => {
@@ -145,7 +145,13 @@ describe('validate: geometry', () => {
     await tree(r, [bowTie, square]);
     const plain = await cli('validate', '--root', r, '--no-cache');
     expect(plain.code).toBe(0);
-    expect(plain.stderr).toBe('2 warnings in 2 files\n');
+    expect(plain.stderr).toBe(
+      [
+        `${DATA}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
+        `${PREVIEW}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
+        '2 problems in 2 files (2 warnings)\n',
+      ].join('\n'),
+    );
     const strict = await cli('validate', '--root', r, '--no-cache', '--strict', '--json');
     expect(strict.code).toBe(1);
     const problems = JSON.parse(strict.stdout) as { file: string; severity: string }[];
