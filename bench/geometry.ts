@@ -62,7 +62,9 @@ function validateOnce(): Run {
   );
   const m = /time=([\d.]+) maxrss=(\d+)/.exec(run.stderr);
   if (!m || run.status !== 0) throw new Error(`validate failed (${run.status}): ${run.stdout}${run.stderr}`);
-  return { seconds: Number(m[1]), rssMB: Number(m[2]) / 1024, output: run.stdout.trim() };
+  // The summary is validate's last line on stderr, before /usr/bin/time's.
+  const summary = run.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('time='));
+  return { seconds: Number(m[1]), rssMB: Number(m[2]) / 1024, output: summary.pop() ?? '' };
 }
 
 /** Runs the shapely loop; returns the time of the is_valid loop alone. */
@@ -112,7 +114,7 @@ async function main(): Promise<void> {
   const g = best(geos);
   const c = best(inProcess);
   console.log(
-    `level: ${mb.toFixed(0)} MB, ${g.features} features (GEOS: ${g.invalid} invalid); validate says: ${v.output.split('\n').pop()}`,
+    `level: ${mb.toFixed(0)} MB, ${g.features} features (GEOS: ${g.invalid} invalid); validate says: ${v.output}`,
   );
   const ratio = v.seconds / g.seconds;
   const peak = Math.max(...validate.map((r) => r.rssMB));
