@@ -165,6 +165,25 @@ export class GeometryReader {
     for (;;) {
       const c = b[i];
       if (c === undefined) this.fail('unexpected end of the feature');
+      if (c === 0x5b && kinds[level] === 2 && startsNumber(b[i + 1])) {
+        // Fast path for the common case, a position "[x,y]" inside a ring whose
+        // first position is read: anything else (spaces, a third number) goes
+        // the general way below.
+        const afterX = this.number(i + 1);
+        if (b[afterX] === 0x2c && startsNumber(b[afterX + 1])) {
+          const x0 = lastValue;
+          const afterY = this.number(afterX + 1);
+          if (b[afterY] === 0x5d) {
+            if (g.positions * 2 + 2 > g.xy.length) g.xy = grow(g.xy);
+            g.xy[2 * g.positions] = x0;
+            g.xy[2 * g.positions + 1] = lastValue;
+            g.positions++;
+            counts[level]!++;
+            i = afterY + 1;
+            continue;
+          }
+        }
+      }
       if (c === 0x5b) {
         if (++level > 4) this.fail('coordinates nested too deep');
         kinds[level] = 0;
@@ -260,6 +279,11 @@ export class GeometryReader {
     lastValue = negative ? -v : v;
     return i;
   }
+}
+
+/** Returns whether byte c can start a JSON number. */
+function startsNumber(c: number | undefined): boolean {
+  return c === 0x2d || (c !== undefined && c >= 0x30 && c <= 0x39);
 }
 
 /** Returns the index after the string that starts at b[i] (a '"'). */
