@@ -40,38 +40,39 @@ export function buildChains(g: Rings): Chains {
   const { xs, ys, rings } = g;
   if (pool.start.length < xs.length) pool = allocate(Math.max(xs.length, 2 * pool.start.length));
   const c = pool;
+  const { start, end, ring: ringOf, minX, maxX, minY, maxY, order } = c;
   let n = 0;
-  const add = (from: number, to: number, r: number) => {
-    c.start[n] = from;
-    c.end[n] = to;
-    c.ring[n] = r;
-    const ax = xs[from]!;
-    const bx = xs[to]!;
-    const ay = ys[from]!;
-    const by = ys[to]!;
-    c.minX[n] = ax < bx ? ax : bx;
-    c.maxX[n] = ax < bx ? bx : ax;
-    c.minY[n] = ay < by ? ay : by;
-    c.maxY[n] = ay < by ? by : ay;
-    c.order[n] = n;
-    n++;
-  };
   for (let r = 0; r < rings.length; r++) {
     const ring = rings[r]!;
     let from = ring.start;
     let q = quadrant(xs[from + 1]! - xs[from]!, ys[from + 1]! - ys[from]!);
-    for (let i = from + 1; i < ring.end; i++) {
-      const next = quadrant(xs[i + 1]! - xs[i]!, ys[i + 1]! - ys[i]!);
-      if (next !== q) {
-        add(from, i, r);
-        from = i;
-        q = next;
+    for (let i = from + 1; i <= ring.end; i++) {
+      // The quadrant of segment i → i+1, inline (0 NE, 1 NW, 2 SW, 3 SE); the ring's end closes the last chain.
+      let next = -1;
+      if (i < ring.end) {
+        const dx = xs[i + 1]! - xs[i]!;
+        const dy = ys[i + 1]! - ys[i]!;
+        next = dx >= 0 ? (dy >= 0 ? 0 : 3) : dy >= 0 ? 1 : 2;
+        if (next === q) continue;
       }
+      start[n] = from;
+      end[n] = i;
+      ringOf[n] = r;
+      const ax = xs[from]!;
+      const bx = xs[i]!;
+      const ay = ys[from]!;
+      const by = ys[i]!;
+      minX[n] = ax < bx ? ax : bx;
+      maxX[n] = ax < bx ? bx : ax;
+      minY[n] = ay < by ? ay : by;
+      maxY[n] = ay < by ? by : ay;
+      order[n] = n;
+      n++;
+      from = i;
+      q = next;
     }
-    add(from, ring.end, r);
   }
   c.count = n;
-  const minX = c.minX;
-  c.order.subarray(0, n).sort((a, b) => minX[a]! - minX[b]!);
+  order.subarray(0, n).sort((a, b) => minX[a]! - minX[b]!);
   return c;
 }
