@@ -1,12 +1,13 @@
 // validate's geometry rule: one problem per invalid feature in the GeoJSON
 // file, structure as errors, OGC rules as warnings (errors with --strict), a
 // summary after 10 per file in text, every one in --json, and the cache.
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GeometryChecker } from '../../build/geometry/cache.ts';
 import { problemLines } from '../../build/core/report.ts';
+import { buildCatalogue } from '../../build/build.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
 import { Measurer } from '../../build/measure/cache.ts';
 import { measureGeoJSON } from '../../build/measure/measure.ts';
@@ -138,6 +139,29 @@ describe('validate: geometry', () => {
     const after = await validateManifests(r, { measurer: new Measurer(), geometry: third });
     expect(third.stats).toEqual({ filesChecked: 1, cacheHits: 1 });
     expect(after.problems.map((p) => p.file)).toEqual([DATA]);
+  });
+
+  it('build publishes with geometry warnings (status on the page and in the API) and refuses a structural error', async () => {
+    const r = root();
+    await tree(r, [square, bowTie]);
+    const built = await buildCatalogue({ root: r, out: join(r, 'dist') });
+    expect(built.ok && built.warnings.map((p) => `${p.file}: ${p.severity}`)).toEqual([
+      `${DATA}: warning`,
+      `${PREVIEW}: warning`,
+    ]);
+    const api = JSON.parse(readFileSync(join(r, 'dist/api/v1/index.json'), 'utf8')) as {
+      entries: { datasets: { geometry?: unknown }[] }[];
+    };
+    expect(api.entries[0]!.datasets[0]!.geometry).toEqual({ invalid: 1, checked: 2 });
+    expect(readFileSync(join(r, 'dist/earth/FJI/index.html'), 'utf8')).toContain(
+      '>1 invalid feature</small>',
+    );
+
+    const broken = root();
+    await tree(broken, [square, unclosed]);
+    const refused = await buildCatalogue({ root: broken, out: join(broken, 'dist') });
+    expect(refused.ok).toBe(false);
+    expect(existsSync(join(broken, 'dist'))).toBe(false);
   });
 
   it('CLI: warnings alone exit 0, --strict exits 1; --json carries every problem with its severity', async () => {
