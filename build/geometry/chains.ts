@@ -14,7 +14,18 @@ export interface Chains {
   minY: Float64Array;
   maxX: Float64Array;
   maxY: Float64Array;
-  order: Uint32Array; // chain indices sorted by minX
+  order: Uint32Array; // chain indices ordered by the bucket of their minX
+  bucket: Int32Array; // per chain, the bucket of its minX
+  bucketMin: number; // bucket k holds minX in [bucketMin + k·bucketWidth, … + bucketWidth)
+  bucketWidth: number; // 0 when every minX is the same (one bucket)
+  buckets: number;
+}
+
+/** Returns the bucket of x (clamped to the buckets there are). */
+export function bucketOf(c: Chains, x: number): number {
+  if (c.bucketWidth === 0) return 0;
+  const k = Math.floor((x - c.bucketMin) / c.bucketWidth);
+  return k < 0 ? 0 : k >= c.buckets ? c.buckets - 1 : k;
 }
 
 // Reused from feature to feature (one thread checks one feature at a time):
@@ -32,8 +43,14 @@ function allocate(n: number): Chains {
     maxX: new Float64Array(n),
     maxY: new Float64Array(n),
     order: new Uint32Array(n),
+    bucket: new Int32Array(n),
+    bucketMin: 0,
+    bucketWidth: 0,
+    buckets: 1,
   };
 }
+
+let counts = new Int32Array(1024);
 
 /** Returns the monotone chains of every ring, and their order by minX (valid until the next call). */
 export function buildChains(g: Rings): Chains {
@@ -73,6 +90,36 @@ export function buildChains(g: Rings): Chains {
     }
   }
   c.count = n;
-  order.subarray(0, n).sort((a, b) => minX[a]! - minX[b]!);
+  orderByBuckets(c, n);
   return c;
+}
+
+/**
+ * Orders the chains by minX in about as many buckets as chains (a counting
+ * sort, O(n)): a comparison sort cost a fifth of the whole check. The sweep
+ * scans from each chain to the bucket of its maxX and tests the exact
+ * envelopes, so every overlapping pair is still met once (from the one that
+ * comes first).
+ */
+function orderByBuckets(c: Chains, n: number): void {
+  const { minX, order, bucket } = c;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let k = 0; k < n; k++) {
+    const x = minX[k]!;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  c.buckets = Math.max(1, n);
+  c.bucketMin = lo;
+  c.bucketWidth = hi > lo ? (hi - lo) / c.buckets : 0;
+  if (counts.length < c.buckets + 1) counts = new Int32Array(2 * (c.buckets + 1));
+  counts.fill(0, 0, c.buckets + 1);
+  for (let k = 0; k < n; k++) {
+    const b = bucketOf(c, minX[k]!);
+    bucket[k] = b;
+    counts[b + 1]!++;
+  }
+  for (let b = 1; b <= c.buckets; b++) counts[b]! += counts[b - 1]!;
+  for (let k = 0; k < n; k++) order[counts[bucket[k]!]!++] = k;
 }

@@ -5,7 +5,7 @@
 // only. Candidate pairs come from monotone chains swept by x, split in halves
 // while their envelopes overlap (as GEOS's MCIndexNoder), so a ring of n
 // points costs about n log n, never n².
-import { buildChains, type Chains } from './chains.ts';
+import { bucketOf, buildChains, type Chains } from './chains.ts';
 import { COLLINEAR, isCrossing, orientation, type XY } from './orientation.ts';
 import type { Ring, Rings } from './rings.ts';
 import { TouchGraph } from './touches.ts';
@@ -23,13 +23,16 @@ export function analyseIntersections(g: Rings): IntersectionResult {
   const chains = buildChains(g);
   const touches = new TouchGraph(g);
   const state: State = { g, chains, touches, invalid: undefined };
-  const { order, minX, maxX, minY, maxY, start, end, count } = chains;
+  const { order, minX, maxX, minY, maxY, start, end, count, bucket } = chains;
   for (let a = 0; a < count && !state.invalid; a++) {
     const i = order[a]!;
+    const iMinX = minX[i]!;
     const iMaxX = maxX[i]!;
+    const last = bucketOf(chains, iMaxX); // chains in later buckets start right of i
     for (let b = a + 1; b < count; b++) {
       const j = order[b]!;
-      if (minX[j]! > iMaxX) break;
+      if (bucket[j]! > last) break;
+      if (minX[j]! > iMaxX || maxX[j]! < iMinX) continue;
       if (minY[j]! > maxY[i]! || maxY[j]! < minY[i]!) continue;
       overlap(state, chains.ring[i]!, start[i]!, end[i]!, chains.ring[j]!, start[j]!, end[j]!);
       if (state.invalid) break;
