@@ -7,6 +7,7 @@ import { renderPage, type PageContext } from './layout.ts';
 import { countryApi } from './paths.ts';
 import { atlasMapAttributes, partNames, unitsSection } from '../atlas-page.ts';
 import type { CountryAtlas } from '../atlas.ts';
+import { datasetGeometry, describeGeometry, type GeometryByFile } from '../geometry-status.ts';
 
 export interface CountryMap {
   svg: string; // from renderMapSvg()
@@ -50,7 +51,15 @@ function download(base: string, path: string, label: string, describedBy: string
   return markup`<a class="download" href="${base}${path}" download="${fileName(path)}" aria-describedby="${describedBy}">${label}</a>`;
 }
 
-function datasetRow(base: string, m: Manifest, d: Dataset): Html {
+/** The dataset's geometry status under its types, e.g. "3 invalid features" (OGC rules, see README). */
+function validity(d: Dataset, byFile: GeometryByFile): Html {
+  const counts = datasetGeometry(d, byFile);
+  if (!counts) return markup``;
+  const cls = counts.invalid === 0 ? 'valid' : 'invalid';
+  return markup`<br><small class="geometry-${cls}" title="${formatInt(counts.checked)} ${counts.checked === 1 ? 'feature' : 'features'} checked with the OGC rules of GEOS">${describeGeometry(counts)}</small>`;
+}
+
+function datasetRow(base: string, m: Manifest, d: Dataset, byFile: GeometryByFile): Html {
   const id = `ds-${d.level}`;
   const year = d.src_year === undefined ? undefined : String(d.src_year);
   const provider = [d.src_provider, year].filter(Boolean).join(', ');
@@ -71,7 +80,7 @@ function datasetRow(base: string, m: Manifest, d: Dataset): Html {
 <td data-label="Features" class="num">${formatInt(d.features)}</td>
 <td data-label="Size" class="num">${size(d.bytes)}</td>
 <td data-label="sha256" class="sha-cell">${sha(d.sha256, `${m.iso_a3} ${d.level}`)}</td>
-<td data-label="Geometry">${geometry(d.geometry_types)}</td>
+<td data-label="Geometry">${geometry(d.geometry_types)}${validity(d, byFile)}</td>
 <td data-label="Properties" class="props">${d.properties.join(', ') || '–'}</td>
 <td data-label="Licence">${licenseLink(d.license)}</td>
 <td data-label="Simplification">${simplification}</td>
@@ -155,6 +164,7 @@ export function renderCountryPage(
   m: Manifest,
   map: CountryMap | undefined,
   atlas: CountryAtlas = { levels: [] },
+  byFile: GeometryByFile = new Map(),
 ): string {
   const { base } = context;
   const es =
@@ -175,7 +185,7 @@ ${metadata(base, file, m)}
 <caption class="visually-hidden">Datasets of ${m.name.en}, one per administrative level</caption>
 <thead><tr><th scope="col">Level</th><th scope="col" class="num">Features</th><th scope="col" class="num">Size</th><th scope="col">sha256</th><th scope="col">Geometry</th><th scope="col">Properties</th><th scope="col">Licence</th><th scope="col">Simplification</th><th scope="col">Provider</th><th scope="col">Download</th></tr></thead>
 <tbody>
-${m.datasets.map((d) => datasetRow(base, m, d))}</tbody>
+${m.datasets.map((d) => datasetRow(base, m, d, byFile))}</tbody>
 </table></div>
 ${m.datasets.filter((d) => d.parts && d.parts.length > 0).map((d) => partsSection(base, m, d, partNames(atlas)))}${unitsSection(base, m, atlas)}${attribution(m)}`;
   const codes = m.iso_a2 ? `${m.iso_a3}, ${m.iso_a2}` : m.iso_a3;
