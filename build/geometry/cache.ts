@@ -38,14 +38,23 @@ export class GeometryChecker {
   /**
    * Returns the verdict on every feature of `path`, or undefined when the
    * measurer found it is not GeoJSON: `sha256` is the measurer's answer
-   * (undefined then). Without a cache file the check starts at once, beside
-   * the measurement, rather than after it.
+   * (undefined then). `checked`: the verdict of the measurer's own pass, if
+   * it checked the file (validate does). Without either, and without a cache
+   * file, the check starts at once, beside the measurement, rather than after it.
    */
-  check(path: string, sha256: Promise<string | undefined>): Promise<FileGeometry | undefined> {
+  check(
+    path: string,
+    sha256: Promise<string | undefined>,
+    checked?: Promise<FileGeometry | undefined>,
+  ): Promise<FileGeometry | undefined> {
     const key = resolve(path);
     let pending = this.memo.get(key);
     if (!pending) {
-      pending = this.options.cacheFile ? this.checkCached(path, key, sha256) : this.checkBeside(path, sha256);
+      pending = this.options.cacheFile
+        ? this.checkCached(path, key, sha256, checked)
+        : checked
+          ? this.checkAfter(path, sha256, checked)
+          : this.checkBeside(path, sha256);
       this.memo.set(key, pending);
     }
     return pending;
@@ -65,6 +74,18 @@ export class GeometryChecker {
     }
   }
 
+  /** Takes the verdict of the measurer's pass when it checked the file, else checks it now. */
+  private async checkAfter(
+    path: string,
+    sha256: Promise<string | undefined>,
+    checked: Promise<FileGeometry | undefined>,
+  ): Promise<FileGeometry | undefined> {
+    if ((await sha256) === undefined) return undefined;
+    const result = (await checked) ?? (await checkGeometryFile(path));
+    this.stats.filesChecked++;
+    return result;
+  }
+
   /** Checks while the measurer reads the same file; a malformed file's failure is the measurer's to report. */
   private async checkBeside(
     path: string,
@@ -82,6 +103,7 @@ export class GeometryChecker {
     path: string,
     key: string,
     measured: Promise<string | undefined>,
+    checked?: Promise<FileGeometry | undefined>,
   ): Promise<FileGeometry | undefined> {
     const sha256 = await measured;
     if (sha256 === undefined) return undefined;
@@ -99,7 +121,7 @@ export class GeometryChecker {
       this.stats.cacheHits++;
       return cached.result;
     }
-    const result = await checkGeometryFile(path);
+    const result = (await checked) ?? (await checkGeometryFile(path));
     this.stats.filesChecked++;
     if (info) {
       entries.set(key, { size: info.size, mtimeMs: info.mtimeMs, sha256, result });

@@ -6,7 +6,7 @@ import { findSegments } from '../measure/parallel.ts';
 import { checkInWorker } from './parallel.ts';
 import { GeometryReader } from './parse-geometry.ts';
 import { FeatureCutter, readFeatureBytes, type ByteRange } from './read-features.ts';
-import { checkFlat } from './validity.ts';
+import { checkFlat, type GeometryIssue } from './validity.ts';
 
 /** One invalid feature: e.g. pointer "/features/8/geometry/coordinates/3/0". */
 export interface FeatureIssue {
@@ -61,16 +61,15 @@ function strip({ checked, issues }: RangeResult): FileGeometry {
 
 /** Returns the first half's result followed by the worker's, its feature indices moved on. */
 function join(first: RangeResult, second: RangeResult): FileGeometry {
-  const offset = first.checked;
-  const moved = second.issues.map((issue) => {
-    const feature = issue.feature + offset;
-    return {
-      ...issue,
-      feature,
-      pointer: `/features/${feature}${issue.pointer.slice(`/features/${issue.feature}`.length)}`,
-    };
-  });
+  const moved = second.issues.map((issue) => moveIssue(issue, first.checked));
   return { checked: first.checked + second.checked, issues: [...first.issues, ...moved] };
+}
+
+/** Returns the issue of a part of a file as the whole file's: its feature index moved on by `offset`. */
+export function moveIssue(issue: FeatureIssue, offset: number): FeatureIssue {
+  const feature = issue.feature + offset;
+  const pointer = `/features/${feature}${issue.pointer.slice(`/features/${issue.feature}`.length)}`;
+  return { ...issue, feature, pointer };
 }
 
 /** Checks the features of `range` (default: the whole file); indices start at `firstIndex`. */
@@ -88,15 +87,19 @@ export async function checkRange(
     const geometry = reader.read(bytes);
     if (!geometry) continue;
     const issue = checkFlat(geometry);
-    if (!issue) continue;
-    const below = issue.path.map((i) => `/${i}`).join('');
-    issues.push({
-      feature: index,
-      pointer: `/features/${index}/geometry/coordinates${below}`,
-      structural: issue.structural,
-      kind: issue.kind,
-      message: issue.message,
-    });
+    if (issue) issues.push(featureIssue(index, issue));
   }
   return { checked, issues, between: cutter.isBetweenFeatures() };
+}
+
+/** Returns the issue of feature `index`, its pointer down to the ring (or position) at fault. */
+export function featureIssue(index: number, issue: GeometryIssue): FeatureIssue {
+  const below = issue.path.map((i) => `/${i}`).join('');
+  return {
+    feature: index,
+    pointer: `/features/${index}/geometry/coordinates${below}`,
+    structural: issue.structural,
+    kind: issue.kind,
+    message: issue.message,
+  };
 }

@@ -17,7 +17,9 @@ export type FileState =
   | { kind: 'outside'; real: string };
 
 /** A measurement, or why the file could not be measured (e.g. "byte 120: expected ','"). */
-export type Measured = { ok: true; stats: FileStats } | { ok: false; reason: string };
+export type Measured =
+  | { ok: true; stats: FileStats; geometry?: FileGeometry } // geometry: checked in the same pass
+  | { ok: false; reason: string };
 
 /** Why a listed file can't be used, as the rule and message of a problem at its pointer. */
 export interface Unusable {
@@ -49,7 +51,7 @@ export class DataFiles {
 
   constructor(
     readonly root: string,
-    private readonly measurer: Pick<Measurer, 'measure'>,
+    private readonly measurer: Pick<Measurer, 'measure'> & Partial<Pick<Measurer, 'measureChecked'>>,
     private readonly checker?: Pick<GeometryChecker, 'check'>,
   ) {}
 
@@ -67,12 +69,14 @@ export class DataFiles {
     let found = this.geometries.get(file);
     if (!found) {
       const checker = this.checker;
-      const sha256 = this.measure(file).then((measured) => (measured.ok ? measured.stats.sha256 : undefined));
+      const measured = this.measure(file);
+      const sha256 = measured.then((m) => (m.ok ? m.stats.sha256 : undefined));
+      const checked = measured.then((m) => (m.ok ? m.geometry : undefined));
       // Its own slots: a check waits for its file's measurement, which needs a measuring slot.
       found = checker
         ? this.geometrySlots.run(async () => {
             const state = await this.state(file);
-            return state.kind === 'file' ? checker.check(state.real, sha256) : undefined;
+            return state.kind === 'file' ? checker.check(state.real, sha256, checked) : undefined;
           })
         : Promise.resolve(undefined);
       this.geometries.set(file, found);
@@ -146,9 +150,12 @@ export class DataFiles {
         // Measure the real file, never a link's target outside data/ (state() checked it).
         const state = await this.state(file);
         if (state.kind !== 'file') throw new Error(`measure() of ${file}, which is ${state.kind}`);
-        return this.measurer.measure(state.real);
+        // With geometry checks, one pass over the file measures and checks it.
+        const { measurer } = this;
+        if (this.checker && measurer.measureChecked) return measurer.measureChecked(state.real);
+        return { stats: await measurer.measure(state.real) };
       }).then(
-        (stats): Measured => ({ ok: true, stats }),
+        ({ stats, geometry }): Measured => ({ ok: true, stats, geometry }),
         (error: unknown): Measured => {
           if (error instanceof GeoJSONError)
             return { ok: false, reason: `byte ${error.offset}: ${error.reason}` };

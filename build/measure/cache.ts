@@ -5,7 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { cacheDir } from '../core/files.ts';
 import type { FileStats } from '../manifest/types.ts';
-import { measureGeoJSON } from './measure.ts';
+import type { FileGeometry } from '../geometry/check-file.ts';
+import { measureAndCheckGeoJSON, measureGeoJSON } from './measure.ts';
 
 const CACHE_VERSION = 1;
 
@@ -30,7 +31,7 @@ interface CacheFile {
 export class Measurer {
   readonly stats = { filesMeasured: 0, bytesRead: 0, cacheHits: 0 };
   private readonly cacheFile?: string;
-  private readonly memo = new Map<string, Promise<FileStats>>();
+  private readonly memo = new Map<string, Promise<{ stats: FileStats; geometry?: FileGeometry }>>();
   private entries?: Promise<Map<string, CacheEntry>>;
   private changed = false;
 
@@ -48,13 +49,26 @@ export class Measurer {
 
   /** Returns the stats of `path`; concurrent calls for the same file share one pass. */
   async measure(path: string): Promise<FileStats> {
+    return (await this.measureChecked(path, false)).stats;
+  }
+
+  /**
+   * Returns the stats of `path` and, when it is measured now (not found in
+   * the cache) and `geometry` is asked for, the geometry verdict on its
+   * features from the same pass (build/geometry/feature-sink.ts).
+   */
+  async measureChecked(
+    path: string,
+    geometry = true,
+  ): Promise<{ stats: FileStats; geometry?: FileGeometry }> {
     const key = resolve(path);
     let pending = this.memo.get(key);
     if (!pending) {
-      pending = this.measureOnce(path, key);
+      pending = this.measureOnce(path, key, geometry);
       this.memo.set(key, pending);
     }
-    return copyStats(await pending);
+    const found = await pending;
+    return { stats: copyStats(found.stats), geometry: found.geometry };
   }
 
   /**
@@ -75,7 +89,11 @@ export class Measurer {
     }
   }
 
-  private async measureOnce(path: string, key: string): Promise<FileStats> {
+  private async measureOnce(
+    path: string,
+    key: string,
+    geometry: boolean,
+  ): Promise<{ stats: FileStats; geometry?: FileGeometry }> {
     const entries = await this.loadEntries();
     // Stat before reading: if the file changes while it is read, its mtime
     // will differ from the one stored and the next run measures it again.
@@ -83,16 +101,17 @@ export class Measurer {
     const cached = entries.get(key);
     if (info && cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs) {
       this.stats.cacheHits++;
-      return cached.stats;
+      return { stats: cached.stats };
     }
-    const stats = await measureGeoJSON(path);
+    const measured = geometry ? await measureAndCheckGeoJSON(path) : { stats: await measureGeoJSON(path) };
+    const stats = measured.stats;
     this.stats.filesMeasured++;
     this.stats.bytesRead += stats.bytes;
     if (info) {
       entries.set(key, { size: info.size, mtimeMs: info.mtimeMs, stats });
       this.changed = true;
     }
-    return stats;
+    return measured;
   }
 
   private loadEntries(): Promise<Map<string, CacheEntry>> {

@@ -1,7 +1,7 @@
 // The hot loop of measureGeoJSON: the "coordinates" array of a geometry, which
 // is nearly all of a boundary file's bytes. It checks the nesting, reads each
 // number to the exact double its text denotes, and widens the bbox.
-import { readPositionRun } from './positions.ts';
+import { readPositionRun, readPositionRunInto, type PositionSink } from './positions.ts';
 import { ScanError, describeByte, lastNumber, readNumber } from './tokens.ts';
 
 /** Where the scan of one "coordinates" array stands; kept across chunks. */
@@ -13,6 +13,7 @@ export interface CoordinateState {
   expectValue: boolean; // a value is expected (else ',' or ']')
   closeAllowed: boolean; // just after '[' (where ']' would close an empty array)
   box: Float64Array; // [minX, minY, maxX, maxY] of the whole file so far
+  sink: PositionSink | undefined; // keeps the positions, rings and polygons when geometry is checked in the same pass
 }
 
 const TYPE_OF_LEAF = ['', '', '', 'Polygon', 'MultiPolygon'];
@@ -25,6 +26,7 @@ export function startCoordinates(s: CoordinateState, expectedLeaf: number): void
   s.count = 0;
   s.expectValue = true;
   s.closeAllowed = false;
+  s.sink?.reset();
 }
 
 /** The message for positions at the wrong depth, e.g. "Polygon positions must be nested 3 arrays deep, found 4". */
@@ -49,6 +51,7 @@ export function scanCoordinates(
   let { level, leaf, count, expectValue, closeAllowed } = s;
   const box = s.box;
   const expectedLeaf = s.expectedLeaf;
+  const sink = s.sink;
   const fail = (at: number, reason: string) => new ScanError(base + at, `${where()}: ${reason}`);
   while (i < end) {
     const c = buf[i];
@@ -60,6 +63,12 @@ export function scanCoordinates(
         closeAllowed = false;
       } else if (c === 0x5d) {
         if (level === leaf && count < 2) throw fail(i, 'a position has fewer than 2 numbers');
+        if (sink) {
+          // What closes: a position, a ring, a polygon (for a Polygon, the coordinates themselves).
+          if (level === leaf) sink.push();
+          else if (level === leaf - 1) sink.endRing();
+          else if (level === leaf - 2) sink.endPolygon();
+        }
         level--;
       } else {
         throw new ScanError(base + i, `invalid JSON: expected ',' or ']', found ${describeByte(buf, i)}`);
@@ -69,7 +78,7 @@ export function scanCoordinates(
     } else if (c === 0x5b) {
       if (level + 1 === (leaf || expectedLeaf)) {
         // Most positions are "[x,y]" with short numbers, one after the other: read them in one go.
-        const after = readPositionRun(buf, i, end, box);
+        const after = sink ? readPositionRunInto(buf, i, end, box, sink) : readPositionRun(buf, i, end, box);
         if (after !== i) {
           leaf = level + 1;
           count = 2;
@@ -104,6 +113,10 @@ export function scanCoordinates(
       if (count < 2) {
         if (v < box[count]) box[count] = v; // x → box[0], y → box[1]
         if (v > box[count + 2]) box[count + 2] = v;
+        if (sink) {
+          if (count === 0) sink.x = v;
+          else sink.y = v;
+        }
       }
       count++;
       expectValue = false;

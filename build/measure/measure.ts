@@ -6,6 +6,8 @@ import { open } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
 import type { BBox, FileStats, GeometryTypes } from '../manifest/types.ts';
+import { moveIssue, type FileGeometry } from '../geometry/check-file.ts';
+import { GeometrySink } from '../geometry/feature-sink.ts';
 import { hashFileInWorker } from './hash.ts';
 import { findSegments, joinSegment, shareWithWorker } from './parallel.ts';
 import { scanRange } from './read.ts';
@@ -27,6 +29,8 @@ export class GeoJSONError extends UserError {
 const WORKER_MIN_BYTES = 8 << 20; // hash on a second thread from this size on
 const PARALLEL_MIN_BYTES = 64 << 20; // share the scan with a worker thread from this size on
 const SEGMENT_BYTES = 32 << 20;
+const CHECKED_PARALLEL_MIN_BYTES = 16 << 20; // with geometry checks, a worker pays off sooner
+const CHECKED_SEGMENT_BYTES = 8 << 20; // smaller segments: the two threads end closer together
 
 /**
  * Returns the stats of one GeoJSON FeatureCollection file in one streaming
@@ -37,15 +41,42 @@ const SEGMENT_BYTES = 32 << 20;
  * chunk's end; `parallelMinBytes` and `segmentBytes` to share the scan of
  * small files with the worker thread; `hashWorkerMinBytes` to hash them there.
  */
-export async function measureGeoJSON(
+export async function measureGeoJSON(path: string, options: MeasureOptions = {}): Promise<FileStats> {
+  return measureFile(path, options);
+}
+
+/** The options of measureGeoJSON, for tests. */
+export interface MeasureOptions {
+  chunkSize?: number;
+  parallelMinBytes?: number;
+  segmentBytes?: number;
+  hashWorkerMinBytes?: number;
+}
+
+/**
+ * Returns the stats of `path`, as measureGeoJSON, and the geometry verdict on
+ * every feature (build/geometry/), checked in the same pass: each position is
+ * read once for both. A large file's scan is shared with the worker thread
+ * from a smaller size than when measuring alone, the checks costing more per byte.
+ */
+export async function measureAndCheckGeoJSON(
   path: string,
-  options: {
-    chunkSize?: number;
-    parallelMinBytes?: number;
-    segmentBytes?: number;
-    hashWorkerMinBytes?: number;
-  } = {},
-): Promise<FileStats> {
+  options: MeasureOptions = {},
+): Promise<{ stats: FileStats; geometry: FileGeometry }> {
+  const sink = new GeometrySink();
+  const stats = await measureFile(
+    path,
+    {
+      parallelMinBytes: CHECKED_PARALLEL_MIN_BYTES,
+      segmentBytes: CHECKED_SEGMENT_BYTES,
+      ...options,
+    },
+    sink,
+  );
+  return { stats, geometry: { checked: stats.features, issues: sink.issues } };
+}
+
+async function measureFile(path: string, options: MeasureOptions, sink?: GeometrySink): Promise<FileStats> {
   const file = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
     throw new UserError(
       problem(path, `cannot read: ${error.code === 'ENOENT' ? 'no such file' : error.message}`),
@@ -61,20 +92,23 @@ export async function measureGeoJSON(
       size >= (options.parallelMinBytes ?? PARALLEL_MIN_BYTES)
         ? await findSegments(file, size, options.segmentBytes ?? SEGMENT_BYTES)
         : [{ from: 0, to: size, last: true }];
-    const shared = segments.length > 1 ? shareWithWorker(path, segments, chunkSize) : undefined;
+    const shared =
+      segments.length > 1 ? shareWithWorker(path, segments, chunkSize, sink !== undefined) : undefined;
     const hashing =
       size >= (options.hashWorkerMinBytes ?? WORKER_MIN_BYTES) || segments.length > 1
         ? hashFileInWorker(path)
         : undefined;
     hashing?.catch(() => {}); // awaited below, unless parsing fails first
     const hash = hashing ? undefined : createHash('sha256');
-    const scanner = new FeatureCollectionScanner();
+    const scanner = new FeatureCollectionScanner(sink);
     let carry = 0; // bytes before the segment's start not yet consumed
     let bytes = 0; // file offset read up to
     for (const [k, segment] of segments.entries()) {
       if (shared && !shared.claim(k)) {
         const part = carry === 0 && scanner.isBetweenFeatures() ? await shared.result(k) : undefined;
         if (part?.ok) {
+          // The worker's issues count features from its segment's start.
+          for (const issue of part.issues ?? []) sink?.issues.push(moveIssue(issue, scanner.features));
           joinSegment(scanner, part);
           bytes = segment.from + part.bytesRead!;
           continue;

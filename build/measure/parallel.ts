@@ -125,7 +125,8 @@ const worker = new LazyWorker<{ id: number; k?: number; result?: SegmentResult; 
 );
 
 /**
- * Asks the worker to scan `segments` of `path` from the last back, and
+ * Asks the worker to scan `segments` of `path` from the last back (checking
+ * their geometry too with `geometry`), and
  * returns the handle to claim segments and collect its results; undefined if
  * the worker can't run (this thread then scans everything).
  */
@@ -133,10 +134,11 @@ export function shareWithWorker(
   path: string,
   segments: Segment[],
   chunkSize?: number,
+  geometry = false,
 ): WorkerSegments | undefined {
   const job = new WorkerSegments(segments);
   const id = nextId++;
-  if (!worker.post({ id, path, segments, claims: job.claims, chunkSize })) return undefined;
+  if (!worker.post({ id, path, segments, claims: job.claims, chunkSize, geometry })) return undefined;
   jobs.set(id, job);
   return job;
 }

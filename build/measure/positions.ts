@@ -73,3 +73,96 @@ export function readPositionRun(buf: Uint8Array, i: number, end: number, box: Fl
   box[3] = maxY;
   return done;
 }
+
+/** Where positions are kept for the geometry checks (build/geometry/feature-sink.ts). */
+export interface PositionSink {
+  xy: Float64Array; // [x0, y0, x1, y1, …]
+  positions: number;
+  x: number; // the position being read by the general scan
+  y: number;
+  /** Forgets the positions of the last geometry: a new "coordinates" array starts. */
+  reset(): void;
+  /** Makes room in xy for `n` more positions. */
+  reserve(n: number): void;
+  /** Keeps (x, y) as the next position. */
+  push(): void;
+  endRing(): void;
+  endPolygon(): void;
+  /** The geometry of feature `feature` (its index in the scan) is complete and of `type`, e.g. "Polygon". */
+  endGeometry(type: string, feature: number): void;
+}
+
+/**
+ * readPositionRun that also keeps each position in `sink`. A copy rather than
+ * an option of readPositionRun, so the measurer's own loop (geometry checks
+ * off) stays exactly as fast as it was.
+ */
+export function readPositionRunInto(
+  buf: Uint8Array,
+  i: number,
+  end: number,
+  box: Float64Array,
+  sink: PositionSink,
+): number {
+  sink.reserve(((end - i) / 5) | 0); // a position takes at least 5 bytes: "[0,0]"
+  const xy = sink.xy;
+  let n = sink.positions;
+  let minX = box[0];
+  let minY = box[1];
+  let maxX = box[2];
+  let maxY = box[3];
+  let done = i;
+  let j = i + 1;
+  let x = 0;
+  for (let axis = 0; ;) {
+    const negative = buf[j] === 0x2d;
+    if (negative) j++;
+    const first = j;
+    let m = 0;
+    let d: number;
+    while (j < end && (d = buf[j] - 0x30) >>> 0 <= 9) {
+      m = m * 10 + d;
+      j++;
+    }
+    const intDigits = j - first;
+    if (intDigits === 0 || j >= end || (intDigits > 1 && buf[first] === 0x30)) break;
+    let fractionDigits = 0;
+    if (buf[j] === 0x2e) {
+      const dot = ++j;
+      while (j < end && (d = buf[j] - 0x30) >>> 0 <= 9) {
+        m = m * 10 + d;
+        j++;
+      }
+      fractionDigits = j - dot;
+      if (fractionDigits === 0 || j >= end) break;
+    }
+    if (intDigits + fractionDigits > 15) break;
+    let v = fractionDigits === 0 ? m : m / POW10[fractionDigits];
+    if (negative) v = -v;
+    if (axis === 0) {
+      if (buf[j] !== 0x2c) break;
+      x = v;
+      axis = 1;
+      j++;
+      continue;
+    }
+    if (buf[j] !== 0x5d) break;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (v < minY) minY = v;
+    if (v > maxY) maxY = v;
+    xy[2 * n] = x;
+    xy[2 * n + 1] = v;
+    n++;
+    done = ++j;
+    if (j + 2 >= end || buf[j] !== 0x2c || buf[j + 1] !== 0x5b) break;
+    j += 2;
+    axis = 0;
+  }
+  sink.positions = n;
+  box[0] = minX;
+  box[1] = minY;
+  box[2] = maxX;
+  box[3] = maxY;
+  return done;
+}

@@ -1,6 +1,7 @@
 // The byte-level state machine behind measureGeoJSON (build/measure.ts). It
 // reads a GeoJSON FeatureCollection chunk by chunk, never as one string, and
 // keeps only what the stats need: counts, bbox, geometry types, property names.
+import type { PositionSink } from './positions.ts';
 import { depthReason, scanCoordinates, startCoordinates, type CoordinateState } from './coordinates.ts';
 import {
   ScanError,
@@ -63,6 +64,7 @@ export class FeatureCollectionScanner {
     expectValue: true,
     closeAllowed: false,
     box: new Float64Array([Infinity, Infinity, -Infinity, -Infinity]),
+    sink: undefined,
   };
 
   private base = 0; // file offset of buf[0] in the current call
@@ -81,6 +83,11 @@ export class FeatureCollectionScanner {
   private geometrySeen = 0;
   private geometryType = '';
   private coordinatesStart = 0;
+
+  /** `sink`: keeps every geometry's positions and is handed each complete one (geometry checked in this pass). */
+  constructor(sink?: PositionSink) {
+    this.coords.sink = sink;
+  }
 
   /**
    * Scans buf[start, end) where buf[0] is at file offset `base`, and returns
@@ -343,6 +350,7 @@ export class FeatureCollectionScanner {
       );
     }
     this.geometryTypes.set(type, (this.geometryTypes.get(type) ?? 0) + 1);
+    this.coords.sink?.endGeometry(type, this.features - 1);
   }
 
   /** Checks the string value of a "type" member. */

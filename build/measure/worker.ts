@@ -3,6 +3,8 @@
 // until it meets a segment the main thread has claimed.
 import { open, type FileHandle } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
+import type { FeatureIssue } from '../geometry/check-file.ts';
+import { GeometrySink } from '../geometry/feature-sink.ts';
 import { FREE, WORKER, type Segment } from './parallel.ts';
 import { scanRange } from './read.ts';
 import { FeatureCollectionScanner } from './scanner.ts';
@@ -15,6 +17,7 @@ export interface SegmentResult {
   box?: number[];
   geometryTypes?: [string, number][];
   properties?: string[];
+  issues?: FeatureIssue[]; // with geometry checks: feature indices from the segment's start
 }
 
 interface Job {
@@ -23,19 +26,20 @@ interface Job {
   segments: Segment[];
   claims: Int32Array;
   chunkSize?: number;
+  geometry: boolean;
 }
 
 parentPort!.on('message', (job: Job) => {
   void scanSegments(job).finally(() => parentPort!.postMessage({ id: job.id, done: true }));
 });
 
-async function scanSegments({ id, path, segments, claims, chunkSize }: Job): Promise<void> {
+async function scanSegments({ id, path, segments, claims, chunkSize, geometry }: Job): Promise<void> {
   let file: FileHandle | undefined;
   try {
     file = await open(path, 'r');
     for (let k = segments.length - 1; k > 0; k--) {
       if (Atomics.compareExchange(claims, k, FREE, WORKER) !== FREE) break; // the main thread got here first
-      parentPort!.postMessage({ id, k, result: await scanSegment(file, segments[k], chunkSize) });
+      parentPort!.postMessage({ id, k, result: await scanSegment(file, segments[k], chunkSize, geometry) });
     }
   } catch {
     // Segments claimed and not reported get no result: the main thread scans them.
@@ -44,8 +48,14 @@ async function scanSegments({ id, path, segments, claims, chunkSize }: Job): Pro
   }
 }
 
-async function scanSegment(file: FileHandle, segment: Segment, chunkSize?: number): Promise<SegmentResult> {
-  const scanner = new FeatureCollectionScanner();
+async function scanSegment(
+  file: FileHandle,
+  segment: Segment,
+  chunkSize: number | undefined,
+  geometry: boolean,
+): Promise<SegmentResult> {
+  const sink = geometry ? new GeometrySink() : undefined;
+  const scanner = new FeatureCollectionScanner(sink);
   scanner.startBetweenFeatures();
   try {
     const { from, to, last } = segment;
@@ -58,6 +68,7 @@ async function scanSegment(file: FileHandle, segment: Segment, chunkSize?: numbe
       box: [...scanner.coords.box],
       geometryTypes: [...scanner.geometryTypes],
       properties: [...scanner.properties],
+      issues: sink?.issues,
     };
   } catch {
     return { ok: false };

@@ -4,6 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkGeometryFile, type FileGeometry } from '../../build/geometry/check-file.ts';
+import { GeoJSONError, measureAndCheckGeoJSON } from '../../build/measure/measure.ts';
 
 const PYTHON = '/usr/bin/python3'; // the python3 on PATH may lack shapely
 const SCRIPT = new URL('./geos_oracle.py', import.meta.url).pathname;
@@ -44,6 +45,8 @@ export interface Disagreement {
  * Returns the features of `files` on which our verdict differs from GEOS's,
  * and how many features were compared. Features with an RFC 7946 structural
  * error are ours alone (shapely closes open rings and refuses short ones).
+ * Both our ways of checking take part: the geometry reader alone and the
+ * measurer's pass (feature -1 when they differ).
  */
 export async function compareWithGeos(
   files: string[],
@@ -54,6 +57,14 @@ export async function compareWithGeos(
   let invalid = 0;
   for (const [i, file] of files.entries()) {
     const ours: FileGeometry = await checkGeometryFile(file);
+    // validate checks in the measurer's pass: it must give the very same issues.
+    const fused = await measureAndCheckGeoJSON(file).catch((error: unknown) => {
+      if (error instanceof GeoJSONError) return undefined; // a file the measurer refuses is not checked there
+      throw error;
+    });
+    if (fused && JSON.stringify(fused.geometry) !== JSON.stringify(ours)) {
+      disagreements.push({ file, feature: -1, geos: null, ours: 'the measurer pass gives other issues' });
+    }
     const issues = new Map(ours.issues.map((issue) => [issue.feature, issue]));
     for (const [feature, geos] of verdicts[i]!.entries()) {
       const issue = issues.get(feature);

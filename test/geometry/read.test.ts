@@ -8,6 +8,7 @@ import { checkGeometryFile } from '../../build/geometry/check-file.ts';
 import { GeometryParseError, GeometryReader } from '../../build/geometry/parse-geometry.ts';
 import { FeatureCutter } from '../../build/geometry/read-features.ts';
 import { checkGeometry } from '../../build/geometry/validity.ts';
+import { measureAndCheckGeoJSON, measureGeoJSON } from '../../build/measure/measure.ts';
 
 const USA = new URL('../../data/earth/USA/USA_ADM2.geojson', import.meta.url).pathname;
 
@@ -97,6 +98,15 @@ describe('geometry reader', () => {
     const alone = await checkGeometryFile(USA);
     const shared = await checkGeometryFile(USA, { parallelMinBytes: 1 });
     expect(shared).toEqual(alone);
+    expect(alone.issues.length).toBeGreaterThan(0);
+  });
+
+  it("the measurer's pass (cut into small reads, shared with its worker thread) gives the geometry reader's verdict", async () => {
+    const alone = await checkGeometryFile(USA);
+    const options = { chunkSize: 4096, parallelMinBytes: 1, segmentBytes: 256 << 10, hashWorkerMinBytes: 1 };
+    const { stats, geometry } = await measureAndCheckGeoJSON(USA, options);
+    expect(geometry).toEqual(alone);
+    expect(stats).toEqual(await measureGeoJSON(USA));
     expect(alone.issues.length).toBeGreaterThan(0);
   });
 
