@@ -10,6 +10,7 @@ export interface Chains {
   start: Int32Array; // index of the chain's first point
   end: Int32Array; // index of its last point
   ring: Int32Array; // index in Rings.rings
+  quadrant: Uint8Array; // the quadrant all its segments head into (0 NE, 1 NW, 2 SW, 3 SE)
   minX: Float64Array;
   minY: Float64Array;
   maxX: Float64Array;
@@ -38,6 +39,7 @@ function allocate(n: number): Chains {
     start: new Int32Array(n),
     end: new Int32Array(n),
     ring: new Int32Array(n),
+    quadrant: new Uint8Array(n),
     minX: new Float64Array(n),
     minY: new Float64Array(n),
     maxX: new Float64Array(n),
@@ -57,7 +59,7 @@ export function buildChains(g: Rings): Chains {
   const { xs, ys, rings } = g;
   if (pool.start.length < xs.length) pool = allocate(Math.max(xs.length, 2 * pool.start.length));
   const c = pool;
-  const { start, end, ring: ringOf, minX, maxX, minY, maxY, order } = c;
+  const { start, end, ring: ringOf, quadrant: quadrantOf, minX, maxX, minY, maxY, order } = c;
   let n = 0;
   for (let r = 0; r < rings.length; r++) {
     const ring = rings[r]!;
@@ -75,6 +77,7 @@ export function buildChains(g: Rings): Chains {
       start[n] = from;
       end[n] = i;
       ringOf[n] = r;
+      quadrantOf[n] = q;
       const ax = xs[from]!;
       const bx = xs[i]!;
       const ay = ys[from]!;

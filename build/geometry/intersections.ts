@@ -23,7 +23,7 @@ export function analyseIntersections(g: Rings): IntersectionResult {
   const chains = buildChains(g);
   const touches = new TouchGraph(g);
   const state: State = { g, chains, touches, invalid: undefined };
-  const { order, minX, maxX, minY, maxY, start, end, count, bucket } = chains;
+  const { order, minX, maxX, minY, maxY, start, end, count, bucket, ring: ringOf, quadrant } = chains;
   for (let a = 0; a < count && !state.invalid; a++) {
     const i = order[a]!;
     const iMinX = minX[i]!;
@@ -34,11 +34,41 @@ export function analyseIntersections(g: Rings): IntersectionResult {
       if (bucket[j]! > last) break;
       if (minX[j]! > iMaxX || maxX[j]! < iMinX) continue;
       if (minY[j]! > maxY[i]! || maxY[j]! < minY[i]!) continue;
-      overlap(state, chains.ring[i]!, start[i]!, end[i]!, chains.ring[j]!, start[j]!, end[j]!);
+      const r = ringOf[i]!;
+      if (r === ringOf[j]! && ((quadrant[i]! - quadrant[j]!) & 3) !== 2) {
+        const ring = g.rings[r]!;
+        const ij = end[i] === start[j] || (end[i] === ring.end && start[j] === ring.start);
+        const ji = end[j] === start[i] || (end[j] === ring.end && start[i] === ring.start);
+        if (ij !== ji && !(ij ? runsBack(g, end[i]!, start[j]!) : runsBack(g, end[j]!, start[i]!))) continue;
+        // A spike: tested whole, so the first problem found is the one found before this shortcut.
+      }
+      overlap(state, r, start[i]!, end[i]!, ringOf[j]!, start[j]!, end[j]!);
       if (state.invalid) break;
     }
   }
   return { invalid: state.invalid, touches };
+}
+
+/**
+ * Whether a ring runs straight back at a point where one chain ends (point
+ * `b`) and the next starts (point `next`, the same point). Two such chains
+ * heading into quadrants that are not opposite lie in neighbouring closed
+ * quadrants around the point, so they can only meet along the axis between
+ * them, and only if the segments either side of the point run back along it
+ * (a spike). Otherwise no segment pair of the two can meet: none is tested.
+ */
+function runsBack(g: Rings, b: number, next: number): boolean {
+  const { xs, ys } = g;
+  const ax = xs[b - 1]!;
+  const ay = ys[b - 1]!;
+  const bx = xs[b]!;
+  const by = ys[b]!;
+  const cx = xs[next + 1]!;
+  const cy = ys[next + 1]!;
+  return (
+    (ax === bx && bx === cx && (by - ay) * (cy - by) < 0) ||
+    (ay === by && by === cy && (bx - ax) * (cx - bx) < 0)
+  );
 }
 
 interface State {
