@@ -6,25 +6,53 @@ import { Worker } from 'node:worker_threads';
 
 export class LazyWorker<Reply> {
   private worker: Worker | undefined;
+  private starting: Promise<void> | undefined; // the script is being made (e.g. bundled by esbuild)
+  private queued: unknown[] = []; // messages posted meanwhile
   private busy = 0;
 
   /**
-   * `source` returns the worker's CommonJS code (run with eval); `onReply`
-   * gets each message; `onStop` is told the worker is gone, with why.
+   * `source` returns the worker's CommonJS code (run with eval), or a promise
+   * of it: the caller's thread goes on while it is made, and messages posted
+   * meanwhile are sent once the worker runs. `onReply` gets each message;
+   * `onStop` is told the worker is gone (or could not start), with why.
    */
   constructor(
-    private readonly source: () => string,
+    private readonly source: () => string | Promise<string>,
     private readonly onReply: (reply: Reply) => void,
     private readonly onStop: (error: Error) => void,
   ) {}
 
   /** Posts `message` as one more job (the process stays open until done() is called for it); false if no worker can run. */
   post(message: unknown): boolean {
-    const worker = this.start();
-    if (!worker) return false;
+    if (!this.worker && !this.starting) {
+      let source: string | Promise<string>;
+      try {
+        source = this.source();
+      } catch {
+        return false;
+      }
+      if (typeof source === 'string') {
+        if (!this.spawn(source)) return false;
+      } else {
+        this.starting = source.then(
+          (code) => {
+            this.starting = undefined;
+            if (!this.spawn(code)) this.fail(new Error('cannot start the worker thread'));
+          },
+          (error: unknown) => {
+            this.starting = undefined;
+            this.fail(error instanceof Error ? error : new Error(String(error)));
+          },
+        );
+      }
+    }
     this.busy += 1;
-    worker.ref();
-    worker.postMessage(message);
+    if (this.worker) {
+      this.worker.ref();
+      this.worker.postMessage(message);
+    } else {
+      this.queued.push(message);
+    }
     return true;
   }
 
@@ -34,11 +62,17 @@ export class LazyWorker<Reply> {
     if (this.busy === 0) this.worker?.unref();
   }
 
-  private start(): Worker | undefined {
-    if (this.worker) return this.worker;
+  /** The worker could not start: its queued jobs fail. */
+  private fail(error: Error): void {
+    this.queued = [];
+    this.busy = 0;
+    this.onStop(error);
+  }
+
+  private spawn(code: string): Worker | undefined {
     let started: Worker;
     try {
-      started = new Worker(this.source(), { eval: true });
+      started = new Worker(code, { eval: true });
     } catch {
       return undefined;
     }
@@ -53,6 +87,9 @@ export class LazyWorker<Reply> {
     started.on('error', stop);
     started.on('exit', (code) => stop(new Error(`worker thread exited with code ${code}`)));
     this.worker = started;
+    if (this.busy > 0) started.ref();
+    for (const message of this.queued) started.postMessage(message);
+    this.queued = [];
     return started;
   }
 }
