@@ -104,9 +104,9 @@ export function readPositionRunInto(
   box: Float64Array,
   sink: PositionSink,
 ): number {
-  sink.reserve(((end - i) / 5) | 0); // a position takes at least 5 bytes: "[0,0]"
-  const xy = sink.xy;
+  let xy = sink.xy;
   let n = sink.positions;
+  let room = (xy.length >> 1) - n; // positions that fit before xy must grow
   let minX = box[0];
   let minY = box[1];
   let maxX = box[2];
@@ -151,9 +151,16 @@ export function readPositionRunInto(
     if (x > maxX) maxX = x;
     if (v < minY) minY = v;
     if (v > maxY) maxY = v;
+    if (room === 0) {
+      sink.positions = n;
+      sink.reserve(n); // doubling: a feature's positions are copied a few times at most
+      xy = sink.xy;
+      room = (xy.length >> 1) - n;
+    }
     xy[2 * n] = x;
     xy[2 * n + 1] = v;
     n++;
+    room--;
     done = ++j;
     if (j + 2 >= end || buf[j] !== 0x2c || buf[j + 1] !== 0x5b) break;
     j += 2;
