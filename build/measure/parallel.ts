@@ -8,9 +8,9 @@
 // or if the worker found a problem there, this thread scans it again, so the
 // results and error messages are always those of one sequential pass.
 import type { FileHandle } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { LazyWorker } from '../core/lazy-worker.ts';
+import { workerBundle } from '../core/worker-bundle.ts';
 import type { FeatureCollectionScanner } from './scanner.ts';
 import type { SegmentResult } from './worker.ts';
 
@@ -144,23 +144,13 @@ export function shareWithWorker(
 }
 
 /**
- * Returns the worker's code: build/measure/worker.ts and the scanner it
- * imports, bundled by esbuild into one CommonJS script. A worker thread does
- * not inherit the main thread's TypeScript loader, and registering tsx inside
- * the worker would cost it ~300 ms more to start. The bundle is made in
- * esbuild's own process (55-75 ms) while this thread starts scanning, rather
- * than blocking it (buildSync).
+ * Returns the worker's code: build/measure/worker.ts and the scanner (and
+ * geometry checks) it imports, bundled into one CommonJS script
+ * (build/core/worker-bundle.ts: esbuild, cached while the sources are
+ * unchanged). Registering tsx inside the worker instead would cost it ~300 ms
+ * more to start. The bundle is made in esbuild's own process while this
+ * thread starts scanning, rather than blocking it.
  */
-async function workerSource(): Promise<string> {
-  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-  const built = await esbuild.build({
-    entryPoints: [fileURLToPath(new URL('./worker.ts', import.meta.url))],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
-  });
-  return built.outputFiles[0].text;
+function workerSource(): Promise<string> {
+  return workerBundle(fileURLToPath(new URL('./worker.ts', import.meta.url)));
 }
