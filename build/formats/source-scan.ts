@@ -1,0 +1,74 @@
+// One streaming pass over a source level that every writer needs first: the
+// typed fields, the feature count, each feature's bbox and byte range (so the
+// FlatGeobuf writer can re-read features in Hilbert order), and the geometry
+// kinds. Memory: 48 bytes per feature.
+import { UserError } from '../../src/cli/command.ts';
+import { FieldCollector, type Field } from './fields.ts';
+import { streamFeatures } from './feature-stream.ts';
+import { shapeBbox, shapeOf } from './geometry.ts';
+
+export interface SourceScan {
+  path: string; // e.g. "/root/data/earth/CHL/CHL_ADM1.geojson"
+  count: number;
+  fields: Field[];
+  bbox: [number, number, number, number]; // [minX, minY, maxX, maxY] of all features
+  boxes: Float64Array; // 4 numbers per feature
+  starts: Float64Array; // byte offset of each feature's text
+  ends: Float64Array;
+  polygons: number; // features that are Polygons
+  multiPolygons: number;
+}
+
+/** Scans `path` once and returns what the writers need before writing. */
+export async function scanSource(path: string): Promise<SourceScan> {
+  const collector = new FieldCollector();
+  let boxes = new Float64Array(4 * 64);
+  let starts = new Float64Array(64);
+  let ends = new Float64Array(64);
+  const bbox: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  let count = 0;
+  let polygons = 0;
+  let multiPolygons = 0;
+  for await (const { feature, start, end } of streamFeatures(path)) {
+    if (count === starts.length) {
+      const grow = <T extends Float64Array>(a: T, n: number) => {
+        const b = new Float64Array(n);
+        b.set(a);
+        return b;
+      };
+      boxes = grow(boxes, boxes.length * 2);
+      starts = grow(starts, starts.length * 2);
+      ends = grow(ends, ends.length * 2);
+    }
+    let shape;
+    try {
+      shape = shapeOf(feature);
+    } catch (error) {
+      throw new UserError(`${path}: byte ${start}: ${(error as Error).message}`);
+    }
+    if (shape.multi) multiPolygons++;
+    else polygons++;
+    const box = shapeBbox(shape);
+    boxes.set(box, count * 4);
+    bbox[0] = Math.min(bbox[0], box[0]);
+    bbox[1] = Math.min(bbox[1], box[1]);
+    bbox[2] = Math.max(bbox[2], box[2]);
+    bbox[3] = Math.max(bbox[3], box[3]);
+    starts[count] = start;
+    ends[count] = end;
+    collector.add(feature.properties);
+    count++;
+  }
+  if (count === 0) throw new UserError(`${path}: has no features to convert`);
+  return {
+    path,
+    count,
+    fields: collector.fields(),
+    bbox,
+    boxes: boxes.subarray(0, count * 4),
+    starts: starts.subarray(0, count),
+    ends: ends.subarray(0, count),
+    polygons,
+    multiPolygons,
+  };
+}
