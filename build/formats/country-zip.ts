@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { writeFileAtomic } from '../atomic-write.ts';
+import { writeFileAtomic } from '../core/atomic-write.ts';
 import { dirname, join } from 'node:path';
-import type { Manifest } from '../manifest-types.ts';
+import type { Manifest } from '../manifest/types.ts';
 import { FORMATS_VERSION, sha256File, type FormatFile } from './formats.ts';
 import { writeZip } from './zip.ts';
 

@@ -4,8 +4,8 @@
 // (validates) every file first, so this only splits the top-level
 // `features` array at its elements and JSON.parses each one.
 import { open } from 'node:fs/promises';
-import { UserError } from '../../src/cli/command.ts';
-import type { GeoFeature } from '../read-features.ts';
+import { UserError } from '../core/errors.ts';
+import type { GeoFeature } from '../core/read-features.ts';
 
 const CHUNK = 1 << 20;
 const QUOTE = 0x22;

@@ -15,7 +15,7 @@ import { Geometry } from 'flatgeobuf/lib/mjs/flat-geobuf/geometry.js';
 import { GeometryType } from 'flatgeobuf/lib/mjs/flat-geobuf/geometry-type.js';
 import { Header } from 'flatgeobuf/lib/mjs/flat-geobuf/header.js';
 import { calcTreeSize, generateLevelBounds, NODE_ITEM_BYTE_LEN } from 'flatgeobuf/lib/mjs/packedrtree.js';
-import { tempPathBeside } from '../atomic-write.ts';
+import { tempPathBeside } from '../core/atomic-write.ts';
 import { fieldValue, type Field } from './fields.ts';
 import { readFeatureAt } from './feature-stream.ts';
 import { shapeOf, type Polygon, type Shape } from './geometry.ts';

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UserError } from '../../src/cli/command.ts';
+import { UserError } from '../core/errors.ts';
 import { writeFlatGeobuf } from './flatgeobuf.ts';
 import { writeGeoPackage } from './geopackage.ts';
 import { writeShapefile } from './shapefile.ts';

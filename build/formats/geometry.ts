@@ -2,7 +2,7 @@
 // plain rings, its bbox, and its WKB (GeoPackage). Only Polygon and
 // MultiPolygon reach here (the measurer refuses other types); a third
 // number in a position (z) is dropped, as every output is 2D.
-import type { GeoFeature } from '../read-features.ts';
+import type { GeoFeature } from '../core/read-features.ts';
 
 export type Ring = number[][]; // [[x, y], …], closed as in GeoJSON
 export type Polygon = Ring[]; // outer ring, then holes

@@ -5,7 +5,7 @@
 // time inside one transaction, so memory stays flat.
 import Database from 'better-sqlite3';
 import { rename, rm } from 'node:fs/promises';
-import { tempPathBeside } from '../atomic-write.ts';
+import { tempPathBeside } from '../core/atomic-write.ts';
 import { fieldValue, uniqueNames, type Field } from './fields.ts';
 import { streamFeatures } from './feature-stream.ts';
 import { shapeBbox, shapeOf, shapeWkb, type Shape } from './geometry.ts';

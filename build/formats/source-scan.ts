@@ -2,7 +2,7 @@
 // typed fields, the feature count, each feature's bbox and byte range (so the
 // FlatGeobuf writer can re-read features in Hilbert order), and the geometry
 // kinds. Memory: 48 bytes per feature.
-import { UserError } from '../../src/cli/command.ts';
+import { UserError } from '../core/errors.ts';
 import { FieldCollector, type Field } from './fields.ts';
 import { streamFeatures } from './feature-stream.ts';
 import { shapeBbox, shapeOf } from './geometry.ts';

@@ -5,9 +5,9 @@
 // a clear message instead of exhausting memory; the other formats stream.
 import { rename, rm, stat, writeFile } from 'node:fs/promises';
 import { topology } from 'topojson-server';
-import { UserError } from '../../src/cli/command.ts';
-import { tempPathBeside } from '../atomic-write.ts';
-import type { GeoFeature } from '../read-features.ts';
+import { UserError } from '../core/errors.ts';
+import { tempPathBeside } from '../core/atomic-write.ts';
+import type { GeoFeature } from '../core/read-features.ts';
 import { streamFeatures } from './feature-stream.ts';
 
 /** Largest source level converted to TopoJSON (memory grows about 6× the GeoJSON). */

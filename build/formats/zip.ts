@@ -5,7 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
-import { tempPathBeside } from '../atomic-write.ts';
+import { tempPathBeside } from '../core/atomic-write.ts';
 
 export interface ZipEntry {
   file: string; // path on disk
