@@ -18,6 +18,7 @@ import { renderSite } from './site/site.ts';
 import type { Problem } from './core/problem.ts';
 import { measurementCacheFile, validateManifests, type LoadedManifest } from './manifest/validate.ts';
 import { writeDist, type WriteStats } from './publish/write-dist.ts';
+import { prepareDownloads } from './formats/downloads.ts';
 
 export interface BuildOptions {
   root: string; // folder holding data/{body}/{ISO3}/manifest.json
@@ -134,6 +135,10 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   if (problems.length > 0) return { ok: false, problems };
   const loaded = [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
+  progress('converting downloads');
+  const downloads = await prepareDownloads(root, loaded, measurer, (done, total) =>
+    progress('converting downloads', done, total),
+  );
   progress('drawing maps');
   const drawn = await drawMaps(root, loaded);
   progress('bundling the client');
@@ -143,12 +148,17 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     { base, script: bundle.script, styles: bundle.styles, siteUrl: options.siteUrl },
     loaded,
     drawn.maps,
+    downloads.byManifest,
   );
   const generated = new Map<string, string | Buffer>([...(await publicFiles()), ...bundle.files, ...site]);
   for (const { file, text } of loaded) generated.set(file, text); // manifests are published verbatim
 
-  const write = await writeDist(root, out, { generated, data: dataFiles(loaded) }, cache, (done, total) =>
-    progress('writing files', done, total),
+  const write = await writeDist(
+    root,
+    out,
+    { generated, data: dataFiles(loaded), built: downloads.files },
+    cache,
+    (done, total) => progress('writing files', done, total),
   );
   const datasets = loaded.reduce((n, l) => n + l.manifest.datasets.length, 0);
   cache.fingerprint = fingerprint;

@@ -2,18 +2,18 @@
 // every file it names (levels, parts, previews) under "{ISO3}/", so that
 // unzipping it into data/{body}/ gives a tree `geoshelf validate` accepts.
 // Files are streamed from disk (yazl), so the archive's size is not bounded
-// by memory. Cached by the sha256 of the manifest text: the manifest states
-// every file's sha256 (checked by validate), so equal text means equal files.
+// by memory. Cached by a hash of the manifest text and every file's sha256.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { writeFileAtomic } from '../core/atomic-write.ts';
 import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.ts';
 import type { Manifest } from '../manifest/types.ts';
+import type { Measurer } from '../measure/cache.ts';
 import { FORMATS_VERSION, sha256File, type FormatFile } from './formats.ts';
 import { writeZip } from './zip.ts';
 
-/** Returns the paths a manifest names, relative to its folder, in a stable order. */
+/** Returns the root-relative paths a manifest names (e.g. "data/earth/CHL/CHL_ADM1.geojson"), in a stable order. */
 export function manifestFiles(manifest: Manifest): string[] {
   const paths = new Set<string>();
   for (const d of manifest.datasets) {
@@ -25,33 +25,38 @@ export function manifestFiles(manifest: Manifest): string[] {
 }
 
 /**
- * Returns the country archive of the manifest at `manifestFile` (e.g.
- * "/root/data/earth/CHL/manifest.json", whose text is `text`), from the
- * cache folder `cacheDir` or written there first. The file is named
- * "{ISO3}.zip" and its entries "{ISO3}/manifest.json", "{ISO3}/CHL_ADM1.geojson"…
+ * Returns the country archive of the manifest `file` (e.g.
+ * "data/earth/CHL/manifest.json" under `root`, whose text is `text`), from
+ * the cache folder `cacheDir` or written there first. The archive is named
+ * "{ISO3}.zip"; its entries are "{ISO3}/manifest.json", "{ISO3}/CHL_ADM1.geojson"…
  */
 export async function countryZip(
   cacheDir: string,
-  manifestFile: string,
+  root: string,
+  file: string,
   text: string,
   manifest: Manifest,
-): Promise<{ path: string; file: FormatFile; converted: boolean }> {
-  const key = createHash('sha256').update(text).digest('hex');
+  measurer: Measurer,
+): Promise<{ path: string; key: string; file: FormatFile; converted: boolean }> {
+  const paths = manifestFiles(manifest);
+  const hash = createHash('sha256').update(text);
+  for (const p of paths) hash.update(`\n${p}\n${(await measurer.measure(join(root, p))).sha256}`);
+  const key = hash.digest('hex');
   const name = `${manifest.iso_a3}.zip`;
   const path = join(cacheDir, 'formats', `v${FORMATS_VERSION}`, 'country', key, name);
   const record = `${path}.json`;
   if (existsSync(record) && existsSync(path)) {
-    const file = JSON.parse(await readFile(record, 'utf8')) as FormatFile;
-    if ((await stat(path)).size === file.bytes) return { path, file, converted: false };
+    const recorded = JSON.parse(await readFile(record, 'utf8')) as FormatFile;
+    if ((await stat(path)).size === recorded.bytes) return { path, key, file: recorded, converted: false };
   }
   await mkdir(dirname(path), { recursive: true });
-  const folder = dirname(manifestFile);
-  const entries = [{ file: manifestFile, name: `${manifest.iso_a3}/manifest.json` }];
-  for (const p of manifestFiles(manifest))
-    entries.push({ file: join(folder, p), name: `${manifest.iso_a3}/${p}` });
+  const folder = dirname(file) + '/'; // e.g. "data/earth/CHL/"; every path lies inside it (rule path-outside)
+  const entries = [{ file: join(root, file), name: `${manifest.iso_a3}/manifest.json` }];
+  for (const p of paths)
+    entries.push({ file: join(root, p), name: `${manifest.iso_a3}/${p.slice(folder.length)}` });
   await writeZip(path, entries);
   const { size } = await stat(path);
-  const file: FormatFile = { format: 'zip', file: name, bytes: size, sha256: await sha256File(path) };
-  await writeFileAtomic(record, JSON.stringify(file) + '\n');
-  return { path, file, converted: true };
+  const made: FormatFile = { format: 'zip', file: name, bytes: size, sha256: await sha256File(path) };
+  await writeFileAtomic(record, JSON.stringify(made) + '\n');
+  return { path, key, file: made, converted: true };
 }

@@ -15,6 +15,8 @@ import { listFiles } from '../core/files.ts';
 export interface DistPlan {
   generated: Map<string, string | Buffer>; // path inside dist → contents, e.g. "earth/CHL/index.html"
   data: string[]; // files copied from the root to the same path, e.g. "data/earth/CHL/CHL_ADM0.geojson"
+  /** Files built outside the root, by dist path, e.g. "downloads/earth/CHL/CHL.zip" → "/root/.cache/geoshelf/formats/…/CHL.zip". */
+  built?: Map<string, string>;
 }
 
 export interface WriteStats {
@@ -29,7 +31,7 @@ export interface WriteStats {
 /** One file of the plan, with whether the previous dist/ already holds it. */
 type Entry =
   | { kind: 'generated'; path: string; bytes: Buffer; hash: string; same: boolean }
-  | { kind: 'data'; path: string; source: Stats; same: boolean };
+  | { kind: 'data'; path: string; from: string; built: boolean; source: Stats; same: boolean };
 
 async function statOrUndefined(path: string): Promise<Stats | undefined> {
   return stat(path).catch(() => undefined);
@@ -84,8 +86,12 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
     }
     return { kind: 'generated', path, bytes, hash, same };
   });
-  const data = pool(plan.data, 16, async (path): Promise<Entry> => {
-    const source = await stat(join(root, path));
+  const sources: [string, string, boolean][] = [
+    ...plan.data.map((path): [string, string, boolean] => [path, join(root, path), false]),
+    ...[...(plan.built ?? [])].map(([path, from]): [string, string, boolean] => [path, from, true]),
+  ];
+  const data = pool(sources, 16, async ([path, from, built]): Promise<Entry> => {
+    const source = await stat(from);
     const old = previous && (await statOrUndefined(join(previous, path)));
     const record = cache.published[path];
     const same =
@@ -94,8 +100,9 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
       record.size === source.size &&
       record.mtimeMs === source.mtimeMs &&
       old.ino === record.ino &&
-      old.size === source.size;
-    return { kind: 'data', path, source, same };
+      old.size === source.size &&
+      record.from === (built ? from : undefined);
+    return { kind: 'data', path, from, built, source, same };
   });
   return [...(await generated), ...(await data)];
 }
@@ -146,8 +153,10 @@ export async function writeDist(
       else if (e.kind === 'generated') {
         await writeFile(dest, e.bytes);
         stats.written++;
+      } else if (e.built && (await tryLink(e.from, dest))) {
+        stats.written++; // a built file is never changed in place (always replaced by a rename): link it
       } else {
-        await copyFile(join(root, e.path), dest);
+        await copyFile(e.from, dest);
         stats.written++;
         stats.dataBytesCopied += e.source.size;
       }
@@ -156,6 +165,7 @@ export async function writeDist(
         outputs[e.path] = { hash: e.hash, ino: written.ino, size: written.size, mtimeMs: written.mtimeMs };
       } else {
         published[e.path] = { size: e.source.size, mtimeMs: e.source.mtimeMs, ino: written.ino };
+        if (e.built) published[e.path].from = e.from;
       }
       stats.bytes += size(e);
       onProgress(++stats.files, entries.length);

@@ -1,6 +1,7 @@
 // The precomputed JSON API under dist/api/v1/: one index of every manifest and
 // one document per manifest, with download URLs that already include the base
 // (e.g. "/catalogue/data/earth/CHL/CHL_ADM0.geojson"), so clients never join paths.
+import type { CountryDownloads, Download, LayerDownloads } from '../formats/downloads.ts';
 import type { Manifest } from '../manifest/types.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { countryApi, countryPage, manifestLevels, manifestLicenses } from './pages/paths.ts';
@@ -40,16 +41,62 @@ export function renderApiIndex(base: string, loaded: LoadedManifest[]): string {
   return `${JSON.stringify({ api_version: API_VERSION, count: entries.length, entries })}\n`;
 }
 
+/** Returns one download as the API lists it: format, absolute URL, bytes, sha256 (+ TopoJSON's grid). */
+function downloadEntry(base: string, f: Download, layer: LayerDownloads) {
+  const grid =
+    f.format === 'topojson' && layer.topojson
+      ? { quantization: layer.topojson.quantization, scale: layer.topojson.scale }
+      : {};
+  return { format: f.format, url: `${base}${f.url}`, bytes: f.bytes, sha256: f.sha256, ...grid };
+}
+
+/** Returns the `downloads` of a level or part, and the Shapefile field names that differ from the properties. */
+function layerEntry(base: string, layer: LayerDownloads | undefined) {
+  if (!layer) return {};
+  const renamed = Object.fromEntries(layer.shapefileRenamed.map((r) => [r.property, r.field]));
+  return {
+    downloads: layer.files.map((f) => downloadEntry(base, f, layer)),
+    ...(layer.shapefileRenamed.length > 0 ? { shapefile_fields: renamed } : {}),
+    ...(layer.skipped.length > 0 ? { not_converted: layer.skipped } : {}),
+  };
+}
+
 /**
  * Returns the text of `api/v1/{body}/{ISO3}.json`: the manifest exactly as
- * published, plus `urls` giving each dataset's, preview's and part's URL.
+ * published, plus `urls` giving each dataset's, preview's and part's URL and
+ * its downloads in other formats, and `archive`, the whole-country .zip.
  */
-export function renderApiCountry(base: string, { file, manifest: m }: LoadedManifest): string {
-  const urls = m.datasets.map((d) => ({
-    level: d.level,
-    ...(d.path ? { url: `${base}${d.path}` } : {}),
-    ...(d.preview ? { preview_url: `${base}${d.preview}` } : {}),
-    ...(d.parts ? { parts: d.parts.map((p) => ({ code: p.code, url: `${base}${p.path}` })) } : {}),
-  }));
-  return `${JSON.stringify({ api_version: API_VERSION, ...links(base, file, m), manifest: m, urls }, null, 2)}\n`;
+export function renderApiCountry(
+  base: string,
+  { file, manifest: m }: LoadedManifest,
+  downloads?: CountryDownloads,
+): string {
+  const urls = m.datasets.map((d, i) => {
+    const dl = downloads?.datasets[i];
+    return {
+      level: d.level,
+      ...(d.path ? { url: `${base}${d.path}` } : {}),
+      ...layerEntry(base, dl?.whole),
+      ...(d.preview ? { preview_url: `${base}${d.preview}` } : {}),
+      ...(d.parts
+        ? {
+            parts: d.parts.map((p, j) => ({
+              code: p.code,
+              url: `${base}${p.path}`,
+              ...layerEntry(base, dl?.parts[j]),
+            })),
+          }
+        : {}),
+    };
+  });
+  const archive = downloads
+    ? {
+        archive: {
+          url: `${base}${downloads.archive.url}`,
+          bytes: downloads.archive.bytes,
+          sha256: downloads.archive.sha256,
+        },
+      }
+    : {};
+  return `${JSON.stringify({ api_version: API_VERSION, ...links(base, file, m), manifest: m, urls, ...archive }, null, 2)}\n`;
 }

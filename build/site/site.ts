@@ -8,6 +8,8 @@ import { renderIndexPage } from './pages/index-page.ts';
 import { renderPage, type PageContext } from './pages/layout.ts';
 import { countryApi, countryPage } from './pages/paths.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
+import type { CountryDownloads } from '../formats/downloads.ts';
+import { checksums } from './pages/downloads.ts';
 
 export interface SiteOptions extends PageContext {
   siteUrl?: string; // e.g. "https://boundaries.example.org"; makes sitemap URLs absolute
@@ -47,6 +49,7 @@ export function renderSite(
   options: SiteOptions,
   loaded: LoadedManifest[],
   maps: Map<string, CountryMap>,
+  downloads: Map<string, CountryDownloads> = new Map(),
 ): Map<string, string> {
   const context: PageContext = { base: options.base, script: options.script, styles: options.styles };
   const files = new Map<string, string>();
@@ -60,12 +63,17 @@ export function renderSite(
   for (const { file, manifest } of loaded) {
     files.set(
       `${countryPage(manifest)}index.html`,
-      renderCountryPage(context, file, manifest, maps.get(file)),
+      renderCountryPage(context, file, manifest, maps.get(file), downloads.get(file)),
     );
+    const dl = downloads.get(file);
+    if (dl)
+      files.set(`${dl.archive.url.slice(0, dl.archive.url.lastIndexOf('/') + 1)}SHA256SUMS`, checksums(dl));
   }
   files.set('404.html', renderNotFound(context));
   files.set('api/v1/index.json', renderApiIndex(options.base, loaded));
-  for (const entry of loaded) files.set(countryApi(entry.manifest), renderApiCountry(options.base, entry));
+  for (const entry of loaded) {
+    files.set(countryApi(entry.manifest), renderApiCountry(options.base, entry, downloads.get(entry.file)));
+  }
   files.set('sitemap.xml', renderSitemap(options, ['', ...loaded.map((l) => countryPage(l.manifest))]));
   files.set('robots.txt', renderRobots(options));
   return files;

@@ -2,7 +2,8 @@
 // the files in test/fixtures/build/expected/. `UPDATE=1 npx vitest run
 // test/build/golden.test.ts` rewrites them after an intended change (never in CI).
 // Left out: data/ (byte-identical copies, checked in build.test.ts), assets/
-// (vite's minified bundle) and schema/ (public/, owned by the validator).
+// (vite's minified bundle), schema/ (public/, owned by the validator) and the
+// binary files under downloads/ (their SHA256SUMS is compared).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,7 +18,10 @@ function normalise(text: string): string {
   return text.replace(/assets\/([\w.-]+?)-[\w-]{8}\.(js|css)/g, 'assets/$1-HASH.$2');
 }
 
-const compared = (file: string) => !/^(data|assets|schema)\//.test(file);
+// Binary downloads are compared through their SHA256SUMS, which also pins
+// that conversions are deterministic (same source → same bytes).
+const compared = (file: string) =>
+  !/^(data|assets|schema)\//.test(file) && (!file.startsWith('downloads/') || file.endsWith('/SHA256SUMS'));
 
 describe('golden output', () => {
   it('fixture tree → dist/ equals test/fixtures/build/expected/', async () => {

@@ -5,6 +5,8 @@ import { formatBytes, formatInt, licenseLink, markup, raw, type Html } from './h
 import { statusBadge } from './index-page.ts';
 import { renderPage, type PageContext } from './layout.ts';
 import { countryApi } from './paths.ts';
+import type { CountryDownloads, DatasetDownloads } from '../../formats/downloads.ts';
+import { downloadsSection, levelLinks, partLinks } from './downloads.ts';
 
 export interface CountryMap {
   svg: string; // from renderMapSvg()
@@ -48,13 +50,14 @@ function download(base: string, path: string, label: string, describedBy: string
   return markup`<a class="download" href="${base}${path}" download="${fileName(path)}" aria-describedby="${describedBy}">${label}</a>`;
 }
 
-function datasetRow(base: string, m: Manifest, d: Dataset): Html {
+function datasetRow(base: string, m: Manifest, d: Dataset, dl: DatasetDownloads | undefined): Html {
   const id = `ds-${d.level}`;
   const year = d.src_year === undefined ? undefined : String(d.src_year);
   const provider = [d.src_provider, year].filter(Boolean).join(', ');
   const previewSize = d.preview_bytes ? markup` <small>(${formatBytes(d.preview_bytes)})</small>` : '';
   const downloads = [
     d.path ? download(base, d.path, 'GeoJSON', id) : undefined,
+    ...levelLinks(base, dl?.whole, id),
     d.parts ? markup`<a href="#parts-${d.level}">${formatInt(d.parts.length)} parts</a>` : undefined,
     d.preview
       ? markup`<a href="${base}${d.preview}" download="${fileName(d.preview)}">Preview</a>${previewSize}`
@@ -79,20 +82,25 @@ function datasetRow(base: string, m: Manifest, d: Dataset): Html {
 `;
 }
 
-function partRow(base: string, m: Manifest, d: Dataset, p: Part): Html {
+function partRow(base: string, m: Manifest, d: Dataset, p: Part, dl: DatasetDownloads | undefined): Html {
   const id = `part-${d.level}-${p.code}`;
+  const others = partLinks(
+    base,
+    dl?.parts.find((x) => x.code === p.code),
+    id,
+  );
   return markup`<tr>
 <th scope="row" id="${id}" data-label="Part"><code>${p.code}</code></th>
 <td data-label="Features" class="num">${formatInt(p.features)}</td>
 <td data-label="Size" class="num">${size(p.bytes)}</td>
 <td data-label="sha256" class="sha-cell">${sha(p.sha256, `${m.iso_a3} ${d.level} part ${p.code}`)}</td>
 <td data-label="Geometry">${geometry(p.geometry_types)}</td>
-<td data-label="Download">${download(base, p.path, 'GeoJSON', id)}</td>
+<td data-label="Download">${download(base, p.path, 'GeoJSON', id)}${others.map((l) => markup` · ${l}`)}</td>
 </tr>
 `;
 }
 
-function partsSection(base: string, m: Manifest, d: Dataset): Html {
+function partsSection(base: string, m: Manifest, d: Dataset, dl: DatasetDownloads | undefined): Html {
   const parts = d.parts ?? [];
   const total = parts.reduce((n, p) => n + p.bytes, 0);
   const by = d.split_by ?? 'ADM1';
@@ -106,7 +114,7 @@ function partsSection(base: string, m: Manifest, d: Dataset): Html {
 <caption class="visually-hidden">Parts of ${m.name.en} ${d.level}</caption>
 <thead><tr><th scope="col">Part</th><th scope="col" class="num">Features</th><th scope="col" class="num">Size</th><th scope="col">sha256</th><th scope="col">Geometry</th><th scope="col">Download</th></tr></thead>
 <tbody>
-${parts.map((p) => partRow(base, m, d, p))}</tbody>
+${parts.map((p) => partRow(base, m, d, p, dl))}</tbody>
 </table></div>
 `;
 }
@@ -152,6 +160,7 @@ export function renderCountryPage(
   file: string,
   m: Manifest,
   map: CountryMap | undefined,
+  downloads?: CountryDownloads,
 ): string {
   const { base } = context;
   const es =
@@ -172,13 +181,13 @@ ${metadata(base, file, m)}
 <caption class="visually-hidden">Datasets of ${m.name.en}, one per administrative level</caption>
 <thead><tr><th scope="col">Level</th><th scope="col" class="num">Features</th><th scope="col" class="num">Size</th><th scope="col">sha256</th><th scope="col">Geometry</th><th scope="col">Properties</th><th scope="col">Licence</th><th scope="col">Simplification</th><th scope="col">Provider</th><th scope="col">Download</th></tr></thead>
 <tbody>
-${m.datasets.map((d) => datasetRow(base, m, d))}</tbody>
+${m.datasets.map((d, i) => datasetRow(base, m, d, downloads?.datasets[i]))}</tbody>
 </table></div>
-${m.datasets.filter((d) => d.parts && d.parts.length > 0).map((d) => partsSection(base, m, d))}${attribution(m)}`;
+${m.datasets.map((d, i) => (d.parts && d.parts.length > 0 ? partsSection(base, m, d, downloads?.datasets[i]) : ''))}${downloads ? downloadsSection(base, m.name.en, downloads) : ''}${attribution(m)}`;
   const codes = m.iso_a2 ? `${m.iso_a3}, ${m.iso_a2}` : m.iso_a3;
   return renderPage(context, {
     title: `${m.name.en} (${m.iso_a3})`,
-    description: `Administrative boundaries of ${m.name.en} (${codes}): ${m.datasets.map((d) => d.level).join(', ')} as GeoJSON, with sizes, sha256, source and licence.`,
+    description: `Administrative boundaries of ${m.name.en} (${codes}): ${m.datasets.map((d) => d.level).join(', ')} as GeoJSON${downloads ? ', GeoPackage, FlatGeobuf, Shapefile and TopoJSON' : ''}, with sizes, sha256, source and licence.`,
     main,
   });
 }
