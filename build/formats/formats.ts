@@ -73,7 +73,7 @@ export async function convertLevel(source: string, dir: string, layer: string): 
     const shp = await writeShapefile(source, path('shp'), layer, scan);
     let topojson: Conversion['topojson'];
     try {
-      topojson = await writeTopoJson(source, path('topojson'), layer);
+      topojson = await writeTopoJson(source, path('topojson'), layer, scan);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       skipped.push({ format: 'topojson', reason: error.message });

@@ -7,9 +7,8 @@ import Database from 'better-sqlite3';
 import { rename, rm } from 'node:fs/promises';
 import { tempPathBeside } from '../core/atomic-write.ts';
 import { fieldValue, uniqueNames, type Field } from './fields.ts';
-import { streamFeatures } from './feature-stream.ts';
 import { shapeBbox, shapeOf, shapeWkb, type Shape } from './geometry.ts';
-import { scanSource, type SourceScan } from './source-scan.ts';
+import { scanSource, sourceFeatures, type SourceScan } from './source-scan.ts';
 
 const WGS84_WKT =
   'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],' +
@@ -70,7 +69,7 @@ export async function writeGeoPackage(
     );
     const insertRtree = db.prepare(`INSERT INTO ${quote(`rtree_${layer}_geom`)} VALUES (?, ?, ?, ?, ?)`);
     let fid = 0;
-    for await (const { feature } of streamFeatures(source)) {
+    for await (const { feature } of sourceFeatures(source, info)) {
       fid++;
       const shape = shapeOf(feature);
       const props = feature.properties ?? {};

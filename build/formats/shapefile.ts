@@ -7,9 +7,8 @@
 import { mkdtemp, open, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { dbfFields, dbfHeader, dbfRecord, type DbfField } from './dbase.ts';
-import { streamFeatures } from './feature-stream.ts';
 import { ringArea2, shapeBbox, shapeOf, type Ring, type Shape } from './geometry.ts';
-import { scanSource, type SourceScan } from './source-scan.ts';
+import { scanSource, sourceFeatures, type SourceScan } from './source-scan.ts';
 import { writeZip } from './zip.ts';
 
 const WGS84_PRJ =
@@ -118,7 +117,7 @@ export async function writeShapefile(
       await shx.write(Buffer.alloc(100));
       await dbf.write(dbfHeader(fields, info.count));
       let record = 0;
-      for await (const { feature } of streamFeatures(source)) {
+      for await (const { feature } of sourceFeatures(source, info)) {
         const content = shpPolygon(shapeOf(feature));
         const head = Buffer.allocUnsafe(8);
         head.writeInt32BE(++record, 0);

@@ -1,17 +1,18 @@
-// Writes a level as TopoJSON with topojson-server: borders shared by two
-// features are stored once (arcs), positions are quantised and
-// delta-encoded. TopoJSON needs the whole level in memory (arcs are found
-// across all features), so levels over TOPOJSON_MAX_BYTES are refused with
-// a clear message instead of exhausting memory; the other formats stream.
-import { rename, rm, stat, writeFile } from 'node:fs/promises';
-import { topology } from 'topojson-server';
+// Writes a level as TopoJSON: borders shared by two features stored once
+// (arcs), positions quantised to a grid and delta-encoded. Arcs are found
+// across the whole level, so the quantised positions are held in memory (in
+// typed arrays, about 25 bytes per position: topology.ts); levels over
+// TOPOJSON_MAX_BYTES are refused with a clear message. The file is written
+// as a stream.
+import { open, rename, rm, stat } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
 import { tempPathBeside } from '../core/atomic-write.ts';
-import type { GeoFeature } from '../core/read-features.ts';
-import { streamFeatures } from './feature-stream.ts';
+import { shapeOf } from './geometry.ts';
+import { scanSource, sourceFeatures, type SourceScan } from './source-scan.ts';
+import { buildTopology, IntList, QuantisedRings, type Grid } from './topology.ts';
 
-/** Largest source level converted to TopoJSON (memory grows about 6× the GeoJSON). */
-export const TOPOJSON_MAX_BYTES = 128 * 1024 * 1024;
+/** Largest source level converted to TopoJSON: 1 GiB of GeoJSON needs about 1.3 GB of memory. */
+export const TOPOJSON_MAX_BYTES = 1024 * 1024 * 1024;
 
 /** Grid step, in degrees, on the longer side of the level's bbox: 1e-6° ≈ 0.11 m, the sample data's own precision. */
 export const TOPOJSON_STEP_DEGREES = 1e-6;
@@ -28,50 +29,128 @@ export function quantizationFor(bbox: number[]): number {
   return Math.max(2, Math.ceil(extent / TOPOJSON_STEP_DEGREES) + 1);
 }
 
+/** A file written through a 1 MiB buffer of text. */
+async function textWriter(path: string) {
+  const file = await open(path, 'w');
+  let parts: string[] = [];
+  let pending = 0;
+  const flush = async () => {
+    const data = Buffer.from(parts.join(''));
+    parts = [];
+    pending = 0;
+    await file.write(data);
+  };
+  return {
+    async write(text: string) {
+      parts.push(text);
+      pending += text.length;
+      if (pending >= 1 << 20) await flush();
+    },
+    async close() {
+      await flush();
+      await file.close();
+    },
+    abort: () => file.close(),
+  };
+}
+
 /**
  * Writes `source` (a GeoJSON level) to `out` as TopoJSON with one object
  * named `layer` (a GeometryCollection keeping each feature's id and
  * properties), through a temporary file renamed into place. A UserError
  * refuses levels over TOPOJSON_MAX_BYTES.
  */
-export async function writeTopoJson(source: string, out: string, layer: string): Promise<TopoJsonResult> {
+export async function writeTopoJson(
+  source: string,
+  out: string,
+  layer: string,
+  scan?: SourceScan,
+): Promise<TopoJsonResult> {
   const { size } = await stat(source);
   if (size > TOPOJSON_MAX_BYTES) {
     throw new UserError(
-      `${source}: ${size} bytes is over the TopoJSON limit of ${TOPOJSON_MAX_BYTES} bytes (TopoJSON is built in memory); ` +
-        'the other formats are written',
+      `${source}: ${size} bytes is over the TopoJSON limit of ${TOPOJSON_MAX_BYTES} bytes (TopoJSON is built in memory)`,
     );
   }
-  const features: GeoFeature[] = [];
-  const bbox = [Infinity, Infinity, -Infinity, -Infinity];
-  for await (const { feature } of streamFeatures(source)) features.push(feature);
-  for (const f of features) extend(bbox, f.geometry?.coordinates);
-  const quantization = quantizationFor(bbox);
-  const collection = { type: 'FeatureCollection', features } as unknown as GeoJSON.FeatureCollection;
-  const topo = topology({ [layer]: collection }, quantization);
-  const scale = (topo.transform?.scale ?? [0, 0]) as [number, number];
-  const translate = (topo.transform?.translate ?? [0, 0]) as [number, number];
+  const info = scan ?? (await scanSource(source));
+  const [x0, y0, x1, y1] = info.bbox;
+  const quantization = quantizationFor(info.bbox);
+  // As topojson-server: k steps per degree, the grid's origin at the bbox's south-west corner.
+  const grid: Grid = {
+    x0,
+    y0,
+    kx: x1 - x0 ? (quantization - 1) / (x1 - x0) : 1,
+    ky: y1 - y0 ? (quantization - 1) / (y1 - y0) : 1,
+  };
+  const rings = new QuantisedRings(grid);
+  const heads: string[] = []; // per feature: `"id":…,"properties":…`
+  const shapes = new IntList(); // per feature: multi (0/1), polygons, then rings per polygon
+  for await (const { feature } of sourceFeatures(source, info)) {
+    const shape = shapeOf(feature);
+    shapes.push(shape.multi ? 1 : 0);
+    shapes.push(shape.polygons.length);
+    for (const polygon of shape.polygons) {
+      shapes.push(polygon.length);
+      for (const ring of polygon) rings.addRing(ring);
+    }
+    const id = feature.id === undefined ? '' : `"id":${JSON.stringify(feature.id)},`;
+    heads.push(`${id}"properties":${JSON.stringify(feature.properties ?? {})}`);
+  }
+  const topo = buildTopology(rings);
+  const scale: [number, number] = [1 / grid.kx, 1 / grid.ky];
+  const translate: [number, number] = [x0, y0];
   const temp = tempPathBeside(out);
+  const w = await textWriter(temp);
   try {
-    await writeFile(temp, JSON.stringify(topo));
+    const transform = JSON.stringify({ scale, translate });
+    await w.write(`{"type":"Topology","transform":${transform},"objects":{${JSON.stringify(layer)}:`);
+    await w.write('{"type":"GeometryCollection","geometries":[');
+    let s = 0;
+    let ring = 0;
+    const ringRefs = () => {
+      const from = topo.ringArcStart.data[ring];
+      const to = topo.ringArcStart.data[++ring];
+      return `[${Array.from(topo.ringArcs.data.subarray(from, to)).join(',')}]`;
+    };
+    for (let f = 0; f < heads.length; f++) {
+      const multi = shapes.data[s++] === 1;
+      const polygons: string[] = [];
+      for (let p = shapes.data[s++]; p > 0; p--) {
+        const refs: string[] = [];
+        for (let r = shapes.data[s++]; r > 0; r--) refs.push(ringRefs());
+        polygons.push(`[${refs.join(',')}]`);
+      }
+      const arcs = multi ? `[${polygons.join(',')}]` : polygons[0];
+      await w.write(
+        `${f ? ',' : ''}{"type":"${multi ? 'MultiPolygon' : 'Polygon'}","arcs":${arcs},${heads[f]}}`,
+      );
+    }
+    await w.write(']}},"arcs":[');
+    const pts = topo.arcPoints.data;
+    const xs = rings.x.data;
+    const ys = rings.y.data;
+    for (let a = 0; a < topo.arcStart.length - 1; a++) {
+      const from = topo.arcStart.data[a];
+      const to = topo.arcStart.data[a + 1];
+      let px = xs[pts[from]];
+      let py = ys[pts[from]];
+      let text = `${a ? ',' : ''}[[${px},${py}]`;
+      for (let k = from + 1; k < to; k++) {
+        const qx = xs[pts[k]];
+        const qy = ys[pts[k]];
+        text += `,[${qx - px},${qy - py}]`;
+        px = qx;
+        py = qy;
+      }
+      await w.write(`${text}]`);
+    }
+    await w.write(']}\n');
+    await w.close();
     await rename(temp, out);
   } catch (error) {
+    await w.abort().catch(() => {});
     await rm(temp, { force: true });
     throw error;
   }
   return { quantization, scale, translate };
-}
-
-/** Extends `bbox` by every position in nested coordinate arrays. */
-function extend(bbox: number[], coordinates: unknown): void {
-  if (!Array.isArray(coordinates)) return;
-  if (typeof coordinates[0] === 'number') {
-    const [x, y] = coordinates as number[];
-    if (x < bbox[0]) bbox[0] = x;
-    if (y < bbox[1]) bbox[1] = y;
-    if (x > bbox[2]) bbox[2] = x;
-    if (y > bbox[3]) bbox[3] = y;
-    return;
-  }
-  for (const c of coordinates) extend(bbox, c);
 }
