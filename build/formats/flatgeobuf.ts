@@ -4,9 +4,9 @@
 // from the first feature only; we use its FlatBuffers schema classes and
 // write the file layout ourselves, as GDAL does: magic, header, index, then
 // the features in Hilbert order of their bbox centres. Streaming: features
-// are re-read one at a time from the source by the byte ranges of the scan.
+// are encoded in source order to a temporary file, then copied in order.
 import * as flatbuffers from 'flatbuffers';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { ColumnType } from 'flatgeobuf/lib/mjs/flat-geobuf/column-type.js';
 import { Column } from 'flatgeobuf/lib/mjs/flat-geobuf/column.js';
 import { Crs } from 'flatgeobuf/lib/mjs/flat-geobuf/crs.js';
@@ -17,10 +17,10 @@ import { Header } from 'flatgeobuf/lib/mjs/flat-geobuf/header.js';
 import { calcTreeSize, generateLevelBounds, NODE_ITEM_BYTE_LEN } from 'flatgeobuf/lib/mjs/packedrtree.js';
 import { tempPathBeside } from '../core/atomic-write.ts';
 import { fieldValue, type Field } from './fields.ts';
-import { readFeatureAt } from './feature-stream.ts';
+import type { GeoFeature } from '../core/read-features.ts';
 import { shapeOf, type Polygon, type Shape } from './geometry.ts';
 import { hilbertOrder } from './hilbert.ts';
-import { scanSource, type SourceScan } from './source-scan.ts';
+import { pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
 
 const MAGIC = Buffer.from([0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62, 0x00]); // "fgb" 3 "fgb" 0
 export const FGB_NODE_SIZE = 16;
@@ -169,11 +169,109 @@ function packedTree(boxes: Float64Array, order: Uint32Array, offsets: Float64Arr
   return bytes;
 }
 
+/** Returns one feature as a size-prefixed FlatBuffer (`b` is reused between features). */
+function featureBytes(b: flatbuffers.Builder, fields: Field[], feature: GeoFeature): Uint8Array {
+  b.clear();
+  const geometry = shapeGeometry(b, shapeOf(feature));
+  const props = propertyBytes(fields, feature.properties);
+  const propsOffset = props.length > 0 ? Feature.createPropertiesVector(b, props) : 0;
+  Feature.startFeature(b);
+  Feature.addGeometry(b, geometry);
+  if (propsOffset) Feature.addProperties(b, propsOffset);
+  b.finishSizePrefixed(Feature.endFeature(b));
+  return b.asUint8Array();
+}
+
+/** A file written through a 1 MiB buffer, at increasing offsets from `position`. */
+class Appender {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  constructor(
+    private file: FileHandle,
+    public position: number,
+  ) {}
+  async write(bytes: Uint8Array): Promise<void> {
+    this.pending.push(Buffer.from(bytes)); // a copy: callers reuse their buffers
+    this.pendingBytes += bytes.length;
+    this.position += bytes.length;
+    if (this.pendingBytes >= 1 << 20) await this.flush();
+  }
+  async flush(): Promise<void> {
+    const data = Buffer.concat(this.pending);
+    await this.file.write(data, 0, data.length, this.position - this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+}
+
 /**
- * Writes `source` (a GeoJSON level) to `out` as FlatGeobuf with one layer
- * named `layer`, through a temporary file renamed into place. Features are
- * in Hilbert order (not the source's), as the index requires.
+ * Opens a FlatGeobuf file being written beside `out`, with one layer named
+ * `layer`. add() encodes the features in source order into a temporary
+ * body file; finish() writes magic, header and index, then copies the
+ * features in Hilbert order (as the index requires, so not the source's
+ * order) and renames the file into place.
  */
+export async function openFlatGeobuf(
+  out: string,
+  layer: string,
+  info: SourceScan,
+): Promise<FeatureSink<void>> {
+  const bodyPath = tempPathBeside(out);
+  const temp = tempPathBeside(out);
+  const body = await open(bodyPath, 'w+');
+  const bodyWriter = new Appender(body, 0);
+  const at = new Float64Array(info.count); // each feature's offset in the body
+  const b = new flatbuffers.Builder(1 << 16);
+  let output: FileHandle | undefined;
+  const abort = async () => {
+    await body.close().catch(() => {});
+    await output?.close().catch(() => {});
+    await rm(bodyPath, { force: true });
+    await rm(temp, { force: true });
+  };
+  return {
+    async add(feature, index) {
+      at[index] = bodyWriter.position;
+      await bodyWriter.write(featureBytes(b, info.fields, feature));
+    },
+    async finish() {
+      try {
+        await bodyWriter.flush();
+        const end = bodyWriter.position;
+        const header = headerBytes(layer, info);
+        const order = hilbertOrder(info.boxes, info.bbox);
+        const offsets = new Float64Array(info.count); // each feature's offset in the features section
+        output = await open(temp, 'w');
+        const head = Buffer.concat([MAGIC, header]);
+        const treeBytes = calcTreeSize(info.count, FGB_NODE_SIZE);
+        const writer = new Appender(output, head.length + treeBytes);
+        let buffer = Buffer.allocUnsafe(1 << 16);
+        for (let i = 0; i < info.count; i++) {
+          const k = order[i];
+          const size = (k + 1 < info.count ? at[k + 1] : end) - at[k];
+          if (size > buffer.length) buffer = Buffer.allocUnsafe(size);
+          await body.read(buffer, 0, size, at[k]);
+          offsets[i] = writer.position - head.length - treeBytes;
+          await writer.write(buffer.subarray(0, size));
+        }
+        await writer.flush();
+        const front = Buffer.concat([head, packedTree(info.boxes, order, offsets)]);
+        await output.write(front, 0, front.length, 0);
+        await output.close();
+        output = undefined;
+        await body.close();
+        await rm(bodyPath, { force: true });
+        await rename(temp, out);
+      } catch (error) {
+        await abort();
+        throw error;
+      }
+    },
+    abort,
+  };
+}
+
+/** Writes `source` (a GeoJSON level) to `out` as FlatGeobuf (see openFlatGeobuf). */
 export async function writeFlatGeobuf(
   source: string,
   out: string,
@@ -181,53 +279,5 @@ export async function writeFlatGeobuf(
   scan?: SourceScan,
 ): Promise<void> {
   const info = scan ?? (await scanSource(source));
-  const header = headerBytes(layer, info);
-  const treeBytes = calcTreeSize(info.count, FGB_NODE_SIZE);
-  const featuresAt = MAGIC.length + header.length + treeBytes;
-  const order = hilbertOrder(info.boxes, info.bbox);
-  const offsets = new Float64Array(info.count);
-  const temp = tempPathBeside(out);
-  const input = await open(source, 'r');
-  const output = await open(temp, 'w');
-  try {
-    const b = new flatbuffers.Builder(1 << 16);
-    let position = featuresAt;
-    let pending: Uint8Array[] = [];
-    let pendingBytes = 0;
-    const flush = async () => {
-      const data = Buffer.concat(pending);
-      await output.write(data, 0, data.length, position - pendingBytes);
-      pending = [];
-      pendingBytes = 0;
-    };
-    for (let i = 0; i < info.count; i++) {
-      const k = order[i];
-      const feature = await readFeatureAt(source, input, info.starts[k], info.ends[k]);
-      b.clear();
-      const geometry = shapeGeometry(b, shapeOf(feature));
-      const props = propertyBytes(info.fields, feature.properties);
-      const propsOffset = props.length > 0 ? Feature.createPropertiesVector(b, props) : 0;
-      Feature.startFeature(b);
-      Feature.addGeometry(b, geometry);
-      if (propsOffset) Feature.addProperties(b, propsOffset);
-      b.finishSizePrefixed(Feature.endFeature(b));
-      const bytes = b.asUint8Array().slice(); // the builder's buffer is reused
-      offsets[i] = position - featuresAt;
-      pending.push(bytes);
-      pendingBytes += bytes.length;
-      position += bytes.length;
-      if (pendingBytes >= 1 << 20) await flush();
-    }
-    await flush();
-    const head = Buffer.concat([MAGIC, header, packedTree(info.boxes, order, offsets)]);
-    await output.write(head, 0, head.length, 0);
-    await output.close();
-    await input.close();
-    await rename(temp, out);
-  } catch (error) {
-    await output.close().catch(() => {});
-    await input.close().catch(() => {});
-    await rm(temp, { force: true });
-    throw error;
-  }
+  await pump(source, info, [await openFlatGeobuf(out, layer, info)]);
 }

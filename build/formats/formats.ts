@@ -2,15 +2,71 @@
 // keeps the results in a cache folder keyed by the source's sha256, so a
 // rebuild converts only what changed. Returns what the site and API list.
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
-import { writeFlatGeobuf } from './flatgeobuf.ts';
-import { writeGeoPackage } from './geopackage.ts';
-import { writeShapefile } from './shapefile.ts';
-import { scanSource } from './source-scan.ts';
-import { TOPOJSON_STEP_DEGREES, writeTopoJson } from './topojson.ts';
+import { openFlatGeobuf } from './flatgeobuf.ts';
+import { openGeoPackage } from './geopackage.ts';
+import { openShapefile, type ShapefileResult } from './shapefile.ts';
+import { pump, scanSource, type SourceScan } from './source-scan.ts';
+import { TOPOJSON_STEP_DEGREES, writeTopoJson, type TopoJsonResult } from './topojson.ts';
+
+/** From this source size on, TopoJSON is written on a worker thread, beside the other formats. */
+export const WORKER_FROM_BYTES = 8 << 20;
+
+let workerCode: string | undefined;
+
+/**
+ * Returns topojson-worker.ts and what it imports, bundled by esbuild into one
+ * CommonJS script (as the measurer does: a worker does not inherit the main
+ * thread's TypeScript loader).
+ */
+function topoJsonWorkerCode(): string {
+  if (workerCode) return workerCode;
+  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const built = esbuild.buildSync({
+    entryPoints: [fileURLToPath(new URL('./topojson-worker.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+  });
+  workerCode = built.outputFiles[0].text;
+  return workerCode;
+}
+
+/** Writes the TopoJSON file on a worker thread; its errors come back as they were thrown (UserError or not). */
+function topoJsonOnWorker(
+  source: string,
+  out: string,
+  layer: string,
+  scan: SourceScan,
+): Promise<TopoJsonResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(topoJsonWorkerCode(), { eval: true, workerData: { source, out, layer, scan } });
+    worker.once(
+      'message',
+      (reply: { result?: TopoJsonResult; error?: { message: string; stack?: string; user: boolean } }) => {
+        if (reply.result) resolve(reply.result);
+        else {
+          const error = reply.error!.user
+            ? new UserError(reply.error!.message)
+            : new Error(reply.error!.message);
+          if (!reply.error!.user) error.stack = reply.error!.stack;
+          reject(error);
+        }
+        void worker.terminate();
+      },
+    );
+    worker.once('error', reject);
+  });
+}
 
 /** Bump when any writer's output changes, so cached conversions are remade. */
 export const FORMATS_VERSION = 1;
@@ -68,16 +124,33 @@ export async function convertLevel(source: string, dir: string, layer: string): 
     const path = (format: FormatName) => join(staging, layer + FORMAT_SUFFIX[format]);
     const scan = await scanSource(source);
     const skipped: Conversion['skipped'] = [];
-    await writeGeoPackage(source, path('gpkg'), layer, scan);
-    await writeFlatGeobuf(source, path('fgb'), layer, scan);
-    const shp = await writeShapefile(source, path('shp'), layer, scan);
-    let topojson: Conversion['topojson'];
+    // TopoJSON (the slowest) runs on a second core for large sources; the others stream here meanwhile.
+    const { size } = await stat(source);
+    const topoJsonTask = (
+      size >= WORKER_FROM_BYTES
+        ? topoJsonOnWorker(source, path('topojson'), layer, scan)
+        : writeTopoJson(source, path('topojson'), layer, scan)
+    ).then(
+      (result) => result,
+      (error: unknown) => {
+        if (!(error instanceof UserError)) throw error;
+        skipped.push({ format: 'topojson', reason: error.message });
+        return undefined;
+      },
+    );
+    let shp: ShapefileResult;
     try {
-      topojson = await writeTopoJson(source, path('topojson'), layer, scan);
-    } catch (error) {
-      if (!(error instanceof UserError)) throw error;
-      skipped.push({ format: 'topojson', reason: error.message });
+      // One pass: each feature is parsed once and given to the three writers.
+      const sinks = [
+        openGeoPackage(path('gpkg'), layer, scan),
+        await openFlatGeobuf(path('fgb'), layer, scan),
+        await openShapefile(path('shp'), layer, scan),
+      ];
+      shp = (await pump(source, scan, sinks))[2] as ShapefileResult;
+    } finally {
+      await topoJsonTask.catch(() => {}); // never leave the worker writing into a folder being removed
     }
+    const topojson: Conversion['topojson'] = await topoJsonTask;
     const files: FormatFile[] = [];
     for (const format of Object.keys(FORMAT_SUFFIX) as FormatName[]) {
       if (!existsSync(path(format))) continue;

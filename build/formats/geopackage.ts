@@ -4,11 +4,12 @@
 // gpkg_rtree_index extension filled in bulk. Streaming: one feature at a
 // time inside one transaction, so memory stays flat.
 import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { tempPathBeside } from '../core/atomic-write.ts';
 import { fieldValue, uniqueNames, type Field } from './fields.ts';
 import { shapeBbox, shapeOf, shapeWkb, type Shape } from './geometry.ts';
-import { scanSource, sourceFeatures, type SourceScan } from './source-scan.ts';
+import { pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
 
 const WGS84_WKT =
   'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],' +
@@ -43,19 +44,18 @@ export interface GeoPackageResult {
 }
 
 /**
- * Writes `source` (a GeoJSON level) to `out` as a GeoPackage with one layer
- * named `layer` (e.g. "CHL_ADM1"), through a temporary file renamed into
- * place. Returns the column name of each property.
+ * Opens a GeoPackage being written to a temporary file beside `out`, with one
+ * layer named `layer` (e.g. "CHL_ADM1") holding the fields of `info`; add()
+ * takes the features in source order, finish() renames the file into place.
  */
-export async function writeGeoPackage(
-  source: string,
-  out: string,
-  layer: string,
-  scan?: SourceScan,
-): Promise<GeoPackageResult> {
-  const info = scan ?? (await scanSource(source));
+export function openGeoPackage(out: string, layer: string, info: SourceScan): FeatureSink<GeoPackageResult> {
   const temp = tempPathBeside(out);
   const db = new Database(temp);
+  const fail = async (error: unknown) => {
+    if (db.open) db.close();
+    await rm(temp, { force: true });
+    throw error;
+  };
   try {
     // Small pages keep small levels small (a GeoPackage has ~20 pages of tables before any data).
     db.pragma(`page_size = ${info.count < 64 ? 1024 : 4096}`);
@@ -68,25 +68,44 @@ export async function writeGeoPackage(
       `INSERT INTO ${quote(layer)} (fid, geom${names.map((n) => ', ' + quote(n)).join('')}) VALUES (?, ?${', ?'.repeat(names.length)})`,
     );
     const insertRtree = db.prepare(`INSERT INTO ${quote(`rtree_${layer}_geom`)} VALUES (?, ?, ?, ?, ?)`);
-    let fid = 0;
-    for await (const { feature } of sourceFeatures(source, info)) {
-      fid++;
-      const shape = shapeOf(feature);
-      const props = feature.properties ?? {};
-      insert.run(fid, gpkgBlob(shape), ...info.fields.map((f) => sqlValue(f, props[f.name])));
-      const b = info.boxes.subarray((fid - 1) * 4, fid * 4);
-      insertRtree.run(fid, b[0], b[2], b[1], b[3]);
-    }
-    createTriggers(db, layer);
-    db.exec('COMMIT');
-    db.close();
-    await rename(temp, out);
-    return { columns: info.fields.map((f, i) => ({ property: f.name, column: names[i] })) };
+    return {
+      add(feature, index) {
+        const fid = index + 1;
+        const props = feature.properties ?? {};
+        insert.run(fid, gpkgBlob(shapeOf(feature)), ...info.fields.map((f) => sqlValue(f, props[f.name])));
+        const b = info.boxes.subarray(index * 4, index * 4 + 4);
+        insertRtree.run(fid, b[0], b[2], b[1], b[3]);
+      },
+      async finish() {
+        try {
+          createTriggers(db, layer);
+          db.exec('COMMIT');
+          db.close();
+          await rename(temp, out);
+        } catch (error) {
+          return fail(error);
+        }
+        return { columns: info.fields.map((f, i) => ({ property: f.name, column: names[i] })) };
+      },
+      abort: () => fail(undefined).catch(() => {}),
+    };
   } catch (error) {
     if (db.open) db.close();
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   }
+}
+
+/** Writes `source` (a GeoJSON level) to `out` as a GeoPackage (see openGeoPackage). */
+export async function writeGeoPackage(
+  source: string,
+  out: string,
+  layer: string,
+  scan?: SourceScan,
+): Promise<GeoPackageResult> {
+  const info = scan ?? (await scanSource(source));
+  const [result] = await pump(source, info, [openGeoPackage(out, layer, info)]);
+  return result as GeoPackageResult;
 }
 
 /** Returns a property value as SQLite takes it (booleans as 0/1). */

@@ -8,7 +8,8 @@ import { mkdtemp, open, rm, writeFile, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path';
 import { dbfFields, dbfHeader, dbfRecord, type DbfField } from './dbase.ts';
 import { ringArea2, shapeBbox, shapeOf, type Ring, type Shape } from './geometry.ts';
-import { scanSource, sourceFeatures, type SourceScan } from './source-scan.ts';
+import { UserError } from '../core/errors.ts';
+import { pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
 import { writeZip } from './zip.ts';
 
 const WGS84_PRJ =
@@ -95,10 +96,79 @@ export interface ShapefileResult {
 }
 
 /**
- * Writes `source` (a GeoJSON level) to `out` (a .zip) holding `layer`.shp,
- * .shx, .dbf, .prj and .cpg, through temporary files; returns the field
- * names chosen for the properties.
+ * Opens a zipped Shapefile being written: `layer`.shp, .shx, .dbf, .prj and
+ * .cpg in a temporary folder beside `out`; finish() zips them into `out`
+ * and returns the field names chosen for the properties.
  */
+export async function openShapefile(
+  out: string,
+  layer: string,
+  info: SourceScan,
+): Promise<FeatureSink<ShapefileResult>> {
+  const fields: DbfField[] = dbfFields(info.fields);
+  const dir = await mkdtemp(join(dirname(out), `.${basename(out)}.`));
+  const path = (ext: string) => join(dir, `${layer}.${ext}`);
+  const handles = await Promise.all(['shp', 'shx', 'dbf'].map((ext) => open(path(ext), 'w')));
+  const [shp, shx, dbf] = handles.map((h) => new Output(h));
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await Promise.all(handles.map((h) => h.close()));
+  };
+  const abort = async () => {
+    await close().catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+  };
+  let record = 0;
+  try {
+    await shp.write(Buffer.alloc(100)); // headers last, when lengths are known
+    await shx.write(Buffer.alloc(100));
+    await dbf.write(dbfHeader(fields, info.count));
+  } catch (error) {
+    await abort();
+    throw error;
+  }
+  return {
+    async add(feature) {
+      const content = shpPolygon(shapeOf(feature));
+      const head = Buffer.allocUnsafe(8);
+      head.writeInt32BE(++record, 0);
+      head.writeInt32BE(content.length / 2, 4);
+      const index = Buffer.allocUnsafe(8);
+      index.writeInt32BE(shp.bytes / 2, 0);
+      index.writeInt32BE(content.length / 2, 4);
+      await shp.write(head);
+      await shp.write(content);
+      await shx.write(index);
+      await dbf.write(dbfRecord(fields, feature.properties));
+      if (shp.bytes > SHP_MAX_BYTES)
+        throw new UserError(`${out}: too large for a Shapefile (.shp over 4 GiB)`);
+    },
+    async finish() {
+      try {
+        await dbf.write(Buffer.from([0x1a]));
+        for (const o of [shp, shx, dbf]) await o.flush();
+        await handles[0].write(mainHeader(shp.bytes, info.bbox), 0, 100, 0);
+        await handles[1].write(mainHeader(shx.bytes, info.bbox), 0, 100, 0);
+        await close();
+        await writeFile(path('prj'), WGS84_PRJ);
+        await writeFile(path('cpg'), 'UTF-8');
+        await writeZip(
+          out,
+          ['shp', 'shx', 'dbf', 'prj', 'cpg'].map((ext) => ({ file: path(ext), name: `${layer}.${ext}` })),
+        );
+      } finally {
+        await abort();
+      }
+      const all = fields.map((f) => ({ property: f.field.name, field: f.name }));
+      return { fields: all, renamed: all.filter((f) => f.property !== f.field) };
+    },
+    abort,
+  };
+}
+
+/** Writes `source` (a GeoJSON level) to `out` as a zipped Shapefile (see openShapefile). */
 export async function writeShapefile(
   source: string,
   out: string,
@@ -106,48 +176,6 @@ export async function writeShapefile(
   scan?: SourceScan,
 ): Promise<ShapefileResult> {
   const info = scan ?? (await scanSource(source));
-  const fields: DbfField[] = dbfFields(info.fields);
-  const dir = await mkdtemp(join(dirname(out), `.${basename(out)}.`));
-  try {
-    const path = (ext: string) => join(dir, `${layer}.${ext}`);
-    const handles = await Promise.all(['shp', 'shx', 'dbf'].map((ext) => open(path(ext), 'w')));
-    try {
-      const [shp, shx, dbf] = handles.map((h) => new Output(h));
-      await shp.write(Buffer.alloc(100)); // headers last, when lengths are known
-      await shx.write(Buffer.alloc(100));
-      await dbf.write(dbfHeader(fields, info.count));
-      let record = 0;
-      for await (const { feature } of sourceFeatures(source, info)) {
-        const content = shpPolygon(shapeOf(feature));
-        const head = Buffer.allocUnsafe(8);
-        head.writeInt32BE(++record, 0);
-        head.writeInt32BE(content.length / 2, 4);
-        const index = Buffer.allocUnsafe(8);
-        index.writeInt32BE(shp.bytes / 2, 0);
-        index.writeInt32BE(content.length / 2, 4);
-        await shp.write(head);
-        await shp.write(content);
-        await shx.write(index);
-        await dbf.write(dbfRecord(fields, feature.properties));
-        if (shp.bytes > SHP_MAX_BYTES)
-          throw new Error(`${source}: too large for a Shapefile (.shp over 4 GiB)`);
-      }
-      await dbf.write(Buffer.from([0x1a]));
-      for (const o of [shp, shx, dbf]) await o.flush();
-      await handles[0].write(mainHeader(shp.bytes, info.bbox), 0, 100, 0);
-      await handles[1].write(mainHeader(shx.bytes, info.bbox), 0, 100, 0);
-    } finally {
-      await Promise.all(handles.map((h) => h.close()));
-    }
-    await writeFile(path('prj'), WGS84_PRJ);
-    await writeFile(path('cpg'), 'UTF-8');
-    await writeZip(
-      out,
-      ['shp', 'shx', 'dbf', 'prj', 'cpg'].map((ext) => ({ file: path(ext), name: `${layer}.${ext}` })),
-    );
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-  const all = fields.map((f) => ({ property: f.field.name, field: f.name }));
-  return { fields: all, renamed: all.filter((f) => f.property !== f.field) };
+  const [result] = await pump(source, info, [await openShapefile(out, layer, info)]);
+  return result as ShapefileResult;
 }

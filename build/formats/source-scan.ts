@@ -3,12 +3,20 @@
 // FlatGeobuf writer can re-read features in Hilbert order), and the geometry
 // kinds. Memory: 48 bytes per feature.
 import { UserError } from '../core/errors.ts';
+import type { GeoFeature } from '../core/read-features.ts';
 import { FieldCollector, type Field } from './fields.ts';
 import { open } from 'node:fs/promises';
-import { parseFeature, streamFeatures, type SourceFeature } from './feature-stream.ts';
+import { parseFeature, parseJson, scanFeatures, type SourceFeature } from './feature-stream.ts';
 import { shapeBbox, shapeOf } from './geometry.ts';
 
 const BLOCK = 4 << 20;
+
+/** A writer fed one feature at a time, in source order (see pump). */
+export interface FeatureSink<R = unknown> {
+  add(feature: GeoFeature, index: number): void | Promise<void>;
+  finish(): Promise<R>; // completes the file (renamed into place) and returns what the writer reports
+  abort(): Promise<void>; // removes everything written so far
+}
 
 export interface SourceScan {
   path: string; // e.g. "/root/data/earth/CHL/CHL_ADM1.geojson"
@@ -32,9 +40,9 @@ export async function scanSource(path: string): Promise<SourceScan> {
   let count = 0;
   let polygons = 0;
   let multiPolygons = 0;
-  for await (const { feature, start, end } of streamFeatures(path)) {
+  for await (const raw of scanFeatures(path)) {
     if (count === starts.length) {
-      const grow = <T extends Float64Array>(a: T, n: number) => {
+      const grow = (a: Float64Array, n: number) => {
         const b = new Float64Array(n);
         b.set(a);
         return b;
@@ -43,23 +51,38 @@ export async function scanSource(path: string): Promise<SourceScan> {
       starts = grow(starts, starts.length * 2);
       ends = grow(ends, ends.length * 2);
     }
-    let shape;
-    try {
-      shape = shapeOf(feature);
-    } catch (error) {
-      throw new UserError(`${path}: byte ${start}: ${(error as Error).message}`);
+    let multi: boolean;
+    let properties: Record<string, unknown> | null;
+    if (raw.box && raw.properties) {
+      // The fast path: only the properties object is parsed.
+      boxes.set(raw.box, count * 4);
+      multi = raw.multi!;
+      const [from, to] = raw.properties;
+      properties = parseJson(path, raw.bytes.subarray(from, to), raw.start + from, 'properties') as Record<
+        string,
+        unknown
+      >;
+    } else {
+      const feature = parseFeature(path, raw.bytes, raw.start);
+      let shape;
+      try {
+        shape = shapeOf(feature);
+      } catch (error) {
+        throw new UserError(`${path}: byte ${raw.start}: ${(error as Error).message}`);
+      }
+      boxes.set(shapeBbox(shape), count * 4);
+      multi = shape.multi;
+      properties = feature.properties;
     }
-    if (shape.multi) multiPolygons++;
+    if (multi) multiPolygons++;
     else polygons++;
-    const box = shapeBbox(shape);
-    boxes.set(box, count * 4);
-    bbox[0] = Math.min(bbox[0], box[0]);
-    bbox[1] = Math.min(bbox[1], box[1]);
-    bbox[2] = Math.max(bbox[2], box[2]);
-    bbox[3] = Math.max(bbox[3], box[3]);
-    starts[count] = start;
-    ends[count] = end;
-    collector.add(feature.properties);
+    bbox[0] = Math.min(bbox[0], boxes[count * 4]);
+    bbox[1] = Math.min(bbox[1], boxes[count * 4 + 1]);
+    bbox[2] = Math.max(bbox[2], boxes[count * 4 + 2]);
+    bbox[3] = Math.max(bbox[3], boxes[count * 4 + 3]);
+    starts[count] = raw.start;
+    ends[count] = raw.end;
+    collector.add(properties);
     count++;
   }
   if (count === 0) throw new UserError(`${path}: has no features to convert`);
@@ -100,5 +123,24 @@ export async function* sourceFeatures(path: string, scan: SourceScan): AsyncGene
     }
   } finally {
     await file.close();
+  }
+}
+
+/**
+ * Feeds every feature of a scanned source to each sink, parsing each feature
+ * once, then finishes them all; on any error every sink is aborted (no
+ * half-written file stays). Returns the sinks' results in order.
+ */
+export async function pump(path: string, scan: SourceScan, sinks: FeatureSink[]): Promise<unknown[]> {
+  try {
+    for await (const { feature, index } of sourceFeatures(path, scan)) {
+      for (const sink of sinks) await sink.add(feature, index);
+    }
+    const results: unknown[] = [];
+    for (const sink of sinks) results.push(await sink.finish());
+    return results;
+  } catch (error) {
+    await Promise.all(sinks.map((s) => s.abort()));
+    throw error;
   }
 }

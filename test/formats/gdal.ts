@@ -38,15 +38,18 @@ export async function gdalFeatures(path: string): Promise<PlainFeature[]> {
   return (JSON.parse(stdout) as { features: PlainFeature[] }).features;
 }
 
-/** Returns what `ogrinfo -so -al` says of the first layer of `path` (GDAL 3.6 has no -json for vector data). */
-export async function gdalLayer(path: string): Promise<{
+/** Returns what `ogrinfo -so -al` says of the first layer of `path` (GDAL 3.6 has no -json for vector data); `options` e.g. ["-spat", …]. */
+export async function gdalLayer(
+  path: string,
+  options: string[] = [],
+): Promise<{
   name: string;
   featureCount: number;
   fields: { name: string; type: string }[]; // type e.g. "Integer64", "Real", "String", "Integer(Boolean)"
   epsg?: number;
 }> {
   const input = path.endsWith('.zip') ? `/vsizip/${path}` : path;
-  const { stdout } = await run('ogrinfo', ['-so', '-al', input], { maxBuffer: 1 << 26 });
+  const { stdout } = await run('ogrinfo', ['-so', '-al', ...options, input], { maxBuffer: 1 << 26 });
   const lines = stdout.split('\n');
   const value = (label: string) =>
     lines

@@ -18,6 +18,7 @@ import {
   HAS_GDAL,
   readSource,
 } from './gdal.ts';
+import { scanSource } from '../../build/formats/source-scan.ts';
 
 const REPO = new URL('../../', import.meta.url).pathname;
 let tmp = '';
@@ -180,6 +181,27 @@ describe.skipIf(!HAS_GDAL)('formats read back by GDAL', () => {
       expect(layer.featureCount).toBe(source.features.length);
       expect(layer.epsg).toBe(4326);
       expectSameFeatures('fgb', source, await gdalFeatures(path(name, 'fgb')), new Map(), 'exact');
+    },
+  );
+
+  test.each(caseNames)(
+    '%s: FlatGeobuf spatial index → a bbox query finds what a scan of the GeoJSON finds',
+    async (name) => {
+      const source = cases.find((c) => c.name === name)!.source;
+      const scan = await scanSource(source);
+      const [w, s, e, n] = scan.bbox;
+      // Four windows: the quarters of the level's bbox.
+      for (const [x0, y0] of [
+        [w, s],
+        [(w + e) / 2, s],
+        [w, (s + n) / 2],
+        [(w + e) / 2, (s + n) / 2],
+      ]) {
+        const window = [x0, y0, x0 + (e - w) / 2, y0 + (n - s) / 2].map(String);
+        const fgb = await gdalLayer(path(name, 'fgb'), ['-spat', ...window]);
+        const geojson = await gdalLayer(source, ['-spat', ...window]);
+        expect(fgb.featureCount, window.join(' ')).toBe(geojson.featureCount);
+      }
     },
   );
 
