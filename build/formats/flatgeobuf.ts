@@ -16,6 +16,7 @@ import { GeometryType } from 'flatgeobuf/lib/mjs/flat-geobuf/geometry-type.js';
 import { Header } from 'flatgeobuf/lib/mjs/flat-geobuf/header.js';
 import { calcTreeSize, generateLevelBounds, NODE_ITEM_BYTE_LEN } from 'flatgeobuf/lib/mjs/packedrtree.js';
 import { tempPathBeside } from '../core/atomic-write.ts';
+import { BufferedFile } from './buffered-file.ts';
 import { fieldValue, type Field } from './fields.ts';
 import type { GeoFeature } from '../core/read-features.ts';
 import { shapeOf, type Polygon, type Shape } from './geometry.ts';
@@ -182,28 +183,6 @@ function featureBytes(b: flatbuffers.Builder, fields: Field[], feature: GeoFeatu
   return b.asUint8Array();
 }
 
-/** A file written through a 1 MiB buffer, at increasing offsets from `position`. */
-class Appender {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  constructor(
-    private file: FileHandle,
-    public position: number,
-  ) {}
-  async write(bytes: Uint8Array): Promise<void> {
-    this.pending.push(Buffer.from(bytes)); // a copy: callers reuse their buffers
-    this.pendingBytes += bytes.length;
-    this.position += bytes.length;
-    if (this.pendingBytes >= 1 << 20) await this.flush();
-  }
-  async flush(): Promise<void> {
-    const data = Buffer.concat(this.pending);
-    await this.file.write(data, 0, data.length, this.position - this.pendingBytes);
-    this.pending = [];
-    this.pendingBytes = 0;
-  }
-}
-
 /**
  * Opens a FlatGeobuf file being written beside `out`, with one layer named
  * `layer`. add() encodes the features in source order into a temporary
@@ -219,7 +198,7 @@ export async function openFlatGeobuf(
   const bodyPath = tempPathBeside(out);
   const temp = tempPathBeside(out);
   const body = await open(bodyPath, 'w+');
-  const bodyWriter = new Appender(body, 0);
+  const bodyWriter = new BufferedFile(body, 0);
   const at = new Float64Array(info.count); // each feature's offset in the body
   const b = new flatbuffers.Builder(1 << 16);
   let output: FileHandle | undefined;
@@ -244,7 +223,7 @@ export async function openFlatGeobuf(
         output = await open(temp, 'w');
         const head = Buffer.concat([MAGIC, header]);
         const treeBytes = calcTreeSize(info.count, FGB_NODE_SIZE);
-        const writer = new Appender(output, head.length + treeBytes);
+        const writer = new BufferedFile(output, head.length + treeBytes);
         let buffer = Buffer.allocUnsafe(1 << 16);
         for (let i = 0; i < info.count; i++) {
           const k = order[i];

@@ -57,14 +57,20 @@ export function ringArea2(ring: Ring): number {
   return sum;
 }
 
-/** Returns the shape as little-endian WKB (ISO, 2D): Polygon (3) or MultiPolygon (6). */
-export function shapeWkb(shape: Shape): Buffer {
-  const points = shapePoints(shape);
+/** Returns the size in bytes of a shape's WKB. */
+export function wkbSize(shape: Shape): number {
   let rings = 0;
   for (const polygon of shape.polygons) rings += polygon.length;
-  const polygonHeaders = shape.multi ? 1 + 4 + 4 + shape.polygons.length * 9 : 9;
-  const buffer = Buffer.allocUnsafe(polygonHeaders + rings * 4 + points * 16);
-  let o = 0;
+  const headers = shape.multi ? 9 + shape.polygons.length * 9 : 9;
+  return headers + rings * 4 + shapePoints(shape) * 16;
+}
+
+/**
+ * Writes the shape as little-endian WKB (ISO, 2D): Polygon (3) or
+ * MultiPolygon (6), into `buffer` from `at` (wkbSize bytes); returns the end.
+ */
+export function writeWkb(shape: Shape, buffer: Buffer, at: number): number {
+  let o = at;
   const header = (type: number, count: number) => {
     buffer.writeUInt8(1, o);
     buffer.writeUInt32LE(type, o + 1);
@@ -87,5 +93,5 @@ export function shapeWkb(shape: Shape): Buffer {
     header(6, shape.polygons.length);
     for (const p of shape.polygons) polygon(p);
   } else polygon(shape.polygons[0]);
-  return buffer;
+  return o;
 }

@@ -4,8 +4,9 @@
 // feature is a Polygon record (type 5) holding all its rings, outer rings
 // clockwise and holes counter-clockwise as the format requires, so rings may
 // come out reversed relative to the GeoJSON (same points, same places).
-import { mkdtemp, open, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { BufferedFile } from './buffered-file.ts';
 import { dbfFields, dbfHeader, dbfRecord, type DbfField } from './dbase.ts';
 import { ringArea2, shapeBbox, shapeOf, type Ring, type Shape } from './geometry.ts';
 import { UserError } from '../core/errors.ts';
@@ -18,26 +19,6 @@ const WGS84_PRJ =
 
 /** .shp offsets are 32-bit counts of 16-bit words: files stop at 4 GiB (GDAL reads up to that). */
 export const SHP_MAX_BYTES = 2 ** 32 - 2;
-
-/** A file written through a 1 MiB buffer. */
-class Output {
-  private chunks: Buffer[] = [];
-  private pending = 0;
-  bytes = 0;
-  constructor(private file: FileHandle) {}
-  async write(data: Buffer): Promise<void> {
-    this.chunks.push(data);
-    this.pending += data.length;
-    this.bytes += data.length;
-    if (this.pending >= 1 << 20) await this.flush();
-  }
-  async flush(): Promise<void> {
-    const data = Buffer.concat(this.chunks);
-    this.chunks = [];
-    this.pending = 0;
-    await this.file.write(data, 0, data.length, this.bytes - data.length);
-  }
-}
 
 /** Returns a ring with the wanted winding (clockwise when `clockwise`). */
 function wound(ring: Ring, clockwise: boolean): Ring {
@@ -109,7 +90,7 @@ export async function openShapefile(
   const dir = await mkdtemp(join(dirname(out), `.${basename(out)}.`));
   const path = (ext: string) => join(dir, `${layer}.${ext}`);
   const handles = await Promise.all(['shp', 'shx', 'dbf'].map((ext) => open(path(ext), 'w')));
-  const [shp, shx, dbf] = handles.map((h) => new Output(h));
+  const [shp, shx, dbf] = handles.map((h) => new BufferedFile(h));
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -136,21 +117,21 @@ export async function openShapefile(
       head.writeInt32BE(++record, 0);
       head.writeInt32BE(content.length / 2, 4);
       const index = Buffer.allocUnsafe(8);
-      index.writeInt32BE(shp.bytes / 2, 0);
+      index.writeInt32BE(shp.position / 2, 0);
       index.writeInt32BE(content.length / 2, 4);
       await shp.write(head);
       await shp.write(content);
       await shx.write(index);
       await dbf.write(dbfRecord(fields, feature.properties));
-      if (shp.bytes > SHP_MAX_BYTES)
+      if (shp.position > SHP_MAX_BYTES)
         throw new UserError(`${out}: too large for a Shapefile (.shp over 4 GiB)`);
     },
     async finish() {
       try {
         await dbf.write(Buffer.from([0x1a]));
         for (const o of [shp, shx, dbf]) await o.flush();
-        await handles[0].write(mainHeader(shp.bytes, info.bbox), 0, 100, 0);
-        await handles[1].write(mainHeader(shx.bytes, info.bbox), 0, 100, 0);
+        await handles[0].write(mainHeader(shp.position, info.bbox), 0, 100, 0);
+        await handles[1].write(mainHeader(shx.position, info.bbox), 0, 100, 0);
         await close();
         await writeFile(path('prj'), WGS84_PRJ);
         await writeFile(path('cpg'), 'UTF-8');

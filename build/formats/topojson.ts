@@ -82,7 +82,7 @@ export async function writeTopoJson(
     kx: x1 - x0 ? (quantization - 1) / (x1 - x0) : 1,
     ky: y1 - y0 ? (quantization - 1) / (y1 - y0) : 1,
   };
-  const rings = new QuantisedRings(grid);
+  const rings = new QuantisedRings(grid, Math.ceil(size / 6) + 16);
   const heads: string[] = []; // per feature: `"id":…,"properties":…`
   const shapes = new IntList(); // per feature: multi (0/1), polygons, then rings per polygon
   for await (const { feature } of sourceFeatures(source, info)) {
@@ -126,21 +126,19 @@ export async function writeTopoJson(
       );
     }
     await w.write(']}},"arcs":[');
-    const pts = topo.arcPoints.data;
     const xs = rings.x.data;
     const ys = rings.y.data;
-    for (let a = 0; a < topo.arcStart.length - 1; a++) {
-      const from = topo.arcStart.data[a];
-      const to = topo.arcStart.data[a + 1];
-      let px = xs[pts[from]];
-      let py = ys[pts[from]];
+    for (let a = 0; a < topo.arcs; a++) {
+      const n = topo.arcLength(a);
+      let p = topo.arcPoint(a, 0);
+      let px = xs[p];
+      let py = ys[p];
       let text = `${a ? ',' : ''}[[${px},${py}]`;
-      for (let k = from + 1; k < to; k++) {
-        const qx = xs[pts[k]];
-        const qy = ys[pts[k]];
-        text += `,[${qx - px},${qy - py}]`;
-        px = qx;
-        py = qy;
+      for (let k = 1; k < n; k++) {
+        p = topo.arcPoint(a, k);
+        text += `,[${xs[p] - px},${ys[p] - py}]`;
+        px = xs[p];
+        py = ys[p];
       }
       await w.write(`${text}]`);
     }

@@ -18,7 +18,7 @@ export class IntList {
   }
   push(value: number): void {
     if (this.length === this.data.length) {
-      const bigger = new Int32Array(this.data.length * 2);
+      const bigger = new Int32Array(Math.ceil(this.data.length * 1.5)); // 1.5×: less slack than doubling
       bigger.set(this.data);
       this.data = bigger;
     }
@@ -35,11 +35,21 @@ export interface Grid {
 
 /** Quantised rings of a level, in order: ring r holds points [ringStart[r], ringStart[r + 1]). */
 export class QuantisedRings {
-  x = new IntList(1 << 16);
-  y = new IntList(1 << 16);
+  x: IntList;
+  y: IntList;
   ringStart = new IntList();
 
-  constructor(private grid: Grid) {
+  /**
+   * `maxPoints` bounds the positions to come (e.g. the level's bytes / 6, as
+   * "[0,0]," is the shortest): the arrays are allocated once at that size and
+   * never copied; pages never written are never resident.
+   */
+  constructor(
+    private grid: Grid,
+    maxPoints: number,
+  ) {
+    this.x = new IntList(maxPoints);
+    this.y = new IntList(maxPoints);
     this.ringStart.push(0);
   }
 
@@ -76,52 +86,79 @@ export class QuantisedRings {
   }
 }
 
-/** An open-addressing table of points: each slot's first point, its neighbours there, and a junction flag. */
+/**
+ * An open-addressing table of positions: each slot holds the first point met
+ * there, a hash of its two neighbours (order-free) and a junction flag: 9
+ * bytes a slot, at most 3/4 full. Two different neighbour pairs with the same hash would hide
+ * a junction; that only leaves an arc uncut (less sharing), never a wrong shape.
+ */
 class PointTable {
-  private mask: number;
-  private point: Int32Array;
-  private prev: Int32Array;
-  private next: Int32Array;
-  private junction: Uint8Array;
+  private mask = 0;
+  private used = 0;
+  private point = new Int32Array(0);
+  private neighbours = new Int32Array(0);
+  private junction = new Uint8Array(0);
 
   constructor(
     private x: Int32Array,
     private y: Int32Array,
     points: number,
   ) {
+    // Shared borders make most levels hold about half as many positions as points; grown when 3/4 full.
     let size = 1024;
-    while (size < points * 1.5) size *= 2;
+    while (size < points * 0.75) size *= 2;
+    this.allocate(size);
+  }
+
+  private allocate(size: number): void {
     this.mask = size - 1;
     this.point = new Int32Array(size).fill(-1);
-    this.prev = new Int32Array(size);
-    this.next = new Int32Array(size);
+    this.neighbours = new Int32Array(size);
     this.junction = new Uint8Array(size);
+  }
+
+  private grow(): void {
+    const { point, neighbours, junction } = this;
+    this.allocate(point.length * 2);
+    for (let s = 0; s < point.length; s++) {
+      if (point[s] === -1) continue;
+      const t = this.slot(point[s]);
+      this.point[t] = point[s];
+      this.neighbours[t] = neighbours[s];
+      this.junction[t] = junction[s];
+    }
   }
 
   private same(a: number, b: number): boolean {
     return this.x[a] === this.x[b] && this.y[a] === this.y[b];
   }
 
+  private hash(i: number): number {
+    return Math.imul(this.x[i], 0x9e3779b1) ^ Math.imul(this.y[i], 0x85ebca77);
+  }
+
   /** Returns the slot of point i's position (a free slot when it is new). */
   private slot(i: number): number {
-    let s = (Math.imul(this.x[i], 0x9e3779b1) ^ Math.imul(this.y[i], 0x85ebca77)) & this.mask;
+    let s = this.hash(i) & this.mask;
     while (this.point[s] !== -1 && !this.same(this.point[s], i)) s = (s + 1) & this.mask;
     return s;
   }
 
   /** Records point i with its neighbours; a position met again with other neighbours becomes a junction. */
   visit(i: number, prev: number, next: number): void {
-    const s = this.slot(i);
+    const a = this.hash(prev);
+    const b = this.hash(next);
+    // Order-free: (prev, next) and (next, prev) give the same value.
+    const pair = (Math.imul(a ^ b, 0x2545f491) + Math.imul(Math.min(a, b), 0x68e31da4) + Math.max(a, b)) | 0;
+    let s = this.slot(i);
     if (this.point[s] === -1) {
+      if (++this.used > this.point.length * 0.75) {
+        this.grow();
+        s = this.slot(i);
+      }
       this.point[s] = i;
-      this.prev[s] = prev;
-      this.next[s] = next;
-    } else if (!this.junction[s]) {
-      const a = this.prev[s];
-      const b = this.next[s];
-      const same = (this.same(a, prev) && this.same(b, next)) || (this.same(a, next) && this.same(b, prev));
-      if (!same) this.junction[s] = 1;
-    }
+      this.neighbours[s] = pair;
+    } else if (this.neighbours[s] !== pair) this.junction[s] = 1;
   }
 
   isJunction(i: number): boolean {
@@ -130,8 +167,10 @@ class PointTable {
 }
 
 export interface Topology {
-  arcPoints: IntList; // point indices of every kept arc, back to back
-  arcStart: IntList; // arc a holds arcPoints [arcStart[a], arcStart[a + 1])
+  arcs: number; // how many arcs are kept
+  /** Arc a's k-th point (an index into the quantised points); arcs are runs of a ring's points. */
+  arcPoint(a: number, k: number): number;
+  arcLength(a: number): number; // points in arc a, both ends included
   ringArcs: IntList; // arc references of every ring, back to back (~a when reversed)
   ringArcStart: IntList; // ring r's references are ringArcs [ringArcStart[r], ringArcStart[r + 1])
 }
@@ -147,53 +186,58 @@ export function buildTopology(q: QuantisedRings): Topology {
     const e = starts[r + 1];
     for (let i = s; i < e; i++) table.visit(i, i === s ? e - 1 : i - 1, i === e - 1 ? s : i + 1);
   }
-  const topo: Topology = {
-    arcPoints: new IntList(1 << 16),
-    arcStart: new IntList(),
-    ringArcs: new IntList(),
-    ringArcStart: new IntList(),
+  // An arc is stored as (ring, first point, length), not as a copy of its points.
+  const arcRing = new IntList();
+  const arcFirst = new IntList();
+  const arcLen = new IntList();
+  const arcPoint = (a: number, k: number) => {
+    const r = arcRing.data[a];
+    const s = starts[r];
+    return s + ((arcFirst.data[a] - s + k) % (starts[r + 1] - s));
   };
-  topo.arcStart.push(0);
-  topo.ringArcStart.push(0);
+  const ringArcs = new IntList();
+  const ringArcStart = new IntList();
+  ringArcStart.push(0);
   const byEnds = new Map<number, number[]>(); // hash of an arc's end positions → arcs
-  const sequence = new IntList(); // the arc being cut, as point indices
   const endsKey = (a: number, b: number) => {
     const ha = Math.imul(x[a], 0x27d4eb2d) ^ y[a];
     const hb = Math.imul(x[b], 0x27d4eb2d) ^ y[b];
     return ha < hb ? ha * 4294967296 + hb : hb * 4294967296 + ha;
   };
-  const keep = () => {
-    const n = sequence.length;
-    const seq = sequence.data;
-    const key = endsKey(seq[0], seq[n - 1]);
-    const same = (a: number, b: number) => x[a] === x[b] && y[a] === y[b];
+  const same = (a: number, b: number) => x[a] === x[b] && y[a] === y[b];
+  /** Keeps the run of ring r from point `first`, `n` points long, or refers to an equal kept arc. */
+  const keep = (r: number, first: number, n: number) => {
+    const s = starts[r];
+    const len = starts[r + 1] - s;
+    first = s + ((first - s) % len); // `first` may be given past the ring's end (a run that wraps)
+    const at = (k: number) => s + ((first - s + k) % len);
+    const key = endsKey(first, at(n - 1));
     for (const arc of byEnds.get(key) ?? []) {
-      const from = topo.arcStart.data[arc];
-      if (topo.arcStart.data[arc + 1] - from !== n) continue;
-      const pts = topo.arcPoints.data;
+      if (arcLen.data[arc] !== n) continue;
       let forward = true;
       let backward = true;
       for (let k = 0; k < n && (forward || backward); k++) {
-        if (forward && !same(seq[k], pts[from + k])) forward = false;
-        if (backward && !same(seq[k], pts[from + n - 1 - k])) backward = false;
+        const p = at(k);
+        if (forward && !same(p, arcPoint(arc, k))) forward = false;
+        if (backward && !same(p, arcPoint(arc, n - 1 - k))) backward = false;
       }
-      if (forward) return topo.ringArcs.push(arc);
-      if (backward) return topo.ringArcs.push(~arc);
+      if (forward) return ringArcs.push(arc);
+      if (backward) return ringArcs.push(~arc);
     }
-    const arc = topo.arcStart.length - 1;
-    for (let k = 0; k < n; k++) topo.arcPoints.push(seq[k]);
-    topo.arcStart.push(topo.arcPoints.length);
+    const arc = arcRing.length;
+    arcRing.push(r);
+    arcFirst.push(first);
+    arcLen.push(n);
     const list = byEnds.get(key);
     if (list) list.push(arc);
     else byEnds.set(key, [arc]);
-    topo.ringArcs.push(arc);
+    ringArcs.push(arc);
   };
   for (let r = 0; r < q.rings; r++) {
     const s = starts[r];
     const n = starts[r + 1] - s;
     let first = -1;
     for (let k = 0; k < n && first < 0; k++) if (table.isJunction(s + k)) first = k;
-    sequence.length = 0;
     if (first < 0) {
       // No junction: one closed arc, from the ring's least point (so equal rings compare equal).
       let least = 0;
@@ -202,21 +246,24 @@ export function buildTopology(q: QuantisedRings): Topology {
         const b = s + least;
         if (x[a] < x[b] || (x[a] === x[b] && y[a] < y[b])) least = k;
       }
-      for (let k = 0; k <= n; k++) sequence.push(s + ((least + k) % n));
-      keep();
+      keep(r, s + least, n + 1);
     } else {
-      sequence.push(s + first);
+      let from = first; // the arc's first point, as an offset in the ring
       for (let k = 1; k <= n; k++) {
-        const i = s + ((first + k) % n);
-        sequence.push(i);
-        if (table.isJunction(i)) {
-          keep();
-          sequence.length = 0;
-          sequence.push(i);
+        const offset = (first + k) % n;
+        if (table.isJunction(s + offset)) {
+          keep(r, s + from, k - (from - first) + 1);
+          from = first + k;
         }
       }
     }
-    topo.ringArcStart.push(topo.ringArcs.length);
+    ringArcStart.push(ringArcs.length);
   }
-  return topo;
+  return {
+    arcs: arcRing.length,
+    arcPoint,
+    arcLength: (a) => arcLen.data[a],
+    ringArcs,
+    ringArcStart,
+  };
 }
