@@ -9,6 +9,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { outsideMessage, resolveInData } from '../core/data-root.ts';
+import { UserError } from '../core/errors.ts';
+import { problem } from '../core/problem.ts';
 import type { BuildCache } from './build-cache.ts';
 import { listFiles } from '../core/files.ts';
 
@@ -31,7 +34,7 @@ export interface WriteStats {
 /** One file of the plan, with whether the previous dist/ already holds it. */
 type Entry =
   | { kind: 'generated'; path: string; bytes: Buffer; hash: string; same: boolean }
-  | { kind: 'data'; path: string; from: string; built: boolean; source: Stats; same: boolean };
+  | { kind: 'data'; path: string; real: string; built: boolean; source: Stats; same: boolean };
 
 async function statOrUndefined(path: string): Promise<Stats | undefined> {
   return stat(path).catch(() => undefined);
@@ -86,12 +89,24 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
     }
     return { kind: 'generated', path, bytes, hash, same };
   });
-  const sources: [string, string, boolean][] = [
-    ...plan.data.map((path): [string, string, boolean] => [path, join(root, path), false]),
-    ...[...(plan.built ?? [])].map(([path, from]): [string, string, boolean] => [path, from, true]),
+  // Data files: validation refused anything outside data/; this makes sure nothing else ever is copied.
+  // Built files (e.g. cached conversions) come from the build's own cache folder.
+  const sources: [string, string | undefined][] = [
+    ...plan.data.map((path): [string, string | undefined] => [path, undefined]),
+    ...[...(plan.built ?? [])].map(([path, from]): [string, string | undefined] => [path, from]),
   ];
-  const data = pool(sources, 16, async ([path, from, built]): Promise<Entry> => {
-    const source = await stat(from);
+  const data = pool(sources, 16, async ([path, from]): Promise<Entry> => {
+    let real = from;
+    if (real === undefined) {
+      const found = await resolveInData(root, path);
+      if (found.kind !== 'file') {
+        const why = found.kind === 'outside' ? outsideMessage(root, path, found.real) : 'is not a file';
+        throw new UserError(problem(path, why, { rule: 'link-outside' }));
+      }
+      real = found.real;
+    }
+    const built = from !== undefined;
+    const source = await stat(real);
     const old = previous && (await statOrUndefined(join(previous, path)));
     const record = cache.published[path];
     const same =
@@ -101,8 +116,8 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
       record.mtimeMs === source.mtimeMs &&
       old.ino === record.ino &&
       old.size === source.size &&
-      record.from === (built ? from : undefined);
-    return { kind: 'data', path, from, built, source, same };
+      record.from === from;
+    return { kind: 'data', path, real, built, source, same };
   });
   return [...(await generated), ...(await data)];
 }
@@ -153,10 +168,10 @@ export async function writeDist(
       else if (e.kind === 'generated') {
         await writeFile(dest, e.bytes);
         stats.written++;
-      } else if (e.built && (await tryLink(e.from, dest))) {
+      } else if (e.built && (await tryLink(e.real, dest))) {
         stats.written++; // a built file is never changed in place (always replaced by a rename): link it
       } else {
-        await copyFile(e.from, dest);
+        await copyFile(e.real, dest);
         stats.written++;
         stats.dataBytesCopied += e.source.size;
       }
@@ -165,7 +180,7 @@ export async function writeDist(
         outputs[e.path] = { hash: e.hash, ino: written.ino, size: written.size, mtimeMs: written.mtimeMs };
       } else {
         published[e.path] = { size: e.source.size, mtimeMs: e.source.mtimeMs, ino: written.ino };
-        if (e.built) published[e.path].from = e.from;
+        if (e.built) published[e.path].from = e.real;
       }
       stats.bytes += size(e);
       onProgress(++stats.files, entries.length);

@@ -39,7 +39,7 @@ export function downloadsSection(base: string, name: string, downloads: CountryD
       ? markup` Shapefile field names are cut to 10 bytes: ${[...renamed].map(([p, f], i) => markup`${i ? ', ' : ''}<code>${p}</code> → <code>${f}</code>`)}.`
       : '';
   const grid = topo
-    ? markup` TopoJSON is quantised to a grid step of at most ${String(Math.max(...topo.scale))}° (about 0.1 m); each position is within half a step of the GeoJSON's.`
+    ? markup` TopoJSON is quantised to a grid step of at most 10⁻⁶° (about 0.1 m; the API gives each file's exact step); each position is within half a step of the GeoJSON's.`
     : '';
   const notConverted = skipped.length > 0 ? markup`<p>Not converted: ${skipped.join('; ')}.</p>` : '';
   return markup`<h2 id="downloads">Whole country and other formats</h2>

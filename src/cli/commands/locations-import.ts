@@ -1,6 +1,7 @@
 // CLI layer of `geoshelf locations import`: parses flags, runs the import
 // stage, prints problems or a summary, and shows progress on a terminal.
-import { UserError, parseCommandArgs, type Command } from '../command.ts';
+import type { Problem } from '../../../build/core/problem.ts';
+import { UsageError, UserError, parseCommandArgs, type Command } from '../command.ts';
 import { FIELDS, importLocations, type Field } from '../../locations/import.ts';
 import { normaliseType } from '../../locations/normalise.ts';
 import { LOCATION_TYPES } from '../../locations/types.ts';
@@ -29,10 +30,10 @@ export function parseFieldMap(text: string): Partial<Record<Field, string>> {
   for (const pair of text.split(',')) {
     const [field, column, ...rest] = pair.split('=');
     if (!field || column === undefined || column === '' || rest.length > 0) {
-      throw new UserError(`--map: expected field=column pairs separated by commas, got "${pair}"`);
+      throw new UsageError(`--map: expected field=column pairs separated by commas, got "${pair}"`);
     }
     if (!(FIELDS as readonly string[]).includes(field.trim())) {
-      throw new UserError(`--map: unknown field "${field}" (fields: ${FIELDS.join(', ')})`);
+      throw new UsageError(`--map: unknown field "${field}" (fields: ${FIELDS.join(', ')})`);
     }
     map[field.trim() as Field] = column;
   }
@@ -51,11 +52,10 @@ const command: Command = {
         replace: { type: 'boolean', default: false },
       },
     });
-    if (positionals.length === 0)
-      throw new UserError('geoshelf locations import: no input FILE given (see --help)');
+    if (positionals.length === 0) throw new UsageError('no input FILE given (see --help)');
     const type = values.type === undefined ? undefined : normaliseType(values.type);
     if (values.type !== undefined && !type) {
-      throw new UserError(`--type: expected one of ${LOCATION_TYPES.join(', ')}, got "${values.type}"`);
+      throw new UsageError(`--type: expected one of ${LOCATION_TYPES.join(', ')}, got "${values.type}"`);
     }
     const tty = process.stdout.isTTY;
     const result = await importLocations({
@@ -70,11 +70,20 @@ const command: Command = {
     });
     if (tty) process.stdout.write('\r\x1b[K');
     if (result.problems.length > 0) {
-      throw new UserError(
-        [...result.problems, `nothing written to ${values.db}: ${result.problems.length} problem(s)`].join(
-          '\n',
-        ),
-      );
+      // The importer's lines are "FILE:LINE: message" (or "FILE: message"): one Problem each.
+      const problems = result.problems.map((text): Problem => {
+        const m = /^(.*?):(\d+): (.*)$/.exec(text) ?? /^(.*?): (.*)$/.exec(text);
+        const [file, line, message] =
+          m?.length === 4 ? [m[1]!, Number(m[2]), m[3]!] : [m?.[1] ?? '', undefined, m?.[2] ?? text];
+        return { file, line, rule: 'location', severity: 'error', message };
+      });
+      problems.push({
+        file: values.db,
+        rule: 'location',
+        severity: 'error',
+        message: `nothing written: ${problems.length} problem(s)`,
+      });
+      throw new UserError(problems);
     }
     const verb = values.replace ? 'replaced the contents with' : result.created ? 'created with' : 'appended';
     console.log(`${values.db}: ${verb} ${result.inserted} locations (${result.total} in total)`);
