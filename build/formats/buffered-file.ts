@@ -5,6 +5,9 @@ import type { FileHandle } from 'node:fs/promises';
 
 const SIZE = 1 << 20;
 
+/** Outputs of levels smaller than this (GeoJSON bytes) are built in memory: no temporary files. */
+export const IN_MEMORY_BELOW_BYTES = 8 << 20;
+
 export class BufferedFile {
   private buffer = Buffer.allocUnsafe(SIZE);
   private used = 0;
@@ -35,5 +38,25 @@ export class BufferedFile {
     if (this.used === 0) return;
     await this.file.write(this.buffer, 0, this.used, this.position - this.used);
     this.used = 0;
+  }
+}
+
+/** The same interface kept in memory, for small outputs (no temporary file, no system calls). */
+export class MemoryFile {
+  private chunks: Buffer[] = [];
+  position = 0;
+
+  async write(bytes: Uint8Array): Promise<void> {
+    this.chunks.push(Buffer.from(bytes)); // a copy: callers reuse their buffers
+    this.position += bytes.length;
+  }
+
+  async flush(): Promise<void> {}
+
+  /** Returns everything written, as one buffer. */
+  contents(): Buffer {
+    const all = Buffer.concat(this.chunks);
+    this.chunks = [all];
+    return all;
   }
 }

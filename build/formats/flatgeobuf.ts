@@ -16,7 +16,7 @@ import { GeometryType } from 'flatgeobuf/lib/mjs/flat-geobuf/geometry-type.js';
 import { Header } from 'flatgeobuf/lib/mjs/flat-geobuf/header.js';
 import { calcTreeSize, generateLevelBounds, NODE_ITEM_BYTE_LEN } from 'flatgeobuf/lib/mjs/packedrtree.js';
 import { tempPathBeside } from '../core/atomic-write.ts';
-import { BufferedFile } from './buffered-file.ts';
+import { BufferedFile, IN_MEMORY_BELOW_BYTES, MemoryFile } from './buffered-file.ts';
 import { fieldValue, type Field } from './fields.ts';
 import type { GeoFeature } from '../core/read-features.ts';
 import { shapeOf, type Polygon, type Shape } from './geometry.ts';
@@ -194,16 +194,19 @@ export async function openFlatGeobuf(
   out: string,
   layer: string,
   info: SourceScan,
+  inMemoryBelow = IN_MEMORY_BELOW_BYTES,
 ): Promise<FeatureSink<void>> {
   const bodyPath = tempPathBeside(out);
   const temp = tempPathBeside(out);
-  const body = await open(bodyPath, 'w+');
-  const bodyWriter = new BufferedFile(body, 0);
+  // Small levels keep the body in memory (no temporary file); large ones stream through one.
+  const small = info.count === 0 || info.ends[info.count - 1] < inMemoryBelow;
+  const body = small ? undefined : await open(bodyPath, 'w+');
+  const bodyWriter = body ? new BufferedFile(body, 0) : new MemoryFile();
   const at = new Float64Array(info.count); // each feature's offset in the body
   const b = new flatbuffers.Builder(1 << 16);
   let output: FileHandle | undefined;
   const abort = async () => {
-    await body.close().catch(() => {});
+    await body?.close().catch(() => {});
     await output?.close().catch(() => {});
     await rm(bodyPath, { force: true });
     await rm(temp, { force: true });
@@ -224,22 +227,28 @@ export async function openFlatGeobuf(
         const head = Buffer.concat([MAGIC, header]);
         const treeBytes = calcTreeSize(info.count, FGB_NODE_SIZE);
         const writer = new BufferedFile(output, head.length + treeBytes);
+        const inMemory = body ? undefined : (bodyWriter as MemoryFile).contents();
         let buffer = Buffer.allocUnsafe(1 << 16);
         for (let i = 0; i < info.count; i++) {
           const k = order[i];
           const size = (k + 1 < info.count ? at[k + 1] : end) - at[k];
-          if (size > buffer.length) buffer = Buffer.allocUnsafe(size);
-          await body.read(buffer, 0, size, at[k]);
           offsets[i] = writer.position - head.length - treeBytes;
-          await writer.write(buffer.subarray(0, size));
+          if (inMemory) await writer.write(inMemory.subarray(at[k], at[k] + size));
+          else {
+            if (size > buffer.length) buffer = Buffer.allocUnsafe(size);
+            await body!.read(buffer, 0, size, at[k]);
+            await writer.write(buffer.subarray(0, size));
+          }
         }
         await writer.flush();
         const front = Buffer.concat([head, packedTree(info.boxes, order, offsets)]);
         await output.write(front, 0, front.length, 0);
         await output.close();
         output = undefined;
-        await body.close();
-        await rm(bodyPath, { force: true });
+        if (body) {
+          await body.close();
+          await rm(bodyPath, { force: true });
+        }
         await rename(temp, out);
       } catch (error) {
         await abort();
@@ -256,7 +265,8 @@ export async function writeFlatGeobuf(
   out: string,
   layer: string,
   scan?: SourceScan,
+  inMemoryBelow = IN_MEMORY_BELOW_BYTES,
 ): Promise<void> {
   const info = scan ?? (await scanSource(source));
-  await pump(source, info, [await openFlatGeobuf(out, layer, info)]);
+  await pump(source, info, [await openFlatGeobuf(out, layer, info, inMemoryBelow)]);
 }

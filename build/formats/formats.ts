@@ -69,7 +69,7 @@ function topoJsonOnWorker(
 }
 
 /** Bump when any writer's output changes, so cached conversions are remade. */
-export const FORMATS_VERSION = 2;
+export const FORMATS_VERSION = 3;
 
 export type FormatName = 'gpkg' | 'fgb' | 'shp' | 'topojson';
 

@@ -8,7 +8,8 @@ import yazl from 'yazl';
 import { tempPathBeside } from '../core/atomic-write.ts';
 
 export interface ZipEntry {
-  file: string; // path on disk
+  file?: string; // path on disk, streamed
+  data?: Buffer; // or the contents, for small files built in memory
   name: string; // path inside the archive, e.g. "CHL/CHL_ADM1.geojson"
 }
 
@@ -26,8 +27,10 @@ export async function writeZip(out: string, entries: ZipEntry[]): Promise<void> 
   const temp = tempPathBeside(out);
   try {
     const zip = new yazl.ZipFile();
+    const options = { mtime: ENTRY_DATE, mode: 0o100644, compressionLevel: ZIP_LEVEL };
     for (const entry of entries) {
-      zip.addFile(entry.file, entry.name, { mtime: ENTRY_DATE, mode: 0o100644, compressionLevel: ZIP_LEVEL });
+      if (entry.data) zip.addBuffer(entry.data, entry.name, options);
+      else zip.addFile(entry.file!, entry.name, options);
     }
     zip.end();
     await pipeline(zip.outputStream, createWriteStream(temp));
