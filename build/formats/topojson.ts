@@ -11,8 +11,12 @@ import { shapeOf } from './geometry.ts';
 import { scanSource, sourceFeatures, type SourceScan } from './source-scan.ts';
 import { buildTopology, IntList, QuantisedRings, type Grid } from './topology.ts';
 
-/** Largest source level converted to TopoJSON: 1 GiB of GeoJSON needs about 1.3 GB of memory. */
-export const TOPOJSON_MAX_BYTES = 1024 * 1024 * 1024;
+/**
+ * Largest source level converted to TopoJSON. The topology takes about 25
+ * bytes a position, about the GeoJSON's own size (a 100 MB level: ~4.3 M
+ * positions): 512 MiB of GeoJSON needs ~0.55 GB.
+ */
+export const TOPOJSON_MAX_BYTES = 512 * 1024 * 1024;
 
 /** Grid step, in degrees, on the longer side of the level's bbox: 1e-6° ≈ 0.11 m, the sample data's own precision. */
 export const TOPOJSON_STEP_DEGREES = 1e-6;
