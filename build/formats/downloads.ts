@@ -99,7 +99,19 @@ export async function prepareDownloads(
   const used = new Set<string>();
   let done = 0;
   const total = jobs.length + pending.length;
-  await pool(jobs, 2, async (job) => {
+  // The country archives only read the sources: they are written meanwhile (zlib deflates on
+  // the thread pool, so a large archive overlaps the conversions instead of following them).
+  const archives = pool(pending, 1, async ({ file, text, manifest, datasets }) => {
+    const zip = await countryZip(cache, root, file, text, manifest, measurer);
+    used.add(`country:${zip.key}`);
+    if (zip.converted) result.converted++;
+    else result.reused++;
+    const archive = { ...zip.file, url: `${downloadsFolder(manifest)}${zip.file.file}` };
+    result.files.set(archive.url, zip.path);
+    result.byManifest.set(file, { archive, datasets });
+    onProgress(++done, total);
+  });
+  const conversions = pool(jobs, 2, async (job) => {
     const source = join(root, job.source); // e.g. "data/earth/CHL/CHL_ADM1.geojson"
     const { sha256 } = await measurer.measure(source);
     const { dir, conversion, converted } = await cachedConversion(cache, source, sha256, job.layer);
@@ -111,16 +123,15 @@ export async function prepareDownloads(
     job.set({ ...conversion, files });
     onProgress(++done, total);
   });
-  for (const { file, text, manifest, datasets } of pending) {
-    const zip = await countryZip(cache, root, file, text, manifest, measurer);
-    used.add(`country:${zip.key}`);
-    if (zip.converted) result.converted++;
-    else result.reused++;
-    const archive = { ...zip.file, url: `${downloadsFolder(manifest)}${zip.file.file}` };
-    result.files.set(archive.url, zip.path);
-    result.byManifest.set(file, { archive, datasets });
-    onProgress(++done, total);
-  }
+  // Wait for both even when one fails, so nothing writes into the cache after we return.
+  const settled = await Promise.allSettled([archives, conversions]);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  // Map insertion order followed completion: put the countries back in catalogue order.
+  const byManifest = new Map(
+    loaded.flatMap(({ file }) => (result.byManifest.has(file) ? [[file, result.byManifest.get(file)!]] : [])),
+  );
+  result.byManifest = byManifest;
   await prune(join(cache, 'formats'), used);
   return result;
 }

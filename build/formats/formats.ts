@@ -9,6 +9,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
+import { hashFileInWorker } from '../measure/hash.ts';
 import { openFlatGeobuf } from './flatgeobuf.ts';
 import { openGeoPackage } from './geopackage.ts';
 import { openShapefile, type ShapefileResult } from './shapefile.ts';
@@ -151,17 +152,18 @@ export async function convertLevel(source: string, dir: string, layer: string): 
       await topoJsonTask.catch(() => {}); // never leave the worker writing into a folder being removed
     }
     const topojson: Conversion['topojson'] = await topoJsonTask;
-    const files: FormatFile[] = [];
-    for (const format of Object.keys(FORMAT_SUFFIX) as FormatName[]) {
-      if (!existsSync(path(format))) continue;
-      const { size } = await stat(path(format));
-      files.push({
-        format,
-        file: layer + FORMAT_SUFFIX[format],
-        bytes: size,
-        sha256: await sha256File(path(format)),
-      });
-    }
+    const formats = (Object.keys(FORMAT_SUFFIX) as FormatName[]).filter((f) => existsSync(path(f)));
+    // Hashed at once: large files on the measurer's hash thread, in parallel with the rest.
+    const files: FormatFile[] = await Promise.all(
+      formats.map(async (format) => {
+        const { size } = await stat(path(format));
+        const sha256 =
+          size >= WORKER_FROM_BYTES
+            ? (await hashFileInWorker(path(format))).sha256
+            : await sha256File(path(format));
+        return { format, file: layer + FORMAT_SUFFIX[format], bytes: size, sha256 };
+      }),
+    );
     const conversion: Conversion = { layer, files, shapefileRenamed: shp.renamed, topojson, skipped };
     await writeFile(join(staging, 'conversion.json'), JSON.stringify(conversion, null, 2) + '\n');
     await rm(dir, { recursive: true, force: true });
