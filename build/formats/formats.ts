@@ -10,11 +10,11 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
 import { hashFileInWorker } from '../measure/hash.ts';
-import { openFlatGeobuf } from './flatgeobuf.ts';
 import { openGeoPackage } from './geopackage.ts';
 import { openShapefile, type ShapefileResult } from './shapefile.ts';
 import { pump, scanSource, type SourceScan } from './source-scan.ts';
-import { TOPOJSON_STEP_DEGREES, writeTopoJson, type TopoJsonResult } from './topojson.ts';
+import { writeSecondHalf, type SecondHalf } from './second-thread.ts';
+import { TOPOJSON_STEP_DEGREES } from './topojson.ts';
 
 /** From this source size on, TopoJSON is written on a worker thread, beside the other formats. */
 export const WORKER_FROM_BYTES = 8 << 20;
@@ -22,15 +22,15 @@ export const WORKER_FROM_BYTES = 8 << 20;
 let workerCode: string | undefined;
 
 /**
- * Returns topojson-worker.ts and what it imports, bundled by esbuild into one
+ * Returns formats-worker.ts and what it imports, bundled by esbuild into one
  * CommonJS script (as the measurer does: a worker does not inherit the main
  * thread's TypeScript loader).
  */
-function topoJsonWorkerCode(): string {
+function bundledWorker(): string {
   if (workerCode) return workerCode;
   const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   const built = esbuild.buildSync({
-    entryPoints: [fileURLToPath(new URL('./topojson-worker.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('./formats-worker.ts', import.meta.url))],
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -42,18 +42,18 @@ function topoJsonWorkerCode(): string {
   return workerCode;
 }
 
-/** Writes the TopoJSON file on a worker thread; its errors come back as they were thrown (UserError or not). */
-function topoJsonOnWorker(
+/** Runs writeSecondHalf on a worker thread; its errors come back as they were thrown (UserError or not). */
+function secondHalfOnWorker(
   source: string,
-  out: string,
-  layer: string,
   scan: SourceScan,
-): Promise<TopoJsonResult> {
+  layer: string,
+  paths: { fgb: string; topojson: string },
+): Promise<SecondHalf> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(topoJsonWorkerCode(), { eval: true, workerData: { source, out, layer, scan } });
+    const worker = new Worker(bundledWorker(), { eval: true, workerData: { source, scan, layer, paths } });
     worker.once(
       'message',
-      (reply: { result?: TopoJsonResult; error?: { message: string; stack?: string; user: boolean } }) => {
+      (reply: { result?: SecondHalf; error?: { message: string; stack?: string; user: boolean } }) => {
         if (reply.result) resolve(reply.result);
         else {
           const error = reply.error!.user
@@ -125,33 +125,26 @@ export async function convertLevel(source: string, dir: string, layer: string): 
     const path = (format: FormatName) => join(staging, layer + FORMAT_SUFFIX[format]);
     const scan = await scanSource(source);
     const skipped: Conversion['skipped'] = [];
-    // TopoJSON (the slowest) runs on a second core for large sources; the others stream here meanwhile.
+    // Two halves, each parsing every feature once: FlatGeobuf + TopoJSON (on a second core for
+    // large sources) and GeoPackage + Shapefile here, meanwhile.
     const { size } = await stat(source);
-    const topoJsonTask = (
+    const paths = { fgb: path('fgb'), topojson: path('topojson') };
+    const second =
       size >= WORKER_FROM_BYTES
-        ? topoJsonOnWorker(source, path('topojson'), layer, scan)
-        : writeTopoJson(source, path('topojson'), layer, scan)
-    ).then(
-      (result) => result,
-      (error: unknown) => {
-        if (!(error instanceof UserError)) throw error;
-        skipped.push({ format: 'topojson', reason: error.message });
-        return undefined;
-      },
-    );
+        ? secondHalfOnWorker(source, scan, layer, paths)
+        : writeSecondHalf(source, scan, layer, paths);
     let shp: ShapefileResult;
     try {
-      // One pass: each feature is parsed once and given to the three writers.
       const sinks = [
         openGeoPackage(path('gpkg'), layer, scan),
-        await openFlatGeobuf(path('fgb'), layer, scan),
         await openShapefile(path('shp'), layer, scan),
       ];
-      shp = (await pump(source, scan, sinks))[2] as ShapefileResult;
+      shp = (await pump(source, scan, sinks))[1] as ShapefileResult;
     } finally {
-      await topoJsonTask.catch(() => {}); // never leave the worker writing into a folder being removed
+      await second.catch(() => {}); // never leave the worker writing into a folder being removed
     }
-    const topojson: Conversion['topojson'] = await topoJsonTask;
+    const { topojson, skipped: why } = await second;
+    if (why) skipped.push({ format: 'topojson', reason: why });
     const formats = (Object.keys(FORMAT_SUFFIX) as FormatName[]).filter((f) => existsSync(path(f)));
     // Hashed at once: large files on the measurer's hash thread, in parallel with the rest.
     const files: FormatFile[] = await Promise.all(

@@ -8,7 +8,7 @@ import { open, rename, rm, stat } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
 import { tempPathBeside } from '../core/atomic-write.ts';
 import { shapeOf } from './geometry.ts';
-import { scanSource, sourceFeatures, type SourceScan } from './source-scan.ts';
+import { pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
 import { buildTopology, IntList, QuantisedRings, type Grid } from './topology.ts';
 
 /**
@@ -58,25 +58,32 @@ async function textWriter(path: string) {
   };
 }
 
-/**
- * Writes `source` (a GeoJSON level) to `out` as TopoJSON with one object
- * named `layer` (a GeometryCollection keeping each feature's id and
- * properties), through a temporary file renamed into place. A UserError
- * refuses levels over TOPOJSON_MAX_BYTES.
- */
-export async function writeTopoJson(
-  source: string,
-  out: string,
-  layer: string,
-  scan?: SourceScan,
-): Promise<TopoJsonResult> {
+/** Returns the size of `source`; a UserError when it is over TOPOJSON_MAX_BYTES. */
+async function checkSize(source: string): Promise<number> {
   const { size } = await stat(source);
   if (size > TOPOJSON_MAX_BYTES) {
     throw new UserError(
       `${source}: ${size} bytes is over the TopoJSON limit of ${TOPOJSON_MAX_BYTES} bytes (TopoJSON is built in memory)`,
     );
   }
-  const info = scan ?? (await scanSource(source));
+  return size;
+}
+
+/**
+ * Opens a TopoJSON file to be written to `out` from `source` (a GeoJSON
+ * level), with one object named `layer` (a GeometryCollection keeping each
+ * feature's id and properties). add() quantises each feature into typed
+ * arrays; finish() builds the topology and writes the file through a
+ * temporary file renamed into place. A UserError refuses levels over
+ * TOPOJSON_MAX_BYTES.
+ */
+export async function openTopoJson(
+  source: string,
+  out: string,
+  layer: string,
+  info: SourceScan,
+): Promise<FeatureSink<TopoJsonResult>> {
+  const size = await checkSize(source);
   const [x0, y0, x1, y1] = info.bbox;
   const quantization = quantizationFor(info.bbox);
   // As topojson-server: k steps per degree, the grid's origin at the bbox's south-west corner.
@@ -89,70 +96,88 @@ export async function writeTopoJson(
   const rings = new QuantisedRings(grid, Math.ceil(size / 6) + 16);
   const heads: string[] = []; // per feature: `"id":…,"properties":…`
   const shapes = new IntList(); // per feature: multi (0/1), polygons, then rings per polygon
-  for await (const { feature } of sourceFeatures(source, info)) {
-    const shape = shapeOf(feature);
-    shapes.push(shape.multi ? 1 : 0);
-    shapes.push(shape.polygons.length);
-    for (const polygon of shape.polygons) {
-      shapes.push(polygon.length);
-      for (const ring of polygon) rings.addRing(ring);
-    }
-    const id = feature.id === undefined ? '' : `"id":${JSON.stringify(feature.id)},`;
-    heads.push(`${id}"properties":${JSON.stringify(feature.properties ?? {})}`);
-  }
-  const topo = buildTopology(rings);
-  const scale: [number, number] = [1 / grid.kx, 1 / grid.ky];
-  const translate: [number, number] = [x0, y0];
-  const temp = tempPathBeside(out);
-  const w = await textWriter(temp);
-  try {
-    const transform = JSON.stringify({ scale, translate });
-    await w.write(`{"type":"Topology","transform":${transform},"objects":{${JSON.stringify(layer)}:`);
-    await w.write('{"type":"GeometryCollection","geometries":[');
-    let s = 0;
-    let ring = 0;
-    const ringRefs = () => {
-      const from = topo.ringArcStart.data[ring];
-      const to = topo.ringArcStart.data[++ring];
-      return `[${Array.from(topo.ringArcs.data.subarray(from, to)).join(',')}]`;
-    };
-    for (let f = 0; f < heads.length; f++) {
-      const multi = shapes.data[s++] === 1;
-      const polygons: string[] = [];
-      for (let p = shapes.data[s++]; p > 0; p--) {
-        const refs: string[] = [];
-        for (let r = shapes.data[s++]; r > 0; r--) refs.push(ringRefs());
-        polygons.push(`[${refs.join(',')}]`);
+  return {
+    add(feature) {
+      const shape = shapeOf(feature);
+      shapes.push(shape.multi ? 1 : 0);
+      shapes.push(shape.polygons.length);
+      for (const polygon of shape.polygons) {
+        shapes.push(polygon.length);
+        for (const ring of polygon) rings.addRing(ring);
       }
-      const arcs = multi ? `[${polygons.join(',')}]` : polygons[0];
-      await w.write(
-        `${f ? ',' : ''}{"type":"${multi ? 'MultiPolygon' : 'Polygon'}","arcs":${arcs},${heads[f]}}`,
-      );
-    }
-    await w.write(']}},"arcs":[');
-    const xs = rings.x.data;
-    const ys = rings.y.data;
-    for (let a = 0; a < topo.arcs; a++) {
-      const n = topo.arcLength(a);
-      let p = topo.arcPoint(a, 0);
-      let px = xs[p];
-      let py = ys[p];
-      let text = `${a ? ',' : ''}[[${px},${py}]`;
-      for (let k = 1; k < n; k++) {
-        p = topo.arcPoint(a, k);
-        text += `,[${xs[p] - px},${ys[p] - py}]`;
-        px = xs[p];
-        py = ys[p];
+      const id = feature.id === undefined ? '' : `"id":${JSON.stringify(feature.id)},`;
+      heads.push(`${id}"properties":${JSON.stringify(feature.properties ?? {})}`);
+    },
+    finish: async () => {
+      const topo = buildTopology(rings);
+      const scale: [number, number] = [1 / grid.kx, 1 / grid.ky];
+      const translate: [number, number] = [x0, y0];
+      const temp = tempPathBeside(out);
+      const w = await textWriter(temp);
+      try {
+        const transform = JSON.stringify({ scale, translate });
+        await w.write(`{"type":"Topology","transform":${transform},"objects":{${JSON.stringify(layer)}:`);
+        await w.write('{"type":"GeometryCollection","geometries":[');
+        let s = 0;
+        let ring = 0;
+        const ringRefs = () => {
+          const from = topo.ringArcStart.data[ring];
+          const to = topo.ringArcStart.data[++ring];
+          return `[${Array.from(topo.ringArcs.data.subarray(from, to)).join(',')}]`;
+        };
+        for (let f = 0; f < heads.length; f++) {
+          const multi = shapes.data[s++] === 1;
+          const polygons: string[] = [];
+          for (let p = shapes.data[s++]; p > 0; p--) {
+            const refs: string[] = [];
+            for (let r = shapes.data[s++]; r > 0; r--) refs.push(ringRefs());
+            polygons.push(`[${refs.join(',')}]`);
+          }
+          const arcs = multi ? `[${polygons.join(',')}]` : polygons[0];
+          await w.write(
+            `${f ? ',' : ''}{"type":"${multi ? 'MultiPolygon' : 'Polygon'}","arcs":${arcs},${heads[f]}}`,
+          );
+        }
+        await w.write(']}},"arcs":[');
+        const xs = rings.x.data;
+        const ys = rings.y.data;
+        for (let a = 0; a < topo.arcs; a++) {
+          const n = topo.arcLength(a);
+          let p = topo.arcPoint(a, 0);
+          let px = xs[p];
+          let py = ys[p];
+          let text = `${a ? ',' : ''}[[${px},${py}]`;
+          for (let k = 1; k < n; k++) {
+            p = topo.arcPoint(a, k);
+            text += `,[${xs[p] - px},${ys[p] - py}]`;
+            px = xs[p];
+            py = ys[p];
+          }
+          await w.write(`${text}]`);
+        }
+        await w.write(']}\n');
+        await w.close();
+        await rename(temp, out);
+      } catch (error) {
+        await w.abort().catch(() => {});
+        await rm(temp, { force: true });
+        throw error;
       }
-      await w.write(`${text}]`);
-    }
-    await w.write(']}\n');
-    await w.close();
-    await rename(temp, out);
-  } catch (error) {
-    await w.abort().catch(() => {});
-    await rm(temp, { force: true });
-    throw error;
-  }
-  return { quantization, scale, translate };
+      return { quantization, scale, translate };
+    },
+    abort: async () => {},
+  };
+}
+
+/** Writes `source` to `out` as TopoJSON (see openTopoJson). */
+export async function writeTopoJson(
+  source: string,
+  out: string,
+  layer: string,
+  scan?: SourceScan,
+): Promise<TopoJsonResult> {
+  await checkSize(source); // before the scan: a refused level is not read at all
+  const info = scan ?? (await scanSource(source));
+  const [result] = await pump(source, info, [await openTopoJson(source, out, layer, info)]);
+  return result as TopoJsonResult;
 }

@@ -1,17 +1,17 @@
-// Runs on a worker thread started by formats.ts: writes one TopoJSON file
-// (the costliest format) while the main thread writes the others.
+// Runs on a worker thread started by formats.ts: writes FlatGeobuf and
+// TopoJSON (second-thread.ts) while the main thread writes the others.
 import { parentPort, workerData } from 'node:worker_threads';
 import { UserError } from '../core/errors.ts';
+import { writeSecondHalf } from './second-thread.ts';
 import type { SourceScan } from './source-scan.ts';
-import { writeTopoJson } from './topojson.ts';
 
-const { source, out, layer, scan } = workerData as {
+const { source, scan, layer, paths } = workerData as {
   source: string;
-  out: string;
-  layer: string;
   scan: SourceScan;
+  layer: string;
+  paths: { fgb: string; topojson: string };
 };
-writeTopoJson(source, out, layer, scan).then(
+writeSecondHalf(source, scan, layer, paths).then(
   (result) => parentPort!.postMessage({ result }),
   (error: Error) =>
     parentPort!.postMessage({
