@@ -95,7 +95,9 @@ export function createStaticHandler(distDir: string) {
     return rep;
   }
 
-  async function sendNotFound(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function sendNotFound(req: IncomingMessage, res: ServerResponse, rawPath: string): Promise<void> {
+    // The JSON API's clients get JSON: {"detail":"Not Found"}, as from the locations API.
+    if (rawPath.startsWith('/api/')) return sendError(req, res, 404);
     const page = await inside(join(root, '404.html'));
     const info = page ? await stat(page) : undefined;
     if (!page || !info?.isFile()) return sendError(req, res, 404);
@@ -120,7 +122,7 @@ export function createStaticHandler(distDir: string) {
     if (segments.some((s) => s.includes('\0'))) return sendError(req, res, 400);
     const last = segments.length - 1;
     const unsafe = segments.some((s, i) => (s === '' ? i !== last : s.startsWith('.') || /[/\\]/.test(s)));
-    if (unsafe) return sendNotFound(req, res);
+    if (unsafe) return sendNotFound(req, res, rawPath);
     let file = await inside(join(root, ...segments));
     let info = file ? await stat(file) : undefined;
     if (file && info?.isDirectory()) {
@@ -132,7 +134,7 @@ export function createStaticHandler(distDir: string) {
       file = await inside(join(file, 'index.html'));
       info = file ? await stat(file) : undefined;
     }
-    if (!file || !info?.isFile()) return sendNotFound(req, res);
+    if (!file || !info?.isFile()) return sendNotFound(req, res, rawPath);
     const urlPath = rawPath.endsWith('/') ? `${rawPath}index.html` : rawPath;
     if (info.size <= MAX_CACHED_FILE) {
       (await representation(file, info.size, info.mtimeMs, urlPath)).send(req, res);

@@ -8,24 +8,24 @@ import { writeFlatGeobuf } from '../../build/formats/flatgeobuf.ts';
 import { writeShapefile } from '../../build/formats/shapefile.ts';
 
 const REPO = new URL('../../', import.meta.url).pathname;
-const SOURCE = join(REPO, 'data/earth/USA/USA_ADM2.geojson');
+const SOURCE = join(REPO, 'data/earth/CHL/CHL_ADM1.geojson');
 const dir = mkdtempSync('/tmp/geoshelf-paths-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test('Shapefile in memory and through files → the same .shp, .shx, .dbf, .prj, .cpg bytes', async () => {
   const memory = join(dir, 'memory.shp.zip');
   const files = join(dir, 'files.shp.zip');
-  await writeShapefile(SOURCE, memory, 'USA_ADM2', undefined, Infinity);
-  await writeShapefile(SOURCE, files, 'USA_ADM2', undefined, 0);
+  await writeShapefile(SOURCE, memory, 'CHL_ADM1', undefined, Infinity);
+  await writeShapefile(SOURCE, files, 'CHL_ADM1', undefined, 0);
   for (const ext of ['shp', 'shx', 'dbf', 'prj', 'cpg']) {
     const read = (zip: string) =>
-      execFileSync('unzip', ['-p', zip, `USA_ADM2.${ext}`], { maxBuffer: 1 << 28 });
+      execFileSync('unzip', ['-p', zip, `CHL_ADM1.${ext}`], { maxBuffer: 1 << 28 });
     expect(read(memory).equals(read(files)), ext).toBe(true);
   }
 });
 
 test('FlatGeobuf in memory and through files → the same bytes', async () => {
-  await writeFlatGeobuf(SOURCE, join(dir, 'memory.fgb'), 'USA_ADM2', undefined, Infinity);
-  await writeFlatGeobuf(SOURCE, join(dir, 'files.fgb'), 'USA_ADM2', undefined, 0);
+  await writeFlatGeobuf(SOURCE, join(dir, 'memory.fgb'), 'CHL_ADM1', undefined, Infinity);
+  await writeFlatGeobuf(SOURCE, join(dir, 'files.fgb'), 'CHL_ADM1', undefined, 0);
   expect(readFileSync(join(dir, 'memory.fgb')).equals(readFileSync(join(dir, 'files.fgb')))).toBe(true);
 });

@@ -112,13 +112,8 @@ const ONE = {
   ],
 };
 
-/** Sample levels and split parts of the committed data. */
-const SAMPLES = [
-  'data/earth/CHL/CHL_ADM0.geojson',
-  'data/earth/CHL/CHL_ADM1.geojson',
-  'data/earth/USA/ADM2/US-RI.geojson',
-  'data/earth/USA/ADM2/US-HI.geojson',
-];
+/** A sample level and a split part (islands: a MultiPolygon level) of the committed data; the build check covers all. */
+const SAMPLES = ['data/earth/CHL/CHL_ADM1.geojson', 'data/earth/USA/ADM2/US-HI.geojson'];
 
 const cases: { name: string; source: string }[] = [];
 const converted = new Map<string, Conversion>();
