@@ -32,7 +32,7 @@ function matchApi(path: string): ApiRoute | undefined {
   if (path === '/openapi.json') return { kind: 'openapi' };
   if (path === '/ubicaciones/') return { kind: 'list', type: null, path };
   const match = /^\/ubicaciones\/([^/]+)\/$/.exec(path);
-  const type = match ? ROUTE_TYPES[match[1]!] : undefined;
+  const type = match ? ROUTE_TYPES.get(match[1]!) : undefined;
   return type ? { kind: 'list', type, path } : undefined;
 }
 
@@ -131,6 +131,8 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
   }
 
   return (req, res) => {
+    // set before any writeHead, so every response has it: pages, errors, redirects, 304s
+    res.setHeader('access-control-allow-origin', '*');
     try {
       const done = handle(req, res);
       if (done) done.catch((error: unknown) => fail(req, res, error));
