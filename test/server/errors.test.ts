@@ -83,6 +83,7 @@ describe('an unexpected error (a bug)', () => {
     const broken: LocationStore = {
       path: 'broken',
       layout: 'indexed',
+      indexBytes: 0,
       table: 'locations',
       count: () => 10,
       page: () => {

@@ -56,8 +56,8 @@ const command: Command = {
       }
       throw error;
     }
-    if (store.layout === 'scan' && store.table === 'locations') {
-      console.error(`warning: ${values.db} has no dense positions; deep pages use OFFSET (re-import to fix)`);
+    if (store.layout === 'offset') {
+      console.error(`warning: ${values.db} has a table without rowid; deep pages use OFFSET`);
     }
     console.log(`listening on ${running.url}`);
     await new Promise<void>((resolve) => {
