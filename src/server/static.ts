@@ -107,7 +107,7 @@ export function createStaticHandler(distDir: string) {
     const info = page ? await stat(page) : undefined;
     if (!page || !info?.isFile()) return sendError(req, res, 404);
     const rep = await representation(page, info.size, info.mtimeMs, '/404.html');
-    rep.send(req, res, 404);
+    await rep.send(req, res, 404);
   }
 
   return async function serveStatic(

@@ -5,6 +5,9 @@ import { UserError, parseCommandArgs, parseIntegerFlag, type Command } from '../
 import { LocationDbError, openLocationStore } from '../../locations/db.ts';
 import { startServer } from '../../server/app.ts';
 
+/** How long responses in flight may take to finish after SIGINT/SIGTERM. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
 const usage = `Usage: geoshelf serve [--db FILE] [--host HOST] [--port PORT] [--dist DIR]
 
 Serves the locations of a SQLite file, read-only, at /ubicaciones/ (all),
@@ -19,7 +22,10 @@ Options:
   --dist DIR    also serve this built site folder (e.g. dist) for other paths
   -h, --help    show this help
 
-Prints "listening on http://HOST:PORT" once ready; stops on Ctrl-C.`;
+Prints "listening on http://HOST:PORT" once ready. Follows the database file:
+rows imported into it while serving show up within seconds, no restart.
+On SIGINT (Ctrl-C) or SIGTERM it stops accepting connections, lets responses
+in flight finish for up to ${SHUTDOWN_GRACE_MS / 1000} s, then exits.`;
 
 const command: Command = {
   usage,
@@ -64,7 +70,7 @@ const command: Command = {
       const stop = () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
-        void running.close().then(() => {
+        void running.close(SHUTDOWN_GRACE_MS).then(() => {
           store.close();
           resolve();
         });
