@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { measureGeoJSON } from '../build/measure.ts';
+import { measureGeoJSON } from '../build/measure/measure.ts';
 import { seededRandom } from '../test/support/random.ts';
 
 const DIR = '/tmp/geoshelf-bench';

@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { fitBudget, PREVIEW_PROPERTIES } from '../build/preview.ts';
-import { decimalsFor, prepare, render, type Prepared } from '../build/simplify.ts';
+import { fitBudget, PREVIEW_PROPERTIES } from '../build/preview/preview.ts';
+import { decimalsFor, prepare, render, type Prepared } from '../build/preview/simplify.ts';
 import { benchmarkLevel } from './preview-data.ts';
 
 const BUDGET = 2_097_152;

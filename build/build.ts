@@ -5,17 +5,19 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { UserError } from '../src/cli/command.ts';
-import { loadBuildCache, saveCache } from './build-cache.ts';
-import { distUnchanged, inputFingerprint } from './build-fingerprint.ts';
-import { clientBundle, listFiles, PACKAGE_DIR } from './client-bundle.ts';
-import { Measurer } from './measure-cache.ts';
-import { normaliseBase } from './pages/html.ts';
-import { compareManifests } from './pages/paths.ts';
-import { drawMaps } from './site-maps.ts';
-import { renderSite } from './site.ts';
-import { measurementCacheFile, validateManifests, type LoadedManifest, type Problem } from './validate.ts';
-import { writeDist, type WriteStats } from './write-dist.ts';
+import { UserError } from './core/errors.ts';
+import { loadBuildCache, saveCache } from './publish/build-cache.ts';
+import { distUnchanged, inputFingerprint } from './publish/fingerprint.ts';
+import { listFiles, PACKAGE_DIR } from './core/files.ts';
+import { clientBundle } from './site/client-bundle.ts';
+import { Measurer } from './measure/cache.ts';
+import { normaliseBase } from './site/pages/html.ts';
+import { compareManifests } from './site/pages/paths.ts';
+import { drawMaps } from './site/maps.ts';
+import { renderSite } from './site/site.ts';
+import type { Problem } from './core/problem.ts';
+import { measurementCacheFile, validateManifests, type LoadedManifest } from './manifest/validate.ts';
+import { writeDist, type WriteStats } from './publish/write-dist.ts';
 
 export interface BuildOptions {
   root: string; // folder holding data/{body}/{ISO3}/manifest.json

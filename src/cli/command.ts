@@ -1,4 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from '../../build/core/errors.ts';
+
+export { UserError, UsageError } from '../../build/core/errors.ts';
 
 /**
  * One CLI subcommand, in its own module under `src/cli/commands/`, exported as
@@ -8,15 +11,6 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 export interface Command {
   usage: string;
   run(argv: string[]): Promise<number>;
-}
-
-/**
- * A problem with the user's input (bad flag, bad file, bad manifest). The CLI
- * prints its message as is (one line per problem) and exits 1, never with a
- * stack trace. Anything else thrown is a bug and is printed with its stack.
- */
-export class UserError extends Error {
-  override name = 'UserError';
 }
 
 /**
@@ -30,7 +24,7 @@ export function parseCommandArgs<T extends Omit<ParseArgsConfig, 'args' | 'stric
   try {
     return parseArgs({ ...config, args: argv, strict: true });
   } catch (error) {
-    throw new UserError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+    throw new UsageError(`${(error as Error).message.split('\n')[0]} (see --help)`);
   }
 }
 
@@ -38,7 +32,7 @@ export function parseCommandArgs<T extends Omit<ParseArgsConfig, 'args' | 'stric
 export function parseIntegerFlag(flag: string, text: string, min: number, max: number): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new UserError(`--${flag}: expected an integer from ${min} to ${max}, got "${text}"`);
+    throw new UsageError(`--${flag}: expected an integer from ${min} to ${max}, got "${text}"`);
   }
   return value;
 }

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { tempPathBeside } from '../../build/atomic-write.ts';
+import { tempPathBeside } from '../../build/core/atomic-write.ts';
 import { SCHEMA_SQL } from './db.ts';
 import { deterministicId, normaliseId, normaliseType, parseNumber } from './normalise.ts';
 import { readLocationFile, type RawRecord } from './read-input.ts';

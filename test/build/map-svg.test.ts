@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAP_WIDTH, MAX_HEIGHT, renderMapSvg } from '../../build/map-svg.ts';
+import { MAP_WIDTH, MAX_HEIGHT, renderMapSvg } from '../../build/site/map-svg.ts';
 
 const square = (x: number, y: number, d: number) => [
   [

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clientBundle } from '../../build/client-bundle.ts';
-import type { Manifest } from '../../build/manifest-types.ts';
-import { renderCountryPage } from '../../build/pages/country-page.ts';
-import { formatBytes, normaliseBase } from '../../build/pages/html.ts';
-import { renderIndexPage } from '../../build/pages/index-page.ts';
+import { clientBundle } from '../../build/site/client-bundle.ts';
+import type { Manifest } from '../../build/manifest/types.ts';
+import { renderCountryPage } from '../../build/site/pages/country-page.ts';
+import { formatBytes, normaliseBase } from '../../build/site/pages/html.ts';
+import { renderIndexPage } from '../../build/site/pages/index-page.ts';
 
 const context = { base: '/', script: 'assets/main.js', styles: ['assets/main.css'] };
 

@@ -1,11 +1,12 @@
 // The real published manifests of ../shared/corpus/world-geojson: the seven
 // complete countries validate and are reproduced exactly by `manifest`; ARG
 // lacks 25 files on purpose, and validate reports exactly those.
+import { formatProblem } from '../../build/core/problem.ts';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Measurer } from '../../build/measure-cache.ts';
-import { formatProblem, validateManifests } from '../../build/validate.ts';
+import { Measurer } from '../../build/measure/cache.ts';
+import { validateManifests } from '../../build/manifest/validate.ts';
 import { cli, lines, tempCopy } from './helpers.ts';
 
 const CORPUS = new URL('../../../shared/corpus/world-geojson/', import.meta.url).pathname;

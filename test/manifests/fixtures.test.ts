@@ -1,10 +1,11 @@
 // Golden fixtures sorted by verdict: true/ is a valid tree, each false/<rule>/
 // breaks one rule and lists in expected.txt the exact lines `validate` prints.
+import { formatProblem } from '../../build/core/problem.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Measurer } from '../../build/measure-cache.ts';
-import { formatProblem, validateManifests } from '../../build/validate.ts';
+import { Measurer } from '../../build/measure/cache.ts';
+import { validateManifests } from '../../build/manifest/validate.ts';
 
 const FIXTURES = new URL('../fixtures/manifests/', import.meta.url).pathname;
 const RULES = readdirSync(join(FIXTURES, 'false')).sort();

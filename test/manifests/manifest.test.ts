@@ -5,10 +5,10 @@ import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/cli/command.ts';
-import { manifestText, updateDerivedFields, writeManifest } from '../../build/manifest-update.ts';
-import { loadManifests, type LoadedManifest } from '../../build/manifests.ts';
-import type { Manifest } from '../../build/manifest-types.ts';
-import { Measurer } from '../../build/measure-cache.ts';
+import { manifestText, updateDerivedFields, writeManifest } from '../../build/manifest/update.ts';
+import { loadManifests, type LoadedManifest } from '../../build/manifest/load.ts';
+import type { Manifest } from '../../build/manifest/types.ts';
+import { Measurer } from '../../build/measure/cache.ts';
 import { cli, FIXTURES, lines, tempCopy } from './helpers.ts';
 
 // Tests change raw manifest JSON anywhere, as a user's editor would.

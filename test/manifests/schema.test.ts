@@ -2,8 +2,8 @@
 // each with the exact problem expected (pointer and message).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LICENSES, type Manifest } from '../../build/manifest-types.ts';
-import { checkManifest, SCHEMA_PATH } from '../../build/schema.ts';
+import { LICENSES, type Manifest } from '../../build/manifest/types.ts';
+import { checkManifest, SCHEMA_PATH } from '../../build/manifest/schema.ts';
 
 // Tests change raw manifest JSON anywhere, as a user's editor would.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

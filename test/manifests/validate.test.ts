@@ -1,12 +1,13 @@
 // validate: the behaviours beyond one rule per fixture — no cascades from a
 // schema error, preview size limit, shared files measured once, line:column,
 // and the CLI (exit codes, summary, --json).
+import { formatProblem } from '../../build/core/problem.ts';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../../build/manifests.ts';
-import { Measurer } from '../../build/measure-cache.ts';
-import { formatProblem, validateManifests } from '../../build/validate.ts';
+import { parseJson } from '../../build/manifest/load.ts';
+import { Measurer } from '../../build/measure/cache.ts';
+import { validateManifests } from '../../build/manifest/validate.ts';
 import { cli, FIXTURES, lines, tempCopy } from './helpers.ts';
 
 // Tests change raw manifest JSON anywhere, as a user's editor would.
@@ -71,6 +72,7 @@ describe('validate', () => {
         file: CHL,
         pointer: '/datasets/2/unassigned',
         rule: 'unassigned',
+        severity: 'error',
         message: 'is missing but the parts include data/earth/CHL/ADM2/unassigned.geojson',
       },
     ]);
@@ -87,6 +89,7 @@ describe('validate', () => {
         file: CHL,
         pointer: '/datasets/0/preview',
         rule: 'preview-size',
+        severity: 'error',
         message: `file ${preview} has 2097153 bytes, more than 2 MiB (2097152)`,
       },
     ]);
@@ -145,7 +148,7 @@ describe('geoshelf validate (CLI)', () => {
     expect(result.stderr).toBe('6 problems in 1 manifest\n');
   });
 
-  it('--json prints an array of {file, pointer, rule, message}', async () => {
+  it('--json prints an array of {file, pointer, rule, severity, message}', async () => {
     const result = await cli(
       'validate',
       '--root',
@@ -159,12 +162,14 @@ describe('geoshelf validate (CLI)', () => {
         file: CHL,
         pointer: '/datasets/0/license',
         rule: 'license',
+        severity: 'error',
         message: 'is "CC-BY-4.0" but source.license is "public-domain", which covers every dataset',
       },
       {
         file: 'data/earth/URY/manifest.json',
         pointer: '/datasets/0/license',
         rule: 'license',
+        severity: 'error',
         message: '"CC-BY-4.0" is not in source.licenses (CC0-1.0)',
       },
     ]);

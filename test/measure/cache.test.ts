@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { Measurer } from '../../build/measure-cache.ts';
-import { GeoJSONError } from '../../build/measure.ts';
+import { Measurer } from '../../build/measure/cache.ts';
+import { GeoJSONError } from '../../build/measure/measure.ts';
 
 const FIXTURES = new URL('../fixtures/measure/', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'geoshelf-measure-cache-'));

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { GeoJSONError, measureGeoJSON } from '../../build/measure.ts';
+import { GeoJSONError, measureGeoJSON } from '../../build/measure/measure.ts';
 
 const FIXTURES = new URL('../fixtures/measure/', import.meta.url).pathname;
 const BIN = new URL('../../bin/geoshelf.js', import.meta.url).pathname;

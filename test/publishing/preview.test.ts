@@ -1,15 +1,16 @@
 // Previews (issue 5): every feature and ring kept under any budget that can be
 // met, never over budget, shared borders still shared, precision matching the
 // tolerance, and the manifest fields written with the file.
+import { formatProblem } from '../../build/core/problem.ts';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../../build/manifest-types.ts';
-import { Measurer } from '../../build/measure-cache.ts';
-import { MAX_PREVIEW_BYTES } from '../../build/manifest-types.ts';
-import { fitBudget, makePreview } from '../../build/preview.ts';
-import { decimalsFor, METRES_PER_DEGREE, prepare, render } from '../../build/simplify.ts';
-import { formatProblem, validateManifests } from '../../build/validate.ts';
+import type { Manifest } from '../../build/manifest/types.ts';
+import { Measurer } from '../../build/measure/cache.ts';
+import { MAX_PREVIEW_BYTES } from '../../build/manifest/types.ts';
+import { fitBudget, makePreview } from '../../build/preview/preview.ts';
+import { decimalsFor, METRES_PER_DEGREE, prepare, render } from '../../build/preview/simplify.ts';
+import { validateManifests } from '../../build/manifest/validate.ts';
 import { cli, featuresOf, FIXTURE, polygonsOf, readFeatures, tempCopy, type TestFeature } from './helpers.ts';
 
 const ADM1 = 'data/earth/XTA/XTA_ADM1.geojson';

@@ -4,8 +4,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readFeatures } from '../../build/read-features.ts';
-import { assignFeatures, parentsOf } from '../../build/split.ts';
+import { readFeatures } from '../../build/core/read-features.ts';
+import { assignFeatures, parentsOf } from '../../build/split/split.ts';
 
 const CORPUS = new URL('../../../shared/corpus/world-geojson/', import.meta.url).pathname;
 const present = existsSync(join(CORPUS, 'data/earth/ARG/ADM2'));

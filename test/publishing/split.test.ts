@@ -1,14 +1,15 @@
 // Splitting a level into ADM1 parts (issue 5): by code when valid, else by the
 // largest overlap, else unassigned; parts that add up, carry adm1ISO, validate,
 // and come out byte-identical on a re-run.
+import { formatProblem } from '../../build/core/problem.ts';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../../build/manifest-types.ts';
-import { Measurer } from '../../build/measure-cache.ts';
-import { readFeatures, type GeoFeature } from '../../build/read-features.ts';
-import { assignFeatures, parentsOf, slug } from '../../build/split.ts';
-import { formatProblem, validateManifests } from '../../build/validate.ts';
+import type { Manifest } from '../../build/manifest/types.ts';
+import { Measurer } from '../../build/measure/cache.ts';
+import { readFeatures, type GeoFeature } from '../../build/core/read-features.ts';
+import { assignFeatures, parentsOf, slug } from '../../build/split/split.ts';
+import { validateManifests } from '../../build/manifest/validate.ts';
 import { cli, FIXTURE, tempCopy } from './helpers.ts';
 
 const roots: string[] = [];

@@ -1,9 +1,9 @@
 // `geoshelf build`: validates the manifests and writes the static catalogue
 // and JSON API to dist/ (stage: build/build.ts). Prints every problem and
 // exits 1 when a manifest is wrong; the previous dist/ is then untouched.
+import { formatProblem } from '../../../build/core/problem.ts';
 import { buildCatalogue } from '../../../build/build.ts';
-import { formatBytes } from '../../../build/pages/html.ts';
-import { formatProblem } from '../../../build/validate.ts';
+import { formatBytes } from '../../../build/site/pages/html.ts';
 import { parseCommandArgs, type Command } from '../command.ts';
 
 const usage = `Usage: geoshelf build [--root DIR] [--out DIR] [--base PATH] [--site-url URL]

@@ -1,17 +1,13 @@
 // `geoshelf manifest`: recomputes the derived fields of manifests from their
 // files and rewrites them (or, with --check, lists what would change).
+import { formatProblem } from '../../../build/core/problem.ts';
 import { resolve } from 'node:path';
 import { parseCommandArgs, UserError, type Command } from '../command.ts';
-import { schemaProblemsOf, updateDerivedFields, writeManifest } from '../../../build/manifest-update.ts';
-import {
-  findManifests,
-  formatProblem,
-  loadManifests,
-  type LoadedManifest,
-} from '../../../build/manifests.ts';
-import { Measurer } from '../../../build/measure-cache.ts';
-import { show } from '../../../build/schema.ts';
-import { measurementCacheFile } from '../../../build/validate.ts';
+import { schemaProblemsOf, updateDerivedFields, writeManifest } from '../../../build/manifest/update.ts';
+import { findManifests, loadManifests, type LoadedManifest } from '../../../build/manifest/load.ts';
+import { Measurer } from '../../../build/measure/cache.ts';
+import { show } from '../../../build/manifest/schema.ts';
+import { measurementCacheFile } from '../../../build/manifest/validate.ts';
 
 const usage = `Usage: geoshelf manifest [--root DIR] [--check] [--no-cache] [ISO3…]
 

@@ -1,5 +1,5 @@
 // `geoshelf measure FILE…`: prints the stats of each GeoJSON file as one JSON line.
-import { measureGeoJSON } from '../../../build/measure.ts';
+import { measureGeoJSON } from '../../../build/measure/measure.ts';
 import { parseCommandArgs, UserError, type Command } from '../command.ts';
 
 const usage = `Usage: geoshelf measure FILE…

@@ -1,23 +1,24 @@
 // `geoshelf preview`: wires the preview stage (build/preview.ts) to the
 // manifests: picks datasets, skips unchanged ones, writes previews and
 // manifest fields together.
+import { formatProblem } from '../../../build/core/problem.ts';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { tempPathBeside, writeFileAtomic } from '../../../build/atomic-write.ts';
-import type { Dataset, Simplification } from '../../../build/manifest-types.ts';
-import { writeManifest } from '../../../build/manifest-update.ts';
+import { tempPathBeside, writeFileAtomic } from '../../../build/core/atomic-write.ts';
+import type { Dataset, Simplification } from '../../../build/manifest/types.ts';
+import { writeManifest } from '../../../build/manifest/update.ts';
+import { findManifests, loadManifests, type LoadedManifest } from '../../../build/manifest/load.ts';
+import { MAX_PREVIEW_BYTES } from '../../../build/manifest/types.ts';
+import { Measurer } from '../../../build/measure/cache.ts';
 import {
-  formatProblem,
-  findManifests,
-  loadManifests,
-  type LoadedManifest,
-} from '../../../build/manifests.ts';
-import { MAX_PREVIEW_BYTES } from '../../../build/manifest-types.ts';
-import { Measurer } from '../../../build/measure-cache.ts';
-import { makePreview, previewInputs, previewPath, type PreviewOptions } from '../../../build/preview.ts';
-import { uninterruptible, withFields } from '../../../build/publish-files.ts';
-import { measurementCacheFile } from '../../../build/validate.ts';
+  makePreview,
+  previewInputs,
+  previewPath,
+  type PreviewOptions,
+} from '../../../build/preview/preview.ts';
+import { uninterruptible, withFields } from '../../../build/core/staging.ts';
+import { measurementCacheFile } from '../../../build/manifest/validate.ts';
 import { parseCommandArgs, parseIntegerFlag, UserError, type Command } from '../command.ts';
 
 const usage = `Usage: geoshelf preview [--root DIR] [--max-bytes N] [--method visvalingam|douglas-peucker] [--force] [ISO3[/LEVEL]…]

@@ -1,15 +1,16 @@
 // `geoshelf split`: wires the split stage (build/split.ts) to a manifest:
 // writes the parts into a temporary folder, measures them, then swaps the
 // folder in and records the parts in the manifest as one step.
+import { formatProblem } from '../../../build/core/problem.ts';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Level, Part } from '../../../build/manifest-types.ts';
-import { writeManifest } from '../../../build/manifest-update.ts';
-import { findManifests, formatProblem, loadManifests } from '../../../build/manifests.ts';
-import { Measurer } from '../../../build/measure-cache.ts';
-import { byCodepoint } from '../../../build/measure.ts';
-import { uninterruptible, withFields } from '../../../build/publish-files.ts';
+import type { Level, Part } from '../../../build/manifest/types.ts';
+import { writeManifest } from '../../../build/manifest/update.ts';
+import { findManifests, loadManifests } from '../../../build/manifest/load.ts';
+import { Measurer } from '../../../build/measure/cache.ts';
+import { byCodepoint } from '../../../build/measure/measure.ts';
+import { uninterruptible, withFields } from '../../../build/core/staging.ts';
 import {
   assignFeatures,
   parentsOf,
@@ -17,8 +18,8 @@ import {
   planSplit,
   SMALL_OVERLAP,
   type Assignment,
-} from '../../../build/split.ts';
-import { readFeatures } from '../../../build/read-features.ts';
+} from '../../../build/split/split.ts';
+import { readFeatures } from '../../../build/core/read-features.ts';
 import { parseCommandArgs, UserError, type Command } from '../command.ts';
 
 const usage = `Usage: geoshelf split --level LEVEL [--root DIR] [--verbose] ISO3

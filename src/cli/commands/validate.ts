@@ -1,9 +1,10 @@
 // `geoshelf validate`: checks every manifest under --root against the schema
 // and its files; prints one line per problem (or JSON) and exits 1 if any.
+import { formatProblem } from '../../../build/core/problem.ts';
 import { resolve } from 'node:path';
 import { parseCommandArgs, type Command } from '../command.ts';
-import { Measurer } from '../../../build/measure-cache.ts';
-import { formatProblem, measurementCacheFile, validateManifests } from '../../../build/validate.ts';
+import { Measurer } from '../../../build/measure/cache.ts';
+import { measurementCacheFile, validateManifests } from '../../../build/manifest/validate.ts';
 
 const usage = `Usage: geoshelf validate [--root DIR] [--json] [--no-cache]
 

@@ -1,0 +1,30 @@
+// The two kinds of failure (STYLE 4): a UserError is the user's input being
+// wrong, reported as one line per problem with exit code 1 (2 for a usage
+// mistake); anything else thrown is a bug, printed as "unexpected error" with
+// its stack by the CLI. Stages throw these; only src/cli/ prints them.
+import { problem, type Problem } from './problem.ts';
+
+/**
+ * Bad input (a bad flag, file or manifest). Carries one or more problems;
+ * `message` is their text, one line each. A plain string becomes one problem
+ * with no file (the CLI names the command instead).
+ */
+export class UserError extends Error {
+  override name = 'UserError';
+  readonly problems: Problem[];
+  constructor(problems: string | Problem | Problem[]) {
+    const list =
+      typeof problems === 'string'
+        ? [problem('', problems)]
+        : Array.isArray(problems)
+          ? problems
+          : [problems];
+    super(list.map((p) => p.message).join('\n'));
+    this.problems = list;
+  }
+}
+
+/** A mistake in how the command was called (unknown flag, missing value): exit code 2. */
+export class UsageError extends UserError {
+  override name = 'UsageError';
+}

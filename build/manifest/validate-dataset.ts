@@ -1,0 +1,281 @@
+// The validator's checks of one dataset against its files: paths inside the
+// manifest's folder and existing, recomputed stats, the preview, the parts and
+// the unassigned count. A file that is missing or malformed is one problem;
+// nothing else is said about it.
+import type { DataFiles } from './data-files.ts';
+import type { Problem } from '../core/problem.ts';
+import { MAX_PREVIEW_BYTES, type BBox, type Dataset, type FileStats, type GeometryTypes } from './types.ts';
+import { byCodepoint } from '../measure/measure.ts';
+import { show } from './schema.ts';
+
+export interface DatasetContext {
+  file: string; // the manifest, e.g. "data/earth/ARG/manifest.json"
+  folder: string; // its folder, e.g. "data/earth/ARG/"
+  data: DataFiles;
+  index: number;
+  dataset: Dataset;
+}
+
+/** The stats a manifest states for one file (bytes and sha256 are optional on datasets). */
+type Declared = Omit<FileStats, 'bytes' | 'sha256'> & { bytes?: number; sha256?: string };
+
+type Add = (pointer: string, rule: string, message: string) => void;
+
+/** Returns a new `Add` whose problems are reported after those of earlier sections. */
+type Section = () => Add;
+
+/** Returns every problem of one dataset that needs its files or more than one field. */
+export async function checkDataset(context: DatasetContext): Promise<Problem[]> {
+  const { file, dataset, index } = context;
+  // Checks run concurrently; each writes to its own section, created in the
+  // manifest's order, so the report's order does not depend on timing.
+  const sections: Problem[][] = [];
+  const section: Section = () => {
+    const list: Problem[] = [];
+    sections.push(list);
+    return (pointer, rule, message) => list.push({ file, pointer, rule, severity: 'error', message });
+  };
+  const at = `/datasets/${index}`;
+
+  if (dataset.path === undefined && dataset.parts === undefined) {
+    section()(
+      at,
+      'no-data',
+      'has neither path nor parts: a level is published as one file, as parts, or both',
+    );
+  }
+  const tasks: Promise<void>[] = [];
+  if (dataset.path !== undefined) tasks.push(checkFile(context, section(), at, dataset.path, dataset));
+  tasks.push(checkPreview(context, section(), at));
+  if (dataset.parts) tasks.push(checkParts(context, section, at));
+  tasks.push(checkUnassigned(context, section(), at));
+  await Promise.all(tasks);
+  return sections.flat();
+}
+
+/** Returns whether `path` stays inside `folder`: no "..", "." or empty segments, no backslash. */
+export function isInside(folder: string, path: string): boolean {
+  if (!path.startsWith(folder) || path.includes('\\')) return false;
+  return path
+    .slice(folder.length)
+    .split('/')
+    .every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+}
+
+/**
+ * Checks that `path` (at `${at}/path`) is inside the folder, exists and is
+ * valid GeoJSON, then compares each stat the manifest states (at `${at}/…`)
+ * with the file's.
+ */
+async function checkFile(context: DatasetContext, add: Add, at: string, path: string, declared: Declared) {
+  const stats = await measureListed(context, add, `${at}/path`, path);
+  if (!stats) return;
+  const differs = (field: string, fileSays: string, manifestSays: string) =>
+    add(`${at}/${field}`, 'stats', `file ${path} has ${fileSays}, manifest says ${manifestSays}`);
+  if (declared.bytes !== undefined && declared.bytes !== stats.bytes) {
+    differs('bytes', `${stats.bytes} bytes`, String(declared.bytes));
+  }
+  if (declared.sha256 !== undefined && declared.sha256 !== stats.sha256) {
+    differs('sha256', `sha256 ${stats.sha256}`, declared.sha256);
+  }
+  if (declared.features !== stats.features) {
+    differs('features', count(stats.features, 'feature'), String(declared.features));
+  }
+  if (!sameBbox(declared.bbox, stats.bbox)) differs('bbox', `bbox ${show(stats.bbox)}`, show(declared.bbox));
+  if (!sameGeometryTypes(declared.geometry_types, stats.geometry_types)) {
+    differs('geometry_types', `geometry types ${show(stats.geometry_types)}`, show(declared.geometry_types));
+  }
+  if (!sameProperties(declared.properties, stats.properties)) {
+    differs('properties', `properties ${show(stats.properties)}`, show(declared.properties));
+  }
+}
+
+/**
+ * Returns the stats of `path`, a file listed at `pointer`; or reports why it
+ * has none (outside the folder, missing, not GeoJSON) and returns undefined.
+ */
+async function measureListed(context: DatasetContext, add: Add, pointer: string, path: string) {
+  if (!isInside(context.folder, path)) {
+    add(pointer, 'path-outside', `file ${path} is not inside the manifest's folder ${context.folder}`);
+    return undefined;
+  }
+  const state = await context.data.state(path);
+  if (state.kind !== 'file') {
+    add(
+      pointer,
+      'file-missing',
+      `file ${path} ${state.kind === 'missing' ? 'does not exist' : 'is not a file'}`,
+    );
+    return undefined;
+  }
+  const measured = await context.data.measure(path);
+  if (!measured.ok) {
+    add(pointer, 'geojson', `file ${path} is not valid GeoJSON: ${measured.reason}`);
+    return undefined;
+  }
+  return measured.stats;
+}
+
+/** A preview is checked by size only: it is a simplified copy, its own bbox may be off. */
+async function checkPreview({ folder, data, dataset }: DatasetContext, add: Add, at: string) {
+  const { preview, preview_bytes: previewBytes } = dataset;
+  if (preview === undefined) {
+    if (previewBytes !== undefined)
+      add(`${at}/preview_bytes`, 'preview-bytes', 'is given but there is no preview');
+    return;
+  }
+  if (!isInside(folder, preview)) {
+    add(`${at}/preview`, 'path-outside', `file ${preview} is not inside the manifest's folder ${folder}`);
+    return;
+  }
+  const name = preview.slice(preview.lastIndexOf('/') + 1); // e.g. "ARG_ADM1.preview.geojson"
+  // Compared with the folder, not iso_a3: a wrong iso_a3 is reported once, as such.
+  const expected = `${folder.split('/')[2]}_${dataset.level}.preview.geojson`;
+  if (name !== expected) {
+    add(
+      `${at}/preview`,
+      'preview-name',
+      `file name ${name} does not match the dataset: expected ${expected}`,
+    );
+  }
+  const state = await data.state(preview);
+  if (state.kind !== 'file') {
+    const what = state.kind === 'missing' ? 'does not exist' : 'is not a file';
+    add(`${at}/preview`, 'file-missing', `file ${preview} ${what}`);
+  } else if (state.size > MAX_PREVIEW_BYTES) {
+    add(
+      `${at}/preview`,
+      'preview-size',
+      `file ${preview} has ${state.size} bytes, more than 2 MiB (${MAX_PREVIEW_BYTES})`,
+    );
+  } else if (previewBytes !== undefined && previewBytes !== state.size) {
+    add(
+      `${at}/preview_bytes`,
+      'preview-bytes',
+      `file ${preview} has ${state.size} bytes, manifest says ${previewBytes}`,
+    );
+  }
+}
+
+/** Parts: unique codes, each at `{LEVEL}/{code}.geojson`, stats right, features adding up. */
+async function checkParts(context: DatasetContext, section: Section, at: string) {
+  const { dataset, folder } = context;
+  const add = section();
+  const parts = dataset.parts ?? [];
+  const codes = new Map<string, number>();
+  parts.forEach((part, j) => {
+    const first = codes.get(part.code);
+    if (first === undefined) codes.set(part.code, j);
+    else
+      add(
+        `${at}/parts/${j}/code`,
+        'part-code-duplicate',
+        `code "${part.code}" is already used by ${at}/parts/${first}`,
+      );
+    const expected = `${folder}${dataset.level}/${part.code}.geojson`;
+    if (isInside(folder, part.path) && part.path !== expected) {
+      add(
+        `${at}/parts/${j}/path`,
+        'part-path',
+        `file ${part.path} should be ${expected} (a part lives at {LEVEL}/{code}.geojson)`,
+      );
+    }
+  });
+  const sum = parts.reduce((total, part) => total + part.features, 0);
+  if (sum !== dataset.features) {
+    add(
+      `${at}/features`,
+      'part-features-sum',
+      `is ${dataset.features} but the parts' features add up to ${sum}`,
+    );
+  }
+  if (dataset.path === undefined) {
+    // Published only as parts: the dataset's stats are those of its parts together.
+    const union = combineStats(parts);
+    const differs = (field: string, partsSay: string, manifestSays: string) =>
+      add(
+        `${at}/${field}`,
+        'parts-stats',
+        `the parts together have ${partsSay}, manifest says ${manifestSays}`,
+      );
+    if (!sameBbox(dataset.bbox, union.bbox)) differs('bbox', `bbox ${show(union.bbox)}`, show(dataset.bbox));
+    if (!sameGeometryTypes(dataset.geometry_types, union.geometry_types)) {
+      differs('geometry_types', `geometry types ${show(union.geometry_types)}`, show(dataset.geometry_types));
+    }
+    if (!sameProperties(dataset.properties, union.properties)) {
+      differs('properties', `properties ${show(union.properties)}`, show(dataset.properties));
+    }
+  }
+  await Promise.all(
+    parts.map((part, j) => checkFile(context, section(), `${at}/parts/${j}`, part.path, part)),
+  );
+}
+
+/** `unassigned` is the feature count of `{LEVEL}/unassigned.geojson`. */
+async function checkUnassigned({ folder, data, dataset }: DatasetContext, add: Add, at: string) {
+  const path = `${folder}${dataset.level}/unassigned.geojson`;
+  const listed = dataset.parts?.some((part) => part.path === path) ?? false;
+  if (dataset.unassigned === undefined) {
+    if (listed) add(`${at}/unassigned`, 'unassigned', `is missing but the parts include ${path}`);
+    return;
+  }
+  // A listed part's missing or malformed file is already reported at its path.
+  const state = await data.state(path);
+  if (state.kind !== 'file') {
+    if (!listed)
+      add(`${at}/unassigned`, 'unassigned', `is ${dataset.unassigned} but file ${path} does not exist`);
+    return;
+  }
+  const measured = await data.measure(path);
+  if (!measured.ok) {
+    if (!listed) add(`${at}/unassigned`, 'geojson', `file ${path} is not valid GeoJSON: ${measured.reason}`);
+  } else if (measured.stats.features !== dataset.unassigned) {
+    add(
+      `${at}/unassigned`,
+      'unassigned',
+      `file ${path} has ${count(measured.stats.features, 'feature')}, manifest says ${dataset.unassigned}`,
+    );
+  }
+}
+
+/** Returns e.g. "1 feature" or "3 features". */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** Returns the stats of several files taken together: bbox union, type counts summed, properties' union. */
+export function combineStats(files: Omit<FileStats, 'bytes' | 'sha256'>[]) {
+  const bbox: BBox = [Infinity, Infinity, -Infinity, -Infinity];
+  const types: Required<GeometryTypes> = { MultiPolygon: 0, Polygon: 0 };
+  const properties = new Set<string>();
+  let features = 0;
+  for (const file of files) {
+    features += file.features;
+    bbox[0] = Math.min(bbox[0], file.bbox[0]);
+    bbox[1] = Math.min(bbox[1], file.bbox[1]);
+    bbox[2] = Math.max(bbox[2], file.bbox[2]);
+    bbox[3] = Math.max(bbox[3], file.bbox[3]);
+    types.MultiPolygon += file.geometry_types.MultiPolygon ?? 0;
+    types.Polygon += file.geometry_types.Polygon ?? 0;
+    for (const name of file.properties) properties.add(name);
+  }
+  const geometry_types: GeometryTypes = {};
+  if (types.MultiPolygon > 0) geometry_types.MultiPolygon = types.MultiPolygon;
+  if (types.Polygon > 0) geometry_types.Polygon = types.Polygon;
+  return { features, bbox, geometry_types, properties: [...properties].sort(byCodepoint) };
+}
+
+export function sameBbox(a: BBox, b: BBox): boolean {
+  return a.every((value, i) => value === b[i]);
+}
+
+/** Equal counts per type; a type with 0 features may be listed or left out. */
+export function sameGeometryTypes(a: GeometryTypes, b: GeometryTypes): boolean {
+  return (a.Polygon ?? 0) === (b.Polygon ?? 0) && (a.MultiPolygon ?? 0) === (b.MultiPolygon ?? 0);
+}
+
+/** The same property names, in any order. */
+export function sameProperties(a: string[], b: string[]): boolean {
+  const names = new Set(b);
+  return a.length === b.length && a.every((name) => names.has(name));
+}

@@ -1,0 +1,154 @@
+// Validates every manifest under a root: the schema (build/schema.ts), then the
+// rules that need more than one field or the files themselves (folder, paths,
+// recomputed stats, previews, parts, licences). Every problem is reported once;
+// a check whose input is already wrong (missing file, schema error) is skipped.
+import { join } from 'node:path';
+import { DataFiles } from './data-files.ts';
+import type { Problem } from '../core/problem.ts';
+import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
+import type { Body, Dataset, Manifest, Source } from './types.ts';
+import { Measurer } from '../measure/cache.ts';
+import { isValid } from './schema.ts';
+import { checkDataset, type DatasetContext } from './validate-dataset.ts';
+
+export type { LoadedManifest } from './load.ts';
+
+/** What the checks know of one manifest: the parts of it that passed the schema. */
+interface Subject {
+  file: string; // e.g. "data/earth/ARG/manifest.json"
+  folder: { body: string; iso: string }; // from the file's path, e.g. { body: "earth", iso: "ARG" }
+  body?: Body;
+  isoA3?: string;
+  source?: Source;
+  datasets: { index: number; dataset: Dataset }[];
+}
+
+/** Returns the cache file a run under `root` uses: `<root>/.cache/geoshelf/measurements.json`. */
+export function measurementCacheFile(root: string): string {
+  return join(root, '.cache', 'geoshelf', 'measurements.json');
+}
+
+/**
+ * Returns every manifest under `root` (`data/*\/*\/manifest.json`) that passes
+ * the schema, and every problem found in all of them: schema, folder, paths,
+ * missing files, recomputed stats, previews, parts and licences. An empty
+ * `problems` means the tree is publishable. Files are measured with
+ * `options.measurer` (default: one with the cache under `<root>/.cache/`).
+ */
+export async function validateManifests(
+  root: string,
+  options: { measurer?: Pick<Measurer, 'measure'> } = {},
+): Promise<{ manifests: LoadedManifest[]; problems: Problem[] }> {
+  const files = await findManifests(root);
+  const loaded = await loadManifests(root, files);
+  const ownMeasurer = options.measurer ? undefined : new Measurer({ cacheFile: measurementCacheFile(root) });
+  const data = new DataFiles(root, options.measurer ?? ownMeasurer!);
+
+  const subjects: Subject[] = [
+    ...loaded.manifests.map(({ file, manifest }) => subjectOf(file, manifest)),
+    ...loaded.invalid.map(({ file, value }) => partialSubjectOf(file, value)),
+  ];
+  const found = await Promise.all(subjects.map((subject) => checkSubject(subject, data)));
+  await ownMeasurer?.save();
+
+  // Report in file order: for each manifest, its JSON/schema problems, then the others.
+  const byFile = new Map<string, Problem[]>(files.map((file) => [file, []]));
+  for (const problem of [...loaded.problems, ...found.flat()]) byFile.get(problem.file)!.push(problem);
+  return { manifests: loaded.manifests, problems: [...byFile.values()].flat() };
+}
+
+function folderOf(file: string): Subject['folder'] {
+  const [, body, iso] = file.split('/'); // "data/earth/ARG/manifest.json"
+  return { body: body!, iso: iso! };
+}
+
+function subjectOf(file: string, manifest: Manifest): Subject {
+  return {
+    file,
+    folder: folderOf(file),
+    body: manifest.body,
+    isoA3: manifest.iso_a3,
+    source: manifest.source,
+    datasets: manifest.datasets.map((dataset, index) => ({ index, dataset })),
+  };
+}
+
+/** Returns the pieces of a schema-invalid manifest that are valid on their own. */
+function partialSubjectOf(file: string, value: unknown): Subject {
+  const raw = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const datasets = Array.isArray(raw.datasets) ? (raw.datasets as unknown[]) : [];
+  return {
+    file,
+    folder: folderOf(file),
+    body: isValid.body(raw.body) ? raw.body : undefined,
+    isoA3: isValid.isoA3(raw.iso_a3) ? raw.iso_a3 : undefined,
+    source: isValid.source(raw.source) ? raw.source : undefined,
+    datasets: datasets.flatMap((dataset, index) => (isValid.dataset(dataset) ? [{ index, dataset }] : [])),
+  };
+}
+
+async function checkSubject(subject: Subject, data: DataFiles): Promise<Problem[]> {
+  const { file, folder } = subject;
+  const problems: Problem[] = [];
+  const add = (pointer: string, rule: string, message: string) =>
+    problems.push({ file, pointer, rule, severity: 'error', message });
+
+  if (subject.body !== undefined && subject.body !== folder.body) {
+    add('/body', 'folder', `is "${subject.body}" but the manifest is in data/${folder.body}/`);
+  }
+  if (subject.isoA3 !== undefined && subject.isoA3 !== folder.iso) {
+    add(
+      '/iso_a3',
+      'folder',
+      `is "${subject.isoA3}" but the manifest is in data/${folder.body}/${folder.iso}/`,
+    );
+  }
+
+  const levels = new Map<string, number>(); // level → index of its first dataset
+  for (const { index, dataset } of subject.datasets) {
+    const first = levels.get(dataset.level);
+    if (first === undefined) levels.set(dataset.level, index);
+    else {
+      add(
+        `/datasets/${index}/level`,
+        'level-duplicate',
+        `level ${dataset.level} is already at /datasets/${first}`,
+      );
+    }
+    if (subject.source) checkLicense(subject.source, dataset, `/datasets/${index}`, add);
+  }
+
+  const context: Omit<DatasetContext, 'index' | 'dataset'> = {
+    file,
+    folder: `data/${folder.body}/${folder.iso}/`,
+    data,
+  };
+  const datasetProblems = await Promise.all(
+    subject.datasets.map(({ index, dataset }) => checkDataset({ ...context, index, dataset })),
+  );
+  return [...problems, ...datasetProblems.flat()];
+}
+
+/** A single source licence covers every dataset; with "mixed", each dataset's is one of `licenses`. */
+function checkLicense(
+  source: Source,
+  dataset: Dataset,
+  pointer: string,
+  add: (pointer: string, rule: string, message: string) => void,
+): void {
+  if (source.license !== 'mixed') {
+    if (dataset.license !== source.license) {
+      add(
+        `${pointer}/license`,
+        'license',
+        `is "${dataset.license}" but source.license is "${source.license}", which covers every dataset`,
+      );
+    }
+  } else if (!source.licenses?.includes(dataset.license)) {
+    add(
+      `${pointer}/license`,
+      'license',
+      `"${dataset.license}" is not in source.licenses (${(source.licenses ?? []).join(', ')})`,
+    );
+  }
+}

@@ -1,0 +1,131 @@
+// Measures each GeoJSON file at most once per run, and not at all when a cache
+// file says it was measured before at the same size and modification time.
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import type { FileStats } from '../manifest/types.ts';
+import { measureGeoJSON } from './measure.ts';
+
+const CACHE_VERSION = 1;
+
+interface CacheEntry {
+  size: number;
+  mtimeMs: number;
+  stats: FileStats;
+}
+
+// The cache file, e.g. {"version":1,"files":{"/abs/data/earth/CHL/CHL_ADM1.geojson":{"size":…,"mtimeMs":…,"stats":{…}}}}
+interface CacheFile {
+  version: number;
+  files: Record<string, CacheEntry>;
+}
+
+/**
+ * Measures files once per run (memo by resolved path) and across runs (a
+ * JSON cache file keyed by path, size and mtimeMs). Without `cacheFile` it
+ * only memoises in memory. A missing or unreadable cache file is treated as
+ * empty: it is a cache, never a source of truth.
+ */
+export class Measurer {
+  readonly stats = { filesMeasured: 0, bytesRead: 0, cacheHits: 0 };
+  private readonly cacheFile?: string;
+  private readonly memo = new Map<string, Promise<FileStats>>();
+  private entries?: Promise<Map<string, CacheEntry>>;
+  private changed = false;
+
+  constructor(options: { cacheFile?: string } = {}) {
+    this.cacheFile = options.cacheFile;
+  }
+
+  /** Returns the stats of `path`; concurrent calls for the same file share one pass. */
+  async measure(path: string): Promise<FileStats> {
+    const key = resolve(path);
+    let pending = this.memo.get(key);
+    if (!pending) {
+      pending = this.measureOnce(path, key);
+      this.memo.set(key, pending);
+    }
+    return copyStats(await pending);
+  }
+
+  /**
+   * Writes the cache file atomically (no-op without one, or when nothing
+   * changed). A cache that can't be written (read-only folder) is skipped:
+   * the next run measures again, which is slower but never wrong.
+   */
+  async save(): Promise<void> {
+    if (!this.cacheFile || !this.entries || !this.changed) return;
+    const entries = await this.entries;
+    const data: CacheFile = { version: CACHE_VERSION, files: Object.fromEntries(entries) };
+    try {
+      await mkdir(dirname(this.cacheFile), { recursive: true });
+      await writeFileAtomic(this.cacheFile, `${JSON.stringify(data)}\n`);
+      this.changed = false;
+    } catch {
+      // e.g. EACCES or EROFS on a read-only data folder
+    }
+  }
+
+  private async measureOnce(path: string, key: string): Promise<FileStats> {
+    const entries = await this.loadEntries();
+    // Stat before reading: if the file changes while it is read, its mtime
+    // will differ from the one stored and the next run measures it again.
+    const info = await stat(path).catch(() => undefined);
+    const cached = entries.get(key);
+    if (info && cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs) {
+      this.stats.cacheHits++;
+      return cached.stats;
+    }
+    const stats = await measureGeoJSON(path);
+    this.stats.filesMeasured++;
+    this.stats.bytesRead += stats.bytes;
+    if (info) {
+      entries.set(key, { size: info.size, mtimeMs: info.mtimeMs, stats });
+      this.changed = true;
+    }
+    return stats;
+  }
+
+  private loadEntries(): Promise<Map<string, CacheEntry>> {
+    this.entries ??= readCache(this.cacheFile);
+    return this.entries;
+  }
+}
+
+async function readCache(cacheFile: string | undefined): Promise<Map<string, CacheEntry>> {
+  if (!cacheFile) return new Map();
+  try {
+    const data = JSON.parse(await readFile(cacheFile, 'utf8')) as CacheFile;
+    if (data.version !== CACHE_VERSION || typeof data.files !== 'object' || data.files === null)
+      return new Map();
+    return new Map(Object.entries(data.files).filter(([, entry]) => isEntry(entry)));
+  } catch {
+    return new Map(); // absent or corrupt: measure everything again
+  }
+}
+
+function isEntry(entry: CacheEntry): boolean {
+  const s = entry?.stats;
+  return (
+    typeof entry?.size === 'number' &&
+    typeof entry.mtimeMs === 'number' &&
+    typeof s?.sha256 === 'string' &&
+    typeof s.bytes === 'number' &&
+    typeof s.features === 'number' &&
+    Array.isArray(s.bbox) &&
+    s.bbox.length === 4 &&
+    s.bbox.every((n) => typeof n === 'number') && // an empty collection's Infinity became null: measure again
+    typeof s.geometry_types === 'object' &&
+    Array.isArray(s.properties)
+  );
+}
+
+/** Returns a copy, so a caller that edits its stats cannot change another caller's. */
+function copyStats(stats: FileStats): FileStats {
+  return {
+    ...stats,
+    bbox: [...stats.bbox],
+    geometry_types: { ...stats.geometry_types },
+    properties: [...stats.properties],
+  };
+}

@@ -1,0 +1,130 @@
+// Measures a GeoJSON FeatureCollection file in one streaming pass: bytes,
+// sha256, feature count, bbox, geometry types and property names — the
+// numbers a manifest states (spec 2.2), recomputed rather than trusted.
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import { UserError } from '../core/errors.ts';
+import type { BBox, FileStats, GeometryTypes } from '../manifest/types.ts';
+import { hashFileInWorker } from './hash.ts';
+import { findSegments, joinSegment, shareWithWorker } from './parallel.ts';
+import { scanRange } from './read.ts';
+import { FeatureCollectionScanner } from './scanner.ts';
+import { ScanError } from './tokens.ts';
+
+/** A malformed GeoJSON file; message is "PATH: byte OFFSET: reason" (one line). */
+export class GeoJSONError extends UserError {
+  override name = 'GeoJSONError';
+  constructor(
+    readonly path: string,
+    readonly offset: number,
+    readonly reason: string,
+  ) {
+    super(`${path}: byte ${offset}: ${reason}`);
+  }
+}
+
+const WORKER_MIN_BYTES = 8 << 20; // hash on a second thread from this size on
+const PARALLEL_MIN_BYTES = 64 << 20; // share the scan with a worker thread from this size on
+const SEGMENT_BYTES = 32 << 20;
+
+/**
+ * Returns the stats of one GeoJSON FeatureCollection file in one streaming
+ * pass over its bytes (never the whole text as a string, so files beyond V8's
+ * string limit work and memory stays flat). Throws GeoJSONError, with the
+ * byte offset, on malformed input, and a UserError when the file can't be read.
+ * The options are for tests: `chunkSize` (bytes per read) to cut tokens at a
+ * chunk's end; `parallelMinBytes` and `segmentBytes` to share the scan of
+ * small files with the worker thread.
+ */
+export async function measureGeoJSON(
+  path: string,
+  options: { chunkSize?: number; parallelMinBytes?: number; segmentBytes?: number } = {},
+): Promise<FileStats> {
+  const file = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+    throw new UserError(`${path}: cannot read: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+  });
+  try {
+    const { size } = await file.stat();
+    const { chunkSize } = options;
+    // A large file is scanned in segments shared with a worker thread (if its
+    // layout allows), and hashed on another thread. A small one is scanned
+    // and hashed here: starting threads would cost more.
+    const segments =
+      size >= (options.parallelMinBytes ?? PARALLEL_MIN_BYTES)
+        ? await findSegments(file, size, options.segmentBytes ?? SEGMENT_BYTES)
+        : [{ from: 0, to: size, last: true }];
+    const shared = segments.length > 1 ? shareWithWorker(path, segments, chunkSize) : undefined;
+    const hashing = size >= WORKER_MIN_BYTES || segments.length > 1 ? hashFileInWorker(path) : undefined;
+    hashing?.catch(() => {}); // awaited below, unless parsing fails first
+    const hash = hashing ? undefined : createHash('sha256');
+    const scanner = new FeatureCollectionScanner();
+    let carry = 0; // bytes before the segment's start not yet consumed
+    let bytes = 0; // file offset read up to
+    for (const [k, segment] of segments.entries()) {
+      if (shared && !shared.claim(k)) {
+        const part = carry === 0 && scanner.isBetweenFeatures() ? await shared.result(k) : undefined;
+        if (part?.ok) {
+          joinSegment(scanner, part);
+          bytes = segment.from + part.bytesRead!;
+          continue;
+        } // else scan it here after all
+      }
+      const from = segment.from - carry;
+      const range = { from, to: segment.to, toEnd: segment.last, chunkSize, hash };
+      const done = await scanRange(file, scanner, range);
+      bytes = from + done.bytesRead;
+      carry = done.carry;
+    }
+    return {
+      bytes,
+      sha256: hashing ? await hashedAlike(path, hashing, bytes) : hash!.digest('hex'),
+      features: scanner.features,
+      bbox: bboxOf(scanner),
+      geometry_types: geometryTypesOf(scanner.geometryTypes),
+      properties: [...scanner.properties].sort(byCodepoint),
+    };
+  } catch (error) {
+    if (error instanceof ScanError) throw new GeoJSONError(path, error.offset, error.reason);
+    const code = (error as NodeJS.ErrnoException).code; // e.g. EISDIR: a folder was named
+    if (typeof code === 'string' && code.startsWith('E'))
+      throw new UserError(`${path}: cannot read: ${code}`);
+    throw error;
+  } finally {
+    await file.close();
+  }
+}
+
+/** Returns the worker's sha256, once sure it hashed the same number of bytes as were parsed. */
+async function hashedAlike(path: string, hashing: Promise<{ sha256: string; bytes: number }>, bytes: number) {
+  const hashed = await hashing;
+  if (hashed.bytes !== bytes) throw new UserError(`${path}: the file changed while it was being measured`);
+  return hashed.sha256;
+}
+
+/** Returns [west, south, east, north]; a collection without positions gives [Infinity, Infinity, -Infinity, -Infinity] like @turf/bbox. */
+function bboxOf(scanner: FeatureCollectionScanner): BBox {
+  const [minX, minY, maxX, maxY] = scanner.coords.box;
+  return [minX, minY, maxX, maxY];
+}
+
+/** Returns the counts keyed in codepoint order ("MultiPolygon" before "Polygon"), zero counts left out. */
+function geometryTypesOf(counts: Map<string, number>): GeometryTypes {
+  const types: GeometryTypes = {};
+  for (const type of ['MultiPolygon', 'Polygon'] as const) {
+    const n = counts.get(type);
+    if (n) types[type] = n;
+  }
+  return types;
+}
+
+/** Unicode codepoint order (as Python's sorted()), not locale order; differs from UTF-16 order only past U+FFFF. */
+export function byCodepoint(a: string, b: string): number {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(j)!;
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return a.length - b.length;
+}

@@ -1,0 +1,179 @@
+// Shares the scan of a large file between this thread and a worker thread.
+// The file is cut into segments at feature boundaries (boundary files hold one
+// feature per line). This thread scans segments from the first on; the worker
+// scans them from the last back; each segment is claimed by one of the two
+// (an atomic flag), so they meet wherever their speeds take them. A worker's
+// segment joins the result only if this thread's scan reaches it in the very
+// state the worker assumed (inside "features", before a feature); otherwise,
+// or if the worker found a problem there, this thread scans it again, so the
+// results and error messages are always those of one sequential pass.
+import type { FileHandle } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { FeatureCollectionScanner } from './scanner.ts';
+import type { SegmentResult } from './worker.ts';
+
+/** One part of the file: bytes [from, to); the last one ends the file. */
+export interface Segment {
+  from: number;
+  to: number;
+  last: boolean;
+}
+
+export const FREE = 0;
+export const MAIN = 1;
+export const WORKER = 2;
+
+/**
+ * Returns the file cut into segments of about `segmentBytes` at lines that
+ * start with a feature's '{' (one segment if no such line is found). A newline
+ * is never inside a JSON string, so it lies between tokens; whether between
+ * features is checked when the segments join.
+ */
+export async function findSegments(file: FileHandle, size: number, segmentBytes: number): Promise<Segment[]> {
+  const cuts = [0];
+  const window = Buffer.allocUnsafe(64 << 10);
+  for (let at = segmentBytes; at < size - segmentBytes / 2; at += segmentBytes) {
+    const { bytesRead } = await file.read(window, 0, window.length, at);
+    let i = window.subarray(0, bytesRead).indexOf(0x0a);
+    if (i < 0) continue;
+    while (i < bytesRead && isSpace(window[i])) i++;
+    if (i < bytesRead && window[i] === 0x7b && at + i > cuts[cuts.length - 1]) cuts.push(at + i);
+  }
+  return cuts.map((from, k) => ({ from, to: cuts[k + 1] ?? size, last: k === cuts.length - 1 }));
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x0a || c === 0x0d || c === 0x20 || c === 0x09;
+}
+
+/** Adds a worker's segment to this thread's scanner. */
+export function joinSegment(scanner: FeatureCollectionScanner, part: SegmentResult): void {
+  scanner.features += part.features!;
+  const box = scanner.coords.box;
+  const [minX, minY, maxX, maxY] = part.box!;
+  // Strict comparisons, as one sequential pass makes them: of equal values the first stays.
+  if (minX < box[0]) box[0] = minX;
+  if (minY < box[1]) box[1] = minY;
+  if (maxX > box[2]) box[2] = maxX;
+  if (maxY > box[3]) box[3] = maxY;
+  for (const [type, n] of part.geometryTypes!) {
+    scanner.geometryTypes.set(type, (scanner.geometryTypes.get(type) ?? 0) + n);
+  }
+  for (const name of part.properties!) scanner.properties.add(name);
+}
+
+/** The worker's side of one file: its results by segment, as they come. */
+export class WorkerSegments {
+  readonly claims: Int32Array; // per segment: FREE, MAIN or WORKER (shared with the worker)
+  private readonly results = new Map<number, SegmentResult | undefined>();
+  private readonly waiting = new Map<number, (result: SegmentResult | undefined) => void>();
+
+  constructor(segments: Segment[]) {
+    this.claims = new Int32Array(new SharedArrayBuffer(4 * segments.length));
+  }
+
+  /** Claims segment k for this thread; false if the worker has it. */
+  claim(k: number): boolean {
+    return Atomics.compareExchange(this.claims, k, FREE, MAIN) === FREE;
+  }
+
+  /** Returns the worker's result for segment k (undefined if the worker failed). */
+  result(k: number): Promise<SegmentResult | undefined> {
+    if (this.results.has(k)) return Promise.resolve(this.results.get(k));
+    return new Promise((resolve) => this.waiting.set(k, resolve));
+  }
+
+  deliver(k: number, result: SegmentResult | undefined): void {
+    const resolve = this.waiting.get(k);
+    if (resolve) {
+      this.waiting.delete(k);
+      resolve(result);
+    } else {
+      this.results.set(k, result);
+    }
+  }
+
+  /** The worker stopped: every segment it claimed and did not report has no result. */
+  abandon(): void {
+    for (let k = 0; k < this.claims.length; k++)
+      if (this.claims[k] === WORKER && !this.results.has(k)) this.deliver(k, undefined);
+  }
+}
+
+let worker: Worker | undefined;
+let nextId = 0;
+const jobs = new Map<number, WorkerSegments>();
+
+/**
+ * Asks the worker to scan `segments` of `path` from the last back, and
+ * returns the handle to claim segments and collect its results; undefined if
+ * the worker can't run (this thread then scans everything).
+ */
+export function shareWithWorker(
+  path: string,
+  segments: Segment[],
+  chunkSize?: number,
+): WorkerSegments | undefined {
+  const w = segmentWorker();
+  if (!w) return undefined;
+  const job = new WorkerSegments(segments);
+  const id = nextId++;
+  jobs.set(id, job);
+  w.ref();
+  w.postMessage({ id, path, segments, claims: job.claims, chunkSize });
+  return job;
+}
+
+/**
+ * Returns the worker's code: build/measure-worker.ts and the scanner it
+ * imports, bundled by esbuild into one CommonJS script (a few milliseconds).
+ * A worker thread does not inherit the main thread's TypeScript loader, and
+ * registering tsx inside the worker would cost it ~300 ms more to start.
+ */
+function workerSource(): string {
+  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const built = esbuild.buildSync({
+    entryPoints: [fileURLToPath(new URL('./worker.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+  });
+  return built.outputFiles[0].text;
+}
+
+/** Returns the worker, started on first use; it keeps the process alive only while it has work. */
+function segmentWorker(): Worker | undefined {
+  if (worker) return worker;
+  let started: Worker;
+  try {
+    started = new Worker(workerSource(), { eval: true });
+  } catch {
+    return undefined;
+  }
+  started.unref();
+  started.on('message', (reply: { id: number; k?: number; result?: SegmentResult; done?: true }) => {
+    const job = jobs.get(reply.id);
+    if (!job) return;
+    if (reply.done) {
+      jobs.delete(reply.id);
+      job.abandon();
+      if (jobs.size === 0) started.unref();
+    } else {
+      job.deliver(reply.k!, reply.result);
+    }
+  });
+  const stop = () => {
+    if (worker === started) worker = undefined;
+    for (const job of jobs.values()) job.abandon();
+    jobs.clear();
+  };
+  started.on('error', stop);
+  started.on('exit', stop);
+  worker = started;
+  return started;
+}

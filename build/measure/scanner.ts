@@ -1,0 +1,425 @@
+// The byte-level state machine behind measureGeoJSON (build/measure.ts). It
+// reads a GeoJSON FeatureCollection chunk by chunk, never as one string, and
+// keeps only what the stats need: counts, bbox, geometry types, property names.
+import { depthReason, scanCoordinates, startCoordinates, type CoordinateState } from './coordinates.ts';
+import {
+  ScanError,
+  describeByte,
+  isWhitespace,
+  readLiteral,
+  readNumber,
+  readString,
+  skipStringBody,
+  startsValue,
+  decodeString,
+  type StringState,
+} from './tokens.ts';
+
+// What the scanner expects next in the innermost container.
+const E_VALUE = 0; // after ':' or ',' in an array, or at the start of the file
+const E_VALUE_OR_CLOSE = 1; // after '['
+const E_KEY_OR_CLOSE = 2; // after '{'
+const E_KEY = 3; // after ',' in an object
+const E_COLON = 4;
+const E_COMMA_OR_CLOSE = 5;
+const E_DONE = 6; // the top-level value is complete: only whitespace may follow
+const E_SKIP_STRING = 7; // inside a string whose content does not matter (may span chunks)
+
+// Containers on the stack.
+const F_TOP = 1; // the FeatureCollection object
+const F_FEATURES = 2; // its "features" array
+const F_FEATURE = 3;
+const F_GEOMETRY = 4;
+const F_PROPERTIES = 5;
+const F_SKIP_OBJECT = 6; // any other object: checked as JSON, otherwise ignored
+const F_SKIP_ARRAY = 7;
+
+// The role of the value about to be read, decided by its container and key.
+const R_ANY = 0; // skipped
+const R_TOP = 1;
+const R_FEATURES = 2;
+const R_FEATURE = 3;
+const R_COLLECTION_TYPE = 4;
+const R_FEATURE_TYPE = 5;
+const R_GEOMETRY = 6;
+const R_PROPERTIES = 7;
+const R_GEOMETRY_TYPE = 8;
+const R_COORDINATES = 9;
+
+// Keys with a meaning, as bit flags so duplicates are caught: JSON.parse keeps
+// the last of two "geometry" members, and counting both would disagree with it.
+const KEY_ROLES: Record<number, Record<string, [bit: number, role: number]>> = {
+  [F_TOP]: { type: [1, R_COLLECTION_TYPE], features: [2, R_FEATURES] },
+  [F_FEATURE]: { type: [1, R_FEATURE_TYPE], geometry: [2, R_GEOMETRY], properties: [4, R_PROPERTIES] },
+  [F_GEOMETRY]: { type: [1, R_GEOMETRY_TYPE], coordinates: [2, R_COORDINATES] },
+};
+
+const MAX_DEPTH = 10_000;
+
+/** Positions of Polygon coordinates are nested 3 arrays deep, MultiPolygon 4. */
+const LEAF_DEPTH: Record<string, number> = { Polygon: 3, MultiPolygon: 4 };
+
+/**
+ * Scans one FeatureCollection fed as consecutive chunks. `scan` consumes what
+ * it can and returns where it stopped: an unfinished token (number, key) is
+ * left for the caller to carry into the next chunk.
+ */
+export class FeatureCollectionScanner {
+  features = 0;
+  readonly geometryTypes = new Map<string, number>();
+  readonly properties = new Set<string>();
+  readonly coords: CoordinateState = {
+    level: 0,
+    leaf: 0,
+    expectedLeaf: 0,
+    count: 0,
+    expectValue: true,
+    closeAllowed: false,
+    box: new Float64Array([Infinity, Infinity, -Infinity, -Infinity]),
+  };
+
+  private base = 0; // file offset of buf[0] in the current call
+  private stack = new Uint8Array(64);
+  private depth = 0;
+  private expect = E_VALUE;
+  private role = R_TOP;
+  private afterSkip = E_COMMA_OR_CLOSE; // what follows the string being skipped
+  private readonly string: StringState = { inEscape: 0, escaped: false };
+  private inCoordinates = false;
+  private topStart = 0;
+  private topSeen = 0;
+  private featureStart = 0;
+  private featureSeen = 0;
+  private geometryStart = 0;
+  private geometrySeen = 0;
+  private geometryType = '';
+  private coordinatesStart = 0;
+
+  /**
+   * Scans buf[start, end) where buf[0] is at file offset `base`, and returns
+   * the index of the first byte not consumed (end unless a token was cut off).
+   * With `eof`, the file ends at `end` and an incomplete document throws.
+   */
+  scan(buf: Buffer, start: number, end: number, base: number, eof: boolean): number {
+    this.base = base;
+    let i = start;
+    for (;;) {
+      if (this.inCoordinates) {
+        i = scanCoordinates(buf, i, end, eof, this.coords, base, () => this.where('geometry.coordinates'));
+        if (this.coords.level > 0) return this.stopAt(i, end, eof);
+        this.inCoordinates = false;
+        this.valueDone();
+      }
+      if (this.expect === E_SKIP_STRING) {
+        const after = skipStringBody(buf, i, end, this.string, base);
+        if (after < 0) return this.stopAt(end, end, eof);
+        i = after;
+        this.expect = this.afterSkip;
+      }
+      while (i < end && isWhitespace(buf[i])) i++;
+      if (i >= end) return this.stopAt(i, end, eof);
+      const next = this.step(buf, i, end, eof);
+      if (next < 0) return this.stopAt(i, end, eof);
+      i = next;
+    }
+  }
+
+  /**
+   * Puts the scanner inside the "features" array, before a feature: where a
+   * worker starts on the second part of a file (build/measure-parallel.ts).
+   * "type" and "features" count as seen, so a second one is an error and the
+   * main thread then scans that part itself.
+   */
+  startBetweenFeatures(): void {
+    this.stack[0] = F_TOP;
+    this.stack[1] = F_FEATURES;
+    this.depth = 2;
+    this.expect = E_VALUE;
+    this.role = R_FEATURE;
+    this.topSeen = 3;
+  }
+
+  /** Returns whether the scan stands where startBetweenFeatures starts, with "type" seen: then the parts join. */
+  isBetweenFeatures(): boolean {
+    return (
+      this.depth === 2 &&
+      this.stack[0] === F_TOP &&
+      this.stack[1] === F_FEATURES &&
+      (this.expect === E_VALUE || this.expect === E_VALUE_OR_CLOSE) &&
+      this.role === R_FEATURE &&
+      !this.inCoordinates &&
+      (this.topSeen & 1) !== 0
+    );
+  }
+
+  /** Returns `i` to hand back to the caller, or throws if the file ended there unfinished. */
+  private stopAt(i: number, end: number, eof: boolean): number {
+    if (!eof) return i;
+    if (i < end) throw new ScanError(this.base + i, 'unexpected end of file');
+    if (this.expect !== E_DONE || this.inCoordinates) {
+      throw new ScanError(this.base + end, 'unexpected end of file');
+    }
+    return end;
+  }
+
+  /** Consumes one token at buf[i] (not whitespace); returns the index after it, or -1 if cut off. */
+  private step(buf: Buffer, i: number, end: number, eof: boolean): number {
+    const c = buf[i];
+    switch (this.expect) {
+      case E_VALUE:
+        return this.value(buf, i, end, eof);
+      case E_VALUE_OR_CLOSE:
+        return c === 0x5d ? this.close(i) : this.value(buf, i, end, eof);
+      case E_KEY_OR_CLOSE:
+        if (c === 0x7d) return this.close(i);
+        return this.key(buf, i, end);
+      case E_KEY:
+        return this.key(buf, i, end);
+      case E_COLON:
+        if (c !== 0x3a) throw this.unexpected(buf, i, "':'");
+        this.expect = E_VALUE;
+        return i + 1;
+      case E_COMMA_OR_CLOSE:
+        return this.commaOrClose(buf, i);
+      default: // E_DONE
+        throw new ScanError(this.base + i, `unexpected ${describeByte(buf, i)} after the FeatureCollection`);
+    }
+  }
+
+  private commaOrClose(buf: Buffer, i: number): number {
+    const c = buf[i];
+    const frame = this.stack[this.depth - 1];
+    const isArray = frame === F_FEATURES || frame === F_SKIP_ARRAY;
+    if (c === 0x2c) {
+      if (isArray) {
+        this.expect = E_VALUE;
+        this.role = frame === F_FEATURES ? R_FEATURE : R_ANY;
+      } else {
+        this.expect = E_KEY;
+      }
+      return i + 1;
+    }
+    if (c === (isArray ? 0x5d : 0x7d)) return this.close(i);
+    throw this.unexpected(buf, i, isArray ? "',' or ']'" : "',' or '}'");
+  }
+
+  /** Reads an object key: property names are kept, keys of GeoJSON members decide the next role. */
+  private key(buf: Buffer, i: number, end: number): number {
+    if (buf[i] !== 0x22) throw this.unexpected(buf, i, 'a string key');
+    const frame = this.stack[this.depth - 1];
+    this.role = R_ANY;
+    if (frame === F_SKIP_OBJECT) return this.skipString(i + 1, E_COLON);
+    const after = readString(buf, i, end, this.string, this.base);
+    if (after < 0) return -1;
+    const name = decodeString(buf, i, after, this.string.escaped);
+    this.expect = E_COLON;
+    if (frame === F_PROPERTIES) {
+      this.properties.add(name);
+      return after;
+    }
+    const known = Object.hasOwn(KEY_ROLES[frame], name) ? KEY_ROLES[frame][name] : undefined;
+    if (known) {
+      const [bit, role] = known;
+      const seen =
+        frame === F_TOP ? this.topSeen : frame === F_FEATURE ? this.featureSeen : this.geometrySeen;
+      if (seen & bit)
+        throw new ScanError(this.base + i, `${this.where(frame)} has a duplicate "${name}" key`);
+      if (frame === F_TOP) this.topSeen |= bit;
+      else if (frame === F_FEATURE) this.featureSeen |= bit;
+      else this.geometrySeen |= bit;
+      this.role = role;
+    }
+    return after;
+  }
+
+  private skipString(i: number, then: number): number {
+    this.string.inEscape = 0;
+    this.expect = E_SKIP_STRING;
+    this.afterSkip = then;
+    return i;
+  }
+
+  /** Reads a value whose role is `this.role`; containers are pushed, scalars checked and consumed. */
+  private value(buf: Buffer, i: number, end: number, eof: boolean): number {
+    const c = buf[i];
+    const role = this.role;
+    if (!startsValue(c)) throw this.unexpected(buf, i, 'a value');
+    if (c === 0x7b) return this.openObject(buf, i);
+    if (c === 0x5b) return this.openArray(buf, i);
+    if (c === 0x22) {
+      if (role === R_ANY) return this.skipString(i + 1, this.depth > 0 ? E_COMMA_OR_CLOSE : E_DONE);
+      if (role !== R_COLLECTION_TYPE && role !== R_FEATURE_TYPE && role !== R_GEOMETRY_TYPE) {
+        throw this.wrongKind(i);
+      }
+      const after = readString(buf, i, end, this.string, this.base);
+      if (after < 0) return -1;
+      this.typeValue(i, decodeString(buf, i, after, this.string.escaped));
+      this.valueDone();
+      return after;
+    }
+    if (c === 0x6e && role === R_GEOMETRY) {
+      throw new ScanError(this.base + i, `${this.where('geometry')} is null`);
+    }
+    if (role !== R_ANY && !(c === 0x6e && role === R_PROPERTIES)) throw this.wrongKind(i);
+    const after =
+      c === 0x2d || (c >= 0x30 && c <= 0x39)
+        ? readNumber(buf, i, end, eof, this.base)
+        : readLiteral(buf, i, end, eof, this.base);
+    if (after < 0) return -1;
+    this.valueDone();
+    return after;
+  }
+
+  private openObject(buf: Buffer, i: number): number {
+    const role = this.role;
+    let frame = F_SKIP_OBJECT;
+    if (role === R_TOP) {
+      frame = F_TOP;
+      this.topStart = i + this.base;
+    } else if (role === R_FEATURE) {
+      frame = F_FEATURE;
+      this.features++;
+      this.featureStart = i + this.base;
+      this.featureSeen = 0;
+    } else if (role === R_GEOMETRY) {
+      frame = F_GEOMETRY;
+      this.geometryStart = i + this.base;
+      this.geometrySeen = 0;
+      this.geometryType = '';
+    } else if (role === R_PROPERTIES) {
+      frame = F_PROPERTIES;
+    } else if (role !== R_ANY) {
+      throw this.wrongKind(i);
+    }
+    this.push(frame, i);
+    this.expect = E_KEY_OR_CLOSE;
+    return i + 1;
+  }
+
+  private openArray(buf: Buffer, i: number): number {
+    const role = this.role;
+    if (role === R_COORDINATES) {
+      startCoordinates(this.coords, LEAF_DEPTH[this.geometryType] ?? 0);
+      this.coordinatesStart = this.base + i;
+      this.inCoordinates = true;
+      return i; // scanCoordinates reads the '[' itself
+    }
+    if (role === R_FEATURES) this.push(F_FEATURES, i);
+    else if (role === R_ANY) this.push(F_SKIP_ARRAY, i);
+    else throw this.wrongKind(i);
+    this.expect = E_VALUE_OR_CLOSE;
+    this.role = role === R_FEATURES ? R_FEATURE : R_ANY;
+    return i + 1;
+  }
+
+  private push(frame: number, i: number): void {
+    if (this.depth >= MAX_DEPTH)
+      throw new ScanError(this.base + i, `nesting deeper than ${MAX_DEPTH} levels`);
+    if (this.depth === this.stack.length) {
+      const bigger = new Uint8Array(this.stack.length * 2);
+      bigger.set(this.stack);
+      this.stack = bigger;
+    }
+    this.stack[this.depth++] = frame;
+  }
+
+  /** Closes the innermost container at buf[i] after checking the members it must have. */
+  private close(i: number): number {
+    const frame = this.stack[this.depth - 1];
+    if (frame === F_TOP) this.closeCollection();
+    else if (frame === F_FEATURE) this.closeFeature();
+    else if (frame === F_GEOMETRY) this.closeGeometry();
+    this.depth--;
+    this.valueDone();
+    return i + 1;
+  }
+
+  private closeCollection(): void {
+    const missing = firstMissing(this.topSeen, ['type', 'features']);
+    if (missing) throw new ScanError(this.topStart, `not a FeatureCollection: no "${missing}" member`);
+  }
+
+  private closeFeature(): void {
+    const missing = firstMissing(this.featureSeen, ['type', 'geometry', 'properties']);
+    if (missing) throw new ScanError(this.featureStart, `${this.where(F_FEATURE)} has no "${missing}"`);
+  }
+
+  private closeGeometry(): void {
+    const missing = firstMissing(this.geometrySeen, ['type', 'coordinates']);
+    if (missing) throw new ScanError(this.geometryStart, `${this.where('geometry')} has no "${missing}"`);
+    const type = this.geometryType;
+    if (this.coords.leaf !== LEAF_DEPTH[type]) {
+      // The coordinates came before "type", so their depth is only checked now.
+      throw new ScanError(
+        this.coordinatesStart,
+        `${this.where('geometry.coordinates')}: ${depthReason(LEAF_DEPTH[type], String(this.coords.leaf))}`,
+      );
+    }
+    this.geometryTypes.set(type, (this.geometryTypes.get(type) ?? 0) + 1);
+  }
+
+  /** Checks the string value of a "type" member. */
+  private typeValue(i: number, value: string): void {
+    const at = this.base + i;
+    const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+    if (this.role === R_COLLECTION_TYPE) {
+      if (value !== 'FeatureCollection')
+        throw new ScanError(at, `not a FeatureCollection: "type" is ${shown}`);
+    } else if (this.role === R_FEATURE_TYPE) {
+      if (value !== 'Feature') throw new ScanError(at, `${this.where('type')} is ${shown}, not "Feature"`);
+    } else {
+      if (!Object.hasOwn(LEAF_DEPTH, value)) {
+        throw new ScanError(at, `${this.where('geometry.type')} ${shown} is not Polygon or MultiPolygon`);
+      }
+      this.geometryType = value;
+    }
+  }
+
+  /** After a complete value: the container expects ',' or its end; at the top level, nothing. */
+  private valueDone(): void {
+    this.expect = this.depth > 0 ? E_COMMA_OR_CLOSE : E_DONE;
+  }
+
+  /** Returns where we are for messages, e.g. "features[3].geometry". */
+  private where(what: number | string): string {
+    if (what === F_TOP) return 'the FeatureCollection';
+    const feature = `features[${this.features - 1}]`;
+    if (what === F_FEATURE) return feature;
+    if (what === F_GEOMETRY) return `${feature}.geometry`;
+    return `${feature}.${String(what)}`;
+  }
+
+  /** The error for a value of the wrong JSON kind in a GeoJSON member. */
+  private wrongKind(i: number): ScanError {
+    const at = this.base + i;
+    switch (this.role) {
+      case R_TOP:
+        return new ScanError(at, 'not a FeatureCollection: the top-level value is not an object');
+      case R_FEATURES:
+        return new ScanError(at, '"features" is not an array');
+      case R_FEATURE:
+        return new ScanError(at, `features[${this.features}] is not an object`); // not counted yet
+      case R_COLLECTION_TYPE:
+        return new ScanError(at, 'not a FeatureCollection: "type" is not a string');
+      case R_FEATURE_TYPE:
+        return new ScanError(at, `${this.where('type')} is not a string`);
+      case R_GEOMETRY:
+        return new ScanError(at, `${this.where('geometry')} is not an object`);
+      case R_PROPERTIES:
+        return new ScanError(at, `${this.where('properties')} is not an object or null`);
+      case R_GEOMETRY_TYPE:
+        return new ScanError(at, `${this.where('geometry.type')} is not a string`);
+      default:
+        return new ScanError(at, `${this.where('geometry.coordinates')} is not an array`);
+    }
+  }
+
+  private unexpected(buf: Buffer, i: number, expected: string): ScanError {
+    return new ScanError(this.base + i, `invalid JSON: expected ${expected}, found ${describeByte(buf, i)}`);
+  }
+}
+
+/** Returns the first of `names` whose bit (1, 2, 4… in order) is not set in `seen`. */
+function firstMissing(seen: number, names: string[]): string | undefined {
+  return names.find((_, k) => !(seen & (1 << k)));
+}

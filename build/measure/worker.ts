@@ -1,0 +1,65 @@
+// Runs on a worker thread started by build/measure-parallel.ts: scans the
+// segments of a large file from the last back, claiming each before it starts,
+// until it meets a segment the main thread has claimed.
+import { open, type FileHandle } from 'node:fs/promises';
+import { parentPort } from 'node:worker_threads';
+import { FREE, WORKER, type Segment } from './parallel.ts';
+import { scanRange } from './read.ts';
+import { FeatureCollectionScanner } from './scanner.ts';
+
+/** The worker's scan of one segment. */
+export interface SegmentResult {
+  ok: boolean; // false: a problem, or it did not end between features (the main thread scans it again)
+  bytesRead?: number;
+  features?: number;
+  box?: number[];
+  geometryTypes?: [string, number][];
+  properties?: string[];
+}
+
+interface Job {
+  id: number;
+  path: string;
+  segments: Segment[];
+  claims: Int32Array;
+  chunkSize?: number;
+}
+
+parentPort!.on('message', (job: Job) => {
+  void scanSegments(job).finally(() => parentPort!.postMessage({ id: job.id, done: true }));
+});
+
+async function scanSegments({ id, path, segments, claims, chunkSize }: Job): Promise<void> {
+  let file: FileHandle | undefined;
+  try {
+    file = await open(path, 'r');
+    for (let k = segments.length - 1; k > 0; k--) {
+      if (Atomics.compareExchange(claims, k, FREE, WORKER) !== FREE) break; // the main thread got here first
+      parentPort!.postMessage({ id, k, result: await scanSegment(file, segments[k], chunkSize) });
+    }
+  } catch {
+    // Segments claimed and not reported get no result: the main thread scans them.
+  } finally {
+    await file?.close();
+  }
+}
+
+async function scanSegment(file: FileHandle, segment: Segment, chunkSize?: number): Promise<SegmentResult> {
+  const scanner = new FeatureCollectionScanner();
+  scanner.startBetweenFeatures();
+  try {
+    const { from, to, last } = segment;
+    const { bytesRead, carry } = await scanRange(file, scanner, { from, to, toEnd: last, chunkSize });
+    if (!last && (carry !== 0 || !scanner.isBetweenFeatures())) return { ok: false };
+    return {
+      ok: true,
+      bytesRead,
+      features: scanner.features,
+      box: [...scanner.coords.box],
+      geometryTypes: [...scanner.geometryTypes],
+      properties: [...scanner.properties],
+    };
+  } catch {
+    return { ok: false };
+  }
+}

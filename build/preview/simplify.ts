@@ -1,0 +1,315 @@
+// Topology-aware line simplification for previews: builds the shared arcs of a
+// FeatureCollection once (topojson-server), gives every arc vertex a weight in
+// metres once (Visvalingam or Douglas-Peucker), and then renders the GeoJSON
+// text for any threshold cheaply, so a byte budget can be met by bisection.
+import { topology } from 'topojson-server';
+import { presimplify } from 'topojson-simplify';
+import { UserError } from '../core/errors.ts';
+
+export type Method = 'visvalingam' | 'douglas-peucker';
+
+/** Metres per degree of latitude (and of longitude at the equator), WGS84 mean. */
+export const METRES_PER_DEGREE = 111_320;
+
+/** Most decimals a preview coordinate gets (6 ≈ 0.1 m, the corpus data's precision). */
+const MAX_DECIMALS = 6;
+/** Most decimals tried to keep a tiny ring from rounding to nothing. */
+const RESCUE_DECIMALS = 9;
+
+type Vertex = number[]; // [lon, lat, weight]: weight in metres, Infinity = always kept
+
+/** A ring as arc references: i is arc i forwards, ~i is arc i backwards (TopoJSON's convention). */
+type Ring = number[];
+
+interface PreparedFeature {
+  head: string; // e.g. '{"type":"Feature","id":"ARG:ADM1:AR-C","properties":{"shapeName":"…"}'
+  type: 'Polygon' | 'MultiPolygon' | null;
+  polygons: Ring[][]; // one entry for a Polygon
+}
+
+/** Every arc's vertices in flat arrays (fast to scan per try): arc i is start[i] … start[i+1]-1. */
+export interface FlatArcs {
+  x: Float64Array;
+  y: Float64Array;
+  w: Float64Array; // weight in metres; Infinity = always kept
+  start: Int32Array;
+}
+
+/** A level ready to render at any threshold; built once per input by `prepare`. */
+export interface Prepared {
+  method: Method;
+  features: PreparedFeature[];
+  arcs: FlatArcs;
+  /** Ascending distinct finite weights of removable vertices: the candidate thresholds. */
+  thresholds: Float64Array;
+  /** keptAbove[k] = removable vertices whose weight exceeds thresholds[k-1] (k = 0: all of them). */
+  keptAbove: Int32Array;
+  /** Vertices never removed: arc endpoints and those that keep each ring a triangle. */
+  fixedVertices: number;
+}
+
+interface InputFeature {
+  id?: string | number;
+  properties?: Record<string, unknown> | null;
+  geometry: { type: string } | null;
+}
+
+/**
+ * Returns `features` ready to render: their shared borders as arcs (exact
+ * coordinate matches), each vertex weighted by `method` in metres, every ring
+ * guaranteed at least three vertices, and each feature's properties reduced
+ * by `keepProperty`. Throws a UserError naming the feature for a geometry
+ * other than Polygon/MultiPolygon.
+ */
+export function prepare(
+  source: string,
+  features: InputFeature[],
+  method: Method,
+  keepProperty: (key: string) => boolean,
+): Prepared {
+  features.forEach((feature, i) => {
+    const type = feature.geometry?.type;
+    if (type !== undefined && type !== 'Polygon' && type !== 'MultiPolygon') {
+      throw new UserError(`${source}: feature ${i}: geometry type ${type}, expected Polygon or MultiPolygon`);
+    }
+  });
+  const topo = topology({ level: { type: 'FeatureCollection', features } as never });
+  const geometries = (
+    topo.objects.level as unknown as { geometries: { type: string | null; arcs?: unknown }[] }
+  ).geometries;
+  const arcs = method === 'visvalingam' ? visvalingamArcs(topo as never) : douglasPeuckerArcs(topo.arcs);
+
+  const prepared: PreparedFeature[] = features.map((feature, i) => {
+    const geometry = geometries[i]!;
+    const type = geometry.type === 'Polygon' || geometry.type === 'MultiPolygon' ? geometry.type : null;
+    const polygons = type === 'Polygon' ? [geometry.arcs as Ring[]] : type ? (geometry.arcs as Ring[][]) : [];
+    return { head: featureHead(feature, keepProperty), type, polygons };
+  });
+  for (const feature of prepared)
+    for (const polygon of feature.polygons) for (const ring of polygon) keepTriangle(arcs, ring);
+
+  const flat = flatten(arcs);
+  return { method, features: prepared, arcs: flat, ...thresholdTable(flat.w) };
+}
+
+function flatten(arcs: Vertex[][]): FlatArcs {
+  const start = new Int32Array(arcs.length + 1);
+  arcs.forEach((arc, i) => (start[i + 1] = start[i]! + arc.length));
+  const n = start[arcs.length]!;
+  const flat = { x: new Float64Array(n), y: new Float64Array(n), w: new Float64Array(n), start };
+  arcs.forEach((arc, i) => {
+    arc.forEach((v, j) => {
+      flat.x[start[i]! + j] = v[0]!;
+      flat.y[start[i]! + j] = v[1]!;
+      flat.w[start[i]! + j] = v[2]!;
+    });
+  });
+  return flat;
+}
+
+/** Returns the feature's JSON up to its geometry, with only the kept properties. */
+function featureHead(feature: InputFeature, keepProperty: (key: string) => boolean): string {
+  const properties = Object.fromEntries(
+    Object.entries(feature.properties ?? {}).filter(([key]) => keepProperty(key)),
+  );
+  const id = feature.id === undefined ? '' : `,"id":${JSON.stringify(feature.id)}`;
+  return `{"type":"Feature"${id},"properties":${JSON.stringify(properties)}`;
+}
+
+/** Visvalingam effective areas (topojson-simplify, monotone), as √(area in m²) so they read as metres. */
+function visvalingamArcs(topo: Parameters<typeof presimplify>[0]): Vertex[][] {
+  const weight = (triangle: number[][]) => {
+    const [a, b, c] = triangle as [number[], number[], number[]];
+    const areaDegrees = Math.abs((a[0]! - c[0]!) * (b[1]! - a[1]!) - (a[0]! - b[0]!) * (c[1]! - a[1]!)) / 2;
+    return Math.sqrt(areaDegrees * Math.cos((b[1]! * Math.PI) / 180)) * METRES_PER_DEGREE;
+  };
+  return presimplify(topo, weight as never).arcs as unknown as Vertex[][];
+}
+
+/**
+ * Douglas-Peucker weights: a vertex's weight is its distance in metres from
+ * the chord that split it off, capped by its parent's weight, so a threshold
+ * t keeps exactly the vertices Douglas-Peucker with tolerance t keeps.
+ */
+function douglasPeuckerArcs(input: number[][][]): Vertex[][] {
+  return input.map((arc) => {
+    const out = arc.map((p) => [p[0]!, p[1]!, 0]);
+    const n = out.length;
+    out[0]![2] = out[n - 1]![2] = Infinity;
+    const stack: [number, number, number][] = [[0, n - 1, Infinity]];
+    while (stack.length > 0) {
+      const [i, j, cap] = stack.pop()!;
+      if (j - i < 2) continue;
+      let best = -1;
+      let k = i + 1;
+      for (let m = i + 1; m < j; m++) {
+        const d = distanceToChord(out[m]!, out[i]!, out[j]!);
+        if (d > best) [best, k] = [d, m];
+      }
+      const weight = Math.min(best, cap);
+      out[k]![2] = weight;
+      stack.push([i, k, weight], [k, j, weight]);
+    }
+    return out;
+  });
+}
+
+/** Distance in metres from p to segment a–b, on a local equirectangular projection. */
+function distanceToChord(p: Vertex, a: Vertex, b: Vertex): number {
+  const kx = Math.cos((((a[1]! + b[1]!) / 2) * Math.PI) / 180);
+  const ax = a[0]! * kx;
+  const bx = b[0]! * kx;
+  const px = p[0]! * kx;
+  const dx = bx - ax;
+  const dy = b[1]! - a[1]!;
+  const length2 = dx * dx + dy * dy;
+  const t = length2 === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (p[1]! - a[1]!) * dy) / length2));
+  return Math.hypot(px - ax - t * dx, p[1]! - a[1]! - t * dy) * METRES_PER_DEGREE;
+}
+
+/** Marks the heaviest removable vertices of `ring` as kept until it has three vertices that always stay. */
+function keepTriangle(arcs: Vertex[][], ring: Ring): void {
+  if (ring.length >= 3) return; // three arcs: three endpoints always stay
+  const interior = ring.flatMap((ref) => {
+    const arc = arcs[ref < 0 ? ~ref : ref]!;
+    return arc.slice(1, -1);
+  });
+  let fixed = ring.length + interior.filter((v) => v[2] === Infinity).length;
+  if (fixed >= 3) return;
+  interior.sort((a, b) => b[2]! - a[2]!);
+  for (const vertex of interior) {
+    if (fixed >= 3) break;
+    if (vertex[2] !== Infinity) {
+      vertex[2] = Infinity;
+      fixed++;
+    }
+  }
+}
+
+function thresholdTable(w: Float64Array): Pick<Prepared, 'thresholds' | 'keptAbove' | 'fixedVertices'> {
+  let n = 0;
+  const finite = new Float64Array(w.length);
+  for (let i = 0; i < w.length; i++) if (w[i] !== Infinity) finite[n++] = w[i]!;
+  const sorted = finite.subarray(0, n).sort();
+  const thresholds = new Float64Array(n);
+  const keptAbove = new Int32Array(n + 1);
+  keptAbove[0] = n;
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    if (i + 1 < n && sorted[i + 1] === sorted[i]) continue;
+    thresholds[m] = sorted[i]!;
+    keptAbove[++m] = n - i - 1;
+  }
+  return {
+    thresholds: thresholds.slice(0, m),
+    keptAbove: keptAbove.slice(0, m + 1),
+    fixedVertices: w.length - n,
+  };
+}
+
+/** Returns the decimals whose rounding step (≈ 111 km × 10^-d) is at most `toleranceM`, within [0, 6]. */
+export function decimalsFor(toleranceM: number): number {
+  if (toleranceM <= 0) return MAX_DECIMALS;
+  return Math.max(0, Math.min(MAX_DECIMALS, Math.ceil(Math.log10(METRES_PER_DEGREE / toleranceM))));
+}
+
+/** One rendering of a prepared level. */
+export interface Rendering {
+  text: string;
+  bytes: number;
+  vertices: number; // positions written, closing ones included
+}
+
+/**
+ * Returns the preview text keeping the vertices whose weight exceeds
+ * `threshold` (-1 keeps all), coordinates rounded to `decimals`. Consecutive
+ * positions that round together are merged; a ring that would fall below
+ * four positions gets more decimals on all its arcs (so neighbours still meet).
+ */
+export function render(prepared: Prepared, threshold: number, decimals: number): Rendering {
+  const { arcs } = prepared;
+  const arcDecimals = new Uint8Array(arcs.start.length - 1).fill(decimals);
+  const cache = new Map<number, RenderedArc>();
+  const arcText = (index: number): string[] => {
+    let out = cache.get(index);
+    if (!out) {
+      out = renderArc(arcs, index, threshold, arcDecimals[index]!);
+      cache.set(index, out);
+    }
+    return out.texts;
+  };
+  const ringText = (ring: Ring): string[] => {
+    const positions: string[] = [];
+    for (const ref of ring) {
+      const part = ref < 0 ? arcText(~ref).slice().reverse() : arcText(ref);
+      for (let i = positions.length === 0 ? 0 : 1; i < part.length; i++) positions.push(part[i]!);
+    }
+    return positions;
+  };
+  const rings = prepared.features.flatMap((feature) => feature.polygons.flat());
+  // First settle the decimals of every arc, then write: a shared arc is written alike on both sides.
+  for (const ring of rings) {
+    const arcIndexes = ring.map((ref) => (ref < 0 ? ~ref : ref));
+    while (ringText(ring).length < 4 && arcIndexes.every((i) => arcDecimals[i]! < RESCUE_DECIMALS)) {
+      for (const i of arcIndexes) {
+        arcDecimals[i]!++;
+        cache.delete(i);
+      }
+    }
+  }
+
+  let vertices = 0;
+  const lines = prepared.features.map((feature) => {
+    if (!feature.type) return `${feature.head},"geometry":null}`;
+    const polygons = feature.polygons.map((polygon) =>
+      polygon.map((ring) => {
+        const positions = ringText(ring);
+        vertices += positions.length;
+        return `[[${positions.join('],[')}]]`;
+      }),
+    );
+    const coordinates =
+      feature.type === 'Polygon'
+        ? `[${polygons[0]!.join(',')}]`
+        : `[${polygons.map((p) => `[${p.join(',')}]`).join(',')}]`;
+    return `${feature.head},"geometry":{"type":"${feature.type}","coordinates":${coordinates}}}`;
+  });
+  const bbox = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const { box } of cache.values()) {
+    bbox[0] = Math.min(bbox[0]!, box[0]!);
+    bbox[1] = Math.min(bbox[1]!, box[1]!);
+    bbox[2] = Math.max(bbox[2]!, box[2]!);
+    bbox[3] = Math.max(bbox[3]!, box[3]!);
+  }
+  const head = bbox[0] === Infinity ? '' : `"bbox":[${bbox.join(',')}],`;
+  const text = `{"type":"FeatureCollection",${head}"features":[\n${lines.join(',\n')}\n]}`;
+  return { text, bytes: Buffer.byteLength(text), vertices };
+}
+
+interface RenderedArc {
+  texts: string[]; // e.g. ["-58.53,-34.65", "-58.55,-34.64"]
+  box: number[]; // [west, south, east, north] of the rounded positions
+}
+
+/** Returns the arc's kept positions as "x,y" texts, merging neighbours that round alike, and their bbox. */
+function renderArc(arcs: FlatArcs, index: number, threshold: number, decimals: number): RenderedArc {
+  const bbox = [Infinity, Infinity, -Infinity, -Infinity];
+  const scale = 10 ** decimals;
+  const out: string[] = [];
+  const first = arcs.start[index]!;
+  const last = arcs.start[index + 1]! - 1;
+  const { x: xs, y: ys, w } = arcs;
+  for (let i = first; i <= last; i++) {
+    if (!(w[i]! > threshold) && i !== first && i !== last) continue;
+    const x = Math.round(xs[i]! * scale) / scale + 0; // + 0 turns -0 into 0
+    const y = Math.round(ys[i]! * scale) / scale + 0;
+    const text = `${x},${y}`;
+    if (out[out.length - 1] === text) continue;
+    out.push(text);
+    if (x < bbox[0]!) bbox[0] = x;
+    if (y < bbox[1]!) bbox[1] = y;
+    if (x > bbox[2]!) bbox[2] = x;
+    if (y > bbox[3]!) bbox[3] = y;
+  }
+  return { texts: out, box: bbox };
+}

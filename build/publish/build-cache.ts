@@ -1,0 +1,70 @@
+// What a build remembers between runs, under <root>/.cache/geoshelf/, so a
+// rebuild with unchanged input reads no GeoJSON: build.json (the fingerprint
+// of the last build, the state of each published file) and maps.json (the
+// SVG drawn from each file). Both are caches: missing or corrupt means empty.
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+
+/** A file's identity: if size and mtime are unchanged, so are its bytes (as the measurer assumes). */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+}
+
+export interface BuildCache {
+  version: 1;
+  /** inputFingerprint() of the last successful build, and what it built. */
+  fingerprint?: string;
+  summary?: { manifests: number; datasets: number; files: number; bytes: number };
+  /** Per published data file: the source's stamp when copied, and the copy's inode in dist/. */
+  published: Record<string, FileStamp & { ino: number }>;
+  /** Per generated file: sha256 of its contents and its stamp in dist/ when written. */
+  outputs: Record<string, FileStamp & { ino: number; hash: string }>;
+}
+
+/** Map SVG per drawn file, e.g. "data/earth/CHL/preview/CHL_ADM1.preview.geojson". */
+export type MapCache = Record<string, FileStamp & { title: string; svg: string | null }>;
+
+/** A cache as loaded, with the text it came from (an unchanged cache is not rewritten). */
+export interface Loaded<T> {
+  file: string;
+  data: T;
+  text?: string;
+}
+
+/** Returns the cache files of a build under `root`. */
+export function cacheFiles(root: string): { build: string; maps: string } {
+  const dir = join(root, '.cache', 'geoshelf');
+  return { build: join(dir, 'build.json'), maps: join(dir, 'maps.json') };
+}
+
+/** Returns the JSON cache in `file` when `accept` approves it, else `empty`. */
+export async function loadCache<T>(file: string, empty: T, accept: (data: T) => boolean): Promise<Loaded<T>> {
+  try {
+    const text = await readFile(file, 'utf8');
+    const data = JSON.parse(text) as T;
+    if (accept(data)) return { file, data, text };
+  } catch {
+    // missing or corrupt: start afresh, the cache only saves time
+  }
+  return { file, data: empty };
+}
+
+/** Returns the build cache of `root` (empty when missing or of another version). */
+export function loadBuildCache(root: string): Promise<Loaded<BuildCache>> {
+  return loadCache<BuildCache>(
+    cacheFiles(root).build,
+    { version: 1, published: {}, outputs: {} },
+    (c) => c.version === 1 && !!c.published && !!c.outputs,
+  );
+}
+
+/** Writes the cache atomically, unless it is unchanged since it was loaded. */
+export async function saveCache<T>(cache: Loaded<T>): Promise<void> {
+  const text = JSON.stringify(cache.data);
+  if (text === cache.text) return;
+  await mkdir(dirname(cache.file), { recursive: true });
+  await writeFileAtomic(cache.file, text);
+  cache.text = text;
+}

@@ -1,0 +1,184 @@
+// One page per manifest: identity, status, attribution, the map, the
+// datasets table (with sha256 copy buttons and downloads) and split parts.
+import type { Dataset, GeometryTypes, Manifest, Part } from '../../manifest/types.ts';
+import { formatBytes, formatInt, licenseLink, markup, raw, type Html } from './html.ts';
+import { statusBadge } from './index-page.ts';
+import { renderPage, type PageContext } from './layout.ts';
+import { countryApi } from './paths.ts';
+
+export interface CountryMap {
+  svg: string; // from renderMapSvg()
+  level: string; // e.g. "ADM1"
+  from: string; // the file drawn, e.g. "data/earth/CHL/preview/CHL_ADM1.preview.geojson"
+  preview: boolean; // whether `from` is the preview (else the full file)
+}
+
+const STATUS_NOTES: Record<string, string> = {
+  review:
+    'This entry is under review: its boundaries or metadata may still change. Check the files before relying on them.',
+  deprecated:
+    'This entry is deprecated: it is kept for existing users but no longer maintained. Prefer a current entry.',
+};
+
+/** Returns a link only for http(s) URLs; anything else (e.g. "javascript:") is shown as text. */
+export function safeLink(url: string, text: string): Html {
+  return /^https?:\/\//i.test(url) ? markup`<a href="${url}">${text}</a>` : markup`${text} (${url})`;
+}
+
+function geometry(types: GeometryTypes): string {
+  const counts = Object.entries(types).filter(([, n]) => n && n > 0);
+  return counts.map(([type, n]) => `${type} ${formatInt(n as number)}`).join(', ') || '–';
+}
+
+function size(bytes: number | undefined): Html {
+  if (bytes === undefined) return markup`–`;
+  return markup`<span title="${formatInt(bytes)} bytes">${formatBytes(bytes)}</span>`;
+}
+
+function sha(sha256: string | undefined, label: string): Html {
+  if (!sha256) return markup`–`;
+  return markup`<div><code class="sha">${sha256}</code> <button type="button" class="copy" data-copy="${sha256}" aria-label="Copy the sha256 of ${label}" hidden>Copy</button></div>`;
+}
+
+function fileName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+function download(base: string, path: string, label: string, describedBy: string): Html {
+  return markup`<a class="download" href="${base}${path}" download="${fileName(path)}" aria-describedby="${describedBy}">${label}</a>`;
+}
+
+function datasetRow(base: string, m: Manifest, d: Dataset): Html {
+  const id = `ds-${d.level}`;
+  const year = d.src_year === undefined ? undefined : String(d.src_year);
+  const provider = [d.src_provider, year].filter(Boolean).join(', ');
+  const previewSize = d.preview_bytes ? markup` <small>(${formatBytes(d.preview_bytes)})</small>` : '';
+  const downloads = [
+    d.path ? download(base, d.path, 'GeoJSON', id) : undefined,
+    d.parts ? markup`<a href="#parts-${d.level}">${formatInt(d.parts.length)} parts</a>` : undefined,
+    d.preview
+      ? markup`<a href="${base}${d.preview}" download="${fileName(d.preview)}">Preview</a>${previewSize}`
+      : undefined,
+  ].filter(Boolean);
+  const simplification =
+    d.simplification && d.simplification.method !== 'none'
+      ? `${d.simplification.method}, ${formatInt(d.simplification.tolerance_m)} m`
+      : (d.simplification?.method ?? '–');
+  return markup`<tr>
+<th scope="row" id="${id}" data-label="Level">${d.level}</th>
+<td data-label="Features" class="num">${formatInt(d.features)}</td>
+<td data-label="Size" class="num">${size(d.bytes)}</td>
+<td data-label="sha256" class="sha-cell">${sha(d.sha256, `${m.iso_a3} ${d.level}`)}</td>
+<td data-label="Geometry">${geometry(d.geometry_types)}</td>
+<td data-label="Properties" class="props">${d.properties.join(', ') || '–'}</td>
+<td data-label="Licence">${licenseLink(d.license)}</td>
+<td data-label="Simplification">${simplification}</td>
+<td data-label="Provider">${provider || '–'}</td>
+<td data-label="Download"><div>${downloads.map((link, i) => markup`${i ? markup`<br>` : ''}${link}`)}</div></td>
+</tr>
+`;
+}
+
+function partRow(base: string, m: Manifest, d: Dataset, p: Part): Html {
+  const id = `part-${d.level}-${p.code}`;
+  return markup`<tr>
+<th scope="row" id="${id}" data-label="Part"><code>${p.code}</code></th>
+<td data-label="Features" class="num">${formatInt(p.features)}</td>
+<td data-label="Size" class="num">${size(p.bytes)}</td>
+<td data-label="sha256" class="sha-cell">${sha(p.sha256, `${m.iso_a3} ${d.level} part ${p.code}`)}</td>
+<td data-label="Geometry">${geometry(p.geometry_types)}</td>
+<td data-label="Download">${download(base, p.path, 'GeoJSON', id)}</td>
+</tr>
+`;
+}
+
+function partsSection(base: string, m: Manifest, d: Dataset): Html {
+  const parts = d.parts ?? [];
+  const total = parts.reduce((n, p) => n + p.bytes, 0);
+  const by = d.split_by ?? 'ADM1';
+  const whole = d.path ? ', for those who need only one region (the whole level is also one file above)' : '';
+  const unassigned = d.unassigned
+    ? markup` ${formatInt(d.unassigned)} ${d.unassigned === 1 ? 'feature' : 'features'} whose parent could not be determined ${d.unassigned === 1 ? 'is' : 'are'} in the part <code>unassigned</code>.`
+    : '';
+  return markup`<h3 id="parts-${d.level}">${d.level} split by ${by}: ${formatInt(parts.length)} parts</h3>
+<p>One file per ${by} parent, ${formatBytes(total)} in all${whole}.${unassigned}</p>
+<div class="table-scroll"><table class="stack">
+<caption class="visually-hidden">Parts of ${m.name.en} ${d.level}</caption>
+<thead><tr><th scope="col">Part</th><th scope="col" class="num">Features</th><th scope="col" class="num">Size</th><th scope="col">sha256</th><th scope="col">Geometry</th><th scope="col">Download</th></tr></thead>
+<tbody>
+${parts.map((p) => partRow(base, m, d, p))}</tbody>
+</table></div>
+`;
+}
+
+function metadata(base: string, file: string, m: Manifest): Html {
+  const s = m.source;
+  const license =
+    s.license === 'mixed'
+      ? markup`mixed: ${(s.licenses ?? []).map((l, i) => markup`${i ? ', ' : ''}${licenseLink(l)}`)} (per dataset below)`
+      : licenseLink(s.license);
+  const region = m.m49_region ? markup`<dt>Region (M49)</dt><dd>${m.m49_region}</dd>\n` : '';
+  const notes = m.notes ? markup`<dt>Notes</dt><dd>${m.notes}</dd>\n` : '';
+  return markup`<dl class="meta">
+<dt>Status</dt><dd>${statusBadge(m.status)}</dd>
+<dt>ISO 3166 codes</dt><dd><code>${m.iso_a3}</code>${m.iso_a2 ? markup` · <code>${m.iso_a2}</code>` : ''}</dd>
+${region}<dt>Body</dt><dd>${m.body}</dd>
+<dt>Coordinates</dt><dd>${m.crs.authority}:${m.crs.code} (EPSG:${m.crs.epsg})</dd>
+<dt>Source</dt><dd>${safeLink(s.url, s.name)}</dd>
+<dt>Retrieved</dt><dd><time datetime="${s.retrieved}">${s.retrieved}</time></dd>
+<dt>Licence</dt><dd>${license}</dd>
+${notes}<dt>Manifest</dt><dd><a href="${base}${file}">manifest.json</a> · <a href="${base}${countryApi(m)}">JSON API</a></dd>
+</dl>`;
+}
+
+function mapFigure(m: Manifest, map: CountryMap | undefined): Html {
+  if (!map) {
+    return markup`<p class="no-map">No preview of ${m.name.en} is small enough to draw here; download a file below.</p>`;
+  }
+  return markup`<figure class="map">
+${raw(map.svg)}
+<figcaption>${map.level} ${map.preview ? 'preview' : 'file'} <code>${map.from.slice(map.from.lastIndexOf('/') + 1)}</code>, drawn at build time (equirectangular, simplified to the pixel grid).</figcaption>
+</figure>`;
+}
+
+function attribution(m: Manifest): Html {
+  const providers = [...new Set(m.datasets.map((d) => d.src_provider).filter(Boolean))].join('; ');
+  return markup`<p class="attribution">Please credit <strong>${providers || m.source.name}</strong> via ${safeLink(m.source.url, m.source.name)} (retrieved ${m.source.retrieved}) under the licence of each dataset above.</p>`;
+}
+
+/** Returns the page of one manifest; `file` is its path from the root, e.g. "data/earth/CHL/manifest.json". */
+export function renderCountryPage(
+  context: PageContext,
+  file: string,
+  m: Manifest,
+  map: CountryMap | undefined,
+): string {
+  const { base } = context;
+  const es =
+    m.name.es && m.name.es !== m.name.en ? markup` <span class="es" lang="es">${m.name.es}</span>` : '';
+  const banner = STATUS_NOTES[m.status]
+    ? markup`<p class="banner banner-${m.status}" role="note"><strong>${statusBadge(m.status)}</strong> ${STATUS_NOTES[m.status]}</p>\n`
+    : '';
+  const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li><li>${m.body}</li><li aria-current="page">${m.name.en}</li></ol></nav>
+<h1>${m.name.en}${es}</h1>
+${banner}<div class="overview">
+${mapFigure(m, map)}
+<section aria-labelledby="about"><h2 id="about" class="visually-hidden">About this entry</h2>
+${metadata(base, file, m)}
+</section>
+</div>
+<h2 id="datasets">Datasets</h2>
+<div class="table-scroll"><table class="stack datasets">
+<caption class="visually-hidden">Datasets of ${m.name.en}, one per administrative level</caption>
+<thead><tr><th scope="col">Level</th><th scope="col" class="num">Features</th><th scope="col" class="num">Size</th><th scope="col">sha256</th><th scope="col">Geometry</th><th scope="col">Properties</th><th scope="col">Licence</th><th scope="col">Simplification</th><th scope="col">Provider</th><th scope="col">Download</th></tr></thead>
+<tbody>
+${m.datasets.map((d) => datasetRow(base, m, d))}</tbody>
+</table></div>
+${m.datasets.filter((d) => d.parts && d.parts.length > 0).map((d) => partsSection(base, m, d))}${attribution(m)}`;
+  const codes = m.iso_a2 ? `${m.iso_a3}, ${m.iso_a2}` : m.iso_a3;
+  return renderPage(context, {
+    title: `${m.name.en} (${m.iso_a3})`,
+    description: `Administrative boundaries of ${m.name.en} (${codes}): ${m.datasets.map((d) => d.level).join(', ')} as GeoJSON, with sizes, sha256, source and licence.`,
+    main,
+  });
+}

@@ -1,0 +1,98 @@
+// HTML building blocks shared by every page: an auto-escaping template tag,
+// number and size formats, licence links and URLs under the base path.
+import type { License } from '../../manifest/types.ts';
+
+/** Markup that is already safe; anything else put into `markup` is escaped. */
+export class Html {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Returns `text` escaped for HTML text and quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+function render(value: unknown): string {
+  if (value instanceof Html) return value.value;
+  if (Array.isArray(value)) return value.map(render).join('');
+  if (value === undefined || value === null || value === false) return '';
+  return escapeHtml(String(value));
+}
+
+/**
+ * Template tag: markup`<td>${name}</td>` escapes `name`; nested Html, arrays of
+ * either, and empty values (undefined, null, false → "") are inserted as is.
+ * (Not named `html`: Prettier would reformat the HTML inside, whitespace and all.)
+ */
+export function markup(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0];
+  values.forEach((value, i) => (out += render(value) + strings[i + 1]));
+  return new Html(out);
+}
+
+/** Marks trusted markup (e.g. a rendered SVG) as safe. */
+export function raw(markup: string): Html {
+  return new Html(markup);
+}
+
+/** Returns an integer with thousands separators, e.g. 4367927 → "4,367,927". */
+export function formatInt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** Returns a byte count for people, e.g. 107974 → "105.4 KB" (1 KB = 1024 bytes). */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = n / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+const LICENSE_URLS: Partial<Record<License, string>> = {
+  'CC0-1.0': 'https://creativecommons.org/publicdomain/zero/1.0/',
+  'CC-BY-2.5': 'https://creativecommons.org/licenses/by/2.5/',
+  'CC-BY-3.0': 'https://creativecommons.org/licenses/by/3.0/',
+  'CC-BY-3.0-IGO': 'https://creativecommons.org/licenses/by/3.0/igo/',
+  'CC-BY-4.0': 'https://creativecommons.org/licenses/by/4.0/',
+  'DL-DE-BY-2.0': 'https://www.govdata.de/dl-de/by-2-0',
+  'Etalab-2.0': 'https://www.etalab.gouv.fr/licence-ouverte-open-licence/',
+  'ODC-By-1.0': 'https://opendatacommons.org/licenses/by/1-0/',
+  'OGL-Canada-2.0': 'https://open.canada.ca/en/open-government-licence-canada',
+  'OGL-UK-3.0': 'https://www.nationalarchives.gov.uk/doc/open-government-licence/version/3/',
+};
+
+/** Returns a licence identifier linked to its text ("public-domain" has none). */
+export function licenseLink(license: License | 'mixed'): Html {
+  const href = LICENSE_URLS[license as License];
+  return href ? markup`<a href="${href}" rel="license">${license}</a>` : markup`${license}`;
+}
+
+/**
+ * Returns `base` in canonical form: "/" , "/sub/" or "https://cdn.example.org/x/",
+ * always ending with "/"; throws on anything else (e.g. "sub" without a slash
+ * is accepted as "/sub/").
+ */
+export function normaliseBase(base: string): string {
+  let b = base.trim();
+  if (/^https?:\/\//.test(b)) return b.endsWith('/') ? b : `${b}/`;
+  if (!b.startsWith('/')) b = `/${b}`;
+  if (!b.endsWith('/')) b = `${b}/`;
+  if (/\/\.\.?\//.test(b) || /[?#\s"<>\\]/.test(b)) throw new Error(`unusable base path "${base}"`);
+  return b;
+}

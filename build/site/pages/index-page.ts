@@ -1,0 +1,87 @@
+// The catalogue's front page: every manifest in one table (it works without
+// script), plus the search form that src/client/main.ts brings to life. The
+// stylesheet lays the rows out as grids with `content-visibility: auto`, so
+// the browser renders only the rows on screen before the first paint; the
+// explicit ARIA roles keep the table's semantics under that CSS. Rows carry
+// each value once, without per-cell labels or classes.
+import type { Manifest } from '../../manifest/types.ts';
+import { formatInt, markup, type Html } from './html.ts';
+import { renderPage, type PageContext } from './layout.ts';
+import { countryPage, manifestLevels, manifestLicenses } from './paths.ts';
+
+const STATUS_LABELS: Record<string, string> = { ok: 'OK', review: 'Under review', deprecated: 'Deprecated' };
+
+/** Returns a status badge: colour and a word, e.g. "Under review". */
+export function statusBadge(status: string): Html {
+  return markup`<span class="badge badge-${status}">${STATUS_LABELS[status] ?? status}</span>`;
+}
+
+function options(values: Iterable<string>, labels: Record<string, string> = {}): Html[] {
+  return [...new Set(values)].sort().map((v) => markup`<option value="${v}">${labels[v] ?? v}</option>`);
+}
+
+function row(context: PageContext, m: Manifest): Html {
+  const levels = manifestLevels(m);
+  const licenses = manifestLicenses(m);
+  const es =
+    m.name.es && m.name.es !== m.name.en ? markup`<span class="es" lang="es">${m.name.es}</span>` : '';
+  return markup`<tr role="row" data-status="${m.status}" data-licenses="${licenses.join(' ')}"${m.status === 'deprecated' ? markup` class="row-deprecated"` : ''}>
+<td role="cell"><a href="${context.base}${countryPage(m)}">${m.name.en}</a>${es}</td>
+<td role="cell">${m.iso_a3}</td>
+<td role="cell">${m.iso_a2 ?? '–'}</td>
+<td role="cell">${m.body}</td>
+<td role="cell">${m.m49_region ?? '–'}</td>
+<td role="cell">${statusBadge(m.status)}</td>
+<td role="cell">${levels.join(', ')}</td>
+<td role="cell">${m.source.license === 'mixed' ? `mixed: ${licenses.join(', ')}` : m.source.license}</td>
+</tr>
+`;
+}
+
+function sortable(label: string, key: string, sorted = false): Html {
+  const sort = sorted ? markup` aria-sort="ascending"` : '';
+  return markup`<th scope="col" role="columnheader"${sort}><button type="button" data-sort="${key}">${label}</button></th>`;
+}
+
+function select(id: string, name: string, label: string, values: Html[]): Html {
+  return markup`<div><label for="${id}">${label}</label><select id="${id}" name="${name}"><option value="">All</option>${values}</select></div>`;
+}
+
+/** Returns the index page of `manifests` (already in catalogue order). */
+export function renderIndexPage(context: PageContext, manifests: Manifest[]): string {
+  const datasets = manifests.reduce((n, m) => n + m.datasets.length, 0);
+  const main = markup`<h1>Administrative boundaries</h1>
+<p class="lead">${formatInt(manifests.length)} countries and territories, ${formatInt(datasets)} datasets, each a GeoJSON file with its size, sha256, source and licence. Programs can read the same catalogue as <a href="${context.base}api/v1/index.json">JSON</a>.</p>
+<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
+<div class="search"><label for="q">Search by name or code</label><input id="q" name="q" type="search" placeholder="e.g. Chile, Fiyi, CHL, CL" autocomplete="off" spellcheck="false"></div>
+${select('f-body', 'body', 'Body', options(manifests.map((m) => m.body)))}
+${select(
+  'f-status',
+  'status',
+  'Status',
+  options(
+    manifests.map((m) => m.status),
+    STATUS_LABELS,
+  ),
+)}
+${select('f-license', 'license', 'Licence', options(manifests.flatMap(manifestLicenses)))}
+${select('f-level', 'level', 'Level', options(manifests.flatMap(manifestLevels)))}
+<div><button type="reset">Clear</button></div>
+</form>
+<p id="count" class="count" role="status" aria-live="polite">${formatInt(manifests.length)} entries</p>
+<div class="table-scroll">
+<table id="catalogue" class="catalogue stack" role="table">
+<caption class="visually-hidden">Every country and territory in the catalogue; column buttons sort the table</caption>
+<thead role="rowgroup"><tr role="row">${sortable('Name', 'name', true)}${sortable('ISO3', 'iso3')}<th scope="col" role="columnheader">ISO2</th>${sortable('Body', 'body')}${sortable('Region', 'region')}${sortable('Status', 'status')}${sortable('Levels', 'levels')}<th scope="col" role="columnheader">Licence</th></tr></thead>
+<tbody role="rowgroup">
+${manifests.map((m) => row(context, m))}</tbody>
+</table>
+</div>`;
+  return renderPage(context, {
+    title: 'Administrative boundaries',
+    description: `Browse and download administrative boundaries of ${manifests.length} countries and territories as GeoJSON, with sources and licences.`,
+    head: markup`<noscript><style>#filters { display: none; }</style></noscript>
+`, // the form needs the script
+    main,
+  });
+}

@@ -1,0 +1,72 @@
+// Renders every generated file of the site into memory: the index, one page
+// per manifest, 404.html, robots.txt, sitemap.xml and the JSON API. Nothing
+// here touches the disk; build/build.ts decides what to write.
+import { renderApiCountry, renderApiIndex } from './api.ts';
+import { escapeHtml, markup } from './pages/html.ts';
+import { renderCountryPage, type CountryMap } from './pages/country-page.ts';
+import { renderIndexPage } from './pages/index-page.ts';
+import { renderPage, type PageContext } from './pages/layout.ts';
+import { countryApi, countryPage } from './pages/paths.ts';
+import type { LoadedManifest } from '../manifest/validate.ts';
+
+export interface SiteOptions extends PageContext {
+  siteUrl?: string; // e.g. "https://boundaries.example.org"; makes sitemap URLs absolute
+}
+
+/** Returns the sitemap: absolute URLs with `siteUrl`, else paths from the base (see README). */
+function renderSitemap(options: SiteOptions, pages: string[]): string {
+  const origin = options.siteUrl ? options.siteUrl.replace(/\/+$/, '') : '';
+  const base = /^https?:\/\//.test(options.base) ? options.base : `${origin}${options.base}`;
+  const urls = pages.map((page) => `<url><loc>${escapeHtml(`${base}${page}`)}</loc></url>`).join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+}
+
+function renderRobots(options: SiteOptions): string {
+  const absolute = /^https?:\/\//.test(options.base) || options.siteUrl;
+  const sitemap = absolute
+    ? `Sitemap: ${/^https?:\/\//.test(options.base) ? '' : options.siteUrl!.replace(/\/+$/, '')}${options.base}sitemap.xml\n`
+    : '';
+  return `User-agent: *\nAllow: /\n${sitemap}`;
+}
+
+function renderNotFound(context: PageContext): string {
+  return renderPage(context, {
+    title: 'Not found',
+    description: 'This page does not exist in the boundary catalogue.',
+    main: markup`<h1>Not found</h1>
+<p>Nothing is published at this address. The country may be listed under another code: search the <a href="${context.base}">catalogue</a>, or read the <a href="${context.base}api/v1/index.json">JSON index</a>.</p>`,
+  });
+}
+
+/**
+ * Returns every generated file of the site, keyed by its path inside dist/
+ * (e.g. "earth/CHL/index.html" → HTML). `maps` holds the map of each manifest
+ * that has one, keyed by manifest file.
+ */
+export function renderSite(
+  options: SiteOptions,
+  loaded: LoadedManifest[],
+  maps: Map<string, CountryMap>,
+): Map<string, string> {
+  const context: PageContext = { base: options.base, script: options.script, styles: options.styles };
+  const files = new Map<string, string>();
+  files.set(
+    'index.html',
+    renderIndexPage(
+      context,
+      loaded.map((l) => l.manifest),
+    ),
+  );
+  for (const { file, manifest } of loaded) {
+    files.set(
+      `${countryPage(manifest)}index.html`,
+      renderCountryPage(context, file, manifest, maps.get(file)),
+    );
+  }
+  files.set('404.html', renderNotFound(context));
+  files.set('api/v1/index.json', renderApiIndex(options.base, loaded));
+  for (const entry of loaded) files.set(countryApi(entry.manifest), renderApiCountry(options.base, entry));
+  files.set('sitemap.xml', renderSitemap(options, ['', ...loaded.map((l) => countryPage(l.manifest))]));
+  files.set('robots.txt', renderRobots(options));
+  return files;
+}
