@@ -1,5 +1,6 @@
 // Wires the CLI together: finds the subcommand, prints help, and turns errors
 // into exit codes. Each command lives in its own module under ./commands/.
+import { formatProblem } from '../../build/core/problem.ts';
 import { UserError, type Command } from './command.ts';
 
 interface Entry {
@@ -64,7 +65,7 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (error) {
     if (error instanceof UserError) {
-      console.error(error.message);
+      console.error(error.problems.map(formatProblem).join('\n'));
       return 1;
     }
     console.error(`geoshelf ${entry.name}: unexpected error (a bug in geoshelf, please report it)`);

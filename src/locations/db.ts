@@ -13,7 +13,7 @@ import { LOCATION_TYPES, type LocationType, type StoredLocation } from './types.
  * the rows of each type 0, 1, 2… in the same order. `PRAGMA user_version = 1`
  * marks a file written by `geoshelf locations import`.
  */
-export const SCHEMA_SQL = `
+export const TABLE_SQL = `
 CREATE TABLE locations (
   id TEXT PRIMARY KEY,
   name TEXT NOT NULL,
@@ -24,10 +24,14 @@ CREATE TABLE locations (
   pos INTEGER NOT NULL,
   type_pos INTEGER NOT NULL
 );
-CREATE UNIQUE INDEX locations_pos ON locations (pos);
-CREATE UNIQUE INDEX locations_type_pos ON locations (type, type_pos);
 PRAGMA user_version = 1;
 `;
+/** The position indexes: the importer builds them after the rows of a new file (faster than row by row). */
+export const INDEX_SQL = `
+CREATE UNIQUE INDEX locations_pos ON locations (pos);
+CREATE UNIQUE INDEX locations_type_pos ON locations (type, type_pos);
+`;
+export const SCHEMA_SQL = TABLE_SQL + INDEX_SQL;
 
 /** A problem opening a database: the message is one line, e.g. "file is not a database". */
 export class LocationDbError extends Error {

@@ -40,8 +40,8 @@ describe('geoshelf locations import (CLI)', () => {
     expect(error.code).toBe(1);
     const lines = error.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(7);
-    expect(lines[0]).toBe('test/fixtures/locations/invalid/bad.csv:3: name is empty');
-    expect(lines[6]).toBe(`nothing written to ${db}: 6 problem(s)`);
+    expect(lines[0]).toBe('test/fixtures/locations/invalid/bad.csv: line 3: name is empty');
+    expect(lines[6]).toBe(`${db}: nothing written: 6 problem(s)`);
     expect(existsSync(db)).toBe(false);
   });
 

@@ -3,6 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatProblem } from '../../build/core/problem.ts';
 import { importLocations } from '../../src/locations/import.ts';
 import { normaliseType } from '../../src/locations/normalise.ts';
 import type { RunningServer } from '../../src/server/app.ts';
@@ -41,9 +42,9 @@ describe('object-prototype names', () => {
     const input = join(dir, 'proto.csv');
     await writeFile(input, 'name,type,latitude,longitude\nA,constructor,1,2\nB,__proto__,1,2\nC,otro,1,2\n');
     const result = await importLocations({ files: [input], db: join(dir, 'proto.sqlite') });
-    const lines = result.problems.map(String).join('\n');
-    expect(lines).toMatch(/proto\.csv:2: .*type "constructor" is not one of/);
-    expect(lines).toMatch(/proto\.csv:3: .*type "__proto__" is not one of/);
+    const lines = result.problems.map(formatProblem).join('\n');
+    expect(lines).toMatch(/proto\.csv: line 2: .*type "constructor" is not one of/);
+    expect(lines).toMatch(/proto\.csv: line 3: .*type "__proto__" is not one of/);
     expect(result.inserted).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 // CLI layer of `geoshelf locations import`: parses flags, runs the import
 // stage, prints problems or a summary, and shows progress on a terminal.
+import { problem } from '../../../build/core/problem.ts';
 import { UserError, parseCommandArgs, type Command } from '../command.ts';
-import { FIELDS, importLocations, type Field } from '../../locations/import.ts';
+import { FIELDS, MAX_LISTED_PROBLEMS, importLocations, type Field } from '../../locations/import.ts';
 import { normaliseType } from '../../locations/normalise.ts';
 import { LOCATION_TYPES } from '../../locations/types.ts';
 
@@ -21,7 +22,10 @@ Options:
   -h, --help       show this help
 
 Records without an id get a deterministic UUID (the same input gives the same
-ids). If any record is bad, every problem is listed and nothing is written.`;
+ids). If any record is bad, nothing is written: the first ${MAX_LISTED_PROBLEMS} problems are
+listed, then how many there were. The file is replaced at once when the import
+is complete (a server serving it picks the new rows up by itself); an import
+that is interrupted leaves it as it was.`;
 
 /** Returns `--map` text such as "name=Compania,latitude=Latitud" as a field → column object. */
 export function parseFieldMap(text: string): Partial<Record<Field, string>> {
@@ -65,16 +69,21 @@ const command: Command = {
       map: values.map === undefined ? undefined : parseFieldMap(values.map),
       replace: values.replace,
       onProgress: tty
-        ? (phase, done, total) => process.stdout.write(`\r\x1b[K${phase} ${done}/${total} locations…`)
+        ? (records, file, bytes) => {
+            const percent =
+              bytes.size > 0 ? ` (${Math.floor((100 * bytes.read) / bytes.size)}% of ${file})` : '';
+            process.stdout.write(`\r\x1b[Kread ${records} locations${percent}…`);
+          }
         : undefined,
     });
     if (tty) process.stdout.write('\r\x1b[K');
-    if (result.problems.length > 0) {
-      throw new UserError(
-        [...result.problems, `nothing written to ${values.db}: ${result.problems.length} problem(s)`].join(
-          '\n',
-        ),
-      );
+    if (result.problemCount > 0) {
+      const more = result.problemCount - result.problems.length;
+      throw new UserError([
+        ...result.problems,
+        ...(more > 0 ? [problem('', `… and ${more} more problem(s)`)] : []),
+        problem(values.db, `nothing written: ${result.problemCount} problem(s)`),
+      ]);
     }
     const verb = values.replace ? 'replaced the contents with' : result.created ? 'created with' : 'appended';
     console.log(`${values.db}: ${verb} ${result.inserted} locations (${result.total} in total)`);
