@@ -31,7 +31,8 @@ export interface ImportOptions {
 }
 
 export interface ImportResult {
-  problems: Problem[]; // the first MAX_LISTED_PROBLEMS; when any, nothing was written
+  /** The first MAX_LISTED_PROBLEMS; when any, nothing was written. Rule "input" (a record or input file) or "write" (the target). */
+  problems: Problem[];
   problemCount: number; // all of them
   inserted: number;
   total: number; // rows in the table afterwards
@@ -58,7 +59,7 @@ export async function importLocations(options: ImportOptions): Promise<ImportRes
     target = await ImportTarget.open(options.db, options.replace ?? false);
   } catch (error) {
     const failure = TargetError.from(error, options.db);
-    if (failure) return nothing([problem(options.db, failure.message)]);
+    if (failure) return nothing([problem(options.db, failure.message, { rule: 'write' })]);
     throw error;
   }
   const problems: Problem[] = [];
@@ -100,7 +101,7 @@ export async function importLocations(options: ImportOptions): Promise<ImportRes
   } catch (error) {
     await target.abandon();
     const failure = TargetError.from(error, options.db);
-    if (failure) return nothing([problem(options.db, failure.message)]);
+    if (failure) return nothing([problem(options.db, failure.message, { rule: 'write' })]);
     throw error;
   }
 }

@@ -23,7 +23,7 @@ export class TargetError extends Error {
     const code = String((error as { code?: unknown }).code ?? '');
     const message = (error as Error).message?.split('\n')[0] ?? String(error);
     if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL') {
-      return new TargetError(`disk full while writing beside ${db} (nothing written)`);
+      return new TargetError(`disk full while writing the new version beside it (nothing written)`);
     }
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code.startsWith('SQLITE_READONLY')) {
       return new TargetError(

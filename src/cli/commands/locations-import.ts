@@ -77,6 +77,9 @@ const command: Command = {
         : undefined,
     });
     if (tty) process.stdout.write('\r\x1b[K');
+    if (result.problems.length > 0 && result.problems.every((p) => p.rule === 'write')) {
+      throw new UserError(result.problems); // the target could not be written: that one line says it
+    }
     if (result.problemCount > 0) {
       const more = result.problemCount - result.problems.length;
       throw new UserError([
