@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, link, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { problem, type Problem } from '../../build/core/problem.ts';
 import { deterministicId } from './normalise.ts';
 import type { RawRecord } from './read-input.ts';
 import { INDEX_SQL, TABLE_SQL } from './db.ts';
@@ -121,7 +122,7 @@ export class ImportTarget {
       work.pragma('journal_mode = OFF'); // a crash leaves only the temporary file, never `db`
       work.pragma('synchronous = OFF'); // flushed once, before the rename
       work.pragma('locking_mode = EXCLUSIVE');
-      work.pragma('cache_size = -65536'); // 64 MiB: the id index of a million rows stays in memory
+      work.pragma('cache_size = -24576'); // 24 MiB: with rows inserted in id order, enough for the id index
       if (fresh) work.exec(TABLE_SQL);
       const target = new ImportTarget(db, temp, existing, work, fresh);
       target.prepare();
@@ -137,7 +138,7 @@ export class ImportTarget {
 
   private prepare(): void {
     this.insert = this.work.prepare(
-      'INSERT OR IGNORE INTO locations (id, name, description, type, latitude, longitude, pos, type_pos) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR IGNORE INTO locations (rowid, id, name, description, type, latitude, longitude, pos, type_pos) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.findPos = this.work.prepare('SELECT pos FROM locations WHERE id = ?').pluck();
     this.basePos = this.work
@@ -209,55 +210,103 @@ class Origins {
   }
 }
 
-/** Numbers the rows (`pos`, `type_pos`) as they are inserted, and explains id conflicts. */
+interface Staged {
+  location: Location;
+  generated: boolean;
+  pos: number;
+  typePos: number;
+  seq: number; // order in the input, for reporting
+  file: string;
+  line: number | undefined;
+  pointer: string | undefined;
+}
+
+/**
+ * Numbers the rows (`pos`, `type_pos`) in input order as they are staged,
+ * inserts them a batch at a time sorted by id (neighbouring keys touch the same
+ * index pages, so a small cache suffices), and explains id conflicts.
+ */
 export class Positions {
   inserted = 0;
+  private numbered = 0;
+  private batch: Staged[] = [];
   private origins = new Origins();
 
-  constructor(private readonly target: ImportTarget) {}
+  constructor(
+    private readonly target: ImportTarget,
+    private readonly files: string[],
+  ) {}
 
-  /**
-   * Inserts `l`; returns undefined, or a function giving the reason when its id is
-   * taken. A generated id taken by an identical record of this import is retried
-   * with the next occurrence number, so identical rows get distinct, repeatable ids.
-   */
-  insert(
-    l: Location,
-    generated: boolean,
-    file: number,
-    raw: RawRecord,
-  ): ((files: string[]) => string) | undefined {
-    const { target } = this;
-    for (let occurrence = 0; ; occurrence++) {
-      const id = occurrence === 0 ? l.id : deterministicId(l, occurrence);
-      const typePos = target.nextTypePos.get(l.type)!;
-      const pos = target.basePos + this.inserted;
-      const info = target.insert.run(
-        id,
-        l.name,
-        l.description,
-        l.type,
-        l.latitude,
-        l.longitude,
-        pos,
-        typePos,
-      );
-      if (info.changes === 1) {
-        const place = raw.line ?? Number(raw.pointer!.slice(raw.pointer!.lastIndexOf('/') + 1));
-        this.origins.set(this.inserted, file, place);
-        this.inserted++;
-        target.nextTypePos.set(l.type, typePos + 1);
-        return undefined;
-      }
-      const first = target.findPos.get(id) as number;
-      if (first < target.basePos) return () => `id ${id} is already in ${target.db}`;
-      if (!generated)
-        return (files) => `duplicate id ${id} (first at ${this.where(first - target.basePos, files)})`;
-    }
+  get staged(): number {
+    return this.batch.length;
   }
 
-  private where(index: number, files: string[]): string {
-    const file = files[this.origins.files[index]!]!;
+  stage(location: Location, generated: boolean, file: number, raw: RawRecord, seq: number): void {
+    const typePos = this.target.nextTypePos.get(location.type)!;
+    this.target.nextTypePos.set(location.type, typePos + 1);
+    const place = raw.line ?? Number(raw.pointer!.slice(raw.pointer!.lastIndexOf('/') + 1));
+    this.origins.set(this.numbered, file, place);
+    this.batch.push({
+      location,
+      generated,
+      pos: this.target.basePos + this.numbered++,
+      typePos,
+      seq,
+      file: raw.file,
+      line: raw.line,
+      pointer: raw.pointer,
+    });
+  }
+
+  /**
+   * Inserts the staged rows; returns the problems of those whose id is taken. A
+   * generated id taken by an identical record of this import is retried with the
+   * next occurrence number, so identical rows get distinct, repeatable ids.
+   */
+  flush(): { seq: number; problem: Problem }[] {
+    const { target } = this;
+    const problems: { seq: number; problem: Problem }[] = [];
+    const batch = this.batch.sort((a, b) =>
+      a.location.id < b.location.id ? -1 : a.location.id > b.location.id ? 1 : 0,
+    );
+    this.batch = [];
+    for (const row of batch) {
+      const l = row.location;
+      for (let occurrence = 0; ; occurrence++) {
+        const id = occurrence === 0 ? l.id : deterministicId(l, occurrence);
+        // rowid = pos + 1: the table stays in import order for any tool that reads it by rowid
+        const values = [id, l.name, l.description, l.type, l.latitude, l.longitude, row.pos, row.typePos];
+        const info = target.insert.run(row.pos + 1, ...values);
+        if (info.changes === 1) {
+          this.inserted++;
+          break;
+        }
+        const first = target.findPos.get(id) as number | undefined;
+        if (first === undefined) {
+          target.insert.run(null, ...values); // the rowid was taken (a file edited by hand): any free one will do
+          this.inserted++;
+          break;
+        }
+        let reason: string | undefined;
+        if (first < target.basePos) reason = `id ${id} is already in ${target.db}`;
+        else if (!row.generated || first > row.pos)
+          reason = `duplicate id ${id} (first at ${this.where(first)})`;
+        if (reason) {
+          problems.push({
+            seq: row.seq,
+            problem: problem(row.file, reason, { line: row.line, pointer: row.pointer }),
+          });
+          break;
+        }
+      }
+    }
+    return problems;
+  }
+
+  /** Returns where the row at `pos` came from, e.g. "stations.csv: line 12". */
+  private where(pos: number): string {
+    const index = pos - this.target.basePos;
+    const file = this.files[this.origins.files[index]!]!;
     const place = this.origins.places[index]!;
     if (file.toLowerCase().endsWith('.csv')) return `${file}: line ${place}`;
     return `${file}: ${file.toLowerCase().endsWith('.geojson') ? '/features' : ''}/${place}`;
