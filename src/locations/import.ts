@@ -8,7 +8,6 @@ import { deterministicId, normaliseId, normaliseType, parseNumber } from './norm
 import {
   readLocationFile,
   type ByteProgress,
-  type Field,
   type FieldMap,
   type RawRecord,
 } from './read-input.ts';
