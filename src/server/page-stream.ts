@@ -68,7 +68,8 @@ export async function streamPage(
       const more = out.write(done === 0 ? text.slice(1, -1) : `,${text.slice(1, -1)}`);
       done += rows.length;
       if (!more) await drained(out, res);
-      else await nextTurn();
+      // and always a turn of the event loop: a fast socket may drain within the same tick
+      await nextTurn();
     }
     if (!res.destroyed) out.end(']');
   } finally {

@@ -1,6 +1,7 @@
 // A huge ?limit is produced incrementally: rows are read in batches while the
 // client takes them (backpressure), compressed as a stream, and the response
 // cache is bounded in bytes, not entries.
+import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -40,15 +41,18 @@ function writeDb(path: string): void {
   db.close();
 }
 
-/** The store with a record of every page() call: the largest batch and the rows read so far. */
+/** The store with a record of every page() call: the largest batch, the rows read so far, and the most reads in one event-loop turn. */
 function spied(store: LocationStore) {
-  const record = { largest: 0, rowsRead: 0 };
+  const record = { largest: 0, rowsRead: 0, turn: 0, readsThisTurn: 0, mostReadsInOneTurn: 0, lastTurn: -1 };
   const spy: LocationStore = {
     ...store,
     page(type, skip, limit) {
       record.largest = Math.max(record.largest, limit);
       const rows = store.page(type, skip, limit);
       record.rowsRead += rows.length;
+      record.readsThisTurn = record.lastTurn === record.turn ? record.readsThisTurn + 1 : 1;
+      record.lastTurn = record.turn;
+      record.mostReadsInOneTurn = Math.max(record.mostReadsInOneTurn, record.readsThisTurn);
       return rows;
     },
   };
@@ -58,7 +62,7 @@ function spied(store: LocationStore) {
 describe('huge pages', () => {
   let server: RunningServer;
   let cleanup: () => Promise<void>;
-  let record: { largest: number; rowsRead: number };
+  let record: ReturnType<typeof spied>['record'];
   beforeAll(async () => {
     const temp = await tempDir();
     cleanup = temp.cleanup;
@@ -115,6 +119,24 @@ describe('huge pages', () => {
     req.destroy();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(record.rowsRead).toBe(previous);
+  });
+
+  it('the event loop turns between batches, even when a fast client (another process) drains every write at once', async () => {
+    let turning = true;
+    const turn = () => {
+      record.turn++;
+      if (turning) setImmediate(turn);
+    };
+    turn();
+    record.mostReadsInOneTurn = 0;
+    const client = spawn(process.execPath, [
+      '-e',
+      `require('http').get(process.argv[1], (res) => { res.resume(); res.on('end', () => process.exit(0)); })`,
+      `${server.url}/ubicaciones/?limit=1000000`,
+    ]);
+    await new Promise((resolve) => client.once('exit', resolve));
+    turning = false;
+    expect(record.mostReadsInOneTurn).toBe(1);
   });
 
   it('ordinary pages are still answered while a huge one is being sent', async () => {
