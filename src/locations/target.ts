@@ -153,7 +153,11 @@ export class ImportTarget {
 
   /** Finishes the new version and puts it in place of the target; returns its row count. */
   async commit(): Promise<{ total: number; created: boolean }> {
-    if (this.fresh) this.work.exec(INDEX_SQL);
+    if (this.fresh) {
+      // the index sorter may use as much memory as the page cache: less of both for the end
+      this.work.pragma('cache_size = -8192');
+      this.work.exec(INDEX_SQL);
+    }
     this.work.exec('COMMIT');
     const total = this.work.prepare('SELECT COUNT(*) FROM locations').pluck().get() as number;
     this.work.close();
