@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (DOM types: this file drives a browser, and its page.evaluate() callbacks run there.)
 // `npm run bench:build`: a cold build of the sample data (data/, copied to a
 // scratch root so every cache starts empty), no-op rebuilds and a one-manifest
 // change, as ratios of the cold build; then the index page's transfer size

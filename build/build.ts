@@ -12,11 +12,12 @@ import { listFiles, PACKAGE_DIR } from './core/files.ts';
 import { clientBundle } from './site/client-bundle.ts';
 import { Measurer } from './measure/cache.ts';
 import { normaliseBase } from './site/pages/html.ts';
-import { compareManifests } from './site/pages/paths.ts';
+import { compareManifests } from './manifest/summary.ts';
 import { drawMaps } from './site/maps.ts';
 import { renderSite } from './site/site.ts';
 import type { Problem } from './core/problem.ts';
-import { measurementCacheFile, validateManifests, type LoadedManifest } from './manifest/validate.ts';
+import { validateManifests, type LoadedManifest } from './manifest/validate.ts';
+import { cacheDir } from './core/files.ts';
 import { writeDist, type WriteStats } from './publish/write-dist.ts';
 
 export interface BuildOptions {
@@ -58,11 +59,6 @@ function dataFiles(loaded: LoadedManifest[]): string[] {
       if (d.path) paths.add(d.path);
       if (d.preview) paths.add(d.preview);
       for (const part of d.parts ?? []) paths.add(part.path);
-    }
-  }
-  for (const path of paths) {
-    if (path.split('/').some((segment) => segment === '..' || segment === '.' || segment === '')) {
-      throw new UserError(`${path}: a published path may not contain "..", "." or empty segments`);
     }
   }
   return [...paths].sort();
@@ -129,7 +125,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   }
 
   progress('validating manifests');
-  const measurer = new Measurer({ cacheFile: measurementCacheFile(root) });
+  const measurer = Measurer.forRoot(root);
   const { manifests, problems } = await validateManifests(root, { measurer });
   if (problems.length > 0) return { ok: false, problems };
   const loaded = [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
@@ -137,7 +133,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   progress('drawing maps');
   const drawn = await drawMaps(root, loaded);
   progress('bundling the client');
-  const bundle = await clientBundle(base, join(root, '.cache', 'geoshelf'));
+  const bundle = await clientBundle(base, cacheDir(root));
   progress('rendering pages');
   const site = renderSite(
     { base, script: bundle.script, styles: bundle.styles, siteUrl: options.siteUrl },

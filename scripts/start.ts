@@ -1,12 +1,24 @@
 // `npm start`: the demo. Creates data/locations.sqlite from the committed
-// sample when absent (through the real importer), then serves it on
-// http://127.0.0.1:8000, with the catalogue built into dist/ (geoshelf build).
+// sample when absent (through the real importer), builds the catalogue into
+// dist/ (geoshelf build), then serves both on http://127.0.0.1:8000.
+// `npm start -- --port 8123` (or --host) chooses where.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { main } from '../src/cli/main.ts';
 
 process.chdir(fileURLToPath(new URL('..', import.meta.url)));
 const DB = 'data/locations.sqlite';
+
+let options;
+try {
+  ({ values: options } = parseArgs({
+    options: { port: { type: 'string', default: '8000' }, host: { type: 'string', default: '127.0.0.1' } },
+  }));
+} catch (error) {
+  console.error(`npm start: ${(error as Error).message} (options: --port N, --host HOST)`);
+  process.exit(2);
+}
 
 if (!existsSync(DB)) {
   const code = await main(['locations', 'import', 'data/locations/sample.csv', '--db', DB]);
@@ -17,5 +29,7 @@ if (!existsSync(DB)) {
 const built = await main(['build', '--root', '.', '--out', 'dist']);
 if (built !== 0) process.exit(built);
 
-const dist = existsSync('dist') ? ['--dist', 'dist'] : [];
-process.exitCode = await main(['serve', '--db', DB, '--host', '127.0.0.1', '--port', '8000', ...dist]);
+process.exitCode = await main([
+  'serve',
+  ...['--db', DB, '--host', options.host, '--port', options.port, '--dist', 'dist'],
+]);

@@ -1,32 +1,168 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+// The CLI's conventions, shared by every command (README "Exit codes and
+// output"): help, version, groups, unknown commands, usage errors, bugs.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { Measurer } from '../build/measure/cache.ts';
+import { cli, cliProcess } from './support/cli.ts';
 
-const run = promisify(execFile);
-const BIN = new URL('../bin/geoshelf.js', import.meta.url).pathname;
+const FALSE = 'test/fixtures/manifests/false';
+const tmp = mkdtempSync(join(tmpdir(), 'geoshelf-cli-'));
+
+const COMMANDS = [
+  'serve',
+  'locations import',
+  'measure',
+  'validate',
+  'manifest',
+  'build',
+  'preview',
+  'split',
+];
 
 describe('geoshelf CLI', () => {
-  it('--help lists every command', async () => {
-    const { stdout } = await run('node', [BIN, '--help']);
-    for (const name of [
-      'serve',
-      'locations import',
-      'measure',
-      'validate',
-      'manifest',
-      'build',
-      'preview',
-      'split',
-    ]) {
-      expect(stdout).toContain(`  ${name} `);
+  it('--help lists every command (the real binary)', async () => {
+    const { code, stdout } = await cliProcess('--help');
+    expect(code).toBe(0);
+    for (const name of COMMANDS) expect(stdout).toContain(`  ${name} `);
+  });
+
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    expect(await cli('--version')).toEqual({ code: 0, stdout: `geoshelf ${version}\n`, stderr: '' });
+  });
+
+  it('a command group alone, or with --help, lists its commands', async () => {
+    for (const args of [['locations'], ['locations', '--help']]) {
+      const { code, stdout } = await cli(...args);
+      expect(code).toBe(0);
+      expect(stdout).toContain('Usage: geoshelf locations <command>');
+      expect(stdout).toContain('  locations import ');
+      expect(stdout).not.toContain('  validate ');
     }
   });
 
-  it('an unknown command exits 1 with a one-line reason', async () => {
-    const error = await run('node', [BIN, 'frobnicate']).catch((e: { code: number; stderr: string }) => e);
-    expect(error).toMatchObject({ code: 1 });
-    expect((error as { stderr: string }).stderr.split('\n')[0]).toBe(
-      'geoshelf: unknown command "frobnicate"',
-    );
+  it('every command has --help, and its usage lists every option it accepts', async () => {
+    for (const name of COMMANDS) {
+      const { code, stdout } = await cli(...name.split(' '), '--help');
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^Usage: geoshelf /);
+      const module = name === 'locations import' ? 'locations-import' : name;
+      const source = readFileSync(`src/cli/commands/${module}.ts`, 'utf8');
+      const options = [...source.matchAll(/^\s+'?([a-z-]+)'?: \{ type: '(?:string|boolean)'/gm)].map(
+        (m) => m[1],
+      );
+      for (const option of options) expect(stdout, `${name} --${option}`).toContain(`--${option}`);
+    }
+  });
+
+  it('an unknown command → exit 2 (usage) with a one-line reason on stderr', async () => {
+    const { code, stderr } = await cli('frobnicate');
+    expect(code).toBe(2);
+    expect(stderr.split('\n')[0]).toBe('geoshelf: unknown command "frobnicate"');
+  });
+
+  it('an unknown flag → exit 2, "geoshelf COMMAND: …" on one line', async () => {
+    const { code, stdout, stderr } = await cli('validate', '--frobnicate');
+    expect([code, stdout]).toEqual([2, '']);
+    expect(stderr).toBe("geoshelf validate: Unknown option '--frobnicate' (see --help)\n");
+  });
+
+  it('every command: an unknown flag → exit 2 and "geoshelf COMMAND: Unknown option …" alone on stderr', async () => {
+    for (const name of COMMANDS) {
+      const result = await cli(...name.split(' '), '--frobnicate');
+      expect(result, name).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `geoshelf ${name}: Unknown option '--frobnicate' (see --help)\n`,
+      });
+    }
+  });
+
+  // Bad input of each command → exit 1, and every problem line says where: FILE: POINTER, FILE:LINE or FILE: byte N.
+  const BAD_INPUT: [string, string[], RegExp][] = [
+    [
+      'validate',
+      ['validate', '--root', `${FALSE}/stats`, '--no-cache'],
+      /^data\/earth\/CHL\/manifest\.json: \/datasets\/\d+\/\w+: /,
+    ],
+    [
+      'manifest',
+      ['manifest', '--root', `${FALSE}/file-missing`, '--check', '--no-cache'],
+      /^data\/earth\/CHL\/manifest\.json: \/datasets\/\d+\/\w+: file /,
+    ],
+    [
+      'build',
+      ['build', '--root', `${FALSE}/license`, '--out', join(tmp, 'dist')],
+      /^data\/earth\/(CHL|URY)\/manifest\.json: \/datasets\/0\/license: /,
+    ],
+    [
+      'preview',
+      ['preview', '--root', `${FALSE}/json`],
+      /^data\/earth\/CHL\/manifest\.json: invalid JSON at line \d+, column \d+: /,
+    ],
+    [
+      'split',
+      ['split', '--level', 'ADM2', '--root', `${FALSE}/json`, 'CHL'],
+      /^data\/earth\/CHL\/manifest\.json: invalid JSON at line/,
+    ],
+    [
+      'measure',
+      ['measure', 'test/fixtures/measure/invalid/not-utf8.geojson'],
+      /^test\/fixtures\/measure\/invalid\/not-utf8\.geojson: byte 83: not UTF-8/,
+    ],
+    [
+      'locations import',
+      ['locations', 'import', 'test/fixtures/locations/invalid/bad.csv', '--db', join(tmp, 'x.sqlite')],
+      /^test\/fixtures\/locations\/invalid\/bad\.csv:\d+: |\.sqlite: nothing written/,
+    ],
+    ['serve', ['serve', '--db', join(tmp, 'missing.sqlite')], /^geoshelf serve: cannot open /],
+  ];
+  for (const [name, args, line] of BAD_INPUT) {
+    it(`${name}: bad input → exit 1, each problem on stderr says where, no stack`, async () => {
+      const result = await cli(...args);
+      expect(result.code).toBe(1);
+      const problems = result.stderr
+        .split('\n')
+        .filter((l) => l && !/^\d+ (problem|manifest)|^geoshelf build: \d+ problem/.test(l));
+      expect(problems.length).toBeGreaterThan(0);
+      for (const problem of problems) expect(problem).toMatch(line);
+      expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    });
+  }
+
+  it('--json: validate, manifest, preview and build print the same problem shape on stdout', async () => {
+    for (const args of [
+      ['validate', '--root', `${FALSE}/license`, '--no-cache'],
+      ['manifest', '--root', `${FALSE}/file-missing`, '--check', '--no-cache'],
+      ['preview', '--root', `${FALSE}/json`],
+      ['build', '--root', `${FALSE}/license`, '--out', join(tmp, 'dist-json')],
+    ]) {
+      const result = await cli(...args, '--json');
+      expect(result.code, args[0]).toBe(1);
+      const problems = JSON.parse(result.stdout) as Record<string, unknown>[];
+      expect(problems.length).toBeGreaterThan(0);
+      for (const p of problems) {
+        expect(Object.keys(p).sort(), args[0]).toEqual(['file', 'message', 'pointer', 'rule', 'severity']);
+      }
+    }
+  });
+
+  it('a bug → exit 70, "unexpected error" and the stack on stderr', async () => {
+    // A stage that throws something other than a UserError is a bug.
+    const spy = vi.spyOn(Measurer, 'forRoot').mockImplementation(() => {
+      throw new TypeError('boom');
+    });
+    try {
+      const { code, stdout, stderr } = await cli('validate', '--root', `${FALSE}/stats`);
+      expect([code, stdout]).toEqual([70, '']);
+      const lines = stderr.split('\n');
+      expect(lines[0]).toBe('geoshelf validate: unexpected error (a bug in geoshelf, please report it)');
+      expect(lines[1]).toBe('TypeError: boom');
+      expect(lines[2]).toMatch(/^\s+at /);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

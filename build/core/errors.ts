@@ -2,7 +2,7 @@
 // wrong, reported as one line per problem with exit code 1 (2 for a usage
 // mistake); anything else thrown is a bug, printed as "unexpected error" with
 // its stack by the CLI. Stages throw these; only src/cli/ prints them.
-import { problem, type Problem } from './problem.ts';
+import { formatProblem, problem, type Problem } from './problem.ts';
 
 /**
  * Bad input (a bad flag, file or manifest). Carries one or more problems;
@@ -19,7 +19,7 @@ export class UserError extends Error {
         : Array.isArray(problems)
           ? problems
           : [problems];
-    super(list.map((p) => p.message).join('\n'));
+    super(list.map(formatProblem).join('\n'));
     this.problems = list;
   }
 }

@@ -23,21 +23,21 @@ export function problem(
 }
 
 /**
- * Returns the problem as one line: `FILE: WHERE: message`, where WHERE is the
- * pointer, `line N` or `byte N` and is left out for the whole file; warnings
- * say so (`FILE: WHERE: warning: message`). A problem with no file is its
- * message alone (the CLI's reporter names the command before it).
+ * Returns the problem as one line: `FILE: POINTER: message` (or `FILE:LINE:
+ * message` for a line-oriented file, as compilers print it, and `FILE: byte
+ * N: message` for a malformed one), just `FILE: message` for the whole file;
+ * warnings say so (`FILE: POINTER: warning: message`). A problem with no file
+ * is its message alone (the CLI's reporter names the command before it).
  */
 export function formatProblem(p: Problem): string {
   const where =
     p.pointer !== undefined && p.pointer !== ''
       ? p.pointer
-      : p.line !== undefined
-        ? `line ${p.line}`
-        : p.byte !== undefined
-          ? `byte ${p.byte}`
-          : undefined;
-  const parts = [p.file === '' ? undefined : p.file, where, p.severity === 'warning' ? 'warning' : undefined];
+      : p.byte !== undefined && p.line === undefined
+        ? `byte ${p.byte}`
+        : undefined;
+  const file = p.file === '' ? undefined : p.line !== undefined ? `${p.file}:${p.line}` : p.file;
+  const parts = [file, where, p.severity === 'warning' ? 'warning' : undefined];
   return [...parts.filter((part) => part !== undefined), p.message].join(': ');
 }
 

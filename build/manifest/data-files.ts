@@ -1,20 +1,39 @@
 // Access to the data files that manifests name, for the validator and
 // `geoshelf manifest`: each file is stat'ed and measured at most once per run,
 // with a bounded number of files measured at a time.
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { Rule } from './rules.ts';
 import type { FileStats } from './types.ts';
 import type { Measurer } from '../measure/cache.ts';
 import { GeoJSONError } from '../measure/measure.ts';
+import { outsideMessage, resolveInData } from '../core/data-root.ts';
 
-/** What a file path in a manifest leads to. */
-export type FileState = { kind: 'file'; size: number } | { kind: 'missing' } | { kind: 'not-a-file' };
+/** What a file path in a manifest leads to (links followed, never out of data/). */
+export type FileState =
+  | { kind: 'file'; size: number; real: string }
+  | { kind: 'missing' }
+  | { kind: 'not-a-file' }
+  | { kind: 'outside'; real: string };
 
 /** A measurement, or why the file could not be measured (e.g. "byte 120: expected ','"). */
 export type Measured = { ok: true; stats: FileStats } | { ok: false; reason: string };
 
+/** Why a listed file can't be used, as the rule and message of a problem at its pointer. */
+export interface Unusable {
+  rule: Extract<Rule, 'path-outside' | 'link-outside' | 'file-missing' | 'geojson'>;
+  message: string;
+}
+
 /** Files measured at the same time: enough to overlap reading and hashing on 2 cores. */
 const CONCURRENCY = 4;
+
+/** Returns whether `path` stays inside `folder`: no "..", "." or empty segments, no backslash. */
+export function isInside(folder: string, path: string): boolean {
+  if (!path.startsWith(folder) || path.includes('\\')) return false;
+  return path
+    .slice(folder.length)
+    .split('/')
+    .every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+}
 
 /** Memoised, bounded stat and measure of files named relative to one root. */
 export class DataFiles {
@@ -28,20 +47,42 @@ export class DataFiles {
     private readonly measurer: Pick<Measurer, 'measure'>,
   ) {}
 
-  /** Returns whether `file` (e.g. "data/earth/CHL/CHL_ADM1.geojson") exists, and its size. */
+  /** Returns what `file` (e.g. "data/earth/CHL/CHL_ADM1.geojson") leads to, and its size. */
   state(file: string): Promise<FileState> {
     let state = this.states.get(file);
     if (!state) {
-      state = stat(join(this.root, file)).then(
-        (s): FileState => (s.isFile() ? { kind: 'file', size: s.size } : { kind: 'not-a-file' }),
-        (error: NodeJS.ErrnoException): FileState => {
-          if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return { kind: 'missing' };
-          throw error;
-        },
-      );
+      state = resolveInData(this.root, file).then((r): FileState => {
+        if (r.kind === 'missing' || r.kind === 'outside') return r;
+        return r.kind === 'file' ? { kind: 'file', size: r.size, real: r.real } : { kind: 'not-a-file' };
+      });
       this.states.set(file, state);
     }
     return state;
+  }
+
+  /**
+   * Returns the size of `path`, a file a manifest in `folder` lists; or why it
+   * can't be used: outside the folder, leading out of data/ through a link,
+   * missing or not a file. The one check of listed files, for every stage.
+   */
+  async find(folder: string, path: string): Promise<{ size: number } | Unusable> {
+    if (!isInside(folder, path))
+      return { rule: 'path-outside', message: `file ${path} is not inside the manifest's folder ${folder}` };
+    const state = await this.state(path);
+    if (state.kind === 'file') return { size: state.size };
+    if (state.kind === 'outside')
+      return { rule: 'link-outside', message: outsideMessage(this.root, path, state.real) };
+    const what = state.kind === 'missing' ? 'does not exist' : 'is not a file';
+    return { rule: 'file-missing', message: `file ${path} ${what}` };
+  }
+
+  /** Returns the stats of `path`, a file a manifest in `folder` lists, or why there are none. */
+  async stats(folder: string, path: string): Promise<{ stats: FileStats } | Unusable> {
+    const found = await this.find(folder, path);
+    if ('rule' in found) return found;
+    const measured = await this.measure(path);
+    if (measured.ok) return { stats: measured.stats };
+    return { rule: 'geojson', message: `file ${path} is not valid GeoJSON: ${measured.reason}` };
   }
 
   /**
@@ -51,7 +92,12 @@ export class DataFiles {
   measure(file: string): Promise<Measured> {
     let measured = this.measurements.get(file);
     if (!measured) {
-      measured = this.limit(() => this.measurer.measure(join(this.root, file))).then(
+      measured = this.limit(async () => {
+        // Measure the real file, never a link's target outside data/ (state() checked it).
+        const state = await this.state(file);
+        if (state.kind !== 'file') throw new Error(`measure() of ${file}, which is ${state.kind}`);
+        return this.measurer.measure(state.real);
+      }).then(
         (stats): Measured => ({ ok: true, stats }),
         (error: unknown): Measured => {
           if (error instanceof GeoJSONError)

@@ -4,7 +4,10 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
-import type { Problem } from '../core/problem.ts';
+import { outsideMessage, resolveInData } from '../core/data-root.ts';
+import { problem, type Problem } from '../core/problem.ts';
+import { firstInvalidUtf8 } from '../core/utf8.ts';
+import type { Rule } from './rules.ts';
 import type { Manifest } from './types.ts';
 import { checkManifest } from './schema.ts';
 
@@ -22,7 +25,7 @@ export interface LoadedManifest {
  */
 export async function findManifests(root: string): Promise<string[]> {
   const dataDir = join(root, 'data');
-  if (!(await isDirectory(dataDir))) throw new UserError(`${root}: no data/ folder here (see --root)`);
+  if (!(await isDirectory(dataDir))) throw new UserError(problem(root, 'no data/ folder here (see --root)'));
   const files: string[] = [];
   for (const body of await sortedDirs(dataDir)) {
     for (const folder of await sortedDirs(join(dataDir, body))) {
@@ -51,7 +54,12 @@ export async function loadManifests(
   const problems: Problem[] = [];
   const invalid: { file: string; value: unknown }[] = [];
   for (const file of files) {
-    const text = await readFile(join(root, file), 'utf8');
+    const read = await readManifestText(root, file);
+    if ('rule' in read) {
+      problems.push({ file, pointer: '', severity: 'error', ...read });
+      continue;
+    }
+    const { text } = read;
     const parsed = parseJson(text);
     if ('error' in parsed) {
       problems.push({ file, pointer: '', rule: 'json', severity: 'error', message: parsed.error });
@@ -65,6 +73,62 @@ export async function loadManifests(
     }
   }
   return { manifests, problems, invalid };
+}
+
+/** The largest manifest read: one with 50,000 parts is about 20 MB. */
+export const MAX_MANIFEST_BYTES = 64 << 20;
+
+/** The deepest nesting read: a manifest is 4 levels deep (datasets → parts → bbox). */
+export const MAX_MANIFEST_DEPTH = 32;
+
+/**
+ * Returns the text of the manifest `file` (relative to `root`), or why it is
+ * not read: it leads outside data/ through a link, is too large, is not
+ * UTF-8 (what is published must be its bytes), or nests too deep to be a
+ * manifest (which would overflow the stack of every JSON tool after us).
+ */
+export async function readManifestText(
+  root: string,
+  file: string,
+): Promise<{ text: string } | { rule: Rule; message: string }> {
+  const found = await resolveInData(root, file);
+  if (found.kind === 'outside')
+    return { rule: 'link-outside', message: outsideMessage(root, file, found.real) };
+  if (found.kind !== 'file') return { rule: 'file-missing', message: `cannot read: not a file` };
+  if (found.size > MAX_MANIFEST_BYTES) {
+    return {
+      rule: 'too-large',
+      message: `is ${found.size} bytes; a manifest may have at most ${MAX_MANIFEST_BYTES} (64 MiB)`,
+    };
+  }
+  const bytes = await readFile(found.real);
+  const bad = firstInvalidUtf8(bytes);
+  if (bad >= 0) return { rule: 'utf8', message: `byte ${bad}: not UTF-8: a manifest must be UTF-8 text` };
+  const text = bytes.toString('utf8'); // valid UTF-8: the same bytes when written back
+  const deep = tooDeep(text, MAX_MANIFEST_DEPTH);
+  if (deep >= 0) {
+    const { line, column } = lineColumn(text, deep);
+    return {
+      rule: 'json',
+      message: `nested more than ${MAX_MANIFEST_DEPTH} levels deep at line ${line}, column ${column}; a manifest is at most 4`,
+    };
+  }
+  return { text };
+}
+
+/** Returns the offset of the first bracket opened deeper than `max` in JSON `text` (strings skipped), or -1. */
+function tooDeep(text: string, max: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // skip a string: to the next quote not escaped
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
 }
 
 /**
@@ -106,8 +170,11 @@ async function isDirectory(path: string): Promise<boolean> {
 
 async function sortedDirs(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  return entries
-    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
-    .map((e) => e.name)
-    .sort();
+  return (
+    entries
+      // A linked folder is followed here; whether it stays inside data/ is checked when its manifest is read.
+      .filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort()
+  );
 }

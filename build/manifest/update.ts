@@ -1,31 +1,27 @@
 // Recomputes a manifest's derived fields from its files, and writes manifests
 // back the way people keep them: key order kept, 2-space indent, final
 // newline, atomically, and never when the result fails the schema.
-import { formatProblem } from '../core/problem.ts';
+import type { Problem } from '../core/problem.ts';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
+import { setFields } from './fields.ts';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { DataFiles } from './data-files.ts';
 import { type LoadedManifest } from './load.ts';
 import type { Dataset, FileStats, Manifest, Part } from './types.ts';
 import type { Measurer } from '../measure/cache.ts';
 import { checkManifest } from './schema.ts';
-import { combineStats, isInside, sameGeometryTypes, sameProperties } from './validate-dataset.ts';
+import { combineStats, sameGeometryTypes, sameProperties } from './validate-dataset.ts';
 
 /** Returns the text of `manifest` as written: 2-space indent, keys in their order, final newline. */
 export function manifestText(manifest: Manifest): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
-/**
- * Returns the schema problems `manifest` would have once written to `file`,
- * as "FILE: POINTER: message" lines; none when it is valid.
- */
-export function schemaProblemsOf(file: string, manifest: Manifest): string[] {
+/** Returns the schema problems `manifest` would have once written to `file`; none when it is valid. */
+export function schemaProblemsOf(file: string, manifest: Manifest): Problem[] {
   const result = checkManifest(JSON.parse(manifestText(manifest)));
-  return result.ok
-    ? []
-    : result.problems.map((p) => formatProblem({ file, rule: 'schema', severity: 'error', ...p }));
+  return result.ok ? [] : result.problems.map((p) => ({ file, rule: 'schema', severity: 'error', ...p }));
 }
 
 /**
@@ -36,7 +32,9 @@ export function schemaProblemsOf(file: string, manifest: Manifest): string[] {
 export async function writeManifest(root: string, file: string, manifest: Manifest): Promise<void> {
   const problems = schemaProblemsOf(file, manifest);
   if (problems.length > 0) {
-    throw new UserError(`${file}: not written, it would fail the schema:\n${problems.join('\n')}`);
+    throw new UserError(
+      problems.map((p) => ({ ...p, message: `not written, it would fail the schema: ${p.message}` })),
+    );
   }
   await writeFileAtomic(join(root, file), manifestText(manifest));
 }
@@ -65,7 +63,7 @@ export async function updateDerivedFields(
   const inOrder = compareDocumentOrder(manifest);
   if (files.errors.length > 0) {
     const errors = files.errors.sort((a, b) => inOrder(a.pointer, b.pointer));
-    throw new UserError(errors.map((e) => `${loaded.file}: ${e.pointer}: ${e.message}`).join('\n'));
+    throw new UserError(errors.map((e) => ({ file: loaded.file, severity: 'error', ...e })));
   }
   return { manifest, changes: changes.sort(inOrder) };
 }
@@ -99,7 +97,7 @@ async function updateDataset(dataset: Dataset, at: string, files: ListedFiles, c
 /** The files one manifest names, with the reasons those that can't be used can't. */
 class ListedFiles {
   readonly folder: string; // e.g. "data/earth/ARG/"
-  readonly errors: { pointer: string; message: string }[] = [];
+  readonly errors: { pointer: string; rule: string; message: string }[] = [];
 
   constructor(
     manifestFile: string,
@@ -108,28 +106,19 @@ class ListedFiles {
     this.folder = manifestFile.slice(0, -'manifest.json'.length);
   }
 
-  /** Returns the state of `path` (listed at `pointer`), or records why it can't be read. */
-  async find(pointer: string, path: string) {
-    if (!isInside(this.folder, path)) {
-      this.errors.push({
-        pointer,
-        message: `file ${path} is not inside the manifest's folder ${this.folder}`,
-      });
-      return undefined;
-    }
-    const state = await this.data.state(path);
-    if (state.kind === 'file') return state;
-    const what = state.kind === 'missing' ? 'does not exist' : 'is not a file';
-    this.errors.push({ pointer, message: `file ${path} ${what}` });
+  /** Returns the size of `path` (listed at `pointer`), or records why it can't be read. */
+  async find(pointer: string, path: string): Promise<{ size: number } | undefined> {
+    const found = await this.data.find(this.folder, path);
+    if (!('rule' in found)) return found;
+    this.errors.push({ pointer, ...found });
     return undefined;
   }
 
   /** Returns the stats of `path` (listed at `pointer`), or records why there are none. */
   async stats(pointer: string, path: string): Promise<FileStats | undefined> {
-    if (!(await this.find(pointer, path))) return undefined;
-    const measured = await this.data.measure(path);
-    if (measured.ok) return measured.stats;
-    this.errors.push({ pointer, message: `file ${path} is not valid GeoJSON: ${measured.reason}` });
+    const found = await this.data.stats(this.folder, path);
+    if (!('rule' in found)) return found.stats;
+    this.errors.push({ pointer, ...found });
     return undefined;
   }
 }
@@ -163,16 +152,7 @@ function setter(target: Dataset | Part, at: string, changes: string[]): Setter {
   return (key, value, after) => {
     if (JSON.stringify(object[key]) === JSON.stringify(value)) return;
     changes.push(`${at}/${key}`);
-    if (key in object || after === undefined || !(after in object)) {
-      object[key] = value;
-      return;
-    }
-    const entries = Object.entries(object);
-    for (const k of Object.keys(object)) delete object[k];
-    for (const [k, v] of entries) {
-      object[k] = v;
-      if (k === after) object[key] = value;
-    }
+    setFields(object, { [key]: value }, after === undefined ? [] : [after]);
   };
 }
 

@@ -2,8 +2,9 @@
 // manifest's folder and existing, recomputed stats, the preview, the parts and
 // the unassigned count. A file that is missing or malformed is one problem;
 // nothing else is said about it.
-import type { DataFiles } from './data-files.ts';
+import { isInside, type DataFiles } from './data-files.ts';
 import type { Problem } from '../core/problem.ts';
+import type { Rule } from './rules.ts';
 import { MAX_PREVIEW_BYTES, type BBox, type Dataset, type FileStats, type GeometryTypes } from './types.ts';
 import { byCodepoint } from '../measure/measure.ts';
 import { show } from './schema.ts';
@@ -19,7 +20,7 @@ export interface DatasetContext {
 /** The stats a manifest states for one file (bytes and sha256 are optional on datasets). */
 type Declared = Omit<FileStats, 'bytes' | 'sha256'> & { bytes?: number; sha256?: string };
 
-type Add = (pointer: string, rule: string, message: string) => void;
+type Add = (pointer: string, rule: Rule, message: string) => void;
 
 /** Returns a new `Add` whose problems are reported after those of earlier sections. */
 type Section = () => Add;
@@ -53,15 +54,6 @@ export async function checkDataset(context: DatasetContext): Promise<Problem[]> 
   return sections.flat();
 }
 
-/** Returns whether `path` stays inside `folder`: no "..", "." or empty segments, no backslash. */
-export function isInside(folder: string, path: string): boolean {
-  if (!path.startsWith(folder) || path.includes('\\')) return false;
-  return path
-    .slice(folder.length)
-    .split('/')
-    .every((segment) => segment !== '' && segment !== '.' && segment !== '..');
-}
-
 /**
  * Checks that `path` (at `${at}/path`) is inside the folder, exists and is
  * valid GeoJSON, then compares each stat the manifest states (at `${at}/…`)
@@ -92,28 +84,13 @@ async function checkFile(context: DatasetContext, add: Add, at: string, path: st
 
 /**
  * Returns the stats of `path`, a file listed at `pointer`; or reports why it
- * has none (outside the folder, missing, not GeoJSON) and returns undefined.
+ * has none (outside the folder or data/, missing, not GeoJSON) and returns undefined.
  */
 async function measureListed(context: DatasetContext, add: Add, pointer: string, path: string) {
-  if (!isInside(context.folder, path)) {
-    add(pointer, 'path-outside', `file ${path} is not inside the manifest's folder ${context.folder}`);
-    return undefined;
-  }
-  const state = await context.data.state(path);
-  if (state.kind !== 'file') {
-    add(
-      pointer,
-      'file-missing',
-      `file ${path} ${state.kind === 'missing' ? 'does not exist' : 'is not a file'}`,
-    );
-    return undefined;
-  }
-  const measured = await context.data.measure(path);
-  if (!measured.ok) {
-    add(pointer, 'geojson', `file ${path} is not valid GeoJSON: ${measured.reason}`);
-    return undefined;
-  }
-  return measured.stats;
+  const found = await context.data.stats(context.folder, path);
+  if ('stats' in found) return found.stats;
+  add(pointer, found.rule, found.message);
+  return undefined;
 }
 
 /** A preview is checked by size only: it is a simplified copy, its own bbox may be off. */
@@ -122,10 +99,6 @@ async function checkPreview({ folder, data, dataset }: DatasetContext, add: Add,
   if (preview === undefined) {
     if (previewBytes !== undefined)
       add(`${at}/preview_bytes`, 'preview-bytes', 'is given but there is no preview');
-    return;
-  }
-  if (!isInside(folder, preview)) {
-    add(`${at}/preview`, 'path-outside', `file ${preview} is not inside the manifest's folder ${folder}`);
     return;
   }
   const name = preview.slice(preview.lastIndexOf('/') + 1); // e.g. "ARG_ADM1.preview.geojson"
@@ -138,21 +111,19 @@ async function checkPreview({ folder, data, dataset }: DatasetContext, add: Add,
       `file name ${name} does not match the dataset: expected ${expected}`,
     );
   }
-  const state = await data.state(preview);
-  if (state.kind !== 'file') {
-    const what = state.kind === 'missing' ? 'does not exist' : 'is not a file';
-    add(`${at}/preview`, 'file-missing', `file ${preview} ${what}`);
-  } else if (state.size > MAX_PREVIEW_BYTES) {
+  const found = await data.find(folder, preview);
+  if ('rule' in found) add(`${at}/preview`, found.rule, found.message);
+  else if (found.size > MAX_PREVIEW_BYTES) {
     add(
       `${at}/preview`,
       'preview-size',
-      `file ${preview} has ${state.size} bytes, more than 2 MiB (${MAX_PREVIEW_BYTES})`,
+      `file ${preview} has ${found.size} bytes, more than 2 MiB (${MAX_PREVIEW_BYTES})`,
     );
-  } else if (previewBytes !== undefined && previewBytes !== state.size) {
+  } else if (previewBytes !== undefined && previewBytes !== found.size) {
     add(
       `${at}/preview_bytes`,
       'preview-bytes',
-      `file ${preview} has ${state.size} bytes, manifest says ${previewBytes}`,
+      `file ${preview} has ${found.size} bytes, manifest says ${previewBytes}`,
     );
   }
 }
@@ -219,21 +190,18 @@ async function checkUnassigned({ folder, data, dataset }: DatasetContext, add: A
     if (listed) add(`${at}/unassigned`, 'unassigned', `is missing but the parts include ${path}`);
     return;
   }
-  // A listed part's missing or malformed file is already reported at its path.
-  const state = await data.state(path);
-  if (state.kind !== 'file') {
-    if (!listed)
+  const found = await data.stats(folder, path);
+  if ('rule' in found) {
+    // A listed part's unusable file is already reported at its path.
+    if (listed) return;
+    if (found.rule === 'file-missing')
       add(`${at}/unassigned`, 'unassigned', `is ${dataset.unassigned} but file ${path} does not exist`);
-    return;
-  }
-  const measured = await data.measure(path);
-  if (!measured.ok) {
-    if (!listed) add(`${at}/unassigned`, 'geojson', `file ${path} is not valid GeoJSON: ${measured.reason}`);
-  } else if (measured.stats.features !== dataset.unassigned) {
+    else add(`${at}/unassigned`, found.rule, found.message);
+  } else if (found.stats.features !== dataset.unassigned) {
     add(
       `${at}/unassigned`,
       'unassigned',
-      `file ${path} has ${count(measured.stats.features, 'feature')}, manifest says ${dataset.unassigned}`,
+      `file ${path} has ${count(found.stats.features, 'feature')}, manifest says ${dataset.unassigned}`,
     );
   }
 }

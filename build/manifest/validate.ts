@@ -2,9 +2,9 @@
 // rules that need more than one field or the files themselves (folder, paths,
 // recomputed stats, previews, parts, licences). Every problem is reported once;
 // a check whose input is already wrong (missing file, schema error) is skipped.
-import { join } from 'node:path';
 import { DataFiles } from './data-files.ts';
 import type { Problem } from '../core/problem.ts';
+import type { Rule } from './rules.ts';
 import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
 import type { Body, Dataset, Manifest, Source } from './types.ts';
 import { Measurer } from '../measure/cache.ts';
@@ -23,11 +23,6 @@ interface Subject {
   datasets: { index: number; dataset: Dataset }[];
 }
 
-/** Returns the cache file a run under `root` uses: `<root>/.cache/geoshelf/measurements.json`. */
-export function measurementCacheFile(root: string): string {
-  return join(root, '.cache', 'geoshelf', 'measurements.json');
-}
-
 /**
  * Returns every manifest under `root` (`data/*\/*\/manifest.json`) that passes
  * the schema, and every problem found in all of them: schema, folder, paths,
@@ -41,7 +36,7 @@ export async function validateManifests(
 ): Promise<{ manifests: LoadedManifest[]; problems: Problem[] }> {
   const files = await findManifests(root);
   const loaded = await loadManifests(root, files);
-  const ownMeasurer = options.measurer ? undefined : new Measurer({ cacheFile: measurementCacheFile(root) });
+  const ownMeasurer = options.measurer ? undefined : Measurer.forRoot(root);
   const data = new DataFiles(root, options.measurer ?? ownMeasurer!);
 
   const subjects: Subject[] = [
@@ -90,7 +85,7 @@ function partialSubjectOf(file: string, value: unknown): Subject {
 async function checkSubject(subject: Subject, data: DataFiles): Promise<Problem[]> {
   const { file, folder } = subject;
   const problems: Problem[] = [];
-  const add = (pointer: string, rule: string, message: string) =>
+  const add = (pointer: string, rule: Rule, message: string) =>
     problems.push({ file, pointer, rule, severity: 'error', message });
 
   if (subject.body !== undefined && subject.body !== folder.body) {
@@ -134,7 +129,7 @@ function checkLicense(
   source: Source,
   dataset: Dataset,
   pointer: string,
-  add: (pointer: string, rule: string, message: string) => void,
+  add: (pointer: string, rule: Rule, message: string) => void,
 ): void {
   if (source.license !== 'mixed') {
     if (dataset.license !== source.license) {

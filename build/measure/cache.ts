@@ -1,8 +1,9 @@
 // Measures each GeoJSON file at most once per run, and not at all when a cache
 // file says it was measured before at the same size and modification time.
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
+import { cacheDir } from '../core/files.ts';
 import type { FileStats } from '../manifest/types.ts';
 import { measureGeoJSON } from './measure.ts';
 
@@ -35,6 +36,14 @@ export class Measurer {
 
   constructor(options: { cacheFile?: string } = {}) {
     this.cacheFile = options.cacheFile;
+  }
+
+  /**
+   * Returns the measurer of a run under `root`, caching in
+   * `<root>/.cache/geoshelf/measurements.json` unless `noCache`.
+   */
+  static forRoot(root: string, options: { noCache?: boolean } = {}): Measurer {
+    return new Measurer(options.noCache ? {} : { cacheFile: join(cacheDir(root), 'measurements.json') });
   }
 
   /** Returns the stats of `path`; concurrent calls for the same file share one pass. */

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
+import { problem } from '../core/problem.ts';
 import type { BBox, FileStats, GeometryTypes } from '../manifest/types.ts';
 import { hashFileInWorker } from './hash.ts';
 import { findSegments, joinSegment, shareWithWorker } from './parallel.ts';
@@ -11,7 +12,7 @@ import { scanRange } from './read.ts';
 import { FeatureCollectionScanner } from './scanner.ts';
 import { ScanError } from './tokens.ts';
 
-/** A malformed GeoJSON file; message is "PATH: byte OFFSET: reason" (one line). */
+/** A malformed GeoJSON file: one problem, printed as "PATH: byte OFFSET: reason". */
 export class GeoJSONError extends UserError {
   override name = 'GeoJSONError';
   constructor(
@@ -19,7 +20,7 @@ export class GeoJSONError extends UserError {
     readonly offset: number,
     readonly reason: string,
   ) {
-    super(`${path}: byte ${offset}: ${reason}`);
+    super(problem(path, reason, { byte: offset, rule: 'geojson' }));
   }
 }
 
@@ -34,14 +35,21 @@ const SEGMENT_BYTES = 32 << 20;
  * byte offset, on malformed input, and a UserError when the file can't be read.
  * The options are for tests: `chunkSize` (bytes per read) to cut tokens at a
  * chunk's end; `parallelMinBytes` and `segmentBytes` to share the scan of
- * small files with the worker thread.
+ * small files with the worker thread; `hashWorkerMinBytes` to hash them there.
  */
 export async function measureGeoJSON(
   path: string,
-  options: { chunkSize?: number; parallelMinBytes?: number; segmentBytes?: number } = {},
+  options: {
+    chunkSize?: number;
+    parallelMinBytes?: number;
+    segmentBytes?: number;
+    hashWorkerMinBytes?: number;
+  } = {},
 ): Promise<FileStats> {
   const file = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
-    throw new UserError(`${path}: cannot read: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    throw new UserError(
+      problem(path, `cannot read: ${error.code === 'ENOENT' ? 'no such file' : error.message}`),
+    );
   });
   try {
     const { size } = await file.stat();
@@ -54,7 +62,10 @@ export async function measureGeoJSON(
         ? await findSegments(file, size, options.segmentBytes ?? SEGMENT_BYTES)
         : [{ from: 0, to: size, last: true }];
     const shared = segments.length > 1 ? shareWithWorker(path, segments, chunkSize) : undefined;
-    const hashing = size >= WORKER_MIN_BYTES || segments.length > 1 ? hashFileInWorker(path) : undefined;
+    const hashing =
+      size >= (options.hashWorkerMinBytes ?? WORKER_MIN_BYTES) || segments.length > 1
+        ? hashFileInWorker(path)
+        : undefined;
     hashing?.catch(() => {}); // awaited below, unless parsing fails first
     const hash = hashing ? undefined : createHash('sha256');
     const scanner = new FeatureCollectionScanner();
@@ -87,7 +98,7 @@ export async function measureGeoJSON(
     if (error instanceof ScanError) throw new GeoJSONError(path, error.offset, error.reason);
     const code = (error as NodeJS.ErrnoException).code; // e.g. EISDIR: a folder was named
     if (typeof code === 'string' && code.startsWith('E'))
-      throw new UserError(`${path}: cannot read: ${code}`);
+      throw new UserError(problem(path, `cannot read: ${code}`));
     throw error;
   } finally {
     await file.close();
@@ -97,7 +108,8 @@ export async function measureGeoJSON(
 /** Returns the worker's sha256, once sure it hashed the same number of bytes as were parsed. */
 async function hashedAlike(path: string, hashing: Promise<{ sha256: string; bytes: number }>, bytes: number) {
   const hashed = await hashing;
-  if (hashed.bytes !== bytes) throw new UserError(`${path}: the file changed while it was being measured`);
+  if (hashed.bytes !== bytes)
+    throw new UserError(problem(path, `the file changed while it was being measured`));
   return hashed.sha256;
 }
 

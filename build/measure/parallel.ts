@@ -10,7 +10,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { LazyWorker } from '../core/lazy-worker.ts';
 import type { FeatureCollectionScanner } from './scanner.ts';
 import type { SegmentResult } from './worker.ts';
 
@@ -102,9 +102,27 @@ export class WorkerSegments {
   }
 }
 
-let worker: Worker | undefined;
 let nextId = 0;
 const jobs = new Map<number, WorkerSegments>();
+
+const worker = new LazyWorker<{ id: number; k?: number; result?: SegmentResult; done?: true }>(
+  workerSource,
+  (reply) => {
+    const job = jobs.get(reply.id);
+    if (!job) return;
+    if (reply.done) {
+      jobs.delete(reply.id);
+      job.abandon();
+      worker.done();
+    } else {
+      job.deliver(reply.k!, reply.result);
+    }
+  },
+  () => {
+    for (const job of jobs.values()) job.abandon();
+    jobs.clear();
+  },
+);
 
 /**
  * Asks the worker to scan `segments` of `path` from the last back, and
@@ -116,18 +134,15 @@ export function shareWithWorker(
   segments: Segment[],
   chunkSize?: number,
 ): WorkerSegments | undefined {
-  const w = segmentWorker();
-  if (!w) return undefined;
   const job = new WorkerSegments(segments);
   const id = nextId++;
+  if (!worker.post({ id, path, segments, claims: job.claims, chunkSize })) return undefined;
   jobs.set(id, job);
-  w.ref();
-  w.postMessage({ id, path, segments, claims: job.claims, chunkSize });
   return job;
 }
 
 /**
- * Returns the worker's code: build/measure-worker.ts and the scanner it
+ * Returns the worker's code: build/measure/worker.ts and the scanner it
  * imports, bundled by esbuild into one CommonJS script (a few milliseconds).
  * A worker thread does not inherit the main thread's TypeScript loader, and
  * registering tsx inside the worker would cost it ~300 ms more to start.
@@ -144,36 +159,4 @@ function workerSource(): string {
     logLevel: 'silent',
   });
   return built.outputFiles[0].text;
-}
-
-/** Returns the worker, started on first use; it keeps the process alive only while it has work. */
-function segmentWorker(): Worker | undefined {
-  if (worker) return worker;
-  let started: Worker;
-  try {
-    started = new Worker(workerSource(), { eval: true });
-  } catch {
-    return undefined;
-  }
-  started.unref();
-  started.on('message', (reply: { id: number; k?: number; result?: SegmentResult; done?: true }) => {
-    const job = jobs.get(reply.id);
-    if (!job) return;
-    if (reply.done) {
-      jobs.delete(reply.id);
-      job.abandon();
-      if (jobs.size === 0) started.unref();
-    } else {
-      job.deliver(reply.k!, reply.result);
-    }
-  });
-  const stop = () => {
-    if (worker === started) worker = undefined;
-    for (const job of jobs.values()) job.abandon();
-    jobs.clear();
-  };
-  started.on('error', stop);
-  started.on('exit', stop);
-  worker = started;
-  return started;
 }

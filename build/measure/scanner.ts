@@ -14,50 +14,37 @@ import {
   decodeString,
   type StringState,
 } from './tokens.ts';
-
-// What the scanner expects next in the innermost container.
-const E_VALUE = 0; // after ':' or ',' in an array, or at the start of the file
-const E_VALUE_OR_CLOSE = 1; // after '['
-const E_KEY_OR_CLOSE = 2; // after '{'
-const E_KEY = 3; // after ',' in an object
-const E_COLON = 4;
-const E_COMMA_OR_CLOSE = 5;
-const E_DONE = 6; // the top-level value is complete: only whitespace may follow
-const E_SKIP_STRING = 7; // inside a string whose content does not matter (may span chunks)
-
-// Containers on the stack.
-const F_TOP = 1; // the FeatureCollection object
-const F_FEATURES = 2; // its "features" array
-const F_FEATURE = 3;
-const F_GEOMETRY = 4;
-const F_PROPERTIES = 5;
-const F_SKIP_OBJECT = 6; // any other object: checked as JSON, otherwise ignored
-const F_SKIP_ARRAY = 7;
-
-// The role of the value about to be read, decided by its container and key.
-const R_ANY = 0; // skipped
-const R_TOP = 1;
-const R_FEATURES = 2;
-const R_FEATURE = 3;
-const R_COLLECTION_TYPE = 4;
-const R_FEATURE_TYPE = 5;
-const R_GEOMETRY = 6;
-const R_PROPERTIES = 7;
-const R_GEOMETRY_TYPE = 8;
-const R_COORDINATES = 9;
-
-// Keys with a meaning, as bit flags so duplicates are caught: JSON.parse keeps
-// the last of two "geometry" members, and counting both would disagree with it.
-const KEY_ROLES: Record<number, Record<string, [bit: number, role: number]>> = {
-  [F_TOP]: { type: [1, R_COLLECTION_TYPE], features: [2, R_FEATURES] },
-  [F_FEATURE]: { type: [1, R_FEATURE_TYPE], geometry: [2, R_GEOMETRY], properties: [4, R_PROPERTIES] },
-  [F_GEOMETRY]: { type: [1, R_GEOMETRY_TYPE], coordinates: [2, R_COORDINATES] },
-};
-
-const MAX_DEPTH = 10_000;
-
-/** Positions of Polygon coordinates are nested 3 arrays deep, MultiPolygon 4. */
-const LEAF_DEPTH: Record<string, number> = { Polygon: 3, MultiPolygon: 4 };
+import {
+  E_VALUE,
+  E_VALUE_OR_CLOSE,
+  E_KEY_OR_CLOSE,
+  E_KEY,
+  E_COLON,
+  E_COMMA_OR_CLOSE,
+  E_DONE,
+  E_SKIP_STRING,
+  F_TOP,
+  F_FEATURES,
+  F_FEATURE,
+  F_GEOMETRY,
+  F_PROPERTIES,
+  F_SKIP_OBJECT,
+  F_SKIP_ARRAY,
+  R_ANY,
+  R_TOP,
+  R_FEATURES,
+  R_FEATURE,
+  R_COLLECTION_TYPE,
+  R_FEATURE_TYPE,
+  R_GEOMETRY,
+  R_PROPERTIES,
+  R_GEOMETRY_TYPE,
+  R_COORDINATES,
+  KEY_ROLES,
+  MAX_DEPTH,
+  LEAF_DEPTH,
+  wrongKindReason,
+} from './scanner-states.ts';
 
 /**
  * Scans one FeatureCollection fed as consecutive chunks. `scan` consumes what
@@ -391,27 +378,10 @@ export class FeatureCollectionScanner {
 
   /** The error for a value of the wrong JSON kind in a GeoJSON member. */
   private wrongKind(i: number): ScanError {
-    const at = this.base + i;
-    switch (this.role) {
-      case R_TOP:
-        return new ScanError(at, 'not a FeatureCollection: the top-level value is not an object');
-      case R_FEATURES:
-        return new ScanError(at, '"features" is not an array');
-      case R_FEATURE:
-        return new ScanError(at, `features[${this.features}] is not an object`); // not counted yet
-      case R_COLLECTION_TYPE:
-        return new ScanError(at, 'not a FeatureCollection: "type" is not a string');
-      case R_FEATURE_TYPE:
-        return new ScanError(at, `${this.where('type')} is not a string`);
-      case R_GEOMETRY:
-        return new ScanError(at, `${this.where('geometry')} is not an object`);
-      case R_PROPERTIES:
-        return new ScanError(at, `${this.where('properties')} is not an object or null`);
-      case R_GEOMETRY_TYPE:
-        return new ScanError(at, `${this.where('geometry.type')} is not a string`);
-      default:
-        return new ScanError(at, `${this.where('geometry.coordinates')} is not an array`);
-    }
+    return new ScanError(
+      this.base + i,
+      wrongKindReason(this.role, this.features, (what) => this.where(what)),
+    );
   }
 
   private unexpected(buf: Buffer, i: number, expected: string): ScanError {

@@ -2,6 +2,7 @@
 // byte budget, found by bisection over thresholds that are computed once per
 // input (build/simplify.ts), never by re-running the simplification per try.
 import { UserError } from '../core/errors.ts';
+import { problem } from '../core/problem.ts';
 import type { Dataset, Simplification } from '../manifest/types.ts';
 import { readFeatures } from '../core/read-features.ts';
 import { decimalsFor, prepare, render, type Method, type Prepared, type Rendering } from './simplify.ts';
@@ -85,7 +86,10 @@ export function fitBudget(source: string, prepared: Prepared, options: PreviewOp
   const smallest = attempt(last);
   if (smallest.bytes > options.maxBytes) {
     throw new UserError(
-      `${source}: cannot fit ${options.maxBytes} bytes: even keeping 3 vertices per ring the preview is ${smallest.bytes} bytes (try a larger --max-bytes)`,
+      problem(
+        source,
+        `cannot fit ${options.maxBytes} bytes: even keeping 3 vertices per ring the preview is ${smallest.bytes} bytes (try a larger --max-bytes)`,
+      ),
     );
   }
   let fits = last;

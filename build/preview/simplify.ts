@@ -5,6 +5,7 @@
 import { topology } from 'topojson-server';
 import { presimplify } from 'topojson-simplify';
 import { UserError } from '../core/errors.ts';
+import { problem } from '../core/problem.ts';
 
 export type Method = 'visvalingam' | 'douglas-peucker';
 
@@ -70,7 +71,9 @@ export function prepare(
   features.forEach((feature, i) => {
     const type = feature.geometry?.type;
     if (type !== undefined && type !== 'Polygon' && type !== 'MultiPolygon') {
-      throw new UserError(`${source}: feature ${i}: geometry type ${type}, expected Polygon or MultiPolygon`);
+      throw new UserError(
+        problem(source, `feature ${i}: geometry type ${type}, expected Polygon or MultiPolygon`),
+      );
     }
   });
   const topo = topology({ level: { type: 'FeatureCollection', features } as never });

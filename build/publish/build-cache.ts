@@ -5,6 +5,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
+import { cacheDir } from '../core/files.ts';
 
 /** A file's identity: if size and mtime are unchanged, so are its bytes (as the measurer assumes). */
 export interface FileStamp {
@@ -35,7 +36,7 @@ export interface Loaded<T> {
 
 /** Returns the cache files of a build under `root`. */
 export function cacheFiles(root: string): { build: string; maps: string } {
-  const dir = join(root, '.cache', 'geoshelf');
+  const dir = cacheDir(root);
   return { build: join(dir, 'build.json'), maps: join(dir, 'maps.json') };
 }
 

@@ -6,6 +6,8 @@
 // size-and-mtime assumption about data files).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { findManifests } from '../manifest/load.ts';
 import { join } from 'node:path';
 import type { BuildCache } from './build-cache.ts';
 import { listFiles, PACKAGE_DIR } from '../core/files.ts';
@@ -24,19 +26,11 @@ export async function inputFingerprint(root: string, options: object): Promise<s
     const files = statSync(path).isDirectory() ? (await listFiles(path)).map((f) => join(path, f)) : [path];
     for (const file of files) hash.update(`\n${file}\n`).update(readFileSync(file));
   }
-  // Every data/{body}/{folder}/manifest.json, as findManifests() finds them (synchronously: faster).
-  const dirs = (path: string) =>
-    existsSync(path)
-      ? readdirSync(path, { withFileTypes: true })
-          .filter((e) => e.isDirectory())
-          .map((e) => e.name)
-          .sort()
-      : [];
-  for (const body of dirs(join(root, 'data'))) {
-    for (const folder of dirs(join(root, 'data', body))) {
-      const file = `data/${body}/${folder}/manifest.json`;
-      if (existsSync(join(root, file))) hash.update(`\n${file}\n`).update(readFileSync(join(root, file)));
-    }
+  // Every manifest, as validation finds them (dot-folders skipped, linked folders followed).
+  const files = await findManifests(root).catch(() => [] as string[]);
+  for (const file of files) {
+    const text = await readFile(join(root, file)).catch(() => Buffer.alloc(0));
+    hash.update(`\n${file}\n`).update(text);
   }
   return hash.digest('hex');
 }

@@ -9,6 +9,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { outsideMessage, resolveInData } from '../core/data-root.ts';
+import { UserError } from '../core/errors.ts';
+import { problem } from '../core/problem.ts';
 import type { BuildCache } from './build-cache.ts';
 import { listFiles } from '../core/files.ts';
 
@@ -29,7 +32,7 @@ export interface WriteStats {
 /** One file of the plan, with whether the previous dist/ already holds it. */
 type Entry =
   | { kind: 'generated'; path: string; bytes: Buffer; hash: string; same: boolean }
-  | { kind: 'data'; path: string; source: Stats; same: boolean };
+  | { kind: 'data'; path: string; real: string; source: Stats; same: boolean };
 
 async function statOrUndefined(path: string): Promise<Stats | undefined> {
   return stat(path).catch(() => undefined);
@@ -85,7 +88,13 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
     return { kind: 'generated', path, bytes, hash, same };
   });
   const data = pool(plan.data, 16, async (path): Promise<Entry> => {
-    const source = await stat(join(root, path));
+    // Validation refused anything outside data/; this makes sure nothing else ever is copied.
+    const found = await resolveInData(root, path);
+    if (found.kind !== 'file') {
+      const why = found.kind === 'outside' ? outsideMessage(root, path, found.real) : 'is not a file';
+      throw new UserError(problem(path, why, { rule: 'link-outside' }));
+    }
+    const source = await stat(found.real);
     const old = previous && (await statOrUndefined(join(previous, path)));
     const record = cache.published[path];
     const same =
@@ -95,7 +104,7 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
       record.mtimeMs === source.mtimeMs &&
       old.ino === record.ino &&
       old.size === source.size;
-    return { kind: 'data', path, source, same };
+    return { kind: 'data', path, real: found.real, source, same };
   });
   return [...(await generated), ...(await data)];
 }
@@ -147,7 +156,7 @@ export async function writeDist(
         await writeFile(dest, e.bytes);
         stats.written++;
       } else {
-        await copyFile(join(root, e.path), dest);
+        await copyFile(e.real, dest);
         stats.written++;
         stats.dataBytesCopied += e.source.size;
       }

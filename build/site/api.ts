@@ -3,7 +3,8 @@
 // (e.g. "/catalogue/data/earth/CHL/CHL_ADM0.geojson"), so clients never join paths.
 import type { Manifest } from '../manifest/types.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
-import { countryApi, countryPage, manifestLevels, manifestLicenses } from './pages/paths.ts';
+import { manifestLevels, manifestLicenses } from '../manifest/summary.ts';
+import { countryApi, countryPage } from './pages/paths.ts';
 
 /** Version of the API's own shape; the manifests inside keep their schema_version. */
 export const API_VERSION = 1;

@@ -2,6 +2,7 @@
 // parent its code property names, else to the parent it overlaps most, else
 // to `unassigned`. Returns the part texts; the CLI writes them.
 import { UserError } from '../core/errors.ts';
+import { problem } from '../core/problem.ts';
 import type { Dataset, Level, Manifest } from '../manifest/types.ts';
 import { byCodepoint } from '../measure/measure.ts';
 import type { GeoFeature } from '../core/read-features.ts';
@@ -198,10 +199,11 @@ export function planSplit(file: string, manifest: Manifest, level: Level): Split
   if (level === 'ADM0' || level === 'ADM1')
     throw new UserError(`--level ${level}: only levels below ADM1 can be split by ADM1`);
   const index = manifest.datasets.findIndex((d) => d.level === level);
-  if (index < 0) throw new UserError(`${file}: no ${level} dataset to split`);
+  if (index < 0) throw new UserError(problem(file, `no ${level} dataset to split`));
   const dataset = manifest.datasets[index]!;
   const parent = manifest.datasets.find((d) => d.level === 'ADM1');
-  if (!parent?.path) throw new UserError(`${file}: no ADM1 dataset with a path, needed to split ${level}`);
+  if (!parent?.path)
+    throw new UserError(problem(file, `no ADM1 dataset with a path, needed to split ${level}`));
   const inputs = dataset.path ? [dataset.path] : (dataset.parts ?? []).map((p) => p.path);
   return { index, dataset, inputs, adm1: parent.path };
 }

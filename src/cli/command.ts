@@ -1,5 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../../build/core/errors.ts';
+import type { Problem } from '../../build/core/problem.ts';
+import { exitCodeFor, reportProblems, type ReportOptions } from '../../build/core/report.ts';
 
 export { UserError, UsageError } from '../../build/core/errors.ts';
 
@@ -24,7 +26,9 @@ export function parseCommandArgs<T extends Omit<ParseArgsConfig, 'args' | 'stric
   try {
     return parseArgs({ ...config, args: argv, strict: true });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+    throw new UsageError(
+      `${(error as Error).message.split('\n')[0]!.replace(/\. To specify a positional.*/, '')} (see --help)`,
+    );
   }
 }
 
@@ -35,4 +39,14 @@ export function parseIntegerFlag(flag: string, text: string, min: number, max: n
     throw new UsageError(`--${flag}: expected an integer from ${min} to ${max}, got "${text}"`);
   }
   return value;
+}
+
+/**
+ * Prints `problems` through the one reporter (build/core/report.ts) and
+ * returns the exit code: 1 when any is an error (or, with `strict`, a
+ * warning), else 0.
+ */
+export function report(problems: Problem[], options: ReportOptions & { strict?: boolean }): 0 | 1 {
+  reportProblems(problems, options);
+  return exitCodeFor(problems, options.strict);
 }

@@ -1,7 +1,11 @@
-// Wires the CLI together: finds the subcommand, prints help, and turns errors
-// into exit codes. Each command lives in its own module under ./commands/.
-import { formatProblem } from '../../build/core/problem.ts';
-import { UserError, type Command } from './command.ts';
+// Wires the CLI together: finds the subcommand, prints help and the version,
+// and turns errors into exit codes (README "Exit codes and output"): 0 ok,
+// 1 bad input, 2 a usage mistake, 70 a bug ("unexpected error" and its stack).
+// Each command lives in its own module under ./commands/.
+import { readFileSync } from 'node:fs';
+import { PACKAGE_DIR } from '../../build/core/files.ts';
+import { reportProblems } from '../../build/core/report.ts';
+import { UsageError, UserError, type Command } from './command.ts';
 
 interface Entry {
   name: string; // e.g. "locations import"
@@ -28,12 +32,24 @@ const COMMANDS: Entry[] = [
   { name: 'split', module: 'split', summary: 'split a level into one file per ADM1 parent' },
 ];
 
-const HELP = `Usage: geoshelf <command> [options]
+/** Exit code of a bug (sysexits' EX_SOFTWARE), apart from 1 (bad input) and 2 (usage). */
+export const EXIT_BUG = 70;
+
+/** Returns the help of the commands whose name starts with `group` (all when ""). */
+function help(group = ''): string {
+  const entries = COMMANDS.filter((c) => c.name.startsWith(group));
+  return `Usage: geoshelf ${group ? `${group} ` : ''}<command> [options]
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(18)} ${c.summary}`).join('\n')}
+${entries.map((c) => `  ${c.name.padEnd(18)} ${c.summary}`).join('\n')}
 
-Run "geoshelf <command> --help" for a command's options.`;
+Run "geoshelf <command> --help" for a command's options, "geoshelf --version" for the version.`;
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(`${PACKAGE_DIR}/package.json`, 'utf8')) as { version: string };
+  return `geoshelf ${pkg.version}`;
+}
 
 /** Returns the entry whose (possibly two-word) name starts `argv`, and the rest of `argv`. */
 function findCommand(argv: string[]): [Entry, string[]] | undefined {
@@ -44,16 +60,28 @@ function findCommand(argv: string[]): [Entry, string[]] | undefined {
   return undefined;
 }
 
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help';
+
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    console.log(HELP);
+  if (argv.length === 0 || isHelp(argv[0])) {
+    console.log(help());
+    return 0;
+  }
+  if (argv[0] === '--version' || argv[0] === '-V') {
+    console.log(version());
     return 0;
   }
   const found = findCommand(argv);
   if (!found) {
-    console.error(`geoshelf: unknown command "${argv.join(' ')}"\n\n${HELP}`);
-    return 1;
+    // A group name alone ("geoshelf locations") or with --help shows the group's commands.
+    const group = COMMANDS.some((c) => c.name.startsWith(`${argv[0]} `)) ? argv[0]! : undefined;
+    if (group && (argv.length === 1 || isHelp(argv[1]))) {
+      console.log(help(group));
+      return 0;
+    }
+    console.error(`geoshelf: unknown command "${argv.join(' ')}"\n\n${help(group)}`);
+    return 2;
   }
   const [entry, rest] = found;
   try {
@@ -65,11 +93,11 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (error) {
     if (error instanceof UserError) {
-      console.error(error.problems.map(formatProblem).join('\n'));
-      return 1;
+      reportProblems(error.problems, { command: entry.name, json: rest.includes('--json') });
+      return error instanceof UsageError ? 2 : 1;
     }
     console.error(`geoshelf ${entry.name}: unexpected error (a bug in geoshelf, please report it)`);
     console.error(error);
-    return 2;
+    return EXIT_BUG;
   }
 }

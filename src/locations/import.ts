@@ -6,6 +6,7 @@
 import { problem, type Problem } from '../../build/core/problem.ts';
 import { deterministicId, normaliseId, normaliseType, parseNumber } from './normalise.ts';
 import {
+  locationProblem,
   readLocationFile,
   type ByteProgress,
   type FieldMap,
@@ -93,7 +94,10 @@ export async function importLocations(options: ImportOptions): Promise<ImportRes
           const seq = records++;
           const result = checkRecord(raw, options);
           if (typeof result === 'string') {
-            pending.push({ seq, problem: problem(file, result, { line: raw.line, pointer: raw.pointer }) });
+            pending.push({
+              seq,
+              problem: locationProblem(file, result, { line: raw.line, pointer: raw.pointer }),
+            });
           } else {
             positions.stage(result.location, result.generated, fileIndex, raw, seq);
           }

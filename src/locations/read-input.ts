@@ -33,11 +33,20 @@ export interface ByteProgress {
   size: number;
 }
 
+/** A problem of an input file or record: rule "location", as every importer problem. */
+export function locationProblem(
+  file: string,
+  message: string,
+  where: { line?: number; pointer?: string } = {},
+): Problem {
+  return problem(file, message, { rule: 'location', ...where });
+}
+
 function cannotRead(path: string, error: unknown): Problem {
   const code = (error as NodeJS.ErrnoException).code;
   const reason =
     code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
-  return problem(path, `cannot read: ${reason}`);
+  return locationProblem(path, `cannot read: ${reason}`);
 }
 
 /**
@@ -51,7 +60,7 @@ export async function* readLocationFile(
 ): AsyncGenerator<InputItem> {
   const extension = extname(path).toLowerCase();
   if (extension !== '.csv' && extension !== '.json' && extension !== '.geojson') {
-    yield { fileProblem: problem(path, 'unknown file type (expected .csv, .json or .geojson)') };
+    yield { fileProblem: locationProblem(path, 'unknown file type (expected .csv, .json or .geojson)') };
     return;
   }
   try {
@@ -75,7 +84,7 @@ export async function* readLocationFile(
   }
   if (progress) progress.read = bytes.length;
   if (!isUtf8(bytes)) {
-    yield { fileProblem: problem(path, 'not valid UTF-8', { line: firstBadLine(bytes) }) };
+    yield { fileProblem: locationProblem(path, 'not valid UTF-8', { line: firstBadLine(bytes) }) };
     return;
   }
   let text = bytes.toString('utf8');
@@ -84,7 +93,7 @@ export async function* readLocationFile(
   try {
     data = JSON.parse(text);
   } catch (error) {
-    yield { fileProblem: problem(path, `invalid JSON: ${(error as Error).message}`) };
+    yield { fileProblem: locationProblem(path, `invalid JSON: ${(error as Error).message}`) };
     return;
   }
   yield extension === '.json' ? readJsonArray(path, data, map) : readGeoJson(path, data, map);
@@ -124,7 +133,7 @@ function pickAll(object: Record<string, unknown>, map: FieldMap): Partial<Record
 }
 
 function readJsonArray(path: string, data: unknown, map: FieldMap): InputItem {
-  if (!Array.isArray(data)) return { fileProblem: problem(path, 'expected a JSON array of objects') };
+  if (!Array.isArray(data)) return { fileProblem: locationProblem(path, 'expected a JSON array of objects') };
   const records = data.map((item, index): RawRecord => {
     const pointer = `/${index}`;
     return isObject(item)
@@ -136,7 +145,7 @@ function readJsonArray(path: string, data: unknown, map: FieldMap): InputItem {
 
 function readGeoJson(path: string, data: unknown, map: FieldMap): InputItem {
   if (!isObject(data) || data.type !== 'FeatureCollection' || !Array.isArray(data.features)) {
-    return { fileProblem: problem(path, 'expected a GeoJSON FeatureCollection') };
+    return { fileProblem: locationProblem(path, 'expected a GeoJSON FeatureCollection') };
   }
   const records = data.features.map((feature: unknown, index): RawRecord => {
     const record: RawRecord = { file: path, pointer: `/features/${index}`, values: {} };
@@ -172,7 +181,7 @@ async function* readCsv(path: string, map: FieldMap, progress?: ByteProgress): A
       for (const row of rows) {
         if (!columns) {
           if (row.error) {
-            yield { fileProblem: problem(path, row.error, { line: row.line }) };
+            yield { fileProblem: locationProblem(path, row.error, { line: row.line }) };
             return;
           }
           width = row.cells.length;
@@ -194,9 +203,10 @@ async function* readCsv(path: string, map: FieldMap, progress?: ByteProgress): A
       }
       if (records.length > 0) yield { records };
     }
-    if (!columns) yield { fileProblem: problem(path, 'missing header row', { line: 1 }) };
+    if (!columns) yield { fileProblem: locationProblem(path, 'missing header row', { line: 1 }) };
   } catch (error) {
-    if (error instanceof CsvError) yield { fileProblem: problem(path, error.message, { line: error.line }) };
+    if (error instanceof CsvError)
+      yield { fileProblem: locationProblem(path, error.message, { line: error.line }) };
     else if ((error as NodeJS.ErrnoException).code !== undefined)
       yield { fileProblem: cannotRead(path, error) };
     else throw error;

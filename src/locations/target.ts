@@ -8,9 +8,9 @@ import { existsSync } from 'node:fs';
 import { copyFile, link, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { problem, type Problem } from '../../build/core/problem.ts';
+import type { Problem } from '../../build/core/problem.ts';
 import { deterministicId } from './normalise.ts';
-import type { RawRecord } from './read-input.ts';
+import { locationProblem, type RawRecord } from './read-input.ts';
 import { INDEX_SQL, TABLE_SQL } from './db.ts';
 import { LOCATION_TYPES, type Location, type LocationType } from './types.ts';
 
@@ -298,7 +298,7 @@ export class Positions {
         if (reason) {
           problems.push({
             seq: row.seq,
-            problem: problem(row.file, reason, { line: row.line, pointer: row.pointer }),
+            problem: locationProblem(row.file, reason, { line: row.line, pointer: row.pointer }),
           });
           break;
         }
@@ -312,7 +312,7 @@ export class Positions {
     const index = pos - this.target.basePos;
     const file = this.files[this.origins.files[index]!]!;
     const place = this.origins.places[index]!;
-    if (file.toLowerCase().endsWith('.csv')) return `${file}: line ${place}`;
+    if (file.toLowerCase().endsWith('.csv')) return `${file}:${place}`;
     return `${file}: ${file.toLowerCase().endsWith('.geojson') ? '/features' : ''}/${place}`;
   }
 }

@@ -24,7 +24,7 @@ describe.skipIf(!existsSync(CORPUS))('build of the World-GeoJSON corpus', () => 
       'data/earth/ARG/manifest.json: /datasets/0/path: file data/earth/ARG/ARG_ADM0.geojson does not exist',
     );
     expect(lines.filter((line) => line.startsWith('data/earth/ARG/manifest.json: '))).toHaveLength(25);
-    expect(lines.at(-1)).toBe('build: 25 problem(s); nothing was written');
+    expect(lines.at(-1)).toBe('geoshelf build: 25 problem(s); nothing was written');
     expect(existsSync(out)).toBe(false);
   });
 

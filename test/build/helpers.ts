@@ -9,7 +9,6 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const FIXTURE = fileURLToPath(new URL('../fixtures/build/', import.meta.url));
-export const EXPECTED = join(FIXTURE, 'expected');
 
 /** Returns a new temporary folder holding a copy of the fixture's data/ (and nothing else). */
 export function fixtureCopy(): string {

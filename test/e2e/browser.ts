@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (DOM types: this file drives a browser, and its page.evaluate() callbacks run there.)
 // Shared by the browser tests and bench/build.ts: Debian's Chromium driven by
 // playwright-core (never a downloaded browser), and dist/ served the way a CDN
 // would, by http-server on 127.0.0.1 and a free port.

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (DOM types: this file drives a browser, and its page.evaluate() callbacks run there.)
 // End to end in a real browser: the built fixture catalogue, served as plain
 // files, searched, opened, its map seen, a download checked against its sha256.
 // Screenshots go to test-results/ (a CI artifact, gitignored).

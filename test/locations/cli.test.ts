@@ -40,12 +40,12 @@ describe('geoshelf locations import (CLI)', () => {
     expect(error.code).toBe(1);
     const lines = error.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(7);
-    expect(lines[0]).toBe('test/fixtures/locations/invalid/bad.csv: line 3: name is empty');
+    expect(lines[0]).toBe('test/fixtures/locations/invalid/bad.csv:3: name is empty');
     expect(lines[6]).toBe(`${db}: nothing written: 6 problem(s)`);
     expect(existsSync(db)).toBe(false);
   });
 
-  it('bad flags → one line', async () => {
+  it('bad flags → exit 2 (usage), one line', async () => {
     const csv = 'test/fixtures/locations/valid/stations.csv';
     for (const [args, message] of [
       [
@@ -57,10 +57,10 @@ describe('geoshelf locations import (CLI)', () => {
         '--map: unknown field "nombre" (fields: id, name, description, type, latitude, longitude)',
       ],
       [['--map', 'name', csv], '--map: expected field=column pairs separated by commas, got "name"'],
-      [[], 'geoshelf locations import: no input FILE given (see --help)'],
+      [[], 'no input FILE given (see --help)'],
     ] as const) {
       const error = await fail(['locations', 'import', ...args, '--db', join(dir, 'flags.sqlite')]);
-      expect([error.code, error.stderr]).toEqual([1, `${message}\n`]);
+      expect([error.code, error.stderr]).toEqual([2, `geoshelf locations import: ${message}\n`]);
     }
   });
 });

@@ -59,7 +59,7 @@ describe('import at scale', () => {
     expect(again.problemCount).toBe(1500);
     expect(again.problems).toHaveLength(MAX_LISTED_PROBLEMS);
     expect(formatProblem(again.problems[0]!)).toBe(
-      `${input}: line 2: id 00000000-0000-4000-8000-000000000000 is already in ${db}`,
+      `${input}:2: id 00000000-0000-4000-8000-000000000000 is already in ${db}`,
     );
     expect(sha(db)).toBe(before);
   });
@@ -76,7 +76,9 @@ describe('import at scale', () => {
     expect(failure?.code).toBe(1);
     const lines = failure!.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(MAX_LISTED_PROBLEMS + 2);
-    expect(lines.at(-2)).toBe(`… and ${300 - MAX_LISTED_PROBLEMS} more problem(s)`);
+    expect(lines.at(-2)).toBe(
+      `geoshelf locations import: … and ${300 - MAX_LISTED_PROBLEMS} more problem(s)`,
+    );
     expect(lines.at(-1)).toBe(`${db}: nothing written: 300 problem(s)`);
   });
 
@@ -92,7 +94,7 @@ describe('import at scale', () => {
     );
     const result = await importLocations({ files: [input], db: join(dir, 'x.sqlite') });
     expect(result.problems.map(formatProblem)).toEqual([
-      `${input}: line 3: not valid UTF-8 (the file must be UTF-8 encoded)`,
+      `${input}:3: not valid UTF-8 (the file must be UTF-8 encoded)`,
     ]);
   });
 
@@ -103,7 +105,7 @@ describe('import at scale', () => {
       Buffer.concat([Buffer.from('[\n{"name": "Cami'), Buffer.from([0xf3]), Buffer.from('n"}\n]')]),
     );
     const result = await importLocations({ files: [input], db: join(dir, 'x.sqlite') });
-    expect(result.problems.map(formatProblem)).toEqual([`${input}: line 2: not valid UTF-8`]);
+    expect(result.problems.map(formatProblem)).toEqual([`${input}:2: not valid UTF-8`]);
   });
 });
 

@@ -159,7 +159,7 @@ describe('appending and replacing', () => {
     const result = await importLocations({ files: [`${VALID}/stations.csv`], db });
     expect(result.problems).toHaveLength(4);
     expect(lines(result)[1]).toBe(
-      `${VALID}/stations.csv: line 3: id 120a2e23-f90f-4013-978b-bb7f2736a423 is already in ${db}`,
+      `${VALID}/stations.csv:3: id 120a2e23-f90f-4013-978b-bb7f2736a423 is already in ${db}`,
     );
     expect(sha(db)).toBe(before);
   });

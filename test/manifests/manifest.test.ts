@@ -137,9 +137,8 @@ describe('writeManifest', () => {
     const error = await writeManifest(root, CHL, bad).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserError);
     expect((error as Error).message.split('\n')).toEqual([
-      `${CHL}: not written, it would fail the schema:`,
-      `${CHL}: /datasets/0/level: must be ADM0 … ADM5 or QUAD, got "ADM9"`,
-      `${CHL}: /datasets/0/features: must be at least 1, got 0`,
+      `${CHL}: /datasets/0/level: not written, it would fail the schema: must be ADM0 … ADM5 or QUAD, got "ADM9"`,
+      `${CHL}: /datasets/0/features: not written, it would fail the schema: must be at least 1, got 0`,
     ]);
     expect(readFileSync(join(root, CHL), 'utf8')).toBe(loaded.text);
   });
@@ -205,7 +204,10 @@ describe('geoshelf manifest (CLI)', () => {
     const result = await cli('manifest', '--root', root, '--check', '--no-cache', 'URY');
     expect(lines(result.stdout)).toEqual(['data/earth/URY/manifest.json: /datasets/0/features: 2 → 1']);
     const unknown = await cli('manifest', '--root', root, 'PER');
-    expect(unknown).toMatchObject({ code: 1, stderr: 'PER: no data/*/PER/manifest.json\n' });
+    expect(unknown).toMatchObject({
+      code: 1,
+      stderr: 'geoshelf manifest: PER: no data/*/PER/manifest.json\n',
+    });
   });
 
   it('a manifest that fails the schema is refused with its problems and left alone', async () => {
@@ -247,8 +249,7 @@ describe('geoshelf manifest (CLI): results that would fail the schema', () => {
     const result = await cli('manifest', '--root', root, '--no-cache');
     expect(result.code).toBe(1);
     expect(lines(result.stderr)).toEqual([
-      `${CHL}: not written, it would fail the schema:`,
-      `${CHL}: /datasets/0/preview_bytes: must be at most 2097152, got 2097153`,
+      `${CHL}: /datasets/0/preview_bytes: not written, it would fail the schema: must be at most 2097152, got 2097153`,
       '2 manifests: 0 updated, 1 with errors',
     ]);
     expect(readFileSync(join(root, CHL), 'utf8')).toBe(before);

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
+import { BIN, cli } from '../support/cli.ts';
 import { describe, expect, it } from 'vitest';
 import { GeoJSONError, measureGeoJSON } from '../../build/measure/measure.ts';
 
 const FIXTURES = new URL('../fixtures/measure/', import.meta.url).pathname;
-const BIN = new URL('../../bin/geoshelf.js', import.meta.url).pathname;
 const run = promisify(execFile);
 
 // Each file in test/fixtures/measure/invalid/ and the exact reason expected
@@ -40,6 +40,9 @@ const INVALID: [name: string, reason: string][] = [
     `byte 111: features[0].geometry.coordinates: MultiPolygon positions must be nested 4 arrays deep, found 3`,
   ],
   ['no-features', `byte 0: not a FeatureCollection: no "features" member`],
+  ['not-utf8', 'byte 83: not UTF-8: a GeoJSON file must be UTF-8 text (RFC 8259)'],
+  ['utf8-surrogate', 'byte 80: not UTF-8: a GeoJSON file must be UTF-8 text (RFC 8259)'],
+  ['utf8-cut-at-end', 'byte 82: not UTF-8: a GeoJSON file must be UTF-8 text (RFC 8259)'],
   ['no-geometry', `byte 159: features[1] has no "geometry"`],
   ['no-properties', `byte 41: features[0] has no "properties"`],
   ['no-type', `byte 0: not a FeatureCollection: no "type" member`],
@@ -179,14 +182,15 @@ describe('geoshelf measure FILE…', () => {
   });
 
   it('all files good → exit 0', async () => {
-    const { stdout } = await run('node', [BIN, 'measure', `${FIXTURES}valid/bom.geojson`]);
+    const { code, stdout } = await cli('measure', `${FIXTURES}valid/bom.geojson`);
+    expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ features: 1, properties: ['name'] });
   });
 
-  it('no file → a one-line usage error, exit 1', async () => {
-    const error = await run('node', [BIN, 'measure']).catch((e: { code: number; stderr: string }) => e);
-    expect(error).toMatchObject({
-      code: 1,
+  it('no file → a one-line usage error, exit 2', async () => {
+    expect(await cli('measure')).toEqual({
+      code: 2,
+      stdout: '',
       stderr: 'geoshelf measure: give at least one GeoJSON file (see --help)\n',
     });
   });

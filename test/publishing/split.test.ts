@@ -174,21 +174,27 @@ describe('geoshelf split (CLI)', () => {
     expect(problems.map(formatProblem)).toEqual([]);
   });
 
-  it('bad arguments → exit 1 with one line, nothing written', async () => {
+  it('bad arguments → exit 2 (usage) or 1 (bad data) with one line, nothing written', async () => {
     const root = copy();
     const before = readFileSync(join(root, 'data/earth/XTA/manifest.json'), 'utf8');
-    const cases: [string[], string][] = [
-      [['--root', root, 'XTA'], '--level: expected ADM2…ADM5 or QUAD'],
+    const cases: [string[], string, number][] = [
+      [['--root', root, 'XTA'], 'geoshelf split: --level is required, e.g. --level ADM2 (see --help)', 2],
+      [['--level', 'ADM9', '--root', root, 'XTA'], 'geoshelf split: --level: expected ADM2…ADM5 or QUAD', 2],
       [
         ['--level', 'ADM1', '--root', root, 'XTA'],
         '--level ADM1: only levels below ADM1 can be split by ADM1',
+        1,
       ],
-      [['--level', 'ADM3', '--root', root, 'XTA'], 'data/earth/XTA/manifest.json: no ADM3 dataset to split'],
-      [['--level', 'ADM2', '--root', root, 'QQQ'], 'QQQ: no data/*/QQQ/manifest.json'],
+      [
+        ['--level', 'ADM3', '--root', root, 'XTA'],
+        'data/earth/XTA/manifest.json: no ADM3 dataset to split',
+        1,
+      ],
+      [['--level', 'ADM2', '--root', root, 'QQQ'], 'QQQ: no data/*/QQQ/manifest.json', 1],
     ];
-    for (const [args, message] of cases) {
+    for (const [args, message, code] of cases) {
       const run = await cli('split', ...args);
-      expect(run.code).toBe(1);
+      expect(run.code).toBe(code);
       expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(message)]);
     }
     expect(readFileSync(join(root, 'data/earth/XTA/manifest.json'), 'utf8')).toBe(before);

@@ -43,8 +43,8 @@ describe('object-prototype names', () => {
     await writeFile(input, 'name,type,latitude,longitude\nA,constructor,1,2\nB,__proto__,1,2\nC,otro,1,2\n');
     const result = await importLocations({ files: [input], db: join(dir, 'proto.sqlite') });
     const lines = result.problems.map(formatProblem).join('\n');
-    expect(lines).toMatch(/proto\.csv: line 2: .*type "constructor" is not one of/);
-    expect(lines).toMatch(/proto\.csv: line 3: .*type "__proto__" is not one of/);
+    expect(lines).toMatch(/proto\.csv:2: .*type "constructor" is not one of/);
+    expect(lines).toMatch(/proto\.csv:3: .*type "__proto__" is not one of/);
     expect(result.inserted).toBe(0);
   });
 });

@@ -1,14 +1,54 @@
-// Shared by tests that run the real CLI on temp copies of fixture trees.
+// Shared by tests that run the CLI: in-process (fast: the same main() the
+// binary calls, with its output captured) or, for the few end-to-end tests
+// per command, as a real child process.
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { format, promisify } from 'node:util';
+import { main } from '../../src/cli/main.ts';
 
 /** The CLI entry point, run as `node BIN …`. */
 export const BIN = new URL('../../bin/geoshelf.js', import.meta.url).pathname;
 
-/** Runs `geoshelf ARGS…` and returns its exit code, stdout and stderr. */
-export async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `geoshelf ARGS…` in this process (main() with console and the
+ * standard streams captured) and returns its exit code, stdout and stderr.
+ * Calls must not overlap: the capture is process-wide.
+ */
+export async function cli(...args: string[]): Promise<CliResult> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const saved = {
+    log: console.log,
+    error: console.error,
+    warn: console.warn,
+    stdout: process.stdout.write,
+    stderr: process.stderr.write,
+  };
+  console.log = (...a: unknown[]) => void out.push(`${format(...a)}\n`);
+  console.error = console.warn = (...a: unknown[]) => void err.push(`${format(...a)}\n`);
+  process.stdout.write = ((chunk: string | Uint8Array) =>
+    out.push(String(chunk)) > 0) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) =>
+    err.push(String(chunk)) > 0) as typeof process.stderr.write;
+  try {
+    const code = await main(args);
+    return { code, stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    Object.assign(console, { log: saved.log, error: saved.error, warn: saved.warn });
+    process.stdout.write = saved.stdout;
+    process.stderr.write = saved.stderr;
+  }
+}
+
+/** Runs `node BIN ARGS…` as a child process: for end-to-end tests of the binary itself. */
+export async function cliProcess(...args: string[]): Promise<CliResult> {
   try {
     const { stdout, stderr } = await promisify(execFile)('node', [BIN, ...args]);
     return { code: 0, stdout, stderr };

@@ -7,7 +7,8 @@
 import type { Manifest } from '../../manifest/types.ts';
 import { formatInt, markup, type Html } from './html.ts';
 import { renderPage, type PageContext } from './layout.ts';
-import { countryPage, manifestLevels, manifestLicenses } from './paths.ts';
+import { manifestLevels, manifestLicenses } from '../../manifest/summary.ts';
+import { countryPage } from './paths.ts';
 
 const STATUS_LABELS: Record<string, string> = { ok: 'OK', review: 'Under review', deprecated: 'Deprecated' };
 

@@ -1,6 +1,6 @@
 // Where each thing lives inside dist/, shared by the pages, the API and the
 // sitemap so a link can never point somewhere the build did not write.
-import type { License, Manifest } from '../../manifest/types.ts';
+import type { Manifest } from '../../manifest/types.ts';
 
 /** Returns a country page's folder URL relative to the base, e.g. "earth/CHL/". */
 export function countryPage(m: Manifest): string {
@@ -10,25 +10,4 @@ export function countryPage(m: Manifest): string {
 /** Returns a country's API document relative to the base, e.g. "api/v1/earth/CHL.json". */
 export function countryApi(m: Manifest): string {
   return `api/v1/${m.body}/${m.iso_a3}.json`;
-}
-
-/** Returns every licence that applies to a manifest: the listed ones when "mixed", sorted. */
-export function manifestLicenses(m: Manifest): License[] {
-  const all = new Set<License>(m.source.license === 'mixed' ? (m.source.licenses ?? []) : [m.source.license]);
-  for (const dataset of m.datasets) all.add(dataset.license);
-  return [...all].sort();
-}
-
-/** Returns the manifest's levels in order, e.g. ["ADM0", "ADM1"]. */
-export function manifestLevels(m: Manifest): string[] {
-  return [...new Set(m.datasets.map((d) => d.level))].sort();
-}
-
-/** Orders manifests by body, then English name, then ISO3 (the order of every listing). */
-export function compareManifests(a: Manifest, b: Manifest): number {
-  return (
-    a.body.localeCompare(b.body) ||
-    a.name.en.localeCompare(b.name.en, 'en') ||
-    a.iso_a3.localeCompare(b.iso_a3)
-  );
 }

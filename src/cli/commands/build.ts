@@ -1,12 +1,11 @@
 // `geoshelf build`: validates the manifests and writes the static catalogue
 // and JSON API to dist/ (stage: build/build.ts). Prints every problem and
 // exits 1 when a manifest is wrong; the previous dist/ is then untouched.
-import { formatProblem } from '../../../build/core/problem.ts';
 import { buildCatalogue } from '../../../build/build.ts';
 import { formatBytes } from '../../../build/site/pages/html.ts';
-import { parseCommandArgs, type Command } from '../command.ts';
+import { parseCommandArgs, report, type Command } from '../command.ts';
 
-const usage = `Usage: geoshelf build [--root DIR] [--out DIR] [--base PATH] [--site-url URL]
+const usage = `Usage: geoshelf build [--root DIR] [--out DIR] [--base PATH] [--site-url URL] [--quiet] [--json]
 
 Validates every data/{body}/{ISO3}/manifest.json under the root, then writes
 the browsable catalogue, the JSON API (api/v1/) and the data files to the
@@ -19,7 +18,8 @@ Options:
   --base PATH      URL path the site is served under, e.g. /boundaries/ (default: /)
   --site-url URL   origin for absolute sitemap URLs, e.g. https://example.org
                    (without it sitemap.xml lists paths from the base)
-  --quiet          no progress, no summary`;
+  --quiet          no progress, no summary
+  --json           print problems on stdout as a JSON array`;
 
 const command: Command = {
   usage,
@@ -31,6 +31,7 @@ const command: Command = {
         base: { type: 'string', default: '/' },
         'site-url': { type: 'string' },
         quiet: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
       },
     });
     const tty = process.stderr.isTTY && !values.quiet;
@@ -51,8 +52,8 @@ const command: Command = {
     });
     if (tty) process.stderr.write('\r\x1b[2K');
     if (!result.ok) {
-      for (const problem of result.problems) console.error(formatProblem(problem));
-      console.error(`build: ${result.problems.length} problem(s); nothing was written`);
+      report(result.problems, { command: 'build', json: values.json });
+      console.error(`geoshelf build: ${result.problems.length} problem(s); nothing was written`);
       return 1;
     }
     if (!values.quiet) {

@@ -1,7 +1,7 @@
 // CLI layer of `geoshelf locations import`: parses flags, runs the import
 // stage, prints problems or a summary, and shows progress on a terminal.
 import { problem } from '../../../build/core/problem.ts';
-import { UserError, parseCommandArgs, type Command } from '../command.ts';
+import { UsageError, UserError, parseCommandArgs, type Command } from '../command.ts';
 import { FIELDS, MAX_LISTED_PROBLEMS, importLocations, type Field } from '../../locations/import.ts';
 import { normaliseType } from '../../locations/normalise.ts';
 import { LOCATION_TYPES } from '../../locations/types.ts';
@@ -33,10 +33,10 @@ export function parseFieldMap(text: string): Partial<Record<Field, string>> {
   for (const pair of text.split(',')) {
     const [field, column, ...rest] = pair.split('=');
     if (!field || column === undefined || column === '' || rest.length > 0) {
-      throw new UserError(`--map: expected field=column pairs separated by commas, got "${pair}"`);
+      throw new UsageError(`--map: expected field=column pairs separated by commas, got "${pair}"`);
     }
     if (!(FIELDS as readonly string[]).includes(field.trim())) {
-      throw new UserError(`--map: unknown field "${field}" (fields: ${FIELDS.join(', ')})`);
+      throw new UsageError(`--map: unknown field "${field}" (fields: ${FIELDS.join(', ')})`);
     }
     map[field.trim() as Field] = column;
   }
@@ -55,11 +55,10 @@ const command: Command = {
         replace: { type: 'boolean', default: false },
       },
     });
-    if (positionals.length === 0)
-      throw new UserError('geoshelf locations import: no input FILE given (see --help)');
+    if (positionals.length === 0) throw new UsageError('no input FILE given (see --help)');
     const type = values.type === undefined ? undefined : normaliseType(values.type);
     if (values.type !== undefined && !type) {
-      throw new UserError(`--type: expected one of ${LOCATION_TYPES.join(', ')}, got "${values.type}"`);
+      throw new UsageError(`--type: expected one of ${LOCATION_TYPES.join(', ')}, got "${values.type}"`);
     }
     const tty = process.stdout.isTTY;
     const result = await importLocations({

@@ -1,6 +1,7 @@
 // `geoshelf measure FILE…`: prints the stats of each GeoJSON file as one JSON line.
 import { measureGeoJSON } from '../../../build/measure/measure.ts';
-import { parseCommandArgs, UserError, type Command } from '../command.ts';
+import type { Problem } from '../../../build/core/problem.ts';
+import { parseCommandArgs, report, UsageError, UserError, type Command } from '../command.ts';
 
 const usage = `Usage: geoshelf measure FILE…
 
@@ -16,9 +17,8 @@ const command: Command = {
   usage,
   async run(argv) {
     const { positionals } = parseCommandArgs(argv, { allowPositionals: true, options: {} });
-    if (positionals.length === 0)
-      throw new UserError('geoshelf measure: give at least one GeoJSON file (see --help)');
-    let failed = false;
+    if (positionals.length === 0) throw new UsageError('give at least one GeoJSON file (see --help)');
+    const problems: Problem[] = [];
     for (const path of positionals) {
       try {
         const stats = await measureGeoJSON(path);
@@ -26,11 +26,10 @@ const command: Command = {
         console.log(JSON.stringify({ path, ...stats, bbox }));
       } catch (error) {
         if (!(error instanceof UserError)) throw error;
-        console.error(error.message);
-        failed = true;
+        problems.push(...error.problems);
       }
     }
-    return failed ? 1 : 0;
+    return report(problems, { command: 'measure' });
   },
 };
 

@@ -44,14 +44,14 @@ const command: Command = {
     const port = parseIntegerFlag('port', values.port, 0, 65535);
     const grace = parseIntegerFlag('grace', values.grace, 0, 3600);
     if (values.dist !== undefined && !(existsSync(values.dist) && statSync(values.dist).isDirectory())) {
-      throw new UserError(`geoshelf serve: --dist ${values.dist}: no such folder`);
+      throw new UserError(`--dist ${values.dist}: no such folder`);
     }
     let store;
     try {
       store = openLocationStore(values.db);
     } catch (error) {
       if (error instanceof LocationDbError) {
-        throw new UserError(`geoshelf serve: cannot open ${values.db}: ${error.message}`);
+        throw new UserError(`cannot open ${values.db}: ${error.message}`);
       }
       throw error;
     }
@@ -62,7 +62,7 @@ const command: Command = {
       store.close();
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-        throw new UserError(`geoshelf serve: cannot listen on ${values.host}:${port}: ${code}`);
+        throw new UserError(`cannot listen on ${values.host}:${port}: ${code}`);
       }
       throw error;
     }
@@ -70,6 +70,8 @@ const command: Command = {
       console.error(`warning: ${values.db} has a table without rowid; deep pages use OFFSET`);
     }
     console.log(`listening on ${running.url}`);
+    console.log(`  locations API  ${running.url}/ubicaciones/  (OpenAPI: ${running.url}/openapi.json)`);
+    if (values.dist !== undefined) console.log(`  catalogue      ${running.url}/`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);

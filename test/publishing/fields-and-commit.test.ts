@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../build/manifest/types.ts';
-import { withFields } from '../../build/core/staging.ts';
+import { withFields } from '../../build/manifest/fields.ts';
 
 const dataset: Dataset = {
   level: 'ADM2',
@@ -49,7 +49,7 @@ describe('uninterruptible', () => {
   it('SIGINT during the commit step waits for it to finish, then ends the process as SIGINT would', () => {
     const done = join(dir, 'done');
     const after = join(dir, 'after');
-    const helper = new URL('../../build/core/staging.ts', import.meta.url).pathname;
+    const helper = new URL('../../build/core/uninterruptible.ts', import.meta.url).pathname;
     const script = `
       import { writeFileSync } from 'node:fs';
       import { uninterruptible } from ${JSON.stringify(helper)};

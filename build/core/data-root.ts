@@ -1,0 +1,61 @@
+// The security boundary of the pipeline: nothing outside a root's data/
+// folder is ever read as data or published. Every path a manifest names (and
+// every manifest and country folder) is resolved through symbolic links here
+// and refused when its real path leaves <root>/data. A link that stays inside
+// <root>/data is followed: it is read, and published, as the file it points
+// to (a copy at the manifest's path), like any other file of the tree.
+import { realpath, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+
+/** What a path under the root leads to, after following every link in it. */
+export type Resolved =
+  | { kind: 'missing' }
+  | { kind: 'outside'; real: string } // e.g. real "/etc/passwd"
+  | { kind: 'file' | 'folder' | 'other'; real: string; size: number };
+
+const dataRoots = new Map<string, Promise<string>>(); // root → real path of root/data
+
+/** Returns the real path of `<root>/data` (memoised per root). */
+export function realDataRoot(root: string): Promise<string> {
+  let real = dataRoots.get(root);
+  if (!real) {
+    real = realpath(join(root, 'data')).catch(() => join(root, 'data'));
+    dataRoots.set(root, real);
+  }
+  return real;
+}
+
+/** Returns whether the real path `real` is `<root>/data` or inside it. */
+export async function isInsideData(root: string, real: string): Promise<boolean> {
+  const data = await realDataRoot(root);
+  return real === data || real.startsWith(data + sep);
+}
+
+/**
+ * Returns what `file` (relative to `root`, e.g. "data/earth/CHL/CHL_ADM1.geojson")
+ * leads to once every symbolic link in it is followed: missing, outside
+ * `<root>/data` (never to be read), or a file, folder or other thing inside it.
+ */
+export async function resolveInData(root: string, file: string): Promise<Resolved> {
+  let real: string;
+  try {
+    real = await realpath(join(root, file));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return { kind: 'missing' };
+    throw error;
+  }
+  if (!(await isInsideData(root, real))) return { kind: 'outside', real };
+  const info = await stat(real);
+  return { kind: info.isFile() ? 'file' : info.isDirectory() ? 'folder' : 'other', real, size: info.size };
+}
+
+/**
+ * Returns the message for `file`, whose links lead outside the data folder to
+ * `real`: named relative to `root` when under it (e.g. "secret.geojson"),
+ * else absolute (e.g. "/etc/passwd").
+ */
+export function outsideMessage(root: string, file: string, real: string): string {
+  const where = real.startsWith(resolve(root) + sep) ? relative(root, real) : real;
+  return `file ${file} leads outside data/ through a symbolic link (to ${where}); it is never read or published`;
+}

@@ -1,0 +1,104 @@
+// Stage of `geoshelf manifest`: recomputes the derived fields of every
+// selected manifest and writes those that changed (or, with `check`, only
+// says what would change).
+import { UserError } from '../core/errors.ts';
+import { problem, type Problem } from '../core/problem.ts';
+import { Measurer } from '../measure/cache.ts';
+import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
+import { show } from './schema.ts';
+import { schemaProblemsOf, updateDerivedFields, writeManifest } from './update.ts';
+
+export interface UpdateRun {
+  manifests: number; // manifests selected
+  changed: number; // manifests that changed (or would, with check)
+  lines: string[]; // e.g. "data/earth/CHL/manifest.json: updated /datasets/0/bytes"
+  problems: Problem[]; // manifests left alone, and why
+}
+
+/**
+ * Recomputes the derived fields of the manifests under `root` (those of the
+ * ISO3 `codes`, or all) and, unless `check`, writes each one that changed.
+ * A manifest that fails the schema or names a missing or malformed file is
+ * left alone and reported. Throws a UserError for a code with no manifest.
+ */
+export async function updateManifests(
+  root: string,
+  codes: string[],
+  options: { check?: boolean; noCache?: boolean } = {},
+): Promise<UpdateRun> {
+  const files = selectFiles(await findManifests(root), codes);
+  const { manifests, problems } = await loadManifests(root, files);
+  const measurer = Measurer.forRoot(root, { noCache: options.noCache });
+  const run: UpdateRun = { manifests: files.length, changed: 0, lines: [], problems };
+  for (const loaded of manifests) {
+    const result = await updateOne(root, loaded, measurer, options.check ?? false);
+    if ('problems' in result) run.problems.push(...result.problems);
+    else if (result.lines.length > 0) {
+      run.changed += 1;
+      run.lines.push(...result.lines);
+    }
+  }
+  await measurer.save();
+  return run;
+}
+
+/**
+ * Recomputes one manifest and, unless `check`, writes it when it changed.
+ * Returns the lines to print (the changes), or why it was left alone.
+ */
+async function updateOne(
+  root: string,
+  loaded: LoadedManifest,
+  measurer: Measurer,
+  check: boolean,
+): Promise<{ lines: string[] } | { problems: Problem[] }> {
+  let update;
+  try {
+    update = await updateDerivedFields(root, loaded, measurer);
+  } catch (error) {
+    if (error instanceof UserError) return { problems: error.problems };
+    throw error;
+  }
+  if (update.changes.length === 0) return { lines: [] };
+  const invalid = schemaProblemsOf(loaded.file, update.manifest);
+  if (invalid.length > 0) {
+    return {
+      problems: invalid.map((p) => ({
+        ...p,
+        message: `not written, it would fail the schema: ${p.message}`,
+      })),
+    };
+  }
+  if (!check) {
+    await writeManifest(root, loaded.file, update.manifest);
+    return { lines: [`${loaded.file}: updated ${update.changes.join(', ')}`] };
+  }
+  return {
+    lines: update.changes.map((pointer) => {
+      const [before, after] = [valueAt(loaded.manifest, pointer), valueAt(update.manifest, pointer)];
+      return `${loaded.file}: ${pointer}: ${before === undefined ? '(absent)' : show(before)} → ${show(after)}`;
+    }),
+  };
+}
+
+/** Returns the manifests of the given ISO3 codes (all when none), or throws naming a code with none. */
+function selectFiles(files: string[], codes: string[]): string[] {
+  if (codes.length === 0) return files;
+  const problems: Problem[] = [];
+  for (const code of codes) {
+    if (!/^[A-Z]{3}$/.test(code))
+      problems.push(problem('', `${code}: not an ISO3 code (3 capital letters, e.g. CHL)`));
+    else if (!files.some((file) => file.split('/')[2] === code))
+      problems.push(problem('', `${code}: no data/*/${code}/manifest.json`));
+  }
+  if (problems.length > 0) throw new UserError(problems);
+  return files.filter((file) => codes.includes(file.split('/')[2]!));
+}
+
+/** Returns the value at a JSON pointer (whose keys hold no "/" or "~"). */
+function valueAt(value: unknown, pointer: string): unknown {
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], value);
+}
