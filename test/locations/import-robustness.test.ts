@@ -167,11 +167,11 @@ describe('an interrupted or failing import leaves the target as it was', () => {
   it.skipIf(!canMount)(
     'a full disk → one line, exit 1, the database intact, no temporary file left',
     async () => {
-      await writeFile(join(dir, 'more.csv'), csv(60_000, 100)); // about 6 MB of rows into a 3 MB disk
+      await writeFile(join(dir, 'more.csv'), csv(25_000, 100)); // about 2.7 MB of rows into a 1 MB disk
       await writeFile(join(dir, 'first.csv'), csv(10));
       const out = inNamespace(
         [
-          'mkdir "$DIR/disk" && mount -t tmpfs -o size=3m tmpfs "$DIR/disk"',
+          'mkdir "$DIR/disk" && mount -t tmpfs -o size=1m tmpfs "$DIR/disk"',
           'node "$BIN" locations import "$DIR/first.csv" --db "$DIR/disk/x.sqlite" > /dev/null',
           'sha256sum < "$DIR/disk/x.sqlite"',
           'node "$BIN" locations import "$DIR/more.csv" --db "$DIR/disk/x.sqlite"; echo "exit $?"',
