@@ -4,16 +4,18 @@
 // scratch root so every cache starts empty), no-op rebuilds and a one-manifest
 // change, as ratios of the cold build; then the index page's transfer size
 // (raw and gzip, everything it loads) and its FCP/LCP in headless Chromium
-// (a fresh browser context per run: nothing cached).
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// (a fresh browser context per run: nothing cached), a country page's LCP
+// with its map and units list against the same page without their chunks
+// (the static picture it had before the atlas), and the place search's latency. Then the
+// same on a generated catalogue of 50,000 units (bench/atlas-catalogue.ts).
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildCatalogue, type BuildResult } from '../build/build.ts';
-import { HAVE_CHROMIUM, launchChromium, serveStatic } from '../test/e2e/browser.ts';
-
-const REPEATS = 5;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+import { HAVE_CHROMIUM } from '../test/e2e/browser.ts';
+import { generateCatalogue } from './atlas-catalogue.ts';
+import { ATLAS_CHUNKS, median, paintMetrics, REPEATS, searchLatency } from './browser-metrics.ts';
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 function ok(result: BuildResult): Extract<BuildResult, { ok: true }> {
@@ -49,52 +51,11 @@ function indexTransfer(out: string) {
   return files.map(({ path, bytes }) => ({ path, raw: bytes.length, gzip: gzipSync(bytes).length }));
 }
 
-/** Returns the median FCP and LCP of `path` (e.g. "" for the index), each run in a fresh browser context. */
-async function paintMetrics(out: string, path: string) {
-  const server = await serveStatic(out);
-  const browser = await launchChromium();
-  const runs: { fcp: number; lcp: number }[] = [];
-  try {
-    for (let i = 0; i < REPEATS; i++) {
-      const context = await browser.newContext(); // fresh cache each time
-      const page = await context.newPage();
-      // Start the site's renderer process first (a browser already open has one), without caching any asset.
-      await page.goto(`${server.origin}/robots.txt`);
-      await page.goto(`${server.origin}/${path}`, { waitUntil: 'load' });
-      runs.push(
-        await page.evaluate(
-          () =>
-            new Promise<{ fcp: number; lcp: number }>((resolve) => {
-              let lcp = 0;
-              new PerformanceObserver((list) => {
-                for (const entry of list.getEntries()) lcp = Math.max(lcp, entry.startTime);
-              }).observe({ type: 'largest-contentful-paint', buffered: true });
-              setTimeout(() => {
-                const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
-                resolve({ fcp, lcp });
-              }, 500);
-            }),
-        ),
-      );
-      await context.close();
-    }
-  } finally {
-    await browser.close();
-    server.close();
-  }
-  return { fcp: median(runs.map((r) => r.fcp)), lcp: median(runs.map((r) => r.lcp)) };
-}
-
-const scratch = mkdtempSync(join(tmpdir(), 'geoshelf-bench-build-'));
-try {
-  cpSync('data', join(scratch, 'data'), { recursive: true, filter: (src) => !src.endsWith('.sqlite') });
-  const out = join(scratch, 'dist');
+/** Prints the build times of `root` into `out` and returns the cold result. */
+async function reportBuilds(root: string, out: string, label: string) {
+  const { cold, noop, changed } = await timeBuilds(root, out);
   console.log(
-    `machine: ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.versions.node}, load ${loadavg()[0].toFixed(1)}`,
-  );
-  const { cold, noop, changed } = await timeBuilds(scratch, out);
-  console.log(
-    `sample data: ${cold.manifests} manifests, ${cold.datasets} datasets, ${cold.write.files} files, ${(cold.write.bytes / 1e6).toFixed(1)} MB`,
+    `${label}: ${cold.manifests} manifests, ${cold.datasets} datasets, ${cold.write.files} files, ${(cold.write.bytes / 1e6).toFixed(1)} MB`,
   );
   console.log(
     `cold build:              ${ms(cold.ms)} (${cold.geojsonFilesRead} GeoJSON files, ${(cold.geojsonBytesRead / 1e6).toFixed(1)} MB read)`,
@@ -105,6 +66,9 @@ try {
   console.log(
     `one manifest changed:    ${ms(changed.ms)} = ${((changed.ms / cold.ms) * 100).toFixed(1)}% of cold (${changed.write.written} files written, ${changed.geojsonFilesRead} GeoJSON read)`,
   );
+}
+
+function reportTransfer(out: string) {
   const transfer = indexTransfer(out);
   for (const t of transfer)
     console.log(
@@ -115,6 +79,40 @@ try {
   console.log(
     `index page transfer:     ${(raw / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzip (budget 150 KB gzip)`,
   );
+  const shards = readdirSync(join(out, 'search')).map(
+    (f) => gzipSync(readFileSync(join(out, 'search', f))).length,
+  );
+  console.log(
+    `search shards:           ${shards.length}, largest ${(Math.max(...shards) / 1024).toFixed(1)} KB gzip, median ${(median(shards) / 1024).toFixed(1)} KB (one loaded per query word prefix)`,
+  );
+}
+
+async function reportCountry(out: string, path: string) {
+  // Baseline: the same page without the atlas chunks, i.e. the static picture it showed before them.
+  const plain = await paintMetrics(out, path, ATLAS_CHUNKS);
+  const atlas = await paintMetrics(out, path);
+  console.log(
+    `${path} LCP: ${ms(atlas.lcp)} with the map and units list, ${ms(plain.lcp)} without (the static picture) = ${(atlas.lcp / plain.lcp).toFixed(2)}× (target ≤ 1.10×)`,
+  );
+}
+
+async function reportSearch(out: string, queries: string[]) {
+  const { first, next } = await searchLatency(out, queries);
+  const fmt = (xs: number[]) => `median ${ms(median(xs))}, max ${ms(Math.max(...xs))}`;
+  console.log(
+    `search latency (${queries.length} queries, keydown → results shown): second letter, shard fetched: ${fmt(first)}; later letters: ${fmt(next)} (target ≤ 100 ms)`,
+  );
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'geoshelf-bench-build-'));
+try {
+  cpSync('data', join(scratch, 'data'), { recursive: true, filter: (src) => !src.endsWith('.sqlite') });
+  const out = join(scratch, 'dist');
+  console.log(
+    `machine: ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.versions.node}, load ${loadavg()[0].toFixed(1)}`,
+  );
+  await reportBuilds(scratch, out, 'sample data');
+  reportTransfer(out);
   if (HAVE_CHROMIUM) {
     // Baseline: 404.html, the same frame, stylesheet and script around one paragraph.
     const base = await paintMetrics(out, '404.html');
@@ -123,8 +121,33 @@ try {
     console.log(
       `index in Chromium (median ${REPEATS}, 127.0.0.1): FCP ${ms(fcp)}, LCP ${ms(lcp)} = ${(lcp / base.lcp).toFixed(2)}× baseline (target LCP < 500 ms)`,
     );
+    await reportCountry(out, 'earth/USA/');
+    await reportCountry(out, 'earth/CHL/');
+    await reportSearch(out, [
+      'texa',
+      'santi',
+      'bayer',
+      'brit',
+      'holl',
+      'fiyi',
+      'queen',
+      'mont',
+      'los a',
+      'sao p',
+    ]);
   } else {
-    console.log('index paint metrics: skipped, /usr/bin/chromium is absent');
+    console.log('browser metrics: skipped, /usr/bin/chromium is absent');
+  }
+
+  const big = join(scratch, 'generated');
+  const { units, names } = await generateCatalogue(big);
+  console.log(`\ngenerated catalogue: ${units.toLocaleString('en-US')} units`);
+  await reportBuilds(big, join(big, 'dist'), 'generated');
+  reportTransfer(join(big, 'dist'));
+  if (HAVE_CHROMIUM) {
+    const queries = names.filter((_, i) => i % 2500 === 7).map((n) => n.slice(0, 5).toLowerCase());
+    await reportSearch(join(big, 'dist'), queries);
+    await reportCountry(join(big, 'dist'), 'earth/ABW/');
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true });

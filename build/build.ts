@@ -11,11 +11,13 @@ import { distUnchanged, inputFingerprint } from './publish/fingerprint.ts';
 import { listFiles, PACKAGE_DIR } from './core/files.ts';
 import { clientBundle } from './site/client-bundle.ts';
 import { Measurer } from './measure/cache.ts';
+import { GeometryChecker } from './geometry/cache.ts';
 import { normaliseBase } from './site/pages/html.ts';
 import { compareManifests } from './manifest/summary.ts';
-import { drawMaps } from './site/maps.ts';
+import { readAtlas } from './site/atlas.ts';
+import type { CountryMap } from './site/pages/country-page.ts';
 import { renderSite } from './site/site.ts';
-import type { Problem } from './core/problem.ts';
+import { hasErrors, type Problem } from './core/problem.ts';
 import { validateManifests, type LoadedManifest } from './manifest/validate.ts';
 import { cacheDir } from './core/files.ts';
 import { writeDist, type WriteStats } from './publish/write-dist.ts';
@@ -40,6 +42,7 @@ export type BuildResult =
       geojsonFilesRead: number;
       geojsonBytesRead: number;
       write: WriteStats;
+      warnings: Problem[]; // e.g. invalid geometry under the OGC rules: published, but said
     };
 
 /** Returns the files of public/ (e.g. "schema/manifest.v1.json"), published as they are. */
@@ -121,24 +124,33 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       geojsonFilesRead: 0,
       geojsonBytesRead: 0,
       write,
+      warnings: [],
     };
   }
 
   progress('validating manifests');
   const measurer = Measurer.forRoot(root);
-  const { manifests, problems } = await validateManifests(root, { measurer });
-  if (problems.length > 0) return { ok: false, problems };
+  const checker = GeometryChecker.forRoot(root);
+  const { manifests, problems, geometry } = await validateManifests(root, { measurer, geometry: checker });
+  if (hasErrors(problems)) return { ok: false, problems };
   const loaded = [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
-  progress('drawing maps');
-  const drawn = await drawMaps(root, loaded);
+  progress('reading units and drawing maps');
+  const drawn = await readAtlas(root, loaded);
+  const maps = new Map<string, CountryMap>();
+  for (const [file, atlas] of drawn.atlas) {
+    const map = atlas.levels.find((l) => l.level === atlas.mapLevel)?.map;
+    if (map) maps.set(file, { ...map, level: atlas.mapLevel! });
+  }
   progress('bundling the client');
   const bundle = await clientBundle(base, cacheDir(root));
   progress('rendering pages');
   const site = renderSite(
     { base, script: bundle.script, styles: bundle.styles, siteUrl: options.siteUrl },
     loaded,
-    drawn.maps,
+    maps,
+    drawn.atlas,
+    geometry,
   );
   const generated = new Map<string, string | Buffer>([...(await publicFiles()), ...bundle.files, ...site]);
   for (const { file, text } of loaded) generated.set(file, text); // manifests are published verbatim
@@ -150,6 +162,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   cache.fingerprint = fingerprint;
   cache.summary = { manifests: loaded.length, datasets, files: write.files, bytes: write.bytes };
   await measurer.save();
+  await checker.save();
   await saveCache(buildCache);
   const ms = performance.now() - started;
   const read = measurer.stats;
@@ -162,5 +175,6 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     geojsonFilesRead: read.filesMeasured + drawn.filesRead,
     geojsonBytesRead: read.bytesRead + drawn.bytesRead + write.dataBytesCopied,
     write,
+    warnings: problems,
   };
 }

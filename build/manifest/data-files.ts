@@ -4,6 +4,8 @@
 import type { Rule } from './rules.ts';
 import type { FileStats } from './types.ts';
 import type { Measurer } from '../measure/cache.ts';
+import type { GeometryChecker } from '../geometry/cache.ts';
+import type { FileGeometry } from '../geometry/check-file.ts';
 import { GeoJSONError } from '../measure/measure.ts';
 import { outsideMessage, resolveInData } from '../core/data-root.ts';
 
@@ -41,11 +43,59 @@ export class DataFiles {
   private readonly measurements = new Map<string, Promise<Measured>>();
   private running = 0;
   private readonly waiting: (() => void)[] = [];
+  private readonly geometries = new Map<string, Promise<FileGeometry | undefined>>();
+  private readonly reported = new Set<string>();
+  private readonly geometrySlots = new Slots(2); // each check holds a 1 MiB buffer and may use a worker
 
   constructor(
     readonly root: string,
     private readonly measurer: Pick<Measurer, 'measure'>,
+    private readonly checker?: Pick<GeometryChecker, 'check'>,
   ) {}
+
+  /** Whether files' geometry is checked in this run. */
+  get checksGeometry(): boolean {
+    return this.checker !== undefined;
+  }
+
+  /**
+   * Returns the geometry verdict on `file`, which must exist (see `state`);
+   * undefined when it is not valid GeoJSON (the measurement says why) or
+   * geometry is not checked.
+   */
+  geometry(file: string): Promise<FileGeometry | undefined> {
+    let found = this.geometries.get(file);
+    if (!found) {
+      const checker = this.checker;
+      const sha256 = this.measure(file).then((measured) => (measured.ok ? measured.stats.sha256 : undefined));
+      // Its own slots: a check waits for its file's measurement, which needs a measuring slot.
+      found = checker
+        ? this.geometrySlots.run(async () => {
+            const state = await this.state(file);
+            return state.kind === 'file' ? checker.check(state.real, sha256) : undefined;
+          })
+        : Promise.resolve(undefined);
+      this.geometries.set(file, found);
+    }
+    return found;
+  }
+
+  /** Returns true the first time it is asked about `file`: a file listed twice has its problems reported once. */
+  firstReport(file: string): boolean {
+    if (this.reported.has(file)) return false;
+    this.reported.add(file);
+    return true;
+  }
+
+  /** Returns the geometry verdicts of this run, keyed by file (e.g. "data/earth/CHL/CHL_ADM1.geojson"). */
+  async geometryResults(): Promise<Map<string, FileGeometry>> {
+    const results = new Map<string, FileGeometry>();
+    for (const [file, found] of this.geometries) {
+      const result = await found;
+      if (result) results.set(file, result);
+    }
+    return results;
+  }
 
   /** Returns what `file` (e.g. "data/earth/CHL/CHL_ADM1.geojson") leads to, and its size. */
   state(file: string): Promise<FileState> {
@@ -113,6 +163,26 @@ export class DataFiles {
   private async limit<T>(task: () => Promise<T>): Promise<T> {
     // A finishing task hands its slot straight to the next waiting one.
     if (this.running < CONCURRENCY) this.running += 1;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+}
+
+/** At most `size` tasks at a time; a finishing task hands its slot straight to the next. */
+class Slots {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running < this.size) this.running += 1;
     else await new Promise<void>((resolve) => this.waiting.push(resolve));
     try {
       return await task();

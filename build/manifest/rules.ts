@@ -23,6 +23,7 @@ export const RULES = [
   'part-features-sum',
   'parts-stats', // a parts-only dataset's stats are its parts'
   'unassigned',
+  'geometry', // a feature of a listed GeoJSON file is not a valid polygon (README "Geometry")
 ] as const;
 
 export type Rule = (typeof RULES)[number];

@@ -8,11 +8,13 @@ import type { Rule } from './rules.ts';
 import { MAX_PREVIEW_BYTES, type BBox, type Dataset, type FileStats, type GeometryTypes } from './types.ts';
 import { byCodepoint } from '../measure/measure.ts';
 import { show } from './schema.ts';
+import { checkDatasetGeometry } from './validate-geometry.ts';
 
 export interface DatasetContext {
   file: string; // the manifest, e.g. "data/earth/ARG/manifest.json"
   folder: string; // its folder, e.g. "data/earth/ARG/"
   data: DataFiles;
+  strict?: boolean; // OGC geometry rules are errors, not warnings (validate --strict)
   index: number;
   dataset: Dataset;
 }
@@ -50,6 +52,10 @@ export async function checkDataset(context: DatasetContext): Promise<Problem[]> 
   tasks.push(checkPreview(context, section(), at));
   if (dataset.parts) tasks.push(checkParts(context, section, at));
   tasks.push(checkUnassigned(context, section(), at));
+  // Geometry problems (in the GeoJSON files) come after the dataset's own.
+  const geometry: Problem[] = [];
+  sections.push(geometry);
+  tasks.push(checkDatasetGeometry(context).then((found) => void geometry.push(...found)));
   await Promise.all(tasks);
   return sections.flat();
 }

@@ -8,6 +8,8 @@ import type { Rule } from './rules.ts';
 import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
 import type { Body, Dataset, Manifest, Source } from './types.ts';
 import { Measurer } from '../measure/cache.ts';
+import { GeometryChecker } from '../geometry/cache.ts';
+import type { GeometryCounts } from './validate-geometry.ts';
 import { isValid } from './schema.ts';
 import { checkDataset, type DatasetContext } from './validate-dataset.ts';
 
@@ -23,33 +25,58 @@ interface Subject {
   datasets: { index: number; dataset: Dataset }[];
 }
 
+/** What validateManifests may be given; every field has a default. */
+export interface ValidateOptions {
+  measurer?: Pick<Measurer, 'measure'>; // default: one with the cache under `<root>/.cache/`
+  // Checks each listed GeoJSON file's geometry; false skips it. Default: a
+  // checker with its cache under `<root>/.cache/`, or without a cache when a
+  // measurer is given (tests: nothing is written beside their fixtures).
+  geometry?: Pick<GeometryChecker, 'check'> | false;
+  strict?: boolean; // OGC geometry problems are errors, not warnings (validate --strict)
+}
+
 /**
  * Returns every manifest under `root` (`data/*\/*\/manifest.json`) that passes
  * the schema, and every problem found in all of them: schema, folder, paths,
- * missing files, recomputed stats, previews, parts and licences. An empty
- * `problems` means the tree is publishable. Files are measured with
- * `options.measurer` (default: one with the cache under `<root>/.cache/`).
+ * missing files, recomputed stats, previews, parts, licences and geometry
+ * (one problem per invalid feature, in the GeoJSON file; warnings unless
+ * `strict`). Only errors make a tree unpublishable. `geometry` gives the
+ * status of each checked file, keyed by path (e.g. "data/earth/CHL/CHL_ADM1.geojson").
  */
 export async function validateManifests(
   root: string,
-  options: { measurer?: Pick<Measurer, 'measure'> } = {},
-): Promise<{ manifests: LoadedManifest[]; problems: Problem[] }> {
+  options: ValidateOptions = {},
+): Promise<{ manifests: LoadedManifest[]; problems: Problem[]; geometry: Map<string, GeometryCounts> }> {
   const files = await findManifests(root);
   const loaded = await loadManifests(root, files);
   const ownMeasurer = options.measurer ? undefined : Measurer.forRoot(root);
-  const data = new DataFiles(root, options.measurer ?? ownMeasurer!);
+  const ownChecker =
+    options.geometry === undefined
+      ? GeometryChecker.forRoot(root, { noCache: options.measurer !== undefined })
+      : undefined;
+  const checker = options.geometry === false ? undefined : (options.geometry ?? ownChecker);
+  const data = new DataFiles(root, options.measurer ?? ownMeasurer!, checker);
 
   const subjects: Subject[] = [
     ...loaded.manifests.map(({ file, manifest }) => subjectOf(file, manifest)),
     ...loaded.invalid.map(({ file, value }) => partialSubjectOf(file, value)),
   ];
-  const found = await Promise.all(subjects.map((subject) => checkSubject(subject, data)));
+  const found = await Promise.all(
+    subjects.map((subject) => checkSubject(subject, data, options.strict ?? false)),
+  );
   await ownMeasurer?.save();
+  await ownChecker?.save();
 
-  // Report in file order: for each manifest, its JSON/schema problems, then the others.
+  // Report in file order: for each manifest, its JSON/schema problems, then the
+  // others (geometry problems name their GeoJSON file but follow their manifest).
   const byFile = new Map<string, Problem[]>(files.map((file) => [file, []]));
-  for (const problem of [...loaded.problems, ...found.flat()]) byFile.get(problem.file)!.push(problem);
-  return { manifests: loaded.manifests, problems: [...byFile.values()].flat() };
+  for (const problem of loaded.problems) byFile.get(problem.file)!.push(problem);
+  subjects.forEach((subject, i) => byFile.get(subject.file)!.push(...found[i]!));
+  const geometry = new Map<string, GeometryCounts>();
+  for (const [file, result] of await data.geometryResults()) {
+    geometry.set(file, { checked: result.checked, invalid: result.issues.length });
+  }
+  return { manifests: loaded.manifests, problems: [...byFile.values()].flat(), geometry };
 }
 
 function folderOf(file: string): Subject['folder'] {
@@ -82,7 +109,7 @@ function partialSubjectOf(file: string, value: unknown): Subject {
   };
 }
 
-async function checkSubject(subject: Subject, data: DataFiles): Promise<Problem[]> {
+async function checkSubject(subject: Subject, data: DataFiles, strict: boolean): Promise<Problem[]> {
   const { file, folder } = subject;
   const problems: Problem[] = [];
   const add = (pointer: string, rule: Rule, message: string) =>
@@ -117,6 +144,7 @@ async function checkSubject(subject: Subject, data: DataFiles): Promise<Problem[
     file,
     folder: `data/${folder.body}/${folder.iso}/`,
     data,
+    strict,
   };
   const datasetProblems = await Promise.all(
     subject.datasets.map(({ index, dataset }) => checkDataset({ ...context, index, dataset })),

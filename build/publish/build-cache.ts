@@ -1,7 +1,7 @@
 // What a build remembers between runs, under <root>/.cache/geoshelf/, so a
 // rebuild with unchanged input reads no GeoJSON: build.json (the fingerprint
-// of the last build, the state of each published file) and maps.json (the
-// SVG drawn from each file). Both are caches: missing or corrupt means empty.
+// of the last build, the state of each published file) and atlas.json (the
+// units and map SVGs read from each file). Both are caches: missing or corrupt means empty.
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
@@ -24,9 +24,6 @@ export interface BuildCache {
   outputs: Record<string, FileStamp & { ino: number; hash: string }>;
 }
 
-/** Map SVG per drawn file, e.g. "data/earth/CHL/preview/CHL_ADM1.preview.geojson". */
-export type MapCache = Record<string, FileStamp & { title: string; svg: string | null }>;
-
 /** A cache as loaded, with the text it came from (an unchanged cache is not rewritten). */
 export interface Loaded<T> {
   file: string;
@@ -35,9 +32,9 @@ export interface Loaded<T> {
 }
 
 /** Returns the cache files of a build under `root`. */
-export function cacheFiles(root: string): { build: string; maps: string } {
+export function cacheFiles(root: string): { build: string; atlas: string } {
   const dir = cacheDir(root);
-  return { build: join(dir, 'build.json'), maps: join(dir, 'maps.json') };
+  return { build: join(dir, 'build.json'), atlas: join(dir, 'atlas.json') };
 }
 
 /** Returns the JSON cache in `file` when `accept` approves it, else `empty`. */

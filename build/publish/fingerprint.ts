@@ -14,13 +14,15 @@ import { listFiles, PACKAGE_DIR } from '../core/files.ts';
 
 /**
  * Returns a hash of everything a build's output depends on, except the data
- * files' bytes: the code under build/ and src/client/, public/, vite's
- * version, the options, and the path and text of every manifest under `root`.
+ * files' bytes: the code under build/ and src/client/, public/, vite's and
+ * world-countries' versions, the options, and the path and text of every manifest under `root`.
  */
 export async function inputFingerprint(root: string, options: object): Promise<string> {
   const hash = createHash('sha256');
   hash.update(JSON.stringify(options));
-  for (const dir of ['build', 'src/client', 'public', 'node_modules/vite/package.json']) {
+  // world-countries: the search index's country names come from it.
+  const packages = ['node_modules/vite/package.json', 'node_modules/world-countries/package.json'];
+  for (const dir of ['build', 'src/client', 'public', ...packages]) {
     const path = join(PACKAGE_DIR, dir);
     if (!existsSync(path)) continue;
     const files = statSync(path).isDirectory() ? (await listFiles(path)).map((f) => join(path, f)) : [path];

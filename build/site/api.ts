@@ -5,6 +5,9 @@ import type { Manifest } from '../manifest/types.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { manifestLevels, manifestLicenses } from '../manifest/summary.ts';
 import { countryApi, countryPage } from './pages/paths.ts';
+import type { CountryAtlas } from './atlas.ts';
+import { apiUnits, levelDisplayBbox } from './api-units.ts';
+import { datasetGeometry, type GeometryByFile } from './geometry-status.ts';
 
 /** Version of the API's own shape; the manifests inside keep their schema_version. */
 export const API_VERSION = 1;
@@ -16,9 +19,13 @@ function links(base: string, file: string, m: Manifest) {
 /**
  * Returns the text of `api/v1/index.json`: a summary of every manifest (names,
  * codes, status, licences, levels, and per dataset its size, sha256 and URL),
- * in catalogue order.
+ * in catalogue order; `geometry` ({invalid, checked}) where the build checked it.
  */
-export function renderApiIndex(base: string, loaded: LoadedManifest[]): string {
+export function renderApiIndex(
+  base: string,
+  loaded: LoadedManifest[],
+  byFile: GeometryByFile = new Map(),
+): string {
   const entries = loaded.map(({ file, manifest: m }) => ({
     body: m.body,
     iso_a3: m.iso_a3,
@@ -36,6 +43,7 @@ export function renderApiIndex(base: string, loaded: LoadedManifest[]): string {
       ...(d.path ? { url: `${base}${d.path}`, bytes: d.bytes, sha256: d.sha256 } : {}),
       ...(d.parts ? { parts: d.parts.length } : {}),
       license: d.license,
+      ...geometryField(d, byFile),
     })),
   }));
   return `${JSON.stringify({ api_version: API_VERSION, count: entries.length, entries })}\n`;
@@ -43,14 +51,44 @@ export function renderApiIndex(base: string, loaded: LoadedManifest[]): string {
 
 /**
  * Returns the text of `api/v1/{body}/{ISO3}.json`: the manifest exactly as
- * published, plus `urls` giving each dataset's, preview's and part's URL.
+ * published, plus `urls` giving each dataset's, preview's and part's URL (a
+ * part with the name of its unit), the level's display bbox and each
+ * dataset's `geometry` counts where the build checked them, and `units`: per
+ * level, every unit (build/site/api-units.ts).
  */
-export function renderApiCountry(base: string, { file, manifest: m }: LoadedManifest): string {
-  const urls = m.datasets.map((d) => ({
-    level: d.level,
-    ...(d.path ? { url: `${base}${d.path}` } : {}),
-    ...(d.preview ? { preview_url: `${base}${d.preview}` } : {}),
-    ...(d.parts ? { parts: d.parts.map((p) => ({ code: p.code, url: `${base}${p.path}` })) } : {}),
-  }));
-  return `${JSON.stringify({ api_version: API_VERSION, ...links(base, file, m), manifest: m, urls }, null, 2)}\n`;
+export function renderApiCountry(
+  base: string,
+  { file, manifest: m }: LoadedManifest,
+  atlas: CountryAtlas = { levels: [] },
+  byFile: GeometryByFile = new Map(),
+): string {
+  const units = apiUnits(base, m, atlas);
+  const names = new Map((units.ADM1 ?? []).map((u) => [u.code, u.name]));
+  const urls = m.datasets.map((d) => {
+    const display = levelDisplayBbox(atlas, d.level);
+    return {
+      level: d.level,
+      ...(d.path ? { url: `${base}${d.path}` } : {}),
+      ...(d.preview ? { preview_url: `${base}${d.preview}` } : {}),
+      ...(display ? { display_bbox: display } : {}),
+      ...(d.parts
+        ? {
+            parts: d.parts.map((p) => ({
+              code: p.code,
+              ...(names.get(p.code) ? { name: names.get(p.code) } : {}),
+              url: `${base}${p.path}`,
+            })),
+          }
+        : {}),
+      ...geometryField(d, byFile),
+    };
+  });
+  const doc = { api_version: API_VERSION, ...links(base, file, m), manifest: m, urls, units };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/** Returns e.g. { geometry: { invalid: 3, checked: 27 } }, or {} when the dataset was not checked. */
+function geometryField(d: Manifest['datasets'][number], byFile: GeometryByFile) {
+  const counts = datasetGeometry(d, byFile);
+  return counts ? { geometry: { invalid: counts.invalid, checked: counts.checked } } : {};
 }

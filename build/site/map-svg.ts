@@ -2,6 +2,9 @@
 // country page shows its outline offline, with no tile server and no script.
 // Projection: equirectangular with x scaled by cos(mid-latitude); the path is
 // snapped to the pixel grid, which drops every vertex finer than a pixel.
+// The frame holds the main mass (build/site/map-frame.ts); outlying shapes are
+// drawn outside it, and the SVG's data-extent gives the box of everything.
+import { mainFrame, type Box } from './map-frame.ts';
 
 type Position = number[];
 type Ring = Position[];
@@ -60,6 +63,19 @@ function antimeridianShift(lons: number[]): number {
   return east - west > 180 && shiftedEast - shiftedWest < east - west ? 360 : 0;
 }
 
+/** Returns the box and area of a polygon's outer ring in projected units (x = lon × cos). */
+function outerBox(polygon: Ring[], lon: (p: Position) => number, cos: number): Box {
+  const ring = (polygon[0] ?? []).filter((p) => Array.isArray(p) && p.length >= 2);
+  let [x0, y0, x1, y1, twice] = [Infinity, Infinity, -Infinity, -Infinity, 0];
+  ring.forEach((p, i) => {
+    const x = lon(p) * cos;
+    [x0, x1, y0, y1] = [Math.min(x0, x), Math.max(x1, x), Math.min(y0, p[1]), Math.max(y1, p[1])];
+    const q = ring[(i + 1) % ring.length];
+    twice += x * q[1] - lon(q) * cos * p[1];
+  });
+  return { x0, y0, x1, y1, area: Math.abs(twice) / 2 };
+}
+
 /** Returns one ring as relative path commands on the pixel grid, or a dot when it collapses. */
 function ringPath(ring: Ring, project: (p: Position) => [number, number]): string {
   const points: [number, number][] = [];
@@ -97,27 +113,35 @@ function ringPath(ring: Ring, project: (p: Position) => [number, number]): strin
  * and MIN_HEIGHT to MAX_HEIGHT high; `title` labels the image for screen readers. Undefined when the
  * collection has no polygon to draw.
  */
-export function renderMapSvg(collection: unknown, title: string): MapSvg | undefined {
+export function renderMapSvg(
+  collection: unknown,
+  title: string,
+  ids: (string | undefined)[] = [],
+): MapSvg | undefined {
   const features = ((collection as { features?: unknown[] })?.features ?? []) as {
     geometry?: unknown;
     properties?: unknown;
   }[];
   const shapes = features
-    .map((feature) => ({ name: featureName(feature.properties), polygons: polygonsOf(feature.geometry) }))
+    .map((feature, i) => ({
+      id: ids[i],
+      name: featureName(feature.properties),
+      polygons: polygonsOf(feature.geometry),
+    }))
     .filter((shape) => shape.polygons.length > 0);
   const all = shapes.flatMap((s) => s.polygons.flat(2)).filter((p) => Array.isArray(p) && p.length >= 2);
   if (all.length === 0) return undefined;
 
   const shift = antimeridianShift(all.map((p) => p[0]));
   const lon = (p: Position) => (shift && p[0] < 0 ? p[0] + shift : p[0]);
-  let [west, south, east, north] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const p of all) {
-    west = Math.min(west, lon(p));
-    east = Math.max(east, lon(p));
-    south = Math.min(south, p[1]);
-    north = Math.max(north, p[1]);
-  }
+  let [south, north] = [Infinity, -Infinity];
+  for (const p of all) [south, north] = [Math.min(south, p[1]), Math.max(north, p[1])];
   const cos = Math.max(Math.cos((((south + north) / 2) * Math.PI) / 180), 0.05);
+  const boxes: Box[] = shapes.flatMap((s) => s.polygons.map((polygon) => outerBox(polygon, lon, cos)));
+  const frame = mainFrame(boxes.filter((b) => Number.isFinite(b.x0)));
+  const west = frame.x0 / cos;
+  const east = frame.x1 / cos;
+  [south, north] = [frame.y0, frame.y1];
   const width = Math.max((east - west) * cos, 1e-9);
   const height = Math.max(north - south, 1e-9);
   // The frame is MAP_WIDTH wide; its height follows the shape, within bounds
@@ -140,10 +164,21 @@ export function renderMapSvg(collection: unknown, title: string): MapSvg | undef
       .map((ring) => ringPath(ring, project))
       .join('');
     const tooltip = shape.name ? `<title>${escapeXml(shape.name)}</title>` : '';
-    return `<path class="f" fill-rule="evenodd" d="${d}">${tooltip}</path>`;
+    const id = shape.id ? ` data-u="${escapeXml(shape.id)}"` : '';
+    return `<path class="f"${id} fill-rule="evenodd" d="${d}">${tooltip}</path>`;
   });
+  // Everything drawn, in SVG units, for zooming out to the outlying shapes.
+  const [ex0, ey0] = project([
+    Math.min(...boxes.map((b) => b.x0)) / cos,
+    Math.max(...boxes.map((b) => b.y1)),
+  ]);
+  const [ex1, ey1] = project([
+    Math.max(...boxes.map((b) => b.x1)) / cos,
+    Math.min(...boxes.map((b) => b.y0)),
+  ]);
+  const extent = [Math.min(ex0, 0), Math.min(ey0, 0), Math.max(ex1, MAP_WIDTH), Math.max(ey1, frameHeight)];
   const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${MAP_WIDTH} ${frameHeight}" role="img" aria-labelledby="map-title">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${MAP_WIDTH} ${frameHeight}" data-extent="${extent.join(' ')}" role="img" aria-labelledby="map-title">` +
     `<title id="map-title">${escapeXml(title)}</title>${paths.join('')}</svg>`;
   return { svg, features: shapes.length };
 }

@@ -8,6 +8,12 @@ import { renderIndexPage } from './pages/index-page.ts';
 import { renderPage, type PageContext } from './pages/layout.ts';
 import { countryApi, countryPage } from './pages/paths.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
+import { renderApiPage } from './api-page.ts';
+import { mapFile, separateMaps } from './atlas-page.ts';
+import type { CountryAtlas } from './atlas.ts';
+import { renderSearchIndex } from './search-index.ts';
+import { searchBox } from './search-box.ts';
+import type { GeometryByFile } from './geometry-status.ts';
 
 export interface SiteOptions extends PageContext {
   siteUrl?: string; // e.g. "https://boundaries.example.org"; makes sitemap URLs absolute
@@ -34,20 +40,29 @@ function renderNotFound(context: PageContext): string {
     title: 'Not found',
     description: 'This page does not exist in the boundary catalogue.',
     main: markup`<h1>Not found</h1>
-<p>Nothing is published at this address. The country may be listed under another code: search the <a href="${context.base}">catalogue</a>, or read the <a href="${context.base}api/v1/index.json">JSON index</a>.</p>`,
+<p>Nothing is published at this address. The country may be listed under another code: search the <a href="${context.base}">catalogue</a>, or read the <a href="${context.base}api/v1/index.json">JSON index</a>.</p>
+${searchBox('Search the catalogue')}`,
   });
 }
 
 /**
  * Returns every generated file of the site, keyed by its path inside dist/
  * (e.g. "earth/CHL/index.html" → HTML). `maps` holds the map of each manifest
- * that has one, keyed by manifest file.
+ * that has one, keyed by manifest file; `geometry` the geometry counts of
+ * each checked data file, keyed by path.
  */
 export function renderSite(
   options: SiteOptions,
   loaded: LoadedManifest[],
   maps: Map<string, CountryMap>,
+  atlas: Map<string, CountryAtlas> = new Map(),
+  geometry: GeometryByFile = new Map(),
 ): Map<string, string> {
+  // With --site-url, links inside the API are absolute (clients fetch them from anywhere).
+  const apiBase =
+    options.siteUrl && !/^https?:\/\//.test(options.base)
+      ? `${options.siteUrl.replace(/\/+$/, '')}${options.base}`
+      : options.base;
   const context: PageContext = { base: options.base, script: options.script, styles: options.styles };
   const files = new Map<string, string>();
   files.set(
@@ -60,12 +75,19 @@ export function renderSite(
   for (const { file, manifest } of loaded) {
     files.set(
       `${countryPage(manifest)}index.html`,
-      renderCountryPage(context, file, manifest, maps.get(file)),
+      renderCountryPage(context, file, manifest, maps.get(file), atlas.get(file), geometry),
     );
+    for (const { level, svg } of separateMaps(atlas.get(file) ?? { levels: [] })) {
+      files.set(mapFile(manifest, level), svg);
+    }
   }
   files.set('404.html', renderNotFound(context));
-  files.set('api/v1/index.json', renderApiIndex(options.base, loaded));
-  for (const entry of loaded) files.set(countryApi(entry.manifest), renderApiCountry(options.base, entry));
+  files.set('api/v1/index.json', renderApiIndex(apiBase, loaded, geometry));
+  files.set('api/v1/index.html', renderApiPage(context, apiBase));
+  for (const entry of loaded) {
+    files.set(countryApi(entry.manifest), renderApiCountry(apiBase, entry, atlas.get(entry.file), geometry));
+  }
+  for (const [path, text] of renderSearchIndex(loaded, atlas)) files.set(path, text);
   files.set('sitemap.xml', renderSitemap(options, ['', ...loaded.map((l) => countryPage(l.manifest))]));
   files.set('robots.txt', renderRobots(options));
   return files;

@@ -2,7 +2,12 @@
 // index page's instant search, filters and sorting, and the copy buttons of
 // the country pages. Every page works without it; this only enhances.
 import './style.css';
+import './atlas.css';
+import { enhanceSearch } from './atlas-search.ts';
 import { comparator, matches, searchKey, type Filters, type RowKeys, type SortKey } from './search.ts';
+
+/** The site's base path or URL, e.g. "/" or "/catalogue/" (from <body data-base>). */
+const BASE = document.body.dataset.base ?? '/';
 
 interface Row {
   element: HTMLTableRowElement;
@@ -39,6 +44,7 @@ function enhanceIndex(form: HTMLFormElement, table: HTMLTableElement): void {
   const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement;
   let sortKey: SortKey = 'name';
   let descending = false;
+  let found: Set<string> | null = null; // ISO3 codes the place search found by other names (UK, Holland…)
 
   const params = new URLSearchParams(location.search);
   for (const name of ['q', 'body', 'status', 'license', 'level']) {
@@ -56,7 +62,9 @@ function enhanceIndex(form: HTMLFormElement, table: HTMLTableElement): void {
     };
     let shown = 0;
     for (const row of rows) {
-      const visible = matches(row.keys, filters);
+      const visible =
+        matches(row.keys, filters) ||
+        (found !== null && found.has(row.keys.iso3) && matches(row.keys, { ...filters, query: '' }));
       row.element.hidden = !visible;
       if (visible) shown++;
     }
@@ -65,12 +73,13 @@ function enhanceIndex(form: HTMLFormElement, table: HTMLTableElement): void {
     for (const [name, value] of Object.entries({ q: filters.query, ...filters })) {
       if (name !== 'query' && value) query.set(name, value);
     }
+    if (sortKey !== 'name' || descending) query.set('sort', `${descending ? '-' : ''}${sortKey}`);
     const search = query.toString();
     history.replaceState(null, '', search ? `?${search}` : location.pathname);
   };
 
-  const sort = (key: SortKey) => {
-    descending = key === sortKey ? !descending : false;
+  const sort = (key: SortKey, desc = key === sortKey ? !descending : false) => {
+    descending = desc;
     sortKey = key;
     rows.sort((a, b) => comparator(sortKey, descending)(a.keys, b.keys));
     tbody.append(...rows.map((row) => row.element));
@@ -81,6 +90,7 @@ function enhanceIndex(form: HTMLFormElement, table: HTMLTableElement): void {
         th.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
       else th.removeAttribute('aria-sort');
     }
+    apply(); // the sort lives in the URL too
   };
 
   form.addEventListener('input', apply);
@@ -89,7 +99,17 @@ function enhanceIndex(form: HTMLFormElement, table: HTMLTableElement): void {
   for (const button of table.querySelectorAll<HTMLButtonElement>('thead button[data-sort]')) {
     button.addEventListener('click', () => sort(button.dataset.sort as SortKey));
   }
-  if (location.search) apply(); // a shared link, e.g. ?q=chile&status=ok
+  document.addEventListener('atlas-countries', (event) => {
+    found = (event as CustomEvent<Set<string> | null>).detail;
+    apply();
+  });
+  const search = enhanceSearch(field('q') as HTMLInputElement, BASE);
+  const sorted = /^(-?)(name|iso3|body|region|status|levels)$/.exec(params.get('sort') ?? '');
+  if (sorted) sort(sorted[2] as SortKey, sorted[1] === '-');
+  if (location.search) {
+    apply(); // a shared link, e.g. ?q=chile&status=ok
+    if (field('q').value) void search();
+  }
 }
 
 /** Copies `text` to the clipboard; falls back to selecting a hidden field where the API is missing (http). */
@@ -124,7 +144,38 @@ function enhanceCopyButtons(): void {
   }
 }
 
+/**
+ * On the 404 page: a lowercase country URL (/earth/chl/) goes to its country
+ * (/earth/CHL/) when that page exists; otherwise the search box is wired.
+ */
+async function enhanceNotFound(form: HTMLFormElement): Promise<void> {
+  const path = location.pathname.startsWith(new URL(BASE, location.href).pathname)
+    ? location.pathname.slice(new URL(BASE, location.href).pathname.length)
+    : '';
+  const country = /^([a-z]+)\/([A-Za-z]{3})(\/.*)?$/.exec(path);
+  if (country && country[2] !== country[2].toUpperCase()) {
+    const target = `${BASE}${country[1]}/${country[2].toUpperCase()}${country[3] ?? '/'}`;
+    const response = await fetch(target, { method: 'HEAD' }).catch(() => undefined);
+    if (response?.ok) return location.replace(target + location.hash);
+  }
+  form.addEventListener('submit', (event) => event.preventDefault());
+  const input = form.elements.namedItem('q') as HTMLInputElement;
+  const search = enhanceSearch(input, BASE);
+  const q = new URLSearchParams(location.search).get('q');
+  if (q) {
+    input.value = q;
+    void search();
+  }
+}
+
 const form = document.getElementById('filters');
 const table = document.getElementById('catalogue');
 if (form instanceof HTMLFormElement && table instanceof HTMLTableElement) enhanceIndex(form, table);
+const siteSearch = document.getElementById('site-search');
+if (siteSearch instanceof HTMLFormElement) void enhanceNotFound(siteSearch);
 enhanceCopyButtons();
+// The map and the units list load only on country pages, as chunks of their own.
+const figure = document.querySelector<HTMLElement>('figure.map[data-maps]');
+if (figure) void import('./map.ts').then(({ enhanceMap }) => enhanceMap(figure));
+const units = document.getElementById('units');
+if (units?.dataset.api) void import('./units-table.ts').then(({ enhanceUnits }) => enhanceUnits(units));

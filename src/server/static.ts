@@ -102,7 +102,9 @@ export function createStaticHandler(distDir: string) {
     return rep;
   }
 
-  async function sendNotFound(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function sendNotFound(req: IncomingMessage, res: ServerResponse, rawPath: string): Promise<void> {
+    // The JSON API's clients get JSON: {"detail":"Not Found"}, as from the locations API.
+    if (rawPath.startsWith('/api/')) return sendError(req, res, 404);
     const page = await inside(join(root, '404.html'));
     const info = page ? await stat(page) : undefined;
     if (!page || !info?.isFile()) return sendError(req, res, 404);
@@ -127,7 +129,7 @@ export function createStaticHandler(distDir: string) {
     if (segments.some((s) => s.includes('\0'))) return sendError(req, res, 400);
     const last = segments.length - 1;
     const unsafe = segments.some((s, i) => (s === '' ? i !== last : s.startsWith('.') || /[/\\]/.test(s)));
-    if (unsafe) return sendNotFound(req, res);
+    if (unsafe) return sendNotFound(req, res, rawPath);
     let file = await inside(join(root, ...segments));
     let info = file ? await stat(file) : undefined;
     if (file && info?.isDirectory()) {
@@ -139,7 +141,7 @@ export function createStaticHandler(distDir: string) {
       file = await inside(join(file, 'index.html'));
       info = file ? await stat(file) : undefined;
     }
-    if (!file || !info?.isFile()) return sendNotFound(req, res);
+    if (!file || !info?.isFile()) return sendNotFound(req, res, rawPath);
     const urlPath = rawPath.endsWith('/') ? `${rawPath}index.html` : rawPath;
     const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
     const lastModified = new Date(info.mtimeMs).toUTCString();

@@ -63,15 +63,17 @@ describe('geoshelf build', () => {
     const result = await buildCatalogue({ root, out });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.problems.map((p) => `${p.file}: ${p.pointer}`)).toEqual([
-      'data/earth/CHL/manifest.json: /datasets/0/bytes',
-      'data/earth/CHL/manifest.json: /datasets/1/sha256',
+    expect(result.problems.map((p) => `${p.file}: ${p.pointer}: ${p.severity}`)).toEqual([
+      'data/earth/CHL/manifest.json: /datasets/0/bytes: error',
+      'data/earth/CHL/manifest.json: /datasets/1/sha256: error',
+      // the fixture's Fiji has a bow-tie: a warning, listed with the errors
+      'data/earth/FJI/FJI_ADM0.geojson: /features/0/geometry/coordinates/4/0: warning',
     ]);
     expect(snapshot(out)).toEqual(before);
     expect(readdirSync(root).filter((name) => name.startsWith('.dist'))).toEqual([]);
   });
 
-  it('CLI: exit 0 and a one-line summary (manifests, datasets, files, bytes, time)', () => {
+  it('CLI: exit 0 and a one-line summary (manifests, datasets, files, bytes, time); warnings counted on stderr', () => {
     const root = scratch();
     const run = spawnSync(
       process.execPath,
@@ -82,9 +84,12 @@ describe('geoshelf build', () => {
     );
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(
-      /^built .*site\/: 3 manifests, 5 datasets, 25 files, [\d.]+ KB, in [\d.]+ s \(25 written, 0 unchanged; \d+ GeoJSON files read\)\n$/,
+      /^built .*site\/: 3 manifests, 5 datasets, (\d+) files, [\d.]+ KB, in [\d.]+ s \(\1 written, 0 unchanged; \d+ GeoJSON files read\)\n$/,
     );
-    expect(run.stderr).toBe(''); // not a terminal: no progress
+    // Not a terminal: no progress. Fiji's invalid geometry is a warning: built anyway.
+    expect(run.stderr).toBe(
+      'geoshelf build: 1 warning(s) in 1 file(s), e.g. invalid geometry; published anyway (geoshelf validate lists them)\n',
+    );
   });
 
   it('a failing manifest and no dist/ yet → nothing is created', async () => {
@@ -154,7 +159,7 @@ describe('geoshelf build', () => {
     expect(internal.length).toBeGreaterThan(50);
     for (const url of internal) {
       expect(url, url).toMatch(/^\/sub\//);
-      const path = url.slice('/sub/'.length).replace(/#.*/, '');
+      const path = url.slice('/sub/'.length).replace(/[?#].*/, ''); // e.g. the breadcrumb's ?body=earth
       const file = path === '' || path.endsWith('/') ? `${path}index.html` : path;
       expect(published.has(file), `${url} → ${file}`).toBe(true);
     }
@@ -170,6 +175,29 @@ describe('geoshelf build', () => {
     expect(readFileSync(join(out, 'sitemap.xml'), 'utf8')).toContain('<loc>/earth/CHL/</loc>');
     expect(readFileSync(join(out, 'robots.txt'), 'utf8')).toContain('User-agent: *');
     expect(readFileSync(join(out, '404.html'), 'utf8')).toContain('<h1>Not found</h1>');
+  });
+
+  it('--site-url → every URL in the JSON API is absolute (index, country documents, units)', async () => {
+    const root = scratch();
+    const out = join(root, 'dist');
+    expect((await buildCatalogue({ root, out, base: '/geo/', siteUrl: 'https://example.org' })).ok).toBe(
+      true,
+    );
+    type Doc = Record<string, unknown> & { entries?: Doc[]; datasets?: Doc[]; urls?: Doc[]; parts?: Doc[] };
+    const read = (file: string) => JSON.parse(readFileSync(join(out, file), 'utf8')) as Doc;
+    const links = (d: Doc) => ['page', 'api', 'manifest', 'url', 'preview_url'].map((k) => d[k]);
+    const index = read('api/v1/index.json');
+    const chile = read('api/v1/earth/CHL.json');
+    const units = Object.values(chile.units as Record<string, Doc[]>).flat();
+    const urls = [
+      ...index.entries!.flatMap((e) => [...links(e), ...e.datasets!.flatMap(links)]),
+      ...links(chile),
+      ...chile.urls!.flatMap((u) => [...links(u), ...(u.parts ?? []).flatMap(links)]),
+      ...units.map((u) => u.page),
+    ].filter((u): u is string => typeof u === 'string');
+    expect(urls.length).toBeGreaterThan(20);
+    for (const url of urls) expect(url).toMatch(/^https:\/\/example\.org\/geo\//);
+    expect(urls).toContain('https://example.org/geo/earth/CHL/#unit-CL-RM');
   });
 
   it('--site-url → sitemap.xml has absolute URLs and robots.txt points to it', async () => {

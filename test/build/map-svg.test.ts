@@ -43,7 +43,7 @@ describe('renderMapSvg', () => {
         { type: 'Polygon', coordinates: square(-70, -30, 2) },
         {
           type: 'MultiPolygon',
-          coordinates: [square(-66, -30, 1), square(-64, -28, 1)],
+          coordinates: [square(-68, -30, 1), square(-67, -29, 1)],
         },
       ),
       'Map of X',
@@ -61,6 +61,45 @@ describe('renderMapSvg', () => {
         expect(y).toBeLessThanOrEqual(height);
       }
     }
+  });
+
+  it('main mass framing: a far island (Easter Island) is drawn outside the frame, inside data-extent', () => {
+    const map = renderMapSvg(
+      collection(
+        {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [-72, -56],
+              [-68, -56],
+              [-68, -18],
+              [-72, -18],
+              [-72, -56],
+            ],
+          ],
+        }, // a tall "mainland"
+        { type: 'Polygon', coordinates: square(-79, -34, 0.2) }, // near island: framed
+        { type: 'Polygon', coordinates: square(-109.4, -27.2, 0.2) }, // far island: outside
+      ),
+      'Chile-like',
+      ['MAIN', 'NEAR', 'FAR'],
+    )!;
+    const height = Number(map.svg.match(/viewBox="0 0 \d+ (\d+)"/)![1]);
+    const pathOf = (id: string) =>
+      map.svg.match(new RegExp(`data-u="${id}" fill-rule="evenodd" d="([^"]+)"`))![1];
+    const inside = ([x, y]: [number, number]) => x >= 0 && x <= MAP_WIDTH && y >= 0 && y <= height;
+    expect(vertices(pathOf('MAIN')).every(inside)).toBe(true);
+    expect(vertices(pathOf('NEAR')).every(inside)).toBe(true);
+    const far = vertices(pathOf('FAR'));
+    expect(far.some(inside)).toBe(false);
+    const [x0, y0, x1, y1] = map.svg
+      .match(/data-extent="([^"]+)"/)![1]
+      .split(' ')
+      .map(Number);
+    for (const [x, y] of far) expect(x >= x0 && x <= x1 && y >= y0 && y <= y1).toBe(true);
+    // the mainland fills the frame's height, not a sliver
+    const ys = vertices(pathOf('MAIN')).map(([, y]) => y);
+    expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(height / 2);
   });
 
   it('antimeridian: -180/180 shapes are drawn side by side, not across the world', () => {

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../build/manifest/load.ts';
 import { Measurer } from '../../build/measure/cache.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
+import { GeometryChecker } from '../../build/geometry/cache.ts';
 import { cli, FIXTURES, lines, tempCopy } from './helpers.ts';
 
 // Tests change raw manifest JSON anywhere, as a user's editor would.
@@ -98,8 +99,8 @@ describe('validate', () => {
   it('shared files are measured once per run (unassigned.geojson is a part and the unassigned count)', async () => {
     const measurer = new Measurer();
     await validateManifests(TRUE, { measurer });
-    // CHL: ADM0, ADM1, 3 parts; URY: ADM0. Previews are only stat'ed.
-    expect(measurer.stats.filesMeasured).toBe(6);
+    // CHL: ADM0, ADM1, 3 parts, 1 preview; URY: ADM0, 1 preview (measured for the geometry check).
+    expect(measurer.stats.filesMeasured).toBe(8);
   });
 
   it('a second run over unchanged files reads no GeoJSON bytes (the cache under <root>/.cache/)', async () => {
@@ -108,8 +109,10 @@ describe('validate', () => {
     const cacheFile = join(root, '.cache/geoshelf/measurements.json');
     expect(existsSync(cacheFile)).toBe(true);
     const measurer = new Measurer({ cacheFile });
-    expect((await validateManifests(root, { measurer })).problems).toEqual([]);
-    expect(measurer.stats).toEqual({ filesMeasured: 0, bytesRead: 0, cacheHits: 6 });
+    const geometry = new GeometryChecker({ cacheFile: join(root, '.cache/geoshelf/geometry.json') });
+    expect((await validateManifests(root, { measurer, geometry })).problems).toEqual([]);
+    expect(measurer.stats).toEqual({ filesMeasured: 0, bytesRead: 0, cacheHits: 8 });
+    expect(geometry.stats).toEqual({ filesChecked: 0, cacheHits: 8 });
   });
 
   it('invalid manifest JSON → line:column, also at the end of a truncated file', () => {

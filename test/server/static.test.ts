@@ -102,6 +102,18 @@ describe('static files (--dist)', () => {
     }
   });
 
+  it('a missing file under /api/ → 404 JSON {"detail":"Not Found"}, not the HTML page', async () => {
+    for (const path of ['/api/v1/earth/XYZ.json', '/api/nope']) {
+      const reply = await get(path);
+      expect([path, reply.status, reply.headers['content-type'], reply.text]).toEqual([
+        path,
+        404,
+        'application/json',
+        '{"detail":"Not Found"}',
+      ]);
+    }
+  });
+
   it('compressed when asked, like the API', async () => {
     const reply = await get('/', { 'accept-encoding': 'gzip' });
     expect(reply.headers['content-encoding']).toBe('gzip');

@@ -5,6 +5,9 @@ import { formatBytes, formatInt, licenseLink, markup, raw, type Html } from './h
 import { statusBadge } from './index-page.ts';
 import { renderPage, type PageContext } from './layout.ts';
 import { countryApi } from './paths.ts';
+import { atlasMapAttributes, partNames, unitsSection } from '../atlas-page.ts';
+import type { CountryAtlas } from '../atlas.ts';
+import { datasetGeometry, describeGeometry, type GeometryByFile } from '../geometry-status.ts';
 
 export interface CountryMap {
   svg: string; // from renderMapSvg()
@@ -48,7 +51,15 @@ function download(base: string, path: string, label: string, describedBy: string
   return markup`<a class="download" href="${base}${path}" download="${fileName(path)}" aria-describedby="${describedBy}">${label}</a>`;
 }
 
-function datasetRow(base: string, m: Manifest, d: Dataset): Html {
+/** The dataset's geometry status under its types, e.g. "3 invalid features" (OGC rules, see README). */
+function validity(d: Dataset, byFile: GeometryByFile): Html {
+  const counts = datasetGeometry(d, byFile);
+  if (!counts) return markup``;
+  const cls = counts.invalid === 0 ? 'valid' : 'invalid';
+  return markup`<br><small class="geometry-${cls}" title="${formatInt(counts.checked)} ${counts.checked === 1 ? 'feature' : 'features'} checked with the OGC rules of GEOS">${describeGeometry(counts)}</small>`;
+}
+
+function datasetRow(base: string, m: Manifest, d: Dataset, byFile: GeometryByFile): Html {
   const id = `ds-${d.level}`;
   const year = d.src_year === undefined ? undefined : String(d.src_year);
   const provider = [d.src_provider, year].filter(Boolean).join(', ');
@@ -69,7 +80,7 @@ function datasetRow(base: string, m: Manifest, d: Dataset): Html {
 <td data-label="Features" class="num">${formatInt(d.features)}</td>
 <td data-label="Size" class="num">${size(d.bytes)}</td>
 <td data-label="sha256" class="sha-cell">${sha(d.sha256, `${m.iso_a3} ${d.level}`)}</td>
-<td data-label="Geometry">${geometry(d.geometry_types)}</td>
+<td data-label="Geometry">${geometry(d.geometry_types)}${validity(d, byFile)}</td>
 <td data-label="Properties" class="props">${d.properties.join(', ') || '–'}</td>
 <td data-label="Licence">${licenseLink(d.license)}</td>
 <td data-label="Simplification">${simplification}</td>
@@ -79,10 +90,10 @@ function datasetRow(base: string, m: Manifest, d: Dataset): Html {
 `;
 }
 
-function partRow(base: string, m: Manifest, d: Dataset, p: Part): Html {
+function partRow(base: string, m: Manifest, d: Dataset, p: Part, name: string | undefined): Html {
   const id = `part-${d.level}-${p.code}`;
   return markup`<tr>
-<th scope="row" id="${id}" data-label="Part"><code>${p.code}</code></th>
+<th scope="row" id="${id}" data-label="Part"><code>${p.code}</code>${name ? markup` ${name}` : ''}</th>
 <td data-label="Features" class="num">${formatInt(p.features)}</td>
 <td data-label="Size" class="num">${size(p.bytes)}</td>
 <td data-label="sha256" class="sha-cell">${sha(p.sha256, `${m.iso_a3} ${d.level} part ${p.code}`)}</td>
@@ -92,7 +103,7 @@ function partRow(base: string, m: Manifest, d: Dataset, p: Part): Html {
 `;
 }
 
-function partsSection(base: string, m: Manifest, d: Dataset): Html {
+function partsSection(base: string, m: Manifest, d: Dataset, names: Map<string, string>): Html {
   const parts = d.parts ?? [];
   const total = parts.reduce((n, p) => n + p.bytes, 0);
   const by = d.split_by ?? 'ADM1';
@@ -106,7 +117,7 @@ function partsSection(base: string, m: Manifest, d: Dataset): Html {
 <caption class="visually-hidden">Parts of ${m.name.en} ${d.level}</caption>
 <thead><tr><th scope="col">Part</th><th scope="col" class="num">Features</th><th scope="col" class="num">Size</th><th scope="col">sha256</th><th scope="col">Geometry</th><th scope="col">Download</th></tr></thead>
 <tbody>
-${parts.map((p) => partRow(base, m, d, p))}</tbody>
+${parts.map((p) => partRow(base, m, d, p, names.get(p.code)))}</tbody>
 </table></div>
 `;
 }
@@ -131,13 +142,13 @@ ${notes}<dt>Manifest</dt><dd><a href="${base}${file}">manifest.json</a> · <a hr
 </dl>`;
 }
 
-function mapFigure(m: Manifest, map: CountryMap | undefined): Html {
+function mapFigure(m: Manifest, map: CountryMap | undefined, atlas: Html): Html {
   if (!map) {
     return markup`<p class="no-map">No preview of ${m.name.en} is small enough to draw here; download a file below.</p>`;
   }
-  return markup`<figure class="map">
+  return markup`<figure class="map"${atlas}>
 ${raw(map.svg)}
-<figcaption>${map.level} ${map.preview ? 'preview' : 'file'} <code>${map.from.slice(map.from.lastIndexOf('/') + 1)}</code>, drawn at build time (equirectangular, simplified to the pixel grid).</figcaption>
+<figcaption>${map.level} ${map.preview ? 'preview' : 'file'} <code>${map.from.slice(map.from.lastIndexOf('/') + 1)}</code>, drawn at build time (equirectangular, simplified to the pixel grid, framed on the main territory).</figcaption>
 </figure>`;
 }
 
@@ -152,6 +163,8 @@ export function renderCountryPage(
   file: string,
   m: Manifest,
   map: CountryMap | undefined,
+  atlas: CountryAtlas = { levels: [] },
+  byFile: GeometryByFile = new Map(),
 ): string {
   const { base } = context;
   const es =
@@ -159,10 +172,10 @@ export function renderCountryPage(
   const banner = STATUS_NOTES[m.status]
     ? markup`<p class="banner banner-${m.status}" role="note"><strong>${statusBadge(m.status)}</strong> ${STATUS_NOTES[m.status]}</p>\n`
     : '';
-  const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li><li>${m.body}</li><li aria-current="page">${m.name.en}</li></ol></nav>
+  const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li><li><a href="${base}?body=${m.body}">${m.body}</a></li><li aria-current="page">${m.name.en}</li></ol></nav>
 <h1>${m.name.en}${es}</h1>
 ${banner}<div class="overview">
-${mapFigure(m, map)}
+${mapFigure(m, map, atlasMapAttributes(base, m, atlas))}
 <section aria-labelledby="about"><h2 id="about" class="visually-hidden">About this entry</h2>
 ${metadata(base, file, m)}
 </section>
@@ -172,9 +185,9 @@ ${metadata(base, file, m)}
 <caption class="visually-hidden">Datasets of ${m.name.en}, one per administrative level</caption>
 <thead><tr><th scope="col">Level</th><th scope="col" class="num">Features</th><th scope="col" class="num">Size</th><th scope="col">sha256</th><th scope="col">Geometry</th><th scope="col">Properties</th><th scope="col">Licence</th><th scope="col">Simplification</th><th scope="col">Provider</th><th scope="col">Download</th></tr></thead>
 <tbody>
-${m.datasets.map((d) => datasetRow(base, m, d))}</tbody>
+${m.datasets.map((d) => datasetRow(base, m, d, byFile))}</tbody>
 </table></div>
-${m.datasets.filter((d) => d.parts && d.parts.length > 0).map((d) => partsSection(base, m, d))}${attribution(m)}`;
+${m.datasets.filter((d) => d.parts && d.parts.length > 0).map((d) => partsSection(base, m, d, partNames(atlas)))}${unitsSection(base, m, atlas)}${attribution(m)}`;
   const codes = m.iso_a2 ? `${m.iso_a3}, ${m.iso_a2}` : m.iso_a3;
   return renderPage(context, {
     title: `${m.name.en} (${m.iso_a3})`,

@@ -9,6 +9,7 @@ import { formatInt, markup, type Html } from './html.ts';
 import { renderPage, type PageContext } from './layout.ts';
 import { manifestLevels, manifestLicenses } from '../../manifest/summary.ts';
 import { countryPage } from './paths.ts';
+import { searchResults } from '../search-box.ts';
 
 const STATUS_LABELS: Record<string, string> = { ok: 'OK', review: 'Under review', deprecated: 'Deprecated' };
 
@@ -54,7 +55,7 @@ export function renderIndexPage(context: PageContext, manifests: Manifest[]): st
   const main = markup`<h1>Administrative boundaries</h1>
 <p class="lead">${formatInt(manifests.length)} countries and territories, ${formatInt(datasets)} datasets, each a GeoJSON file with its size, sha256, source and licence. Programs can read the same catalogue as <a href="${context.base}api/v1/index.json">JSON</a>.</p>
 <form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
-<div class="search"><label for="q">Search by name or code</label><input id="q" name="q" type="search" placeholder="e.g. Chile, Fiyi, CHL, CL" autocomplete="off" spellcheck="false"></div>
+<div class="search"><label for="q">Search places by name or code</label><input id="q" name="q" type="search" placeholder="e.g. Texas, Santiago, UK, Fiyi, CHL" autocomplete="off" spellcheck="false"></div>
 ${select('f-body', 'body', 'Body', options(manifests.map((m) => m.body)))}
 ${select(
   'f-status',
@@ -69,6 +70,7 @@ ${select('f-license', 'license', 'Licence', options(manifests.flatMap(manifestLi
 ${select('f-level', 'level', 'Level', options(manifests.flatMap(manifestLevels)))}
 <div><button type="reset">Clear</button></div>
 </form>
+${searchResults()}
 <p id="count" class="count" role="status" aria-live="polite">${formatInt(manifests.length)} entries</p>
 <div class="table-scroll">
 <table id="catalogue" class="catalogue stack" role="table">

@@ -32,13 +32,13 @@ export function renderPage(context: PageContext, options: PageOptions): string {
 <link rel="icon" href="${raw(ICON)}">
 ${context.styles.map((href) => markup`<link rel="stylesheet" href="${base}${href}">\n`)}<script type="module" src="${base}${context.script}"></script>
 ${options.head ?? ''}</head>
-<body>
+<body data-base="${base}">
 <a class="skip" href="#main">Skip to content</a>
 <header class="site-header"><div class="wrap">
 <a class="brand" href="${base}">geoshelf</a>
 <nav aria-label="Site"><ul>
 <li><a href="${base}">Catalogue</a></li>
-<li><a href="${base}api/v1/index.json">JSON API</a></li>
+<li><a href="${base}api/v1/">JSON API</a></li>
 <li><a href="${base}schema/manifest.v1.json">Manifest schema</a></li>
 </ul></nav>
 </div></header>

@@ -9,8 +9,9 @@ const usage = `Usage: geoshelf build [--root DIR] [--out DIR] [--base PATH] [--s
 
 Validates every data/{body}/{ISO3}/manifest.json under the root, then writes
 the browsable catalogue, the JSON API (api/v1/) and the data files to the
-output folder, replacing it in one swap. Any problem: all are printed, exit 1,
-and the previous output is left exactly as it was.
+output folder, replacing it in one swap. Any error: all problems are printed,
+exit 1, and the previous output is left exactly as it was. Warnings (features
+that break the OGC geometry rules) are counted and the site is built.
 
 Options:
   --root DIR       folder holding data/ (default: .)
@@ -55,6 +56,12 @@ const command: Command = {
       report(result.problems, { command: 'build', json: values.json });
       console.error(`geoshelf build: ${result.problems.length} problem(s); nothing was written`);
       return 1;
+    }
+    if (result.warnings.length > 0 && !values.quiet) {
+      const files = new Set(result.warnings.map((p) => p.file)).size;
+      console.error(
+        `geoshelf build: ${result.warnings.length} warning(s) in ${files} file(s), e.g. invalid geometry; published anyway (geoshelf validate lists them)`,
+      );
     }
     if (!values.quiet) {
       const w = result.write;

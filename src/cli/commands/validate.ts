@@ -3,23 +3,31 @@
 import { resolve } from 'node:path';
 import { validateManifests } from '../../../build/manifest/validate.ts';
 import { Measurer } from '../../../build/measure/cache.ts';
+import { GeometryChecker } from '../../../build/geometry/cache.ts';
 import { parseCommandArgs, report, type Command } from '../command.ts';
 
-const usage = `Usage: geoshelf validate [--root DIR] [--json] [--no-cache]
+/** Problems shown per file and rule in text; the rest are counted (--json lists all). */
+const PER_FILE = 10;
+
+const usage = `Usage: geoshelf validate [--root DIR] [--json] [--strict] [--no-cache]
 
 Checks every DIR/data/{body}/{ISO3}/manifest.json: the schema (spec 2.2), the
 folder, that every path, preview and part exists inside the folder (and, once
-symbolic links are followed, inside DIR/data), and that bytes, sha256,
-features, bbox, geometry_types, properties and preview_bytes equal what the
-files hold. Prints every problem on stderr as "FILE: POINTER: message" and
-exits 1 if there is any, 0 if none.
+symbolic links are followed, inside DIR/data), that bytes, sha256, features,
+bbox, geometry_types, properties and preview_bytes equal what the files hold,
+and the geometry of every feature of those files (rings closed and of 4+
+positions: errors; the OGC validity rules of GEOS, PostGIS and shapely:
+warnings). Prints every problem on stderr as "FILE: POINTER: message" (after
+${PER_FILE} of one file and rule, a count) and exits 1 if there is any error,
+0 if none (warnings alone: 0).
 
 Options:
   --root DIR    folder that holds data/ (default: the current folder)
-  --json        print the problems on stdout as a JSON array of
+  --json        print every problem on stdout as a JSON array of
                 {file, pointer, rule, severity, message}
-  --no-cache    measure every file again (default: reuse measurements of
-                unchanged files from DIR/.cache/geoshelf/measurements.json)`;
+  --strict      the OGC geometry problems are errors too (exit 1), e.g. to gate CI
+  --no-cache    measure and check every file again (default: reuse the results
+                for unchanged files from DIR/.cache/geoshelf/)`;
 
 const command: Command = {
   usage,
@@ -29,19 +37,29 @@ const command: Command = {
         root: { type: 'string', default: '.' },
         json: { type: 'boolean', default: false },
         'no-cache': { type: 'boolean', default: false },
+        strict: { type: 'boolean', default: false },
       },
     });
     const root = resolve(values.root);
     const measurer = Measurer.forRoot(root, { noCache: values['no-cache'] });
-    const { manifests, problems } = await validateManifests(root, { measurer });
+    const geometry = GeometryChecker.forRoot(root, { noCache: values['no-cache'] });
+    const strict = values.strict;
+    const { manifests, problems } = await validateManifests(root, { measurer, geometry, strict });
     await measurer.save();
-    const code = report(problems, { command: 'validate', json: values.json });
+    await geometry.save();
+    const code = report(problems, { command: 'validate', json: values.json, perFile: PER_FILE, strict });
     const datasets = manifests.reduce((n, loaded) => n + loaded.manifest.datasets.length, 0);
     const files = new Set(problems.map((p) => p.file)).size;
+    const warnings = problems.filter((p) => p.severity === 'warning').length;
+    // e.g. "3 problems in 2 files" or "66 problems in 24 files (66 warnings)"
+    const split =
+      warnings === 0
+        ? ''
+        : ` (${warnings === problems.length ? '' : `${plural(problems.length - warnings, 'error')}, `}${plural(warnings, 'warning')})`;
     console.error(
       problems.length === 0
         ? `${plural(manifests.length, 'manifest')}, ${plural(datasets, 'dataset')}: no problems`
-        : `${plural(problems.length, 'problem')} in ${plural(files, 'file')}`,
+        : `${plural(problems.length, 'problem')} in ${plural(files, 'file')}${split}`,
     );
     return code;
   },

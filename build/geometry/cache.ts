@@ -1,0 +1,135 @@
+// Checks each GeoJSON file's geometry at most once per run, and not at all
+// when the cache file says it was checked before at the same size, mtime and
+// sha256 (the measurer's, so an unchanged file costs nothing).
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import { cacheDir } from '../core/files.ts';
+import { checkGeometryFile, type FileGeometry } from './check-file.ts';
+
+// Bumped whenever the rules or messages change, so old verdicts are dropped.
+const CACHE_VERSION = 1;
+
+interface CacheEntry {
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+  result: FileGeometry;
+}
+
+/**
+ * Checks files once per run (memo by resolved path) and across runs (a JSON
+ * cache keyed by path, size, mtimeMs and sha256). Without `cacheFile` it only
+ * memoises. A missing or corrupt cache file counts as empty.
+ */
+export class GeometryChecker {
+  readonly stats = { filesChecked: 0, cacheHits: 0 };
+  private readonly memo = new Map<string, Promise<FileGeometry | undefined>>();
+  private entries?: Promise<Map<string, CacheEntry>>;
+  private changed = false;
+
+  constructor(private readonly options: { cacheFile?: string } = {}) {}
+
+  /** Returns the checker a run under `root` uses: its cache is `<root>/.cache/geoshelf/geometry.json` unless `noCache`. */
+  static forRoot(root: string, options: { noCache?: boolean } = {}): GeometryChecker {
+    return new GeometryChecker(options.noCache ? {} : { cacheFile: join(cacheDir(root), 'geometry.json') });
+  }
+
+  /**
+   * Returns the verdict on every feature of `path`, or undefined when the
+   * measurer found it is not GeoJSON: `sha256` is the measurer's answer
+   * (undefined then). Without a cache file the check starts at once, beside
+   * the measurement, rather than after it.
+   */
+  check(path: string, sha256: Promise<string | undefined>): Promise<FileGeometry | undefined> {
+    const key = resolve(path);
+    let pending = this.memo.get(key);
+    if (!pending) {
+      pending = this.options.cacheFile ? this.checkCached(path, key, sha256) : this.checkBeside(path, sha256);
+      this.memo.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Writes the cache file atomically when something changed; a read-only folder is skipped. */
+  async save(): Promise<void> {
+    const { cacheFile } = this.options;
+    if (!cacheFile || !this.entries || !this.changed) return;
+    const files = Object.fromEntries(await this.entries);
+    try {
+      await mkdir(dirname(cacheFile), { recursive: true });
+      await writeFileAtomic(cacheFile, `${JSON.stringify({ version: CACHE_VERSION, files })}\n`);
+      this.changed = false;
+    } catch {
+      // e.g. EACCES on a read-only data folder: the next run checks again
+    }
+  }
+
+  /** Checks while the measurer reads the same file; a malformed file's failure is the measurer's to report. */
+  private async checkBeside(
+    path: string,
+    sha256: Promise<string | undefined>,
+  ): Promise<FileGeometry | undefined> {
+    const checking = checkGeometryFile(path);
+    checking.catch(() => {}); // awaited below unless the measurer refuses the file
+    if ((await sha256) === undefined) return undefined;
+    const result = await checking;
+    this.stats.filesChecked++;
+    return result;
+  }
+
+  private async checkCached(
+    path: string,
+    key: string,
+    measured: Promise<string | undefined>,
+  ): Promise<FileGeometry | undefined> {
+    const sha256 = await measured;
+    if (sha256 === undefined) return undefined;
+    this.entries ??= readCache(this.options.cacheFile);
+    const entries = await this.entries;
+    const info = await stat(path).catch(() => undefined);
+    const cached = entries.get(key);
+    if (
+      info &&
+      cached &&
+      cached.size === info.size &&
+      cached.mtimeMs === info.mtimeMs &&
+      cached.sha256 === sha256
+    ) {
+      this.stats.cacheHits++;
+      return cached.result;
+    }
+    const result = await checkGeometryFile(path);
+    this.stats.filesChecked++;
+    if (info) {
+      entries.set(key, { size: info.size, mtimeMs: info.mtimeMs, sha256, result });
+      this.changed = true;
+    }
+    return result;
+  }
+}
+
+async function readCache(cacheFile: string | undefined): Promise<Map<string, CacheEntry>> {
+  if (!cacheFile) return new Map();
+  try {
+    const data = JSON.parse(await readFile(cacheFile, 'utf8')) as {
+      version?: number;
+      files?: Record<string, CacheEntry>;
+    };
+    if (data.version !== CACHE_VERSION || typeof data.files !== 'object' || data.files === null)
+      return new Map();
+    return new Map(Object.entries(data.files).filter(([, entry]) => isEntry(entry)));
+  } catch {
+    return new Map(); // absent or corrupt: check everything again
+  }
+}
+
+function isEntry(entry: CacheEntry): boolean {
+  return (
+    typeof entry?.size === 'number' &&
+    typeof entry.mtimeMs === 'number' &&
+    typeof entry.sha256 === 'string' &&
+    typeof entry.result?.checked === 'number' &&
+    Array.isArray(entry.result.issues)
+  );
+}

@@ -1,0 +1,125 @@
+// Monotone chains: maximal runs of a ring's segments that all head into the
+// same quadrant. Two segments of one chain never meet except at a shared
+// end (the run only moves forward in x and y), so only pairs of chains need
+// testing, and a run's envelope is the box of its two end points.
+import { quadrant } from './orientation.ts';
+import type { Rings } from './rings.ts';
+
+export interface Chains {
+  count: number;
+  start: Int32Array; // index of the chain's first point
+  end: Int32Array; // index of its last point
+  ring: Int32Array; // index in Rings.rings
+  minX: Float64Array;
+  minY: Float64Array;
+  maxX: Float64Array;
+  maxY: Float64Array;
+  order: Uint32Array; // chain indices ordered by the bucket of their minX
+  bucket: Int32Array; // per chain, the bucket of its minX
+  bucketMin: number; // bucket k holds minX in [bucketMin + k·bucketWidth, … + bucketWidth)
+  bucketWidth: number; // 0 when every minX is the same (one bucket)
+  buckets: number;
+}
+
+/** Returns the bucket of x (clamped to the buckets there are). */
+export function bucketOf(c: Chains, x: number): number {
+  if (c.bucketWidth === 0) return 0;
+  const k = Math.floor((x - c.bucketMin) / c.bucketWidth);
+  return k < 0 ? 0 : k >= c.buckets ? c.buckets - 1 : k;
+}
+
+// Reused from feature to feature (one thread checks one feature at a time):
+// allocating per feature made garbage collection a tenth of the run.
+let pool: Chains = allocate(1024);
+
+function allocate(n: number): Chains {
+  return {
+    count: 0,
+    start: new Int32Array(n),
+    end: new Int32Array(n),
+    ring: new Int32Array(n),
+    minX: new Float64Array(n),
+    minY: new Float64Array(n),
+    maxX: new Float64Array(n),
+    maxY: new Float64Array(n),
+    order: new Uint32Array(n),
+    bucket: new Int32Array(n),
+    bucketMin: 0,
+    bucketWidth: 0,
+    buckets: 1,
+  };
+}
+
+let counts = new Int32Array(1024);
+
+/** Returns the monotone chains of every ring, and their order by minX (valid until the next call). */
+export function buildChains(g: Rings): Chains {
+  const { xs, ys, rings } = g;
+  if (pool.start.length < xs.length) pool = allocate(Math.max(xs.length, 2 * pool.start.length));
+  const c = pool;
+  const { start, end, ring: ringOf, minX, maxX, minY, maxY, order } = c;
+  let n = 0;
+  for (let r = 0; r < rings.length; r++) {
+    const ring = rings[r]!;
+    let from = ring.start;
+    let q = quadrant(xs[from + 1]! - xs[from]!, ys[from + 1]! - ys[from]!);
+    for (let i = from + 1; i <= ring.end; i++) {
+      // The quadrant of segment i → i+1, inline (0 NE, 1 NW, 2 SW, 3 SE); the ring's end closes the last chain.
+      let next = -1;
+      if (i < ring.end) {
+        const dx = xs[i + 1]! - xs[i]!;
+        const dy = ys[i + 1]! - ys[i]!;
+        next = dx >= 0 ? (dy >= 0 ? 0 : 3) : dy >= 0 ? 1 : 2;
+        if (next === q) continue;
+      }
+      start[n] = from;
+      end[n] = i;
+      ringOf[n] = r;
+      const ax = xs[from]!;
+      const bx = xs[i]!;
+      const ay = ys[from]!;
+      const by = ys[i]!;
+      minX[n] = ax < bx ? ax : bx;
+      maxX[n] = ax < bx ? bx : ax;
+      minY[n] = ay < by ? ay : by;
+      maxY[n] = ay < by ? by : ay;
+      order[n] = n;
+      n++;
+      from = i;
+      q = next;
+    }
+  }
+  c.count = n;
+  orderByBuckets(c, n);
+  return c;
+}
+
+/**
+ * Orders the chains by minX in about as many buckets as chains (a counting
+ * sort, O(n)): a comparison sort cost a fifth of the whole check. The sweep
+ * scans from each chain to the bucket of its maxX and tests the exact
+ * envelopes, so every overlapping pair is still met once (from the one that
+ * comes first).
+ */
+function orderByBuckets(c: Chains, n: number): void {
+  const { minX, order, bucket } = c;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let k = 0; k < n; k++) {
+    const x = minX[k]!;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  c.buckets = Math.max(1, n);
+  c.bucketMin = lo;
+  c.bucketWidth = hi > lo ? (hi - lo) / c.buckets : 0;
+  if (counts.length < c.buckets + 1) counts = new Int32Array(2 * (c.buckets + 1));
+  counts.fill(0, 0, c.buckets + 1);
+  for (let k = 0; k < n; k++) {
+    const b = bucketOf(c, minX[k]!);
+    bucket[k] = b;
+    counts[b + 1]!++;
+  }
+  for (let b = 1; b <= c.buckets; b++) counts[b]! += counts[b - 1]!;
+  for (let k = 0; k < n; k++) order[counts[bucket[k]!]!++] = k;
+}

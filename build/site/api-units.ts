@@ -1,0 +1,57 @@
+// The units of a country as its JSON document publishes them: per level, each
+// unit's id, name, code, parent, bboxes and permalink; and a level's display
+// bbox, which stays small across the antimeridian (RFC 7946 §5.2).
+import type { BBox, Manifest } from '../manifest/types.ts';
+import { countryPage } from './pages/paths.ts';
+import type { CountryAtlas } from './atlas.ts';
+import { bboxes } from './units.ts';
+
+export interface ApiUnit {
+  id: string; // e.g. "US-TX"
+  name: string;
+  other_names?: string[];
+  code: string;
+  parent: string; // parent code, e.g. "USA" or "US-AL"
+  bbox: BBox; // plain min/max, as in the manifest
+  display_bbox: BBox; // west > east across the antimeridian
+  part?: string; // code of the part file holding the unit
+  page: string; // permalink, e.g. "/earth/USA/#unit-US-TX"
+}
+
+/** Returns `{ADM1: [...], ADM2: [...]}`: every unit of every level, in file order. */
+export function apiUnits(base: string, m: Manifest, atlas: CountryAtlas): Record<string, ApiUnit[]> {
+  const out: Record<string, ApiUnit[]> = {};
+  for (const level of atlas.levels) {
+    out[level.level] = level.units.map((u) => ({
+      id: u.id,
+      name: u.name,
+      ...(u.names.length ? { other_names: u.names } : {}),
+      code: u.code,
+      parent: u.parent,
+      bbox: u.bbox,
+      display_bbox: u.display_bbox,
+      ...(u.part ? { part: u.part } : {}),
+      page: `${base}${countryPage(m)}#unit-${u.id}`,
+    }));
+  }
+  return out;
+}
+
+/** Returns the display bbox of a whole level (from its units' display bboxes), or undefined without units. */
+export function levelDisplayBbox(atlas: CountryAtlas, level: string): BBox | undefined {
+  const units = atlas.levels.find((l) => l.level === level)?.units ?? [];
+  if (units.length === 0) return undefined;
+  const lons: number[] = [];
+  const lats: number[] = [];
+  for (const {
+    display_bbox: [w, s, e, n],
+  } of units) {
+    lons.push(w, e < w ? e + 360 : e); // a crossing unit: its east end past 180°
+    lats.push(s, n);
+  }
+  const { display_bbox } = bboxes(
+    lons.map((x) => (x > 180 ? x - 360 : x)),
+    lats,
+  );
+  return display_bbox;
+}

@@ -1,0 +1,200 @@
+// Reads what the atlas needs from every level of every manifest, once: its
+// units (build/site/units.ts) and, when a preview or a small file can be
+// drawn, its map as SVG with one `data-u` per unit (build/map-svg.ts). Both
+// are cached in <root>/.cache/geoshelf/atlas.json by source file, size and
+// mtime, so a rebuild reads only changed files.
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cacheFiles, loadCache, saveCache, type FileStamp } from '../publish/build-cache.ts';
+import type { Dataset, Manifest } from '../manifest/types.ts';
+import { renderMapSvg } from './map-svg.ts';
+import { MAX_DRAWN_BYTES, mapSource } from './maps.ts';
+import type { LoadedManifest } from '../manifest/validate.ts';
+import { levelUnits, type Unit } from './units.ts';
+
+/** Largest full file read for units; above it the units come from the preview (bboxes then approximate). */
+export const MAX_UNITS_FILE_BYTES = 32 * 2 ** 20;
+/** Bumped when units or SVGs are computed differently, so cached ones are redone. */
+const VERSION = 2;
+
+export interface LevelMap {
+  svg: string; // from renderMapSvg()
+  from: string; // the file drawn, e.g. "data/earth/CHL/preview/CHL_ADM1.preview.geojson"
+  preview: boolean;
+}
+
+export interface AtlasLevel {
+  level: string; // e.g. "ADM1"
+  units: Unit[];
+  map?: LevelMap;
+}
+
+/** What the atlas knows of one manifest: its levels in manifest order, and the level its page draws first. */
+export interface CountryAtlas {
+  levels: AtlasLevel[];
+  mapLevel?: string; // e.g. "ADM1"; see mapSource()
+}
+
+type AtlasCache = Record<
+  string,
+  FileStamp & { v: number; title?: string; units?: Unit[]; svg?: string | null }
+>;
+
+interface Read {
+  filesRead: number;
+  bytesRead: number;
+}
+
+async function features(root: string, path: string): Promise<{ features: unknown[] } | undefined> {
+  try {
+    const value = JSON.parse(await readFile(join(root, path), 'utf8')) as { features?: unknown };
+    return Array.isArray(value?.features) ? { features: value.features } : undefined;
+  } catch {
+    return undefined; // the validator reports data files; an unreadable one just has no units or map
+  }
+}
+
+/** Returns the files a level's units come from: the full file when small enough, else the preview, else the parts. */
+function unitSources(d: Dataset): string[] {
+  if (d.path && (d.bytes ?? Infinity) <= MAX_UNITS_FILE_BYTES) return [d.path];
+  if (d.preview) return [d.preview];
+  if (d.path) return [d.path];
+  return (d.parts ?? []).map((p) => p.path);
+}
+
+/** Returns the file a level's map is drawn from: its preview, else the full file when at most MAX_DRAWN_BYTES. */
+function drawnSource(d: Dataset): string | undefined {
+  if (d.preview) return d.preview;
+  if (d.path && d.bytes !== undefined && d.bytes <= MAX_DRAWN_BYTES) return d.path;
+  return undefined;
+}
+
+/**
+ * Returns the atlas of every manifest, keyed by manifest file, and counts the
+ * GeoJSON files (and bytes) it had to read (cache misses).
+ */
+export async function readAtlas(
+  root: string,
+  loaded: LoadedManifest[],
+): Promise<{ atlas: Map<string, CountryAtlas> } & Read> {
+  const cache = await loadCache<AtlasCache>(
+    cacheFiles(root).atlas,
+    {},
+    (c) => typeof c === 'object' && c !== null,
+  );
+  const used: AtlasCache = {};
+  const read: Read = { filesRead: 0, bytesRead: 0 };
+  // A file both listed and drawn (a small level without preview) is read once per run.
+  const parsed = new Map<string, Promise<{ features: unknown[] } | undefined>>();
+
+  /** Returns the cache entry of `path` (units and/or SVG, as `fill` computes them), read only on a miss. */
+  const entry = async (
+    path: string,
+    key: string,
+    title: string | undefined,
+    fill: (features: unknown[]) => { units?: Unit[]; svg?: string | null },
+  ) => {
+    const info = await stat(join(root, path));
+    let hit = cache.data[key];
+    if (
+      !hit ||
+      hit.v !== VERSION ||
+      hit.size !== info.size ||
+      hit.mtimeMs !== info.mtimeMs ||
+      hit.title !== title
+    ) {
+      if (!parsed.has(path)) {
+        read.filesRead++;
+        read.bytesRead += info.size;
+        parsed.set(path, features(root, path));
+      }
+      const collection = await parsed.get(path)!;
+      hit = {
+        v: VERSION,
+        size: info.size,
+        mtimeMs: info.mtimeMs,
+        title,
+        ...fill(collection?.features ?? []),
+      };
+      if (!collection) hit = { ...hit, units: [], svg: null };
+    }
+    used[key] = hit;
+    return hit;
+  };
+
+  const atlas = new Map<string, CountryAtlas>();
+  for (const { file, manifest } of loaded) {
+    const levels: AtlasLevel[] = [];
+    for (const d of manifest.datasets) levels.push(await readLevel(manifest, d, entry));
+    parsed.clear(); // keep one manifest's files in memory at most
+    atlas.set(file, { levels, mapLevel: mapSource(manifest)?.level });
+  }
+  cache.data = used;
+  await saveCache(cache);
+  return { atlas, ...read };
+}
+
+type Entry = (
+  path: string,
+  key: string,
+  title: string | undefined,
+  fill: (features: unknown[]) => { units?: Unit[]; svg?: string | null },
+) => Promise<{ units?: Unit[]; svg?: string | null }>;
+
+async function readLevel(m: Manifest, d: Dataset, entry: Entry): Promise<AtlasLevel> {
+  const units: Unit[] = [];
+  const sources = unitSources(d);
+  for (const path of sources) {
+    const hit = await entry(path, `units ${path}`, undefined, (fs) => ({
+      units: levelUnits(fs as Parameters<typeof levelUnits>[0], d),
+    }));
+    units.push(...(hit.units ?? []).map((u) => ({ ...u }))); // copies: the cache keeps what the file gave
+  }
+  if (sources.length > 1) dedupeIds(units); // parts of one level: ids unique per file only
+  if (d.level === 'ADM1') for (const u of units) u.parent ||= m.iso_a3; // an ADM1 unit's parent is the country
+  const drawn = drawnSource(d);
+  if (!drawn) return { level: d.level, units };
+  const title = `Map of ${m.name.en}, ${d.level} ${drawn === d.preview ? 'preview' : 'boundaries'}`;
+  const hit = await entry(drawn, `map ${drawn}`, title, (fs) => {
+    const ids = new Map<number, string>();
+    const typed = fs as Parameters<typeof levelUnits>[0];
+    // Ids by feature index: the units of the drawn file, computed like the list's (same codes, names, ids).
+    const drawnUnits = levelUnits(typed, d);
+    let u = 0;
+    typed.forEach((f, i) => {
+      if (u < drawnUnits.length && hasPosition(f?.geometry)) ids.set(i, drawnUnits[u++].id);
+    });
+    return {
+      svg:
+        renderMapSvg(
+          { features: fs },
+          title,
+          [...typed.keys()].map((i) => ids.get(i)),
+        )?.svg ?? null,
+    };
+  });
+  const map = hit.svg ? { svg: hit.svg, from: drawn, preview: drawn === d.preview } : undefined;
+  return { level: d.level, units, ...(map ? { map } : {}) };
+}
+
+function hasPosition(geometry: unknown): boolean {
+  let found = false;
+  const walk = (v: unknown): void => {
+    if (found || !Array.isArray(v)) return;
+    if (typeof v[0] === 'number') found = true;
+    else v.forEach(walk);
+  };
+  const g = geometry as { coordinates?: unknown; geometries?: { coordinates?: unknown }[] } | null;
+  walk(g?.coordinates);
+  (g?.geometries ?? []).forEach((x) => walk(x?.coordinates));
+  return found;
+}
+
+function dedupeIds(units: Unit[]): void {
+  const seen = new Set<string>();
+  for (const unit of units) {
+    const base = unit.id;
+    for (let n = 2; seen.has(unit.id); n++) unit.id = `${base}-${n}`;
+    seen.add(unit.id);
+  }
+}

@@ -1,0 +1,133 @@
+// The units of a level (each feature of its file: a region, a county…), as the
+// atlas lists, searches, maps and publishes them: name, code, parent, bbox,
+// the part file holding it, and an anchor id that is its permalink.
+import type { BBox, Dataset } from '../manifest/types.ts';
+
+export interface Unit {
+  id: string; // anchor on the country page, without "unit-": e.g. "US-TX", "USA-ADM2-US-AL.01001"
+  name: string; // e.g. "Texas"; "" when the file names none
+  names: string[]; // other names the file carries (name_en, NAME…), for search
+  code: string; // shapeISO or another code property, e.g. "US-TX"; "" when none
+  parent: string; // parent code, e.g. "US" or "US-AL"; "" when none
+  bbox: BBox; // plain min/max, as the spec's bboxes
+  display_bbox: BBox; // west > east when the shape crosses the antimeridian (RFC 7946 §5.2)
+  part?: string; // code of the part file holding it, for a split level, e.g. "US-AL"
+}
+
+type Position = number[];
+
+const NAME_KEYS = ['shapeName', 'name', 'NAME', 'name_en', 'NAME_EN', 'name_local', 'NAME_LOCAL'];
+const CODE_KEYS = ['shapeISO', 'iso_3166_2', 'code', 'ISO', 'iso'];
+const PARENT_KEYS = ['parentISO', 'adm1ISO'];
+
+function text(p: Record<string, unknown>, keys: string[]): string[] {
+  const out: string[] = [];
+  for (const key of keys) {
+    const v = p[key];
+    if ((typeof v === 'string' && v.trim()) || typeof v === 'number') out.push(String(v).trim());
+  }
+  return [...new Set(out)];
+}
+
+/** Calls `each` for every position of a Polygon, MultiPolygon or GeometryCollection. */
+export function eachPosition(geometry: unknown, each: (p: Position) => void): void {
+  const g = geometry as { type?: string; coordinates?: unknown; geometries?: unknown[] } | null;
+  if (!g) return;
+  if (g.type === 'GeometryCollection') return (g.geometries ?? []).forEach((x) => eachPosition(x, each));
+  const walk = (value: unknown): void => {
+    if (!Array.isArray(value)) return;
+    if (typeof value[0] === 'number') each(value as Position);
+    else for (const item of value) walk(item);
+  };
+  walk(g.coordinates);
+}
+
+/**
+ * Returns the plain bbox of `lons`/`lats` and the display bbox: when moving
+ * western longitudes east by 360° makes the shape narrower (Fiji: -180…180 →
+ * 177…182), west > east, e.g. [177.0, -20.7, -178.2, -12.5].
+ */
+export function bboxes(lons: number[], lats: number[]): { bbox: BBox; display_bbox: BBox } {
+  let [west, east, shiftedWest, shiftedEast] = [Infinity, -Infinity, Infinity, -Infinity];
+  for (const lon of lons) {
+    const shifted = lon < 0 ? lon + 360 : lon;
+    west = Math.min(west, lon);
+    east = Math.max(east, lon);
+    shiftedWest = Math.min(shiftedWest, shifted);
+    shiftedEast = Math.max(shiftedEast, shifted);
+  }
+  let [south, north] = [Infinity, -Infinity];
+  for (const lat of lats) [south, north] = [Math.min(south, lat), Math.max(north, lat)];
+  const bbox: BBox = [west, south, east, north];
+  const crosses = east - west > 180 && shiftedEast - shiftedWest < east - west;
+  const wrap = (lon: number) => (lon > 180 ? lon - 360 : lon);
+  return { bbox, display_bbox: crosses ? [wrap(shiftedWest), south, wrap(shiftedEast), north] : bbox };
+}
+
+/** Returns `value` usable in an id attribute and a URL fragment: "USA:ADM2:US-AL.01001" → "USA-ADM2-US-AL.01001". */
+function slug(value: string): string {
+  return value
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+interface Feature {
+  id?: string | number;
+  properties?: Record<string, unknown> | null;
+  geometry?: unknown;
+}
+
+/**
+ * Returns the units of one level's features, in file order. The id is the
+ * code when the level's codes are unique (e.g. "CL-RM"), else the feature id
+ * or shapeID, else level + name (a repeat gets "-2"). Features without a
+ * position are skipped: they have no bbox, and no map shape to name.
+ */
+export function levelUnits(features: Feature[], dataset: Dataset): Unit[] {
+  const rows = features.map((f) => {
+    const p = f.properties ?? {};
+    const names = text(p, NAME_KEYS);
+    const lons: number[] = [];
+    const lats: number[] = [];
+    eachPosition(f.geometry, (q) => {
+      lons.push(q[0]);
+      lats.push(q[1]);
+    });
+    const stable = text(p, ['shapeID'])[0] ?? (f.id === undefined ? undefined : String(f.id));
+    return {
+      name: names[0] ?? '',
+      names: names.slice(1),
+      code: text(p, CODE_KEYS)[0] ?? '',
+      parents: text(p, PARENT_KEYS),
+      stable,
+      lons,
+      lats,
+    };
+  });
+  const codes = rows.map((r) => r.code);
+  const uniqueCodes = codes.every((c) => c) && new Set(codes).size === codes.length;
+  const partCodes = new Set((dataset.parts ?? []).map((p) => p.code));
+  const used = new Set<string>();
+  const units: Unit[] = [];
+  for (const row of rows) {
+    if (row.lons.length === 0) continue;
+    const base =
+      slug(uniqueCodes ? row.code : (row.stable ?? `${dataset.level}-${row.name}`)) || dataset.level;
+    let id = base;
+    for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
+    used.add(id);
+    const part = row.parents.find((c) => partCodes.has(c));
+    units.push({
+      id,
+      name: row.name,
+      names: row.names,
+      code: row.code,
+      parent: row.parents[0] ?? '',
+      ...bboxes(row.lons, row.lats),
+      ...(part ? { part } : {}),
+    });
+  }
+  return units;
+}

@@ -1,0 +1,52 @@
+// The country's JSON document (api/v1/{body}/{ISO3}.json), fetched once and
+// shared by the map (to name a unit: code, parent) and the units list.
+
+export interface ApiUnit {
+  id: string;
+  name: string;
+  other_names?: string[];
+  code: string;
+  parent: string;
+  bbox: number[];
+  display_bbox: number[];
+  part?: string;
+  page: string;
+}
+
+export interface CountryDocument {
+  manifest: { name: { en: string }; iso_a3: string; iso_a2?: string; datasets: { level: string }[] };
+  urls: { level: string; url?: string; parts?: { code: string; name?: string; url: string }[] }[];
+  units: Record<string, ApiUnit[]>;
+}
+
+let loaded: Promise<CountryDocument | undefined> | undefined;
+
+/** Returns the document named by #units[data-api], or undefined when there is none or it cannot be read. */
+export function countryDocument(): Promise<CountryDocument | undefined> {
+  if (!loaded) {
+    const url = document.getElementById('units')?.dataset.api;
+    loaded = url
+      ? fetch(url)
+          .then((r) => (r.ok ? (r.json() as Promise<CountryDocument>) : undefined))
+          .catch(() => undefined)
+      : Promise.resolve(undefined);
+  }
+  return loaded;
+}
+
+const names = new WeakMap<CountryDocument, Map<string, string>>();
+
+/** Returns the name of a parent code (a unit of any level, or the country itself), else the code. */
+export function parentName(doc: CountryDocument, code: string): string {
+  let byCode = names.get(doc);
+  if (!byCode) {
+    const m = doc.manifest;
+    byCode = new Map([[m.iso_a3, m.name.en]]);
+    if (m.iso_a2) byCode.set(m.iso_a2, m.name.en);
+    for (const units of Object.values(doc.units)) {
+      for (const u of units) if (u.code && !byCode.has(u.code)) byCode.set(u.code, u.name);
+    }
+    names.set(doc, byCode);
+  }
+  return byCode.get(code) ?? code;
+}

@@ -1,0 +1,147 @@
+// The place search: shards written by build/site/search-index.ts, matched and
+// ranked by src/client/rank.ts exactly as the browser does (one shard per
+// query, chosen by the first word of two letters or more).
+import { describe, expect, it } from 'vitest';
+import type { CountryAtlas } from '../../build/site/atlas.ts';
+import { renderSearchIndex } from '../../build/site/search-index.ts';
+import { levelUnits } from '../../build/site/units.ts';
+import type { Dataset, Manifest } from '../../build/manifest/types.ts';
+import type { LoadedManifest } from '../../build/manifest/validate.ts';
+import { fold, shardKey, words } from '../../src/client/fold.ts';
+import { rank, type SearchRecord } from '../../src/client/rank.ts';
+
+const manifest = (iso_a3: string, en: string, iso_a2?: string, m49_region?: string) =>
+  ({ body: 'earth', iso_a3, iso_a2, name: { en }, m49_region, datasets: [] }) as unknown as Manifest;
+const unit = (shapeName: string, shapeISO: string, parentISO: string, x = 0) => ({
+  properties: { shapeName, shapeISO, parentISO },
+  geometry: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [x, 0],
+        [x + 1, 0],
+        [x, 1],
+        [x, 0],
+      ],
+    ],
+  },
+});
+const level = (name: string, features: ReturnType<typeof unit>[]) => ({
+  level: name,
+  units: levelUnits(features, { level: name } as Dataset),
+});
+
+const countries: [string, string, string?, string?][] = [
+  ['GBR', 'United Kingdom', 'GB', 'Northern Europe'],
+  ['NLD', 'Netherlands', 'NL', 'Western Europe'],
+  ['MMR', 'Myanmar', 'MM'],
+  ['CIV', "Côte d'Ivoire", 'CI'],
+  ['TUR', 'Türkiye', 'TR'],
+  ['SWZ', 'Eswatini', 'SZ'],
+  ['FJI', 'Fiji', 'FJ'],
+  ['CHL', 'Chile', 'CL', 'South America'],
+  ['USA', 'United States', 'US', 'Northern America'],
+];
+const loaded: LoadedManifest[] = countries.map(([iso, en, iso2, region]) => ({
+  file: `data/earth/${iso}/manifest.json`,
+  manifest: manifest(iso, en, iso2, region),
+  text: '',
+}));
+const atlas = new Map<string, CountryAtlas>([
+  [
+    'data/earth/USA/manifest.json',
+    {
+      levels: [
+        level('ADM1', [unit('Texas', 'US-TX', 'USA'), unit('Missouri', 'US-MO', 'USA', 2)]),
+        level('ADM2', [
+          unit('Texas', '', 'US-MO'),
+          unit('Texas County', '', 'US-OK', 3),
+          unit('Dallas', '', 'US-TX'),
+        ]),
+      ],
+    },
+  ],
+  [
+    'data/earth/CHL/manifest.json',
+    {
+      levels: [
+        level('ADM1', [
+          unit('Región Metropolitana de Santiago', 'CL-RM', 'CHL'),
+          unit('Bío Bío', 'CL-BI', 'CHL'),
+        ]),
+      ],
+    },
+  ],
+]);
+const files = renderSearchIndex(loaded, atlas);
+
+/** Returns [name, kind, level, country, parent] of the results, as the browser ranks them. */
+function search(query: string) {
+  const word = words(fold(query)).find((w) => w.length >= 2)!;
+  const text = files.get(`search/${shardKey(word)}.json`);
+  const records = text ? (JSON.parse(text) as SearchRecord[]) : [];
+  return rank(records, query).map(({ record: r }) => [r[1], r[0], r[3], r[4], r[5]]);
+}
+const names = (query: string) => search(query).map((r) => r[0]);
+
+describe('search index', () => {
+  it.each([
+    ['UK', 'United Kingdom'],
+    ['Britain', 'United Kingdom'],
+    ['Holland', 'Netherlands'],
+    ['Burma', 'Myanmar'],
+    ['Ivory Coast', "Côte d'Ivoire"],
+    ['Turkey', 'Türkiye'],
+    ['Türkiye', 'Türkiye'],
+    ['Swaziland', 'Eswatini'],
+    ['Eswatini', 'Eswatini'],
+    ['Fiyi', 'Fiji'],
+    ['Fidji', 'Fiji'],
+  ])('a country by another name or language (world-countries): %s → %s', (query, country) => {
+    expect(names(query)[0]).toBe(country);
+  });
+
+  it('a unit by name, with its level, country and parent named', () => {
+    expect(search('Dallas')).toEqual([['Dallas', 'u', 'ADM2', 'United States', 'Texas']]);
+    expect(search('Santiago')).toEqual([['Región Metropolitana de Santiago', 'u', 'ADM1', 'Chile', 'Chile']]);
+  });
+
+  it('a unit by code: "US-TX" → Texas', () => {
+    expect(names('US-TX')).toEqual(['Texas']);
+  });
+
+  it('accent- and case-insensitive: "bio bio", "REGION METRO" find Bío Bío and the Región Metropolitana', () => {
+    expect(names('bio bio')).toEqual(['Bío Bío']);
+    expect(names('REGION METRO')).toEqual(['Región Metropolitana de Santiago']);
+  });
+
+  it('ranking: exact name, then prefix, then word prefix; at equal match ADM1 before ADM2', () => {
+    expect(search('texas').map((r) => [r[0], r[2]])).toEqual([
+      ['Texas', 'ADM1'],
+      ['Texas', 'ADM2'],
+      ['Texas County', 'ADM2'],
+    ]);
+  });
+
+  it('countries before their units: "chile" → Chile first', () => {
+    expect(names('chile')[0]).toBe('Chile');
+  });
+
+  it('M49 regions are found and list their countries', () => {
+    const [region] = search('South America');
+    expect(region.slice(0, 3)).toEqual(['South America', 'r', 'M49']);
+  });
+
+  it('a shard lists only names with a word in it, and holds every record once', () => {
+    const te = JSON.parse(files.get('search/te.json')!) as SearchRecord[];
+    for (const record of te) {
+      expect(record[2].every((n) => words(fold(n)).some((w) => w.startsWith('te')))).toBe(true);
+    }
+    expect(new Set(te.map((r) => r[6] + r[1])).size).toBe(te.length);
+  });
+
+  it('no match → nothing; one letter loads no shard', () => {
+    expect(search('zzzz')).toEqual([]);
+    expect([...files.keys()].every((f) => /^search\/[a-z0-9_]{2,}[a-z0-9_]*\.json$/.test(f))).toBe(true);
+  });
+});

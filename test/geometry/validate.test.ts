@@ -1,0 +1,184 @@
+// validate's geometry rule: one problem per invalid feature in the GeoJSON
+// file, structure as errors, OGC rules as warnings (errors with --strict), a
+// summary after 10 per file in text, every one in --json, and the cache.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GeometryChecker } from '../../build/geometry/cache.ts';
+import { problemLines } from '../../build/core/report.ts';
+import { buildCatalogue } from '../../build/build.ts';
+import { validateManifests } from '../../build/manifest/validate.ts';
+import { Measurer } from '../../build/measure/cache.ts';
+import { measureGeoJSON } from '../../build/measure/measure.ts';
+import { cli } from '../support/cli.ts';
+
+const DATA = 'data/earth/FJI/FJI_ADM1.geojson';
+const PREVIEW = 'data/earth/FJI/preview/FJI_ADM1.preview.geojson';
+const square = [
+  [
+    [0, 0],
+    [1, 0],
+    [1, 1],
+    [0, 1],
+    [0, 0],
+  ],
+];
+const bowTie = [
+  [
+    [0, 0],
+    [2, 2],
+    [2, 0],
+    [0, 2],
+    [0, 0],
+  ],
+];
+const unclosed = [
+  [
+    [0, 0],
+    [1, 0],
+    [1, 1],
+    [0, 1],
+  ],
+];
+
+function collection(geometries: number[][][][]): string {
+  const lines = geometries.map((coordinates, i) =>
+    JSON.stringify({ type: 'Feature', properties: { n: i }, geometry: { type: 'Polygon', coordinates } }),
+  );
+  return `{"type":"FeatureCollection","features":[\n${lines.join(',\n')}\n]}\n`;
+}
+
+/** A tree with one ADM1 dataset whose file and preview hold `geometries`, the manifest's stats right. */
+async function tree(root: string, geometries: number[][][][]): Promise<void> {
+  mkdirSync(join(root, 'data/earth/FJI/preview'), { recursive: true });
+  writeFileSync(join(root, DATA), collection(geometries));
+  writeFileSync(join(root, PREVIEW), collection(geometries));
+  const stats = await measureGeoJSON(join(root, DATA));
+  const manifest = {
+    schema_version: 1,
+    body: 'earth',
+    iso_a3: 'FJI',
+    name: { en: 'Fiji', es: 'Fiyi' },
+    crs: { authority: 'OGC', code: 'CRS84', epsg: 4326 },
+    status: 'ok',
+    source: { name: 'test', url: 'https://example.org', license: 'CC0-1.0', retrieved: '2026-11-22' },
+    datasets: [{ level: 'ADM1', path: DATA, ...stats, preview: PREVIEW, license: 'CC0-1.0' }],
+  };
+  writeFileSync(join(root, 'data/earth/FJI/manifest.json'), JSON.stringify(manifest, null, 2));
+}
+
+describe('validate: geometry', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'geoshelf-geometry-validate-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let n = 0;
+  const root = () => join(dir, String(n++));
+
+  it('one problem per invalid feature, in the GeoJSON file (data and preview): structure → error, OGC → warning', async () => {
+    const r = root();
+    await tree(r, [square, bowTie, unclosed]);
+    const { problems, geometry } = await validateManifests(r, { measurer: new Measurer() });
+    const shown = (file: string) => [
+      {
+        file,
+        pointer: '/features/1/geometry/coordinates/0',
+        rule: 'geometry',
+        severity: 'warning',
+        message: 'self-intersection at or near [1, 1]',
+      },
+      {
+        file,
+        pointer: '/features/2/geometry/coordinates/0',
+        rule: 'geometry',
+        severity: 'error',
+        message: 'ring is not closed: it starts at [0, 0] and ends at [0, 1]',
+      },
+    ];
+    expect(problems).toEqual([...shown(DATA), ...shown(PREVIEW)]);
+    expect(geometry.get(DATA)).toEqual({ checked: 3, invalid: 2 });
+  });
+
+  it('--strict: the OGC problems are errors too', async () => {
+    const r = root();
+    await tree(r, [bowTie]);
+    const { problems } = await validateManifests(r, { measurer: new Measurer(), strict: true });
+    expect(problems.map((p) => p.severity)).toEqual(['error', 'error']);
+  });
+
+  it('text output: the first 10 invalid features of a file, then a count', () => {
+    const problems = Array.from({ length: 13 }, (_, i) => ({
+      file: DATA,
+      pointer: `/features/${i}/geometry/coordinates/0`,
+      rule: 'geometry',
+      severity: 'warning' as const,
+      message: 'self-intersection at or near [1, 1]',
+    }));
+    const lines = problemLines(problems, { command: 'validate', perFile: 10 });
+    expect(lines).toHaveLength(11);
+    expect(lines[0]).toBe(
+      `${DATA}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
+    );
+    expect(lines[10]).toBe(`${DATA}: … and 3 more geometry problems (all of them with --json)`);
+  });
+
+  it('a file checked before at the same size, mtime and sha256 is not checked again; a changed one is', async () => {
+    const r = root();
+    await tree(r, [square, bowTie]);
+    const cacheFile = join(r, '.cache/geoshelf/geometry.json');
+    const first = new GeometryChecker({ cacheFile });
+    await validateManifests(r, { measurer: new Measurer(), geometry: first });
+    await first.save();
+    expect(first.stats).toEqual({ filesChecked: 2, cacheHits: 0 });
+    const again = new GeometryChecker({ cacheFile });
+    const { problems } = await validateManifests(r, { measurer: new Measurer(), geometry: again });
+    expect(again.stats).toEqual({ filesChecked: 0, cacheHits: 2 });
+    expect(problems).toHaveLength(2);
+    writeFileSync(join(r, PREVIEW), collection([square, square])); // same size, new content
+    utimesSync(join(r, PREVIEW), new Date(), new Date(Date.now() + 5000));
+    const third = new GeometryChecker({ cacheFile });
+    const after = await validateManifests(r, { measurer: new Measurer(), geometry: third });
+    expect(third.stats).toEqual({ filesChecked: 1, cacheHits: 1 });
+    expect(after.problems.map((p) => p.file)).toEqual([DATA]);
+  });
+
+  it('build publishes with geometry warnings (status on the page and in the API) and refuses a structural error', async () => {
+    const r = root();
+    await tree(r, [square, bowTie]);
+    const built = await buildCatalogue({ root: r, out: join(r, 'dist') });
+    expect(built.ok && built.warnings.map((p) => `${p.file}: ${p.severity}`)).toEqual([
+      `${DATA}: warning`,
+      `${PREVIEW}: warning`,
+    ]);
+    const api = JSON.parse(readFileSync(join(r, 'dist/api/v1/index.json'), 'utf8')) as {
+      entries: { datasets: { geometry?: unknown }[] }[];
+    };
+    expect(api.entries[0]!.datasets[0]!.geometry).toEqual({ invalid: 1, checked: 2 });
+    expect(readFileSync(join(r, 'dist/earth/FJI/index.html'), 'utf8')).toContain(
+      '>1 invalid feature</small>',
+    );
+
+    const broken = root();
+    await tree(broken, [square, unclosed]);
+    const refused = await buildCatalogue({ root: broken, out: join(broken, 'dist') });
+    expect(refused.ok).toBe(false);
+    expect(existsSync(join(broken, 'dist'))).toBe(false);
+  });
+
+  it('CLI: warnings alone exit 0, --strict exits 1; --json carries every problem with its severity', async () => {
+    const r = root();
+    await tree(r, [bowTie, square]);
+    const plain = await cli('validate', '--root', r, '--no-cache');
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toBe(
+      [
+        `${DATA}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
+        `${PREVIEW}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
+        '2 problems in 2 files (2 warnings)\n',
+      ].join('\n'),
+    );
+    const strict = await cli('validate', '--root', r, '--no-cache', '--strict', '--json');
+    expect(strict.code).toBe(1);
+    const problems = JSON.parse(strict.stdout) as { file: string; severity: string }[];
+    expect(problems.map((p) => `${p.file} ${p.severity}`)).toEqual([`${DATA} error`, `${PREVIEW} error`]);
+  });
+});
