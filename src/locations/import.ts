@@ -18,7 +18,7 @@ import { LOCATION_TYPES, type Location, type LocationType } from './types.ts';
 export { FIELDS, type Field } from './read-input.ts';
 
 /** Rows sorted by id and inserted together: neighbouring keys make the id index's pages stay in cache. */
-const STAGE_ROWS = 8192;
+const STAGE_ROWS = 4096;
 
 /** Problems listed in full; beyond these, only counted. */
 export const MAX_LISTED_PROBLEMS = 100;

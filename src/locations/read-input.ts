@@ -171,7 +171,7 @@ function readGeoJson(path: string, data: unknown, map: FieldMap): InputItem {
 
 /** Streams a CSV file with a header row; each field's column is found once, from the header. */
 async function* readCsv(path: string, map: FieldMap, progress?: ByteProgress): AsyncGenerator<InputItem> {
-  const stream = createReadStream(path, { highWaterMark: 128 * 1024 });
+  const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
   if (progress) stream.on('data', (chunk) => (progress.read += chunk.length));
   let columns: [Field, number][] | undefined;
   let width = 0;

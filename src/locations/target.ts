@@ -272,11 +272,12 @@ export class Positions {
   flush(): { seq: number; problem: Problem }[] {
     const { target } = this;
     const problems: { seq: number; problem: Problem }[] = [];
-    const batch = this.batch.sort((a, b) =>
-      a.location.id < b.location.id ? -1 : a.location.id > b.location.id ? 1 : 0,
-    );
+    // sorted by id, equal ids in input order; a native string sort (no comparator) is several times faster
+    const staged = this.batch;
     this.batch = [];
-    for (const row of batch) {
+    const keys = staged.map((row, i) => `${row.location.id} ${i.toString(36).padStart(4, '0')}`).sort();
+    for (const key of keys) {
+      const row = staged[parseInt(key.slice(key.lastIndexOf(' ') + 1), 36)]!;
       const l = row.location;
       for (let occurrence = 0; ; occurrence++) {
         const id = occurrence === 0 ? l.id : deterministicId(l, occurrence);
