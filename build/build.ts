@@ -15,7 +15,6 @@ import { GeometryChecker } from './geometry/cache.ts';
 import { normaliseBase } from './site/pages/html.ts';
 import { compareManifests } from './manifest/summary.ts';
 import { readAtlas } from './site/atlas.ts';
-import type { CountryMap } from './site/pages/country-page.ts';
 import { renderSite } from './site/site.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
 import { validateManifests, type LoadedManifest } from './manifest/validate.ts';
@@ -142,21 +141,13 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   );
   progress('reading units and drawing maps');
   const drawn = await readAtlas(root, loaded);
-  const maps = new Map<string, CountryMap>();
-  for (const [file, atlas] of drawn.atlas) {
-    const map = atlas.levels.find((l) => l.level === atlas.mapLevel)?.map;
-    if (map) maps.set(file, { ...map, level: atlas.mapLevel! });
-  }
   progress('bundling the client');
   const bundle = await clientBundle(base, cacheDir(root));
   progress('rendering pages');
   const site = renderSite(
     { base, script: bundle.script, styles: bundle.styles, siteUrl: options.siteUrl },
     loaded,
-    maps,
-    drawn.atlas,
-    geometry,
-    downloads.byManifest,
+    { atlas: drawn.atlas, downloads: downloads.byManifest, geometry },
   );
   const generated = new Map<string, string | Buffer>([...(await publicFiles()), ...bundle.files, ...site]);
   for (const { file, text } of loaded) generated.set(file, text); // manifests are published verbatim

@@ -1,12 +1,12 @@
 // The precomputed JSON API under dist/api/v1/: one index of every manifest and
 // one document per manifest, with download URLs that already include the base
 // (e.g. "/catalogue/data/earth/CHL/CHL_ADM0.geojson"), so clients never join paths.
-import type { CountryDownloads, Download, LayerDownloads } from '../formats/downloads.ts';
+import type { Download, LayerDownloads } from '../formats/downloads.ts';
 import type { Manifest } from '../manifest/types.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { manifestLevels, manifestLicenses } from '../manifest/summary.ts';
 import { countryApi, countryPage } from './pages/paths.ts';
-import type { CountryAtlas } from './atlas.ts';
+import type { CountryFacts } from './pages/country-page.ts';
 import { apiUnits, levelDisplayBbox } from './api-units.ts';
 import { datasetGeometry, type GeometryByFile } from './geometry-status.ts';
 
@@ -81,9 +81,7 @@ function layerEntry(base: string, layer: LayerDownloads | undefined) {
 export function renderApiCountry(
   base: string,
   { file, manifest: m }: LoadedManifest,
-  atlas: CountryAtlas = { levels: [] },
-  byFile: GeometryByFile = new Map(),
-  downloads?: CountryDownloads,
+  { atlas = { levels: [] }, geometry: byFile, downloads }: CountryFacts = { geometry: new Map() },
 ): string {
   const units = apiUnits(base, m, atlas);
   const names = new Map((units.ADM1 ?? []).map((u) => [u.code, u.name]));

@@ -3,7 +3,7 @@
 // here touches the disk; build/build.ts decides what to write.
 import { renderApiCountry, renderApiIndex } from './api.ts';
 import { escapeHtml, markup } from './pages/html.ts';
-import { renderCountryPage, type CountryMap } from './pages/country-page.ts';
+import { renderCountryPage, type CountryFacts } from './pages/country-page.ts';
 import { renderIndexPage } from './pages/index-page.ts';
 import { renderPage, type PageContext } from './pages/layout.ts';
 import { countryApi, countryPage } from './pages/paths.ts';
@@ -56,11 +56,18 @@ ${searchBox('Search the catalogue')}`,
 export function renderSite(
   options: SiteOptions,
   loaded: LoadedManifest[],
-  maps: Map<string, CountryMap>,
-  atlas: Map<string, CountryAtlas> = new Map(),
-  geometry: GeometryByFile = new Map(),
-  downloads: Map<string, CountryDownloads> = new Map(),
+  facts: {
+    atlas: Map<string, CountryAtlas>; // by manifest file
+    downloads: Map<string, CountryDownloads>; // by manifest file
+    geometry: GeometryByFile; // by data file
+  },
 ): Map<string, string> {
+  const { atlas, downloads, geometry } = facts;
+  const factsOf = (file: string): CountryFacts => ({
+    atlas: atlas.get(file),
+    downloads: downloads.get(file),
+    geometry,
+  });
   // With --site-url, links inside the API are absolute (clients fetch them from anywhere).
   const apiBase =
     options.siteUrl && !/^https?:\/\//.test(options.base)
@@ -78,15 +85,7 @@ export function renderSite(
   for (const { file, manifest } of loaded) {
     files.set(
       `${countryPage(manifest)}index.html`,
-      renderCountryPage(
-        context,
-        file,
-        manifest,
-        maps.get(file),
-        atlas.get(file),
-        geometry,
-        downloads.get(file),
-      ),
+      renderCountryPage(context, file, manifest, factsOf(file)),
     );
     for (const { level, svg } of separateMaps(atlas.get(file) ?? { levels: [] })) {
       files.set(mapFile(manifest, level), svg);
@@ -100,7 +99,7 @@ export function renderSite(
   files.set('api/v1/index.json', renderApiIndex(apiBase, loaded, geometry));
   files.set('api/v1/index.html', renderApiPage(context, apiBase));
   for (const entry of loaded) {
-    const doc = renderApiCountry(apiBase, entry, atlas.get(entry.file), geometry, downloads.get(entry.file));
+    const doc = renderApiCountry(apiBase, entry, factsOf(entry.file));
     files.set(countryApi(entry.manifest), doc);
   }
   for (const [path, text] of renderSearchIndex(loaded, atlas)) files.set(path, text);

@@ -11,6 +11,19 @@ import { atlasMapAttributes, partNames, unitsSection } from '../atlas-page.ts';
 import type { CountryAtlas } from '../atlas.ts';
 import { datasetGeometry, describeGeometry, type GeometryByFile } from '../geometry-status.ts';
 
+/** What the build's stages found about one country besides its manifest; a page renders without any of it. */
+export interface CountryFacts {
+  atlas?: CountryAtlas; // units and maps (build/site/atlas.ts)
+  downloads?: CountryDownloads; // other formats and the archive (build/formats/)
+  geometry: GeometryByFile; // geometry counts of every checked file of the catalogue
+}
+
+/** Returns the map a country page shows: the atlas's map of its default level. */
+export function mainMap(atlas: CountryAtlas): CountryMap | undefined {
+  const map = atlas.levels.find((l) => l.level === atlas.mapLevel)?.map;
+  return map && { ...map, level: atlas.mapLevel! };
+}
+
 export interface CountryMap {
   svg: string; // from renderMapSvg()
   level: string; // e.g. "ADM1"
@@ -189,12 +202,11 @@ export function renderCountryPage(
   context: PageContext,
   file: string,
   m: Manifest,
-  map: CountryMap | undefined,
-  atlas: CountryAtlas = { levels: [] },
-  byFile: GeometryByFile = new Map(),
-  downloads?: CountryDownloads,
+  facts: CountryFacts = { geometry: new Map() },
 ): string {
   const { base } = context;
+  const { atlas = { levels: [] }, geometry: byFile, downloads } = facts;
+  const map = mainMap(atlas);
   const es =
     m.name.es && m.name.es !== m.name.en ? markup` <span class="es" lang="es">${m.name.es}</span>` : '';
   const banner = STATUS_NOTES[m.status]
