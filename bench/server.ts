@@ -30,7 +30,7 @@ if (process.argv[2] === 'child-server') {
   const running = await startServer({
     db: process.argv[3]!,
     port: 0,
-    responseCache: Number(process.argv[4]),
+    responseCacheBytes: Number(process.argv[4]),
   });
   console.log(running.url);
 } else if (process.argv[2] === 'child-bare') {
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   let results: Figures[];
   try {
-    const cached = await child(['child-server', DB, '1024']);
+    const cached = await child(['child-server', DB, String(64 * 1024 * 1024)]);
     const uncached = await child(['child-server', DB, '0']);
     children.push(cached.process, uncached.process);
     const body = Buffer.from(await (await fetch(cached.url + paths.first)).arrayBuffer());

@@ -1,8 +1,9 @@
 // The SQLite layer: the schema the importer writes, and a read-only store the
 // server pages through (geoshelf's own files, or the original service's).
 import { existsSync, statSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { idForDisplay, normaliseType, typeSpellings } from './normalise.ts';
+import { buildScanStore, COLUMNS, offsetScanStore, type ScanStoreParts } from './scan-store.ts';
 import { LOCATION_TYPES, type LocationType, type StoredLocation } from './types.ts';
 
 /**
@@ -12,7 +13,7 @@ import { LOCATION_TYPES, type LocationType, type StoredLocation } from './types.
  * the rows of each type 0, 1, 2… in the same order. `PRAGMA user_version = 1`
  * marks a file written by `geoshelf locations import`.
  */
-export const SCHEMA_SQL = `
+export const TABLE_SQL = `
 CREATE TABLE locations (
   id TEXT PRIMARY KEY,
   name TEXT NOT NULL,
@@ -23,10 +24,14 @@ CREATE TABLE locations (
   pos INTEGER NOT NULL,
   type_pos INTEGER NOT NULL
 );
-CREATE UNIQUE INDEX locations_pos ON locations (pos);
-CREATE UNIQUE INDEX locations_type_pos ON locations (type, type_pos);
 PRAGMA user_version = 1;
 `;
+/** The position indexes: the importer builds them after the rows of a new file (faster than row by row). */
+export const INDEX_SQL = `
+CREATE UNIQUE INDEX locations_pos ON locations (pos);
+CREATE UNIQUE INDEX locations_type_pos ON locations (type, type_pos);
+`;
+export const SCHEMA_SQL = TABLE_SQL + INDEX_SQL;
 
 /** A problem opening a database: the message is one line, e.g. "file is not a database". */
 export class LocationDbError extends Error {
@@ -36,31 +41,62 @@ export class LocationDbError extends Error {
 /** Read access to the locations of one database file, in import (rowid) order. */
 export interface LocationStore {
   readonly path: string;
-  /** "indexed": geoshelf's file with dense positions; "scan": any other `locations`/`ubicaciones` table. */
-  readonly layout: 'indexed' | 'scan';
+  /**
+   * "indexed": geoshelf's file with dense positions; "anchored": any other
+   * `locations`/`ubicaciones` table, paged through a seek index built at open;
+   * "offset": a table without rowid, paged with OFFSET.
+   */
+  readonly layout: 'indexed' | 'anchored' | 'offset';
   readonly table: 'locations' | 'ubicaciones';
-  /** Number of locations of `type`, or of all types for null (counted once at open: the file is read-only). */
+  /** Bytes of memory the store's own index holds (0 for "indexed": the file has it). */
+  readonly indexBytes: number;
+  /** Number of locations of `type`, or of all types for null (counted at open: a store is one snapshot). */
   count(type: LocationType | null): number;
   /** Returns at most `limit` locations of `type` (null: all) after skipping `skip`, in import order. */
   page(type: LocationType | null, skip: number, limit: number): StoredLocation[];
   close(): void;
 }
 
-const COLUMNS = ['id', 'name', 'description', 'type', 'latitude', 'longitude'];
-type Row = [unknown, unknown, unknown, unknown, unknown, unknown]; // a raw row of the scan path
+/** How long a query waits for a writer's lock before failing with SQLITE_BUSY (the server answers 503). */
+export const BUSY_TIMEOUT_MS = 50;
 
 /**
  * Opens `path` read-only (never creating or changing it) and checks it with
  * real queries; throws a LocationDbError with a one-line reason when the file
- * is missing, not SQLite, or holds neither a `locations` nor an `ubicaciones` table.
+ * is missing, not SQLite, or holds neither a `locations` nor an `ubicaciones`
+ * table. Builds the whole index before returning (start-up).
  */
 export function openLocationStore(path: string): LocationStore {
+  const steps = openSteps(path);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * As openLocationStore, but yields to the event loop between steps of the
+ * index build, so a server reopening a changed file keeps answering meanwhile.
+ */
+export async function openLocationStoreAsync(path: string): Promise<LocationStore> {
+  const steps = openSteps(path);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await nextTurn();
+  }
+}
+
+function* openSteps(path: string): Generator<void, LocationStore> {
   if (!existsSync(path)) throw new LocationDbError('no such file');
   if (statSync(path).isDirectory()) throw new LocationDbError('is a directory');
   let db: Database.Database | undefined;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    return inspect(db, path);
+    db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    db.exec('BEGIN'); // one snapshot for every step of the build, however many turns it takes
+    const store = yield* inspect(db, path);
+    db.exec('COMMIT');
+    return store;
   } catch (error) {
     db?.close();
     if (error instanceof LocationDbError) throw error;
@@ -71,7 +107,7 @@ export function openLocationStore(path: string): LocationStore {
   }
 }
 
-function inspect(db: Database.Database, path: string): LocationStore {
+function* inspect(db: Database.Database, path: string): Generator<void, LocationStore> {
   const tables = new Set(
     db
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -91,100 +127,70 @@ function inspect(db: Database.Database, path: string): LocationStore {
   const missing = COLUMNS.filter((column) => !columns.has(column));
   if (missing.length > 0) throw new LocationDbError(`table "${table}" lacks column(s) ${missing.join(', ')}`);
   if (table === 'locations' && columns.has('pos') && columns.has('type_pos')) {
-    const store = indexedStore(db, path);
+    const store = yield* indexedStore(db, path);
     if (store) return store;
   }
-  return scanStore(db, path, table);
+  let parts: ScanStoreParts;
+  let layout: 'anchored' | 'offset' = 'anchored';
+  try {
+    db.prepare(`SELECT rowid FROM ${table} LIMIT 1`).get();
+    parts = yield* buildScanStore(db, table);
+  } catch (error) {
+    if (!/no such column: rowid/.test((error as Error).message)) throw error;
+    layout = 'offset'; // a WITHOUT ROWID table
+    parts = offsetScanStore(db, table);
+  }
+  return {
+    path,
+    layout,
+    table,
+    indexBytes: parts.indexBytes,
+    count: parts.count,
+    page: parts.page,
+    close: () => db.close(),
+  };
 }
 
 const SELECT = `SELECT ${COLUMNS.join(', ')}`;
 
-function toLocation([id, name, description, type, latitude, longitude]: Row): StoredLocation {
-  const idText = Buffer.isBuffer(id) ? id.toString('hex') : String(id);
-  const typeText = String(type);
-  return {
-    id: idForDisplay(idText),
-    name: String(name ?? ''),
-    description: String(description ?? ''),
-    type: normaliseType(typeText) ?? typeText.toLowerCase(),
-    latitude: Number(latitude),
-    longitude: Number(longitude),
-  };
-}
-
 /**
  * The fast path over geoshelf's own file: a page is `pos >= skip ORDER BY pos
  * LIMIT n`. Returns undefined when the positions are not dense (the file was
- * edited by hand), so the caller falls back to the scan path.
+ * edited by hand), so the caller falls back to the anchored path. Counting is
+ * one index range per type, each its own step.
  */
-function indexedStore(db: Database.Database, path: string): LocationStore | undefined {
-  const [total, maxPos] = db.prepare('SELECT COUNT(*), MAX(pos) FROM locations').raw().get() as [
-    number,
-    number | null,
-  ];
-  if ((maxPos ?? -1) + 1 !== total) return undefined;
-  const counts = new Map<LocationType | null, number>([[null, total]]);
-  for (const type of LOCATION_TYPES) counts.set(type, 0);
-  const perType = db
-    .prepare('SELECT type, COUNT(*), MAX(type_pos) FROM locations GROUP BY type')
+function* indexedStore(db: Database.Database, path: string): Generator<void, LocationStore | undefined> {
+  const [total, minPos, maxPos] = db
+    .prepare('SELECT COUNT(*), MIN(pos), MAX(pos) FROM locations')
     .raw()
-    .all() as [string, number, number][];
-  for (const [type, count, maxTypePos] of perType) {
-    if (maxTypePos + 1 !== count || !counts.has(type as LocationType)) return undefined;
-    counts.set(type as LocationType, count);
+    .get() as [number, number | null, number | null];
+  if ((maxPos ?? -1) + 1 !== total || (minPos ?? 0) !== 0) return undefined;
+  const counts = new Map<LocationType | null, number>([[null, total]]);
+  const perType = db
+    .prepare('SELECT COUNT(*), MIN(type_pos), MAX(type_pos) FROM locations WHERE type = ?')
+    .raw();
+  let typed = 0;
+  for (const type of LOCATION_TYPES) {
+    yield;
+    const [count, min, max] = perType.get(type) as [number, number | null, number | null];
+    if ((max ?? -1) + 1 !== count || (min ?? 0) !== 0) return undefined;
+    counts.set(type, count);
+    typed += count;
   }
+  if (typed !== total) return undefined; // rows of a type the importer never writes
   // rows come back as objects in column order, already in stored form (the importer normalised them)
   const all = db.prepare(`${SELECT} FROM locations WHERE pos >= ? ORDER BY pos LIMIT ?`);
-  const typed = db.prepare(
+  const typedPage = db.prepare(
     `${SELECT} FROM locations WHERE type = ? AND type_pos >= ? ORDER BY type_pos LIMIT ?`,
   );
   return {
     path,
     layout: 'indexed',
     table: 'locations',
+    indexBytes: 0,
     count: (type) => counts.get(type) ?? 0,
     page(type, skip, limit) {
-      return (type === null ? all.all(skip, limit) : typed.all(type, skip, limit)) as StoredLocation[];
-    },
-    close: () => db.close(),
-  };
-}
-
-/**
- * The fallback path (the original service's file, or a hand-made table):
- * `ORDER BY rowid LIMIT n OFFSET skip`, with every legacy spelling of a type
- * matched in any letter case. Fine for the small files it is meant for.
- */
-function scanStore(db: Database.Database, path: string, table: 'locations' | 'ubicaciones'): LocationStore {
-  const counts = new Map<LocationType | null, number>([[null, 0]]);
-  for (const type of LOCATION_TYPES) counts.set(type, 0);
-  const perType = db
-    .prepare(`SELECT lower(type), COUNT(*) FROM ${table} GROUP BY lower(type)`)
-    .raw()
-    .all() as [string | null, number][];
-  for (const [stored, count] of perType) {
-    counts.set(null, counts.get(null)! + count);
-    const type = normaliseType(stored ?? '');
-    if (type) counts.set(type, counts.get(type)! + count);
-  }
-  const all = db.prepare(`${SELECT} FROM ${table} ORDER BY rowid LIMIT ? OFFSET ?`).raw();
-  const typed = new Map(
-    LOCATION_TYPES.map((type) => {
-      const spellings = typeSpellings(type)
-        .map((s) => `'${s}'`)
-        .join(', ');
-      const sql = `${SELECT} FROM ${table} WHERE lower(type) IN (${spellings}) ORDER BY rowid LIMIT ? OFFSET ?`;
-      return [type, db.prepare(sql).raw()];
-    }),
-  );
-  return {
-    path,
-    layout: 'scan',
-    table,
-    count: (type) => counts.get(type) ?? 0,
-    page(type, skip, limit) {
-      const statement = type === null ? all : typed.get(type)!;
-      return (statement.all(limit, skip) as Row[]).map(toLocation);
+      return (type === null ? all.all(skip, limit) : typedPage.all(type, skip, limit)) as StoredLocation[];
     },
     close: () => db.close(),
   };

@@ -3,13 +3,16 @@
 import { createHash } from 'node:crypto';
 import { LOCATION_TYPES, type LocationType } from './types.ts';
 
-/** Legacy or alternative spellings accepted for a type, after lowercasing. */
-const TYPE_ALIASES: Record<string, LocationType> = {
-  pronto: 'convenience', // the original service's name of the first category
-  otros: 'otro', // the original database stores the plural
-  bencineras: 'bencinera',
-  servicios: 'servicio',
-};
+/**
+ * Legacy or alternative spellings accepted for a type, after lowercasing. A
+ * Map: an object would also "know" inherited names such as "constructor".
+ */
+const TYPE_ALIASES: ReadonlyMap<string, LocationType> = new Map([
+  ['pronto', 'convenience'], // the original service's name of the first category
+  ['otros', 'otro'], // the original database stores the plural
+  ['bencineras', 'bencinera'],
+  ['servicios', 'servicio'],
+]);
 
 /**
  * Returns the stored type for `value` in any letter case, accepting the legacy
@@ -18,12 +21,12 @@ const TYPE_ALIASES: Record<string, LocationType> = {
 export function normaliseType(value: string): LocationType | undefined {
   const lower = value.trim().toLowerCase();
   if ((LOCATION_TYPES as readonly string[]).includes(lower)) return lower as LocationType;
-  return TYPE_ALIASES[lower];
+  return TYPE_ALIASES.get(lower);
 }
 
 /** Every stored spelling (lowercase) that means `type`, e.g. convenience → ["convenience", "pronto"]. */
 export function typeSpellings(type: LocationType): string[] {
-  return [type, ...Object.keys(TYPE_ALIASES).filter((alias) => TYPE_ALIASES[alias] === type)];
+  return [type, ...[...TYPE_ALIASES].filter(([, target]) => target === type).map(([alias]) => alias)];
 }
 
 const HEX32 = /^[0-9a-f]{32}$/i;

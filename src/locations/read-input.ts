@@ -1,187 +1,216 @@
 // Reads location input files (.csv, .json, .geojson) into raw records, each
-// tagged with where it came from, before any mapping or checking.
-import { readFile } from 'node:fs/promises';
+// tagged with where it came from, before any checking. CSV is streamed; JSON
+// and GeoJSON are one document each and are parsed whole.
+import { isUtf8 } from 'node:buffer';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { problem, type Problem } from '../../build/core/problem.ts';
+import { CsvError, csvRows } from './csv.ts';
 import { normaliseId } from './normalise.ts';
 
-/** One input record before mapping: its source columns and, for GeoJSON, the point. */
+/** The record fields a `--map` may name, e.g. `name=Compania`. */
+export const FIELDS = ['id', 'name', 'description', 'type', 'latitude', 'longitude'] as const;
+export type Field = (typeof FIELDS)[number];
+export type FieldMap = Partial<Record<Field, string>>;
+
+/** One input record: its field values (after `--map`), where it is, and why it is unusable, if it is. */
 export interface RawRecord {
-  where: string; // e.g. "stations.csv:12", "stations.json: [3]", "stations.geojson: /features/3"
-  fields: Record<string, unknown>;
+  file: string;
+  line?: number; // CSV: the line where the record starts (header = 1)
+  pointer?: string; // JSON: "/3"; GeoJSON: "/features/3"
+  values: Partial<Record<Field, unknown>>;
   point?: { latitude: number; longitude: number }; // from a GeoJSON Point geometry
-  problem?: string; // set when the record is unusable as read, e.g. "geometry is not a Point"
+  problem?: string; // e.g. "geometry is not a Point"
 }
 
-export interface InputFile {
-  records: RawRecord[];
-  problems: string[]; // whole-file problems, e.g. "x.json: invalid JSON: …"
+/** What a reader yields: a batch of records, or a problem with the whole file (which ends it). */
+export type InputItem = { records: RawRecord[] } | { fileProblem: Problem };
+
+/** Progress through one file, in bytes, e.g. for "42%". */
+export interface ByteProgress {
+  read: number;
+  size: number;
 }
 
-/** Returns the records of one input file, chosen by extension; problems instead of throwing. */
-export async function readLocationFile(path: string): Promise<InputFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String(error);
-    return { records: [], problems: [`${path}: cannot read: ${reason}`] };
-  }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+/** A problem of an input file or record: rule "location", as every importer problem. */
+export function locationProblem(
+  file: string,
+  message: string,
+  where: { line?: number; pointer?: string } = {},
+): Problem {
+  return problem(file, message, { rule: 'location', ...where });
+}
+
+function cannotRead(path: string, error: unknown): Problem {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason =
+    code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+  return locationProblem(path, `cannot read: ${reason}`);
+}
+
+/**
+ * Yields the records of one input file in batches, chosen by extension. A
+ * file-level problem (unreadable, not UTF-8 JSON, invalid JSON) is yielded instead, never thrown.
+ */
+export async function* readLocationFile(
+  path: string,
+  map: FieldMap = {},
+  progress?: ByteProgress,
+): AsyncGenerator<InputItem> {
   const extension = extname(path).toLowerCase();
-  if (extension === '.csv') return readCsv(path, text);
-  if (extension === '.json' || extension === '.geojson') {
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (error) {
-      return { records: [], problems: [`${path}: invalid JSON: ${(error as Error).message}`] };
-    }
-    return extension === '.json' ? readJsonArray(path, data) : readGeoJson(path, data);
+  if (extension !== '.csv' && extension !== '.json' && extension !== '.geojson') {
+    yield { fileProblem: locationProblem(path, 'unknown file type (expected .csv, .json or .geojson)') };
+    return;
   }
-  return { records: [], problems: [`${path}: unknown file type (expected .csv, .json or .geojson)`] };
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (progress) progress.size = info.size;
+  } catch (error) {
+    yield { fileProblem: cannotRead(path, error) };
+    return;
+  }
+  if (extension === '.csv') {
+    yield* readCsv(path, map, progress);
+    return;
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    yield { fileProblem: cannotRead(path, error) };
+    return;
+  }
+  if (progress) progress.read = bytes.length;
+  if (!isUtf8(bytes)) {
+    yield { fileProblem: locationProblem(path, 'not valid UTF-8', { line: firstBadLine(bytes) }) };
+    return;
+  }
+  let text = bytes.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    yield { fileProblem: locationProblem(path, `invalid JSON: ${(error as Error).message}`) };
+    return;
+  }
+  yield extension === '.json' ? readJsonArray(path, data, map) : readGeoJson(path, data, map);
+}
+
+/** Returns the 1-based line of the first bytes that are not UTF-8. */
+function firstBadLine(bytes: Buffer): number {
+  let line = 1;
+  for (let from = 0; from < bytes.length; line++) {
+    const nl = bytes.indexOf(10, from);
+    const end = nl < 0 ? bytes.length : nl + 1;
+    if (!isUtf8(bytes.subarray(from, end))) return line;
+    from = end;
+  }
+  return line;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function readJsonArray(path: string, data: unknown): InputFile {
-  if (!Array.isArray(data)) return { records: [], problems: [`${path}: expected a JSON array of objects`] };
-  const records = data.map((item, index): RawRecord => {
-    const where = `${path}: [${index}]`;
-    return isObject(item) ? { where, fields: item } : { where, fields: {}, problem: 'not an object' };
-  });
-  return { records, problems: [] };
+/** Returns the values of `object` for each field: the mapped key, else the field's name in any letter case. */
+function pickAll(object: Record<string, unknown>, map: FieldMap): Partial<Record<Field, unknown>> {
+  const values: Partial<Record<Field, unknown>> = {};
+  const keys = Object.keys(object);
+  for (const field of FIELDS) {
+    const mapped = map[field];
+    const key =
+      mapped !== undefined
+        ? mapped
+        : Object.hasOwn(object, field)
+          ? field
+          : keys.find((k) => k.toLowerCase() === field);
+    if (key !== undefined && Object.hasOwn(object, key)) values[field] = object[key];
+  }
+  return values;
 }
 
-function readGeoJson(path: string, data: unknown): InputFile {
+function readJsonArray(path: string, data: unknown, map: FieldMap): InputItem {
+  if (!Array.isArray(data)) return { fileProblem: locationProblem(path, 'expected a JSON array of objects') };
+  const records = data.map((item, index): RawRecord => {
+    const pointer = `/${index}`;
+    return isObject(item)
+      ? { file: path, pointer, values: pickAll(item, map) }
+      : { file: path, pointer, values: {}, problem: 'not an object' };
+  });
+  return { records };
+}
+
+function readGeoJson(path: string, data: unknown, map: FieldMap): InputItem {
   if (!isObject(data) || data.type !== 'FeatureCollection' || !Array.isArray(data.features)) {
-    return { records: [], problems: [`${path}: expected a GeoJSON FeatureCollection`] };
+    return { fileProblem: locationProblem(path, 'expected a GeoJSON FeatureCollection') };
   }
   const records = data.features.map((feature: unknown, index): RawRecord => {
-    const where = `${path}: /features/${index}`;
-    if (!isObject(feature) || feature.type !== 'Feature')
-      return { where, fields: {}, problem: 'not a Feature' };
-    const fields: Record<string, unknown> = isObject(feature.properties) ? { ...feature.properties } : {};
+    const record: RawRecord = { file: path, pointer: `/features/${index}`, values: {} };
+    if (!isObject(feature) || feature.type !== 'Feature') return { ...record, problem: 'not a Feature' };
+    const properties = isObject(feature.properties) ? feature.properties : {};
+    record.values = pickAll(properties, map);
     // Feature.id is taken when it is a UUID; other ids (often 1, 2, 3…) are not
     // location ids, so such a feature gets a generated one instead
-    if (fields.id === undefined && typeof feature.id === 'string' && normaliseId(feature.id)) {
-      fields.id = feature.id;
+    if (record.values.id === undefined && typeof feature.id === 'string' && normaliseId(feature.id)) {
+      record.values.id = feature.id;
     }
     const geometry = feature.geometry;
-    if (!isObject(geometry) || geometry.type !== 'Point') {
-      return { where, fields, problem: 'geometry is not a Point' };
-    }
+    if (!isObject(geometry) || geometry.type !== 'Point')
+      return { ...record, problem: 'geometry is not a Point' };
     const [longitude, latitude] = Array.isArray(geometry.coordinates) ? geometry.coordinates : [];
     if (typeof longitude !== 'number' || typeof latitude !== 'number') {
-      return { where, fields, problem: 'Point coordinates are not [longitude, latitude] numbers' };
+      return { ...record, problem: 'Point coordinates are not [longitude, latitude] numbers' };
     }
-    return { where, fields, point: { latitude, longitude } };
+    return { ...record, point: { latitude, longitude } };
   });
-  return { records, problems: [] };
+  return { records };
 }
 
-/**
- * Parses RFC 4180 CSV with a header row: quoted fields may hold the delimiter,
- * doubled quotes and line breaks. The delimiter is the first of `,` `;` tab
- * found in the header line. Line numbers are 1-based; the header is line 1.
- */
-function readCsv(path: string, text: string): InputFile {
-  const headerEnd = text.search(/\r?\n/);
-  const headerLine = headerEnd < 0 ? text : text.slice(0, headerEnd);
-  const delimiter = [',', ';', '\t'].find((d) => headerLine.includes(d)) ?? ',';
-  const rows = parseCsvRows(text, delimiter);
-  const problems: string[] = [];
-  const header = rows.shift();
-  if (!header || header.error) {
-    return { records: [], problems: [`${path}:1: ${header?.error ?? 'missing header row'}`] };
-  }
-  const records: RawRecord[] = [];
-  for (const row of rows) {
-    const where = `${path}:${row.line}`;
-    if (row.error) {
-      records.push({ where, fields: {}, problem: row.error });
-    } else if (row.cells.length !== header.cells.length) {
-      const problem = `expected ${header.cells.length} fields (as in the header), found ${row.cells.length}`;
-      records.push({ where, fields: {}, problem });
-    } else {
-      const fields: Record<string, unknown> = {};
-      for (let i = 0; i < header.cells.length; i++) fields[header.cells[i]!] = row.cells[i];
-      records.push({ where, fields });
-    }
-  }
-  return { records, problems };
-}
-
-interface CsvRow {
-  line: number;
-  cells: string[];
-  error?: string;
-}
-
-function parseCsvRows(text: string, delimiter: string): CsvRow[] {
-  const rows: CsvRow[] = [];
-  let line = 1;
-  let i = 0;
-  // Cells are taken with slice() rather than built a character at a time: a
-  // string grown with += is a rope that costs time and memory on every later use.
-  const endOfCell = (from: number) => {
-    let j = from;
-    while (j < text.length) {
-      const c = text.charCodeAt(j);
-      if (c === 10 || c === 13 || text[j] === delimiter) break;
-      j++;
-    }
-    return j;
-  };
-  while (i < text.length) {
-    const row: CsvRow = { line, cells: [] };
-    for (;;) {
-      let cell: string;
-      if (text[i] === '"') {
-        // a quoted cell: runs to the closing quote, "" is one quote
-        const parts: string[] = [];
-        let from = i + 1;
-        for (;;) {
-          const quote = text.indexOf('"', from);
-          if (quote < 0) {
-            row.error = 'unterminated quoted field';
-            parts.push(text.slice(from));
-            i = text.length;
-            break;
+/** Streams a CSV file with a header row; each field's column is found once, from the header. */
+async function* readCsv(path: string, map: FieldMap, progress?: ByteProgress): AsyncGenerator<InputItem> {
+  const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
+  if (progress) stream.on('data', (chunk) => (progress.read += chunk.length));
+  let columns: [Field, number][] | undefined;
+  let width = 0;
+  try {
+    for await (const rows of csvRows(stream)) {
+      const records: RawRecord[] = [];
+      for (const row of rows) {
+        if (!columns) {
+          if (row.error) {
+            yield { fileProblem: locationProblem(path, row.error, { line: row.line }) };
+            return;
           }
-          parts.push(text.slice(from, quote));
-          if (text[quote + 1] === '"') {
-            parts.push('"');
-            from = quote + 2;
-          } else {
-            i = quote + 1;
-            break;
-          }
+          width = row.cells.length;
+          columns = FIELDS.flatMap((field): [Field, number][] => {
+            const name = map[field];
+            let index = name !== undefined ? row.cells.indexOf(name) : row.cells.indexOf(field);
+            if (index < 0 && name === undefined)
+              index = row.cells.findIndex((c) => c.toLowerCase() === field);
+            return index < 0 ? [] : [[field, index]];
+          });
+          continue;
         }
-        cell = parts.join('');
-        for (const c of cell) if (c === '\n') line++;
-        const rest = endOfCell(i); // text after the closing quote is kept, leniently
-        cell += text.slice(i, rest);
-        i = rest;
-      } else {
-        const end = endOfCell(i);
-        cell = text.slice(i, end);
-        i = end;
+        const record: RawRecord = { file: path, line: row.line, values: {} };
+        if (row.error) record.problem = row.error;
+        else if (row.cells.length !== width)
+          record.problem = `expected ${width} fields (as in the header), found ${row.cells.length}`;
+        else for (const [field, index] of columns) record.values[field] = row.cells[index];
+        records.push(record);
       }
-      row.cells.push(cell);
-      if (text[i] === delimiter) {
-        i++;
-        continue;
-      }
-      if (text[i] === '\r') i++;
-      if (text[i] === '\n') i++;
-      line++;
-      break;
+      if (records.length > 0) yield { records };
     }
-    const blank = row.cells.length === 1 && row.cells[0] === '' && !row.error;
-    if (!blank) rows.push(row);
+    if (!columns) yield { fileProblem: locationProblem(path, 'missing header row', { line: 1 }) };
+  } catch (error) {
+    if (error instanceof CsvError)
+      yield { fileProblem: locationProblem(path, error.message, { line: error.line }) };
+    else if ((error as NodeJS.ErrnoException).code !== undefined)
+      yield { fileProblem: cannotRead(path, error) };
+    else throw error;
+  } finally {
+    stream.destroy();
   }
-  return rows;
 }

@@ -6,14 +6,15 @@ export type LocationType = (typeof LOCATION_TYPES)[number];
 
 /**
  * Route segment under `/ubicaciones/` → the type it lists, e.g. "bencineras" → "bencinera".
- * `null` stands for "every type" (the route `/ubicaciones/` itself).
+ * `null` stands for "every type" (the route `/ubicaciones/` itself). A Map, not
+ * an object: "constructor" or "__proto__" must not be found on a prototype.
  */
-export const ROUTE_TYPES: Record<string, LocationType> = {
-  convenience: 'convenience',
-  bencineras: 'bencinera',
-  servicios: 'servicio',
-  otros: 'otro',
-};
+export const ROUTE_TYPES: ReadonlyMap<string, LocationType> = new Map([
+  ['convenience', 'convenience'],
+  ['bencineras', 'bencinera'],
+  ['servicios', 'servicio'],
+  ['otros', 'otro'],
+]);
 
 /** One checked location, as stored in the `locations` table and served in this key order. */
 export interface Location {

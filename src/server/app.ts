@@ -6,7 +6,10 @@ import { openLocationStore, type LocationStore } from '../locations/db.ts';
 import { ROUTE_TYPES, type LocationType } from '../locations/types.ts';
 import { sendError } from './errors.ts';
 import { Representation } from './http.ts';
+import { LiveStore } from './live-store.ts';
+import { ByteLru } from './lru.ts';
 import { openApiDocument } from './openapi.ts';
+import { STREAM_ROWS, streamPage } from './page-stream.ts';
 import { parsePaging, parseQuery } from './params.ts';
 import { createStaticHandler } from './static.ts';
 
@@ -15,15 +18,26 @@ export interface AppOptions {
   db: string | LocationStore;
   /** A built site folder (e.g. "dist") served for every path the API does not own. */
   distDir?: string;
-  /** How many API responses (route + skip + limit) to keep ready; 0 turns the cache off. Default 1024. */
-  responseCache?: number;
+  /** Bytes of API responses (route + skip + limit, compressed variants included) to keep; 0 turns the cache off. */
+  responseCacheBytes?: number;
+  /** Follow the database file and serve its new contents when it changes (default true). */
+  watch?: boolean;
 }
+
+/** Default budget of the response cache. */
+export const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** A request handler with what it holds: the live store and the response cache. */
+export type App = ((req: IncomingMessage, res: ServerResponse) => void) & {
+  live: LiveStore;
+  cache: ByteLru<Representation | 'none'>;
+  /** Stops following the file and closes the store (once no response reads it). */
+  close(): void;
+};
 
 /** Cache-Control of API pages: shared caches may keep them a minute, then revalidate with the ETag. */
 export const API_CACHE_CONTROL = 'public, max-age=60';
 const EXPOSED_HEADERS = 'X-Total-Count, Link, ETag';
-/** Pages bigger than this (e.g. ?limit=1000000) are built per request, never kept: the cache stays small. */
-const MAX_CACHED_BODY = 1024 * 1024;
 
 type ApiRoute = { kind: 'openapi' } | { kind: 'list'; type: LocationType | null; path: string };
 
@@ -32,7 +46,7 @@ function matchApi(path: string): ApiRoute | undefined {
   if (path === '/openapi.json') return { kind: 'openapi' };
   if (path === '/ubicaciones/') return { kind: 'list', type: null, path };
   const match = /^\/ubicaciones\/([^/]+)\/$/.exec(path);
-  const type = match ? ROUTE_TYPES[match[1]!] : undefined;
+  const type = match ? ROUTE_TYPES.get(match[1]!) : undefined;
   return type ? { kind: 'list', type, path } : undefined;
 }
 
@@ -48,62 +62,85 @@ function decodePath(raw: string): string {
  * Returns a `node:http` request handler serving the locations API over
  * `options.db` (read-only) and, when given, the static site `options.distDir`.
  */
-export function createApp(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export function createApp(options: AppOptions): App {
   const store = typeof options.db === 'string' ? openLocationStore(options.db) : options.db;
+  const live = new LiveStore(store);
+  if (options.watch ?? true) void live.watch();
   const serveStatic = options.distDir ? createStaticHandler(options.distDir) : undefined;
-  const maxCached = options.responseCache ?? 1024;
-  const cache = new Map<string, Representation | 'none'>(); // "path skip limit" → page, or "none" for a typed 404
+  // "path skip limit" → page, or "none" for a typed 404
+  const cache = new ByteLru<Representation | 'none'>(
+    options.responseCacheBytes ?? RESPONSE_CACHE_BYTES,
+    (value) => (value === 'none' ? 16 : value.bytes()),
+  );
+  live.onSwap = () => cache.clear(); // a new version of the file: every kept page may be stale
   const openapi = new Representation(Buffer.from(JSON.stringify(openApiDocument())), {
     'content-type': 'application/json',
     'cache-control': 'no-cache',
   });
 
-  /** Returns the page of `route`, or 'none' when a typed route has no location there. */
+  function listHeaders(
+    route: ApiRoute & { kind: 'list' },
+    skip: number,
+    limit: number,
+    rows: number,
+    total: number,
+  ) {
+    const links: string[] = [];
+    if (skip + rows < total) links.push(`<${route.path}?skip=${skip + rows}&limit=${limit}>; rel="next"`);
+    if (skip > 0)
+      links.push(
+        `<${route.path}?skip=${Math.max(0, Math.min(skip, total) - limit)}&limit=${limit}>; rel="prev"`,
+      );
+    return {
+      'content-type': 'application/json',
+      'cache-control': API_CACHE_CONTROL,
+      'x-total-count': String(total),
+      'access-control-expose-headers': EXPOSED_HEADERS,
+      ...(links.length > 0 ? { link: links.join(', ') } : {}),
+    };
+  }
+
+  /** Returns the page of `route` built whole, or 'none' when a typed route has no location there. */
   function page(route: ApiRoute & { kind: 'list' }, skip: number, limit: number): Representation | 'none' {
     const key = `${route.path} ${skip} ${limit}`;
     const hit = cache.get(key);
-    if (hit) {
-      cache.delete(key); // least recently used first out: move the hit to the end
-      cache.set(key, hit);
-      return hit;
-    }
-    const total = store.count(route.type);
-    const rows = skip < total ? store.page(route.type, skip, Math.min(limit, total - skip)) : [];
+    if (hit) return hit;
+    const current = live.store;
+    const total = current.count(route.type);
+    const rows = skip < total ? current.page(route.type, skip, Math.min(limit, total - skip)) : [];
     let result: Representation | 'none' = 'none';
     if (rows.length > 0 || route.type === null) {
-      const links: string[] = [];
-      if (skip + rows.length < total)
-        links.push(`<${route.path}?skip=${skip + rows.length}&limit=${limit}>; rel="next"`);
-      if (skip > 0)
-        links.push(
-          `<${route.path}?skip=${Math.max(0, Math.min(skip, total) - limit)}&limit=${limit}>; rel="prev"`,
-        );
-      result = new Representation(Buffer.from(JSON.stringify(rows)), {
-        'content-type': 'application/json',
-        'cache-control': API_CACHE_CONTROL,
-        'x-total-count': String(total),
-        'access-control-expose-headers': EXPOSED_HEADERS,
-        ...(links.length > 0 ? { link: links.join(', ') } : {}),
-      });
+      const headers = listHeaders(route, skip, limit, rows.length, total);
+      result = new Representation(Buffer.from(JSON.stringify(rows)), headers);
     }
-    if (maxCached > 0 && (result === 'none' || result.body.length <= MAX_CACHED_BODY)) {
-      if (cache.size >= maxCached) cache.delete(cache.keys().next().value!);
-      cache.set(key, result);
-    }
+    cache.set(key, result);
     return result;
   }
 
-  function serveApi(req: IncomingMessage, res: ServerResponse, route: ApiRoute, query: string): void {
+  function serveApi(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: ApiRoute,
+    query: string,
+  ): void | Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendError(req, res, 405, undefined, { allow: 'GET, HEAD' });
     }
     if (route.kind === 'openapi') return openapi.send(req, res);
     const paging = parsePaging(parseQuery(query));
     if (Array.isArray(paging)) return sendError(req, res, 422, paging);
-    const result = page(route, paging.skip, paging.limit);
+    const { skip, limit } = paging;
+    const total = live.store.count(route.type);
+    const rows = Math.max(0, Math.min(limit, total - skip));
+    if (rows > STREAM_ROWS) {
+      const headers = listHeaders(route, skip, limit, rows, total);
+      return streamPage(req, res, live.acquire(), { type: route.type, skip, count: rows, headers });
+    }
+    const result = page(route, skip, limit);
     if (result === 'none')
       return sendError(req, res, 404, `No se encontraron ubicaciones de tipo ${route.type}`);
-    result.send(req, res);
+    const key = `${route.path} ${skip} ${limit}`;
+    return result.send(req, res).then(() => cache.update(key)); // a compressed variant may have been added
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
@@ -130,7 +167,9 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     sendError(req, res, 404);
   }
 
-  return (req, res) => {
+  const app = (req: IncomingMessage, res: ServerResponse) => {
+    // set before any writeHead, so every response has it: pages, errors, redirects, 304s
+    res.setHeader('access-control-allow-origin', '*');
     try {
       const done = handle(req, res);
       if (done) done.catch((error: unknown) => fail(req, res, error));
@@ -138,6 +177,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
       fail(req, res, error);
     }
   };
+  return Object.assign(app, { live, cache, close: () => live.close() });
 }
 
 /** CORS preflight (a browser asking before a cross-origin request): allowed for GET and HEAD. */
@@ -152,9 +192,19 @@ function preflight(req: IncomingMessage, res: ServerResponse): void {
   res.end();
 }
 
-/** A bug: logged with its stack, answered 500 with the usual error body. */
+/**
+ * A bug: logged with its stack, answered 500 with the usual error body. A
+ * database locked by a writer for longer than BUSY_TIMEOUT_MS is no bug: 503.
+ */
 function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
-  console.error(`unexpected error on ${req.method} ${req.url}:`, error);
+  const code = (error as { code?: unknown }).code;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+    if (!res.headersSent) return sendError(req, res, 503, undefined, { 'retry-after': '1' });
+  } else if (code === 'EACCES' || code === 'EIO' || code === 'EMFILE' || code === 'ENFILE') {
+    console.error(`error on ${req.method} ${req.url}: ${(error as Error).message}`);
+  } else {
+    console.error(`unexpected error on ${req.method} ${req.url}:`, error);
+  }
   if (!res.headersSent) sendError(req, res, 500);
   else res.destroy();
 }
@@ -162,7 +212,12 @@ function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
 export interface RunningServer {
   server: Server;
   url: string; // e.g. "http://127.0.0.1:8000", with the real port when 0 was asked
-  close(): Promise<void>;
+  app: App;
+  /**
+   * Stops accepting connections, lets responses in flight finish for up to
+   * `graceMs` (then cuts them), and closes the store. Default grace 0: cut at once.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Starts an HTTP server with createApp(options) on host:port; resolves once it listens. */
@@ -170,27 +225,38 @@ export async function startServer(
   options: AppOptions & { host?: string; port?: number },
 ): Promise<RunningServer> {
   const store = typeof options.db === 'string' ? openLocationStore(options.db) : options.db;
-  const server = createServer({ keepAliveTimeout: 5000 }, createApp({ ...options, db: store }));
+  const app = createApp({ ...options, db: store });
+  const server = createServer({ keepAliveTimeout: 5000 }, app);
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 8000, host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 8000, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    app.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return {
-    server,
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => {
-          if (typeof options.db === 'string') store.close();
-          resolve();
-        });
-        server.closeAllConnections();
-      }),
-  };
+  return { server, url, app, close: (graceMs = 0) => shutDown(server, app, graceMs) };
+}
+
+/** server.close() waits for every connection; idle keep-alive ones are closed as they become idle. */
+function shutDown(server: Server, app: App, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(cut);
+      app.close();
+      resolve();
+    });
+    server.closeIdleConnections();
+    if (graceMs <= 0) server.closeAllConnections();
+  });
 }

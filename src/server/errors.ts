@@ -15,6 +15,8 @@ export const REASONS: Record<number, string> = {
   400: 'Bad Request',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  416: 'Range Not Satisfiable',
+  503: 'Service Unavailable',
   500: 'Internal Server Error',
 };
 

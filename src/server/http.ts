@@ -2,7 +2,12 @@
 // content negotiation for gzip/brotli, HEAD, CORS.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+// the callback forms run on libuv's thread pool: a big body never blocks the event loop
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
 
 export type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -45,6 +50,7 @@ export function etagOf(body: Buffer): string {
 export class Representation {
   readonly etag: string;
   private variants: Partial<Record<Encoding, Buffer>>;
+  private pending: Partial<Record<Encoding, Promise<Buffer>>> = {};
   private lists: Partial<Record<Encoding, string[]>> = {};
 
   constructor(
@@ -61,15 +67,26 @@ export class Representation {
     return encoding === 'identity' ? this.etag : `${this.etag.slice(0, -1)}-${encoding}"`;
   }
 
-  variant(encoding: Encoding): Buffer {
-    let data = this.variants[encoding];
-    if (!data) {
-      data =
+  /** Bytes held: the body and every compressed variant made so far. */
+  bytes(): number {
+    return Object.values(this.variants).reduce((sum, data) => sum + data.length, 0);
+  }
+
+  /** Returns the body in `encoding`, compressed off the event loop on first use (concurrent callers share it). */
+  async variant(encoding: Encoding): Promise<Buffer> {
+    const ready = this.variants[encoding];
+    if (ready) return ready;
+    let pending = this.pending[encoding];
+    if (!pending) {
+      pending =
         encoding === 'br'
-          ? brotliCompressSync(this.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
-          : gzipSync(this.body);
-      this.variants[encoding] = data;
+          ? brotliAsync(this.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
+          : gzipAsync(this.body);
+      this.pending[encoding] = pending;
     }
+    const data = await pending;
+    this.variants[encoding] = data;
+    delete this.pending[encoding];
     return data;
   }
 
@@ -83,7 +100,7 @@ export class Representation {
         etag: this.etagFor(encoding),
         ...(this.compressible ? { vary: 'Accept-Encoding' } : {}),
         ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
-        'content-length': this.variant(encoding).length,
+        'content-length': this.variants[encoding]!.length,
       };
       list = Object.entries(headers).flatMap(([name, value]) => [name, String(value)]);
       this.lists[encoding] = list;
@@ -92,7 +109,7 @@ export class Representation {
   }
 
   /** Sends the representation (or 304) for `req`, compressed when asked and worthwhile. */
-  send(req: IncomingMessage, res: ServerResponse, status = 200): void {
+  async send(req: IncomingMessage, res: ServerResponse, status = 200): Promise<void> {
     const encoding =
       this.compressible && this.body.length >= MIN_COMPRESS_BYTES
         ? negotiateEncoding(req.headers['accept-encoding'])
@@ -108,7 +125,9 @@ export class Representation {
       res.end();
       return;
     }
+    const data = await this.variant(encoding);
+    if (res.destroyed) return; // the client left while the body was compressed
     res.writeHead(status, this.headerList(encoding));
-    res.end(req.method === 'HEAD' ? undefined : this.variant(encoding));
+    res.end(req.method === 'HEAD' ? undefined : data);
   }
 }

@@ -56,7 +56,7 @@ function operation(summary: string, typed: string | null) {
 /** Returns the OpenAPI document describing every `/ubicaciones/` route. */
 export function openApiDocument(): Record<string, unknown> {
   const paths: Record<string, unknown> = { '/ubicaciones/': operation('All locations', null) };
-  for (const [segment, type] of Object.entries(ROUTE_TYPES)) {
+  for (const [segment, type] of ROUTE_TYPES) {
     paths[`/ubicaciones/${segment}/`] = operation(`Locations of type ${type}`, type);
   }
   return {

@@ -1,11 +1,13 @@
 // Serves a built site folder (the catalogue's dist/): content types, caching
 // headers, ETag/304, index.html for folders, the site's 404.html, and no way out of the folder.
-import { createReadStream, realpathSync } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { open, readFile, realpath, stat, type FileHandle } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, sep } from 'node:path';
+import { pipeline } from 'node:stream';
 import { sendError } from './errors.ts';
 import { Representation, etagMatches } from './http.ts';
+import { ifRangeAllows, parseRange, type ByteRange } from './range.ts';
 
 export const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -82,7 +84,12 @@ export function createStaticHandler(distDir: string) {
     let rep = cache.get(key);
     if (!rep) {
       const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-      const headers = { 'content-type': type, 'cache-control': cacheControlFor(urlPath) };
+      const headers = {
+        'content-type': type,
+        'cache-control': cacheControlFor(urlPath),
+        'accept-ranges': 'bytes',
+        'last-modified': new Date(mtimeMs).toUTCString(),
+      };
       rep = new Representation(await readFile(file), headers, compressible(type));
       cache.set(key, rep);
       cachedBytes += size;
@@ -102,7 +109,7 @@ export function createStaticHandler(distDir: string) {
     const info = page ? await stat(page) : undefined;
     if (!page || !info?.isFile()) return sendError(req, res, 404);
     const rep = await representation(page, info.size, info.mtimeMs, '/404.html');
-    rep.send(req, res, 404);
+    await rep.send(req, res, 404);
   }
 
   return async function serveStatic(
@@ -136,25 +143,99 @@ export function createStaticHandler(distDir: string) {
     }
     if (!file || !info?.isFile()) return sendNotFound(req, res, rawPath);
     const urlPath = rawPath.endsWith('/') ? `${rawPath}index.html` : rawPath;
+    const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const lastModified = new Date(info.mtimeMs).toUTCString();
     if (info.size <= MAX_CACHED_FILE) {
-      (await representation(file, info.size, info.mtimeMs, urlPath)).send(req, res);
+      const rep = await representation(file, info.size, info.mtimeMs, urlPath);
+      const range = rangeOf(req, rep.body.length, rep.etag, lastModified);
+      if (range === undefined) return rep.send(req, res);
+      if (range === 'unsatisfiable') return unsatisfiable(req, res, rep.body.length);
+      res.writeHead(206, {
+        ...rangeHeaders(range, rep.body.length, type, rep.etag, urlPath, lastModified),
+      });
+      res.end(req.method === 'HEAD' ? undefined : rep.body.subarray(range.start, range.end + 1));
       return;
     }
-    // a large file: streamed as is, with a stat-based ETag
-    const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    // a large file: streamed as is, with a stat-based ETag; opened first, so a
+    // file that cannot be opened is a 500 before any header is sent
+    const handle = await open(file, 'r');
+    const opened = await handle.stat().catch(async (error: unknown) => {
+      await handle.close();
+      throw error;
+    });
+    const size = opened.size;
+    const etag = `"${size.toString(16)}-${Math.floor(opened.mtimeMs).toString(16)}"`;
     const headers = {
-      'access-control-allow-origin': '*',
       etag,
       'cache-control': cacheControlFor(urlPath),
+      'accept-ranges': 'bytes',
+      'last-modified': new Date(opened.mtimeMs).toUTCString(),
     };
+    const range = rangeOf(req, size, etag, headers['last-modified']);
+    let status = 200;
+    let head: Record<string, string | number> = { ...headers, 'content-type': type, 'content-length': size };
     if (etagMatches(req.headers['if-none-match'], [etag])) {
-      res.writeHead(304, headers);
+      status = 304;
+      head = headers;
+    } else if (range === 'unsatisfiable') {
+      await handle.close();
+      return unsatisfiable(req, res, size);
+    } else if (range) {
+      status = 206;
+      head = rangeHeaders(range, size, type, etag, urlPath, headers['last-modified']);
+    }
+    res.writeHead(status, head);
+    if (req.method === 'HEAD' || status === 304 || size === 0) {
+      await handle.close();
       res.end();
       return;
     }
-    const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-    res.writeHead(200, { ...headers, 'content-type': type, 'content-length': info.size });
-    if (req.method === 'HEAD') res.end();
-    else createReadStream(file).pipe(res);
+    sendFile(res, handle, typeof range === 'object' ? range : { start: 0, end: size - 1 });
   };
+}
+
+/** Returns the range of `req` that applies (If-Range checked), as parseRange. */
+function rangeOf(req: IncomingMessage, size: number, etag: string, lastModified: string) {
+  const ifRange = req.headers['if-range'];
+  if (req.headers.range === undefined || !ifRangeAllows(ifRange?.toString(), etag, lastModified)) {
+    return undefined;
+  }
+  return parseRange(req.headers.range, size);
+}
+
+function rangeHeaders(
+  range: ByteRange,
+  size: number,
+  type: string,
+  etag: string,
+  urlPath: string,
+  lastModified: string,
+): Record<string, string | number> {
+  return {
+    'content-type': type,
+    'content-range': `bytes ${range.start}-${range.end}/${size}`,
+    'content-length': range.end - range.start + 1,
+    'accept-ranges': 'bytes',
+    etag,
+    'last-modified': lastModified,
+    'cache-control': cacheControlFor(urlPath),
+  };
+}
+
+function unsatisfiable(req: IncomingMessage, res: ServerResponse, size: number): void {
+  sendError(req, res, 416, 'Range Not Satisfiable', { 'content-range': `bytes */${size}` });
+}
+
+/**
+ * Streams `range` of the open file to `res`. pipeline() closes the file when
+ * the client goes away (no descriptor leaks), and a read error after the
+ * headers went out closes the connection instead of crashing the process.
+ */
+export function sendFile(res: ServerResponse, handle: FileHandle, range: ByteRange): void {
+  const stream = handle.createReadStream({ start: range.start, end: range.end, autoClose: true });
+  pipeline(stream, res, (error) => {
+    if (error && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') {
+      console.error(`warning: stopped sending a file: ${error.message}`);
+    }
+  });
 }

@@ -4,7 +4,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importLocations } from '../../src/locations/import.ts';
+import { formatProblem } from '../../build/core/problem.ts';
+import { importLocations, type ImportResult } from '../../src/locations/import.ts';
 import { tempDir } from '../server/helpers.ts';
 
 const FIXTURES = 'test/fixtures/locations'; // relative, as a user would type it: messages name it
@@ -28,6 +29,7 @@ function rows(
   }
 }
 
+const lines = (result: ImportResult) => result.problems.map(formatProblem);
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 describe('import of valid files', () => {
@@ -60,7 +62,7 @@ describe('import of valid files', () => {
       type: 'servicio',
       map: { name: 'Nombre', description: 'Detalle', latitude: 'Lat', longitude: 'Lon' },
     });
-    expect(result).toEqual({ problems: [], inserted: 2, total: 2, created: true });
+    expect(result).toEqual({ problems: [], problemCount: 0, inserted: 2, total: 2, created: true });
     expect(rows(db).map((r) => [r.name, r.description, r.type, r.latitude])).toEqual([
       ['EJEMPLO - Lavado Cinco', 'EJEMPLO - lavado a mano', 'servicio', -33.5],
       ['EJEMPLO - Lavado Seis', 'EJEMPLO - lavado automático', 'servicio', -33.6],
@@ -99,14 +101,15 @@ describe('import of valid files', () => {
     ]);
   });
 
-  it('progress is reported while checking and while writing', async () => {
+  it('progress is reported: records read, and bytes of the file being read', async () => {
     const calls: string[] = [];
     await importLocations({
       files: [`${VALID}/stations.csv`],
       db: join(dir, 'x.sqlite'),
-      onProgress: (phase, done, total) => calls.push(`${phase} ${done}/${total}`),
+      onProgress: (records, file, bytes) => calls.push(`${records} ${file} ${bytes.read}/${bytes.size}`),
     });
-    expect(calls).toEqual(['checking 0/4', 'writing 4/4']);
+    const size = readFileSync(`${VALID}/stations.csv`).length;
+    expect(calls).toEqual([`4 ${VALID}/stations.csv ${size}/${size}`]);
   });
 
   it('identical records without id get distinct ids (an occurrence counter)', async () => {
@@ -138,7 +141,7 @@ describe('appending and replacing', () => {
     const db = join(dir, 'x.sqlite');
     await importLocations({ files: [`${VALID}/stations.csv`], db });
     const result = await importLocations({ files: [`${VALID}/stations.geojson`], db });
-    expect(result).toEqual({ problems: [], inserted: 2, total: 6, created: false });
+    expect(result).toEqual({ problems: [], problemCount: 0, inserted: 2, total: 6, created: false });
     expect(rows(db).map((r) => [r.pos, r.type_pos])).toEqual([
       [0, 0],
       [1, 1],
@@ -155,7 +158,7 @@ describe('appending and replacing', () => {
     const before = sha(db);
     const result = await importLocations({ files: [`${VALID}/stations.csv`], db });
     expect(result.problems).toHaveLength(4);
-    expect(result.problems[1]).toBe(
+    expect(lines(result)[1]).toBe(
       `${VALID}/stations.csv:3: id 120a2e23-f90f-4013-978b-bb7f2736a423 is already in ${db}`,
     );
     expect(sha(db)).toBe(before);
@@ -165,7 +168,7 @@ describe('appending and replacing', () => {
     const db = join(dir, 'x.sqlite');
     await importLocations({ files: [`${VALID}/stations.csv`], db });
     const result = await importLocations({ files: [`${VALID}/stations.csv`], db, replace: true });
-    expect(result).toEqual({ problems: [], inserted: 4, total: 4, created: false });
+    expect(result).toEqual({ problems: [], problemCount: 0, inserted: 4, total: 4, created: false });
     expect(rows(db).map((r) => r.pos)).toEqual([0, 1, 2, 3]);
   });
 
@@ -175,7 +178,7 @@ describe('appending and replacing', () => {
     handle.exec('CREATE TABLE ubicaciones (id TEXT)');
     handle.close();
     const result = await importLocations({ files: [`${VALID}/stations.csv`], db });
-    expect(result.problems).toEqual([
+    expect(lines(result)).toEqual([
       `${db}: not a database written by "geoshelf locations import" (choose another --db)`,
     ]);
   });
@@ -186,7 +189,7 @@ describe('rejected rows: every one reported with file and place, nothing written
     it(`${name} → the problems in ${name}.expected.txt`, async () => {
       const expected = readFileSync(`${INVALID}/${name}.expected.txt`, 'utf8').trimEnd().split('\n');
       const result = await importLocations({ files: [`${INVALID}/${name}`], db: join(dir, 'x.sqlite') });
-      expect(result.problems).toEqual(expected);
+      expect(lines(result)).toEqual(expected);
       expect(result.inserted).toBe(0);
     });
   }
@@ -196,7 +199,7 @@ describe('rejected rows: every one reported with file and place, nothing written
       files: [`${INVALID}/broken.json`, join(dir, 'missing.csv'), `${FIXTURES}/invalid/bad.csv.expected.txt`],
       db: join(dir, 'x.sqlite'),
     });
-    expect(result.problems).toEqual([
+    expect(lines(result)).toEqual([
       expect.stringMatching(/^test\/fixtures\/locations\/invalid\/broken\.json: invalid JSON: /),
       `${join(dir, 'missing.csv')}: cannot read: no such file`,
       `${FIXTURES}/invalid/bad.csv.expected.txt: unknown file type (expected .csv, .json or .geojson)`,

@@ -17,7 +17,7 @@ const ROWS = sampleRows(250, ['convenience', 'bencinera', 'servicio']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe.each([
-  ['with the response cache', 1024],
+  ['with the response cache', 64 * 1024 * 1024],
   ['without the response cache', 0],
 ])('locations API %s', (_label, responseCache) => {
   let server: RunningServer;
@@ -28,7 +28,7 @@ describe.each([
   beforeAll(async () => {
     const temp = await tempDir();
     cleanup = temp.cleanup;
-    server = await serve({ db: await buildDb(temp.dir, ROWS), responseCache });
+    server = await serve({ db: await buildDb(temp.dir, ROWS), responseCacheBytes: responseCache });
     base = server.url;
   });
   afterAll(async () => {

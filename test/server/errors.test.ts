@@ -83,6 +83,7 @@ describe('an unexpected error (a bug)', () => {
     const broken: LocationStore = {
       path: 'broken',
       layout: 'indexed',
+      indexBytes: 0,
       table: 'locations',
       count: () => 10,
       page: () => {
@@ -98,6 +99,34 @@ describe('an unexpected error (a bug)', () => {
       expect(reply.text).toBe('{"detail":"Internal Server Error"}');
       expectErrorShape('500', reply);
       expect(String(logged.mock.calls[0]?.[1])).toContain('disk on fire');
+    } finally {
+      logged.mockRestore();
+      await server.close();
+    }
+  });
+});
+
+describe('a database locked by a writer for longer than the busy timeout', () => {
+  it('→ 503 {"detail":"Service Unavailable"} with Retry-After: 1, nothing logged as a bug', async () => {
+    const locked: LocationStore = {
+      path: 'locked',
+      layout: 'indexed',
+      indexBytes: 0,
+      table: 'locations',
+      count: () => 10,
+      page: () => {
+        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      },
+      close: () => undefined,
+    };
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const server = await serve({ db: locked, watch: false });
+    try {
+      const reply = await request(`${server.url}/ubicaciones/`);
+      expect(reply.status).toBe(503);
+      expect(reply.text).toBe('{"detail":"Service Unavailable"}');
+      expect(reply.headers['retry-after']).toBe('1');
+      expect(logged).not.toHaveBeenCalled();
     } finally {
       logged.mockRestore();
       await server.close();

@@ -87,7 +87,7 @@ export async function buildDb(dir: string, rows: SampleRow[], name = 'locations.
   await writeFile(input, JSON.stringify(rows));
   const db = join(dir, name);
   const result = await importLocations({ files: [input], db });
-  if (result.problems.length > 0) throw new Error(result.problems.join('\n'));
+  if (result.problems.length > 0) throw new Error(JSON.stringify(result.problems));
   return db;
 }
 

@@ -1,8 +1,8 @@
 // CLI layer of `geoshelf locations import`: parses flags, runs the import
 // stage, prints problems or a summary, and shows progress on a terminal.
-import type { Problem } from '../../../build/core/problem.ts';
+import { problem } from '../../../build/core/problem.ts';
 import { UsageError, UserError, parseCommandArgs, type Command } from '../command.ts';
-import { FIELDS, importLocations, type Field } from '../../locations/import.ts';
+import { FIELDS, MAX_LISTED_PROBLEMS, importLocations, type Field } from '../../locations/import.ts';
 import { normaliseType } from '../../locations/normalise.ts';
 import { LOCATION_TYPES } from '../../locations/types.ts';
 
@@ -22,7 +22,10 @@ Options:
   -h, --help       show this help
 
 Records without an id get a deterministic UUID (the same input gives the same
-ids). If any record is bad, every problem is listed and nothing is written.`;
+ids). If any record is bad, nothing is written: the first ${MAX_LISTED_PROBLEMS} problems are
+listed, then how many there were. The file is replaced at once when the import
+is complete (a server serving it picks the new rows up by itself); an import
+that is interrupted leaves it as it was.`;
 
 /** Returns `--map` text such as "name=Compania,latitude=Latitud" as a field → column object. */
 export function parseFieldMap(text: string): Partial<Record<Field, string>> {
@@ -65,25 +68,24 @@ const command: Command = {
       map: values.map === undefined ? undefined : parseFieldMap(values.map),
       replace: values.replace,
       onProgress: tty
-        ? (phase, done, total) => process.stdout.write(`\r\x1b[K${phase} ${done}/${total} locations…`)
+        ? (records, file, bytes) => {
+            const percent =
+              bytes.size > 0 ? ` (${Math.floor((100 * bytes.read) / bytes.size)}% of ${file})` : '';
+            process.stdout.write(`\r\x1b[Kread ${records} locations${percent}…`);
+          }
         : undefined,
     });
     if (tty) process.stdout.write('\r\x1b[K');
-    if (result.problems.length > 0) {
-      // The importer's lines are "FILE:LINE: message" (or "FILE: message"): one Problem each.
-      const problems = result.problems.map((text): Problem => {
-        const m = /^(.*?):(\d+): (.*)$/.exec(text) ?? /^(.*?): (.*)$/.exec(text);
-        const [file, line, message] =
-          m?.length === 4 ? [m[1]!, Number(m[2]), m[3]!] : [m?.[1] ?? '', undefined, m?.[2] ?? text];
-        return { file, line, rule: 'location', severity: 'error', message };
-      });
-      problems.push({
-        file: values.db,
-        rule: 'location',
-        severity: 'error',
-        message: `nothing written: ${problems.length} problem(s)`,
-      });
-      throw new UserError(problems);
+    if (result.problems.length > 0 && result.problems.every((p) => p.rule === 'write')) {
+      throw new UserError(result.problems); // the target could not be written: that one line says it
+    }
+    if (result.problemCount > 0) {
+      const more = result.problemCount - result.problems.length;
+      throw new UserError([
+        ...result.problems,
+        ...(more > 0 ? [problem('', `… and ${more} more problem(s)`)] : []),
+        problem(values.db, `nothing written: ${result.problemCount} problem(s)`),
+      ]);
     }
     const verb = values.replace ? 'replaced the contents with' : result.created ? 'created with' : 'appended';
     console.log(`${values.db}: ${verb} ${result.inserted} locations (${result.total} in total)`);

@@ -5,6 +5,9 @@ import { UserError, parseCommandArgs, parseIntegerFlag, type Command } from '../
 import { LocationDbError, openLocationStore } from '../../locations/db.ts';
 import { startServer } from '../../server/app.ts';
 
+/** How long responses in flight may take to finish after SIGINT/SIGTERM, by default. */
+const DEFAULT_GRACE_SECONDS = 10;
+
 const usage = `Usage: geoshelf serve [--db FILE] [--host HOST] [--port PORT] [--dist DIR]
 
 Serves the locations of a SQLite file, read-only, at /ubicaciones/ (all),
@@ -17,9 +20,14 @@ Options:
   --host HOST   address to listen on (default 127.0.0.1)
   --port PORT   port to listen on, 0 for any free one (default 8000)
   --dist DIR    also serve this built site folder (e.g. dist) for other paths
+  --grace SECS  on SIGINT/SIGTERM, time responses in flight get to finish (default ${DEFAULT_GRACE_SECONDS})
   -h, --help    show this help
 
-Prints "listening on http://HOST:PORT" once ready; stops on Ctrl-C.`;
+Prints "listening on http://HOST:PORT" once ready. Follows the database file:
+rows imported into it while serving show up within seconds, no restart.
+On SIGINT (Ctrl-C) or SIGTERM it stops accepting connections, lets responses
+in flight finish for up to --grace seconds, then exits. A second signal
+during that time exits at once.`;
 
 const command: Command = {
   usage,
@@ -30,9 +38,11 @@ const command: Command = {
         host: { type: 'string', default: '127.0.0.1' },
         port: { type: 'string', default: '8000' },
         dist: { type: 'string' },
+        grace: { type: 'string', default: String(DEFAULT_GRACE_SECONDS) },
       },
     });
     const port = parseIntegerFlag('port', values.port, 0, 65535);
+    const grace = parseIntegerFlag('grace', values.grace, 0, 3600);
     if (values.dist !== undefined && !(existsSync(values.dist) && statSync(values.dist).isDirectory())) {
       throw new UserError(`--dist ${values.dist}: no such folder`);
     }
@@ -56,8 +66,8 @@ const command: Command = {
       }
       throw error;
     }
-    if (store.layout === 'scan' && store.table === 'locations') {
-      console.error(`warning: ${values.db} has no dense positions; deep pages use OFFSET (re-import to fix)`);
+    if (store.layout === 'offset') {
+      console.error(`warning: ${values.db} has a table without rowid; deep pages use OFFSET`);
     }
     console.log(`listening on ${running.url}`);
     console.log(`  locations API  ${running.url}/ubicaciones/  (OpenAPI: ${running.url}/openapi.json)`);
@@ -66,7 +76,7 @@ const command: Command = {
       const stop = () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
-        void running.close().then(() => {
+        void running.close(grace * 1000).then(() => {
           store.close();
           resolve();
         });

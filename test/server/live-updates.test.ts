@@ -1,0 +1,95 @@
+// A file that changes on disk is a normal event: importing into the file a
+// server is serving neither stalls nor fails its requests, and the server
+// serves the new rows by itself within seconds, no restart.
+import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { importLocations } from '../../src/locations/import.ts';
+import type { RunningServer } from '../../src/server/app.ts';
+import { buildDb, request, sampleRows, serve, tempDir } from './helpers.ts';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let server: RunningServer | undefined;
+beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await cleanup();
+});
+
+/** Requests `path` until `done(reply)` holds (at most 10 s); every reply on the way must be a 200. */
+async function pollUntil(url: string, done: (total: number) => boolean): Promise<number> {
+  for (let tries = 0; tries < 200; tries++) {
+    const reply = await request(url);
+    expect(reply.status).toBe(200);
+    const total = Number(reply.headers['x-total-count']);
+    if (done(total)) return tries;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the new rows never appeared');
+}
+
+describe('live updates', () => {
+  it('rows imported into the served file appear by themselves, while requests keep succeeding', async () => {
+    const db = await buildDb(dir, sampleRows(10));
+    server = await serve({ db });
+    // warm the cache with the page that will change
+    expect((await request(`${server.url}/ubicaciones/?limit=1000`)).json()).toHaveLength(10);
+    const input = join(dir, 'more.json');
+    await writeFile(input, JSON.stringify(sampleRows(30).slice(10)));
+    let failures = 0;
+    let answered = 0;
+    let importing = true;
+    const load = (async () => {
+      while (importing) {
+        const reply = await request(`${server!.url}/ubicaciones/otros/?limit=5`);
+        if (reply.status === 200) answered++;
+        else failures++;
+      }
+    })();
+    const result = await importLocations({ files: [input], db });
+    expect(result.total).toBe(30);
+    await pollUntil(`${server.url}/ubicaciones/?limit=1000`, (total) => total === 30);
+    importing = false;
+    await load;
+    expect(failures).toBe(0);
+    expect(answered).toBeGreaterThan(0);
+    const body = (await request(`${server.url}/ubicaciones/?limit=1000`)).json() as { name: string }[];
+    expect(body.map((r) => r.name)).toEqual(sampleRows(30).map((r) => r.name));
+  });
+
+  it('a plain table written in place by another tool is picked up too (its seek index rebuilt)', async () => {
+    const db = join(dir, 'plain.db');
+    const writer = new Database(db);
+    writer.exec(
+      'CREATE TABLE locations (id TEXT, name TEXT, description TEXT, type TEXT, latitude REAL, longitude REAL)',
+    );
+    const insert = writer.prepare("INSERT INTO locations VALUES (?, ?, '', 'otro', 1, 2)");
+    for (let i = 0; i < 100; i++) insert.run(`id-${i}`, `n${i}`);
+    server = await serve({ db });
+    expect((await request(`${server.url}/ubicaciones/otros/?skip=99`)).json()).toHaveLength(1);
+    writer.transaction(() => {
+      for (let i = 100; i < 300; i++) insert.run(`id-${i}`, `n${i}`);
+    })();
+    writer.close();
+    await pollUntil(`${server.url}/ubicaciones/`, (total) => total === 300);
+    const deep = (await request(`${server.url}/ubicaciones/otros/?skip=250&limit=2`)).json() as {
+      name: string;
+    }[];
+    expect(deep.map((r) => r.name)).toEqual(['n250', 'n251']);
+  });
+
+  it('a file replaced by something that is not a locations database → the previous rows stay served', async () => {
+    const db = await buildDb(dir, sampleRows(4));
+    server = await serve({ db });
+    const tmp = join(dir, 'junk.tmp');
+    await writeFile(tmp, 'not a database');
+    await import('node:fs/promises').then(({ rename }) => rename(tmp, db));
+    await server.app.live.check();
+    const reply = await request(`${server.url}/ubicaciones/`);
+    expect(reply.status).toBe(200);
+    expect(reply.headers['x-total-count']).toBe('4');
+  });
+});

@@ -1,0 +1,89 @@
+// Aborted downloads leak nothing: after a thousand clients hang up mid-file,
+// the process holds as many file descriptors as before; a read error while a
+// file is being sent closes that connection and never crashes the process.
+import { readdirSync } from 'node:fs';
+import { mkdir, open, writeFile } from 'node:fs/promises';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../src/server/app.ts';
+import { sendFile } from '../../src/server/static.ts';
+import { buildDb, sampleRows, serve, tempDir } from './helpers.ts';
+
+const openFds = () => readdirSync('/proc/self/fd').length;
+
+/** Asks for `path` and hangs up as soon as the first bytes arrive. */
+function abortMidFile(base: string, path: string, range?: string): Promise<void> {
+  return new Promise((resolve) => {
+    const req = request(base + path, { headers: range ? { range } : {}, agent: false }, (res) => {
+      res.once('data', () => {
+        req.destroy();
+        resolve();
+      });
+      res.once('end', resolve);
+    });
+    req.on('error', () => resolve());
+    req.end();
+  });
+}
+
+describe('aborted downloads', () => {
+  let server: RunningServer;
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ dir, cleanup } = await tempDir());
+    const dist = join(dir, 'dist');
+    await mkdir(dist);
+    await writeFile(join(dist, 'large.bin'), Buffer.alloc(20 * 1024 * 1024, 1));
+    server = await serve({ db: await buildDb(dir, sampleRows(1)), distDir: dist });
+  });
+  afterAll(async () => {
+    await server.close();
+    await cleanup();
+  });
+
+  it('1,000 clients hanging up mid-file → open descriptors back to the baseline', async () => {
+    await abortMidFile(server.url, '/large.bin'); // warm up lazily opened handles
+    const baseline = openFds();
+    for (let round = 0; round < 20; round++) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          abortMidFile(server.url, '/large.bin', i % 2 ? `bytes=${i * 1000}-` : undefined),
+        ),
+      );
+    }
+    let now = openFds();
+    for (let wait = 0; wait < 100 && now > baseline + 5; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      now = openFds();
+    }
+    expect(now).toBeLessThanOrEqual(baseline + 5);
+  });
+
+  it('a read error while sending (a folder opened as a file: EISDIR) closes that connection; the process lives on', async () => {
+    const folder = join(dir, 'folder');
+    await mkdir(folder);
+    const plain = createServer((_req, res) => {
+      void open(folder, 'r').then((handle) => {
+        res.writeHead(200, { 'content-length': 100 });
+        sendFile(res, handle, { start: 0, end: 99 });
+      });
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const { port } = plain.address() as AddressInfo;
+    const outcome = await new Promise<string>((resolve) => {
+      const req = request(`http://127.0.0.1:${port}/`, (res) => {
+        res.on('data', () => {});
+        res.on('end', () => resolve('ended'));
+        res.on('error', () => resolve('closed'));
+        res.on('aborted', () => resolve('closed'));
+      });
+      req.on('error', () => resolve('closed'));
+      req.end();
+    });
+    plain.close();
+    expect(outcome).toBe('closed');
+  });
+});
