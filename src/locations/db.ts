@@ -13,8 +13,7 @@ import { LOCATION_TYPES, type LocationType, type StoredLocation } from './types.
  * the rows of each type 0, 1, 2… in the same order. `PRAGMA user_version = 1`
  * marks a file written by `geoshelf locations import`.
  */
-export const TABLE_SQL = `
-CREATE TABLE locations (
+export const CREATE_TABLE = `CREATE TABLE locations (
   id TEXT PRIMARY KEY,
   name TEXT NOT NULL,
   description TEXT NOT NULL,
@@ -23,7 +22,9 @@ CREATE TABLE locations (
   longitude REAL NOT NULL,
   pos INTEGER NOT NULL,
   type_pos INTEGER NOT NULL
-);
+)`;
+export const TABLE_SQL = `
+${CREATE_TABLE};
 PRAGMA user_version = 1;
 `;
 /** The position indexes: the importer builds them after the rows of a new file (faster than row by row). */
