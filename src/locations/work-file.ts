@@ -31,7 +31,6 @@ export function openWork(temp: string, fresh: boolean, bulk: boolean): Database.
     work.pragma('locking_mode = EXCLUSIVE');
     // checked: 24 MiB, enough for the id index when rows come in id order; bulk rows only append
     work.pragma(bulk ? 'cache_size = -8192' : 'cache_size = -24576');
-    work.pragma('threads = 2'); // index builds sort on both cores
     if (fresh) work.exec(bulk ? KEYLESS_TABLE_SQL : TABLE_SQL);
     return work;
   } catch (error) {
