@@ -15,12 +15,12 @@ import { GeometryChecker } from './geometry/cache.ts';
 import { normaliseBase } from './site/pages/html.ts';
 import { compareManifests } from './manifest/summary.ts';
 import { readAtlas } from './site/atlas.ts';
-import type { CountryMap } from './site/pages/country-page.ts';
 import { renderSite } from './site/site.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
 import { validateManifests, type LoadedManifest } from './manifest/validate.ts';
 import { cacheDir } from './core/files.ts';
 import { writeDist, type WriteStats } from './publish/write-dist.ts';
+import { prepareDownloads } from './formats/downloads.ts';
 
 export interface BuildOptions {
   root: string; // folder holding data/{body}/{ISO3}/manifest.json
@@ -135,28 +135,29 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   if (hasErrors(problems)) return { ok: false, problems };
   const loaded = [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
+  progress('converting downloads');
+  const downloads = await prepareDownloads(root, loaded, measurer, (done, total) =>
+    progress('converting downloads', done, total),
+  );
   progress('reading units and drawing maps');
   const drawn = await readAtlas(root, loaded);
-  const maps = new Map<string, CountryMap>();
-  for (const [file, atlas] of drawn.atlas) {
-    const map = atlas.levels.find((l) => l.level === atlas.mapLevel)?.map;
-    if (map) maps.set(file, { ...map, level: atlas.mapLevel! });
-  }
   progress('bundling the client');
   const bundle = await clientBundle(base, cacheDir(root));
   progress('rendering pages');
   const site = renderSite(
     { base, script: bundle.script, styles: bundle.styles, siteUrl: options.siteUrl },
     loaded,
-    maps,
-    drawn.atlas,
-    geometry,
+    { atlas: drawn.atlas, downloads: downloads.byManifest, geometry },
   );
   const generated = new Map<string, string | Buffer>([...(await publicFiles()), ...bundle.files, ...site]);
   for (const { file, text } of loaded) generated.set(file, text); // manifests are published verbatim
 
-  const write = await writeDist(root, out, { generated, data: dataFiles(loaded) }, cache, (done, total) =>
-    progress('writing files', done, total),
+  const write = await writeDist(
+    root,
+    out,
+    { generated, data: dataFiles(loaded), built: downloads.files },
+    cache,
+    (done, total) => progress('writing files', done, total),
   );
   const datasets = loaded.reduce((n, l) => n + l.manifest.datasets.length, 0);
   cache.fingerprint = fingerprint;

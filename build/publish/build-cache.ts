@@ -19,7 +19,7 @@ export interface BuildCache {
   fingerprint?: string;
   summary?: { manifests: number; datasets: number; files: number; bytes: number };
   /** Per published data file: the source's stamp when copied, and the copy's inode in dist/. */
-  published: Record<string, FileStamp & { ino: number }>;
+  published: Record<string, FileStamp & { ino: number; from?: string }>; // from: a built file's source, outside the root
   /** Per generated file: sha256 of its contents and its stamp in dist/ when written. */
   outputs: Record<string, FileStamp & { ino: number; hash: string }>;
 }

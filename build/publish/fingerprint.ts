@@ -45,7 +45,7 @@ export async function distUnchanged(root: string, out: string, cache: BuildCache
   // Synchronous stats: thousands of them are several times faster than through the thread pool.
   const stamp = (path: string) => statSync(path, { throwIfNoEntry: false });
   for (const [path, record] of Object.entries(cache.published)) {
-    const source = stamp(join(root, path));
+    const source = stamp(record.from ?? join(root, path));
     const copy = stamp(join(out, path));
     if (source?.size !== record.size || source.mtimeMs !== record.mtimeMs) return false;
     if (copy?.ino !== record.ino || copy.size !== record.size) return false;

@@ -18,6 +18,8 @@ import { listFiles } from '../core/files.ts';
 export interface DistPlan {
   generated: Map<string, string | Buffer>; // path inside dist → contents, e.g. "earth/CHL/index.html"
   data: string[]; // files copied from the root to the same path, e.g. "data/earth/CHL/CHL_ADM0.geojson"
+  /** Files built outside the root, by dist path, e.g. "downloads/earth/CHL/CHL.zip" → "/root/.cache/geoshelf/formats/…/CHL.zip". */
+  built?: Map<string, string>;
 }
 
 export interface WriteStats {
@@ -32,7 +34,7 @@ export interface WriteStats {
 /** One file of the plan, with whether the previous dist/ already holds it. */
 type Entry =
   | { kind: 'generated'; path: string; bytes: Buffer; hash: string; same: boolean }
-  | { kind: 'data'; path: string; real: string; source: Stats; same: boolean };
+  | { kind: 'data'; path: string; real: string; built: boolean; source: Stats; same: boolean };
 
 async function statOrUndefined(path: string): Promise<Stats | undefined> {
   return stat(path).catch(() => undefined);
@@ -87,14 +89,24 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
     }
     return { kind: 'generated', path, bytes, hash, same };
   });
-  const data = pool(plan.data, 16, async (path): Promise<Entry> => {
-    // Validation refused anything outside data/; this makes sure nothing else ever is copied.
-    const found = await resolveInData(root, path);
-    if (found.kind !== 'file') {
-      const why = found.kind === 'outside' ? outsideMessage(root, path, found.real) : 'is not a file';
-      throw new UserError(problem(path, why, { rule: 'link-outside' }));
+  // Data files: validation refused anything outside data/; this makes sure nothing else ever is copied.
+  // Built files (e.g. cached conversions) come from the build's own cache folder.
+  const sources: [string, string | undefined][] = [
+    ...plan.data.map((path): [string, string | undefined] => [path, undefined]),
+    ...[...(plan.built ?? [])].map(([path, from]): [string, string | undefined] => [path, from]),
+  ];
+  const data = pool(sources, 16, async ([path, from]): Promise<Entry> => {
+    let real = from;
+    if (real === undefined) {
+      const found = await resolveInData(root, path);
+      if (found.kind !== 'file') {
+        const why = found.kind === 'outside' ? outsideMessage(root, path, found.real) : 'is not a file';
+        throw new UserError(problem(path, why, { rule: 'link-outside' }));
+      }
+      real = found.real;
     }
-    const source = await stat(found.real);
+    const built = from !== undefined;
+    const source = await stat(real);
     const old = previous && (await statOrUndefined(join(previous, path)));
     const record = cache.published[path];
     const same =
@@ -103,8 +115,9 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
       record.size === source.size &&
       record.mtimeMs === source.mtimeMs &&
       old.ino === record.ino &&
-      old.size === source.size;
-    return { kind: 'data', path, real: found.real, source, same };
+      old.size === source.size &&
+      record.from === from;
+    return { kind: 'data', path, real, built, source, same };
   });
   return [...(await generated), ...(await data)];
 }
@@ -155,6 +168,8 @@ export async function writeDist(
       else if (e.kind === 'generated') {
         await writeFile(dest, e.bytes);
         stats.written++;
+      } else if (e.built && (await tryLink(e.real, dest))) {
+        stats.written++; // a built file is never changed in place (always replaced by a rename): link it
       } else {
         await copyFile(e.real, dest);
         stats.written++;
@@ -165,6 +180,7 @@ export async function writeDist(
         outputs[e.path] = { hash: e.hash, ino: written.ino, size: written.size, mtimeMs: written.mtimeMs };
       } else {
         published[e.path] = { size: e.source.size, mtimeMs: e.source.mtimeMs, ino: written.ino };
+        if (e.built) published[e.path].from = e.real;
       }
       stats.bytes += size(e);
       onProgress(++stats.files, entries.length);

@@ -1,11 +1,12 @@
 // The precomputed JSON API under dist/api/v1/: one index of every manifest and
 // one document per manifest, with download URLs that already include the base
 // (e.g. "/catalogue/data/earth/CHL/CHL_ADM0.geojson"), so clients never join paths.
+import type { Download, LayerDownloads } from '../formats/downloads.ts';
 import type { Manifest } from '../manifest/types.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { manifestLevels, manifestLicenses } from '../manifest/summary.ts';
 import { countryApi, countryPage } from './pages/paths.ts';
-import type { CountryAtlas } from './atlas.ts';
+import type { CountryFacts } from './pages/country-page.ts';
 import { apiUnits, levelDisplayBbox } from './api-units.ts';
 import { datasetGeometry, type GeometryByFile } from './geometry-status.ts';
 
@@ -49,41 +50,66 @@ export function renderApiIndex(
   return `${JSON.stringify({ api_version: API_VERSION, count: entries.length, entries })}\n`;
 }
 
+/** Returns one download as the API lists it: format, absolute URL, bytes, sha256 (+ TopoJSON's grid). */
+function downloadEntry(base: string, f: Download, layer: LayerDownloads) {
+  const grid =
+    f.format === 'topojson' && layer.topojson
+      ? { quantization: layer.topojson.quantization, scale: layer.topojson.scale }
+      : {};
+  return { format: f.format, url: `${base}${f.url}`, bytes: f.bytes, sha256: f.sha256, ...grid };
+}
+
+/** Returns the `downloads` of a level or part, and the Shapefile field names that differ from the properties. */
+function layerEntry(base: string, layer: LayerDownloads | undefined) {
+  if (!layer) return {};
+  const renamed = Object.fromEntries(layer.shapefileRenamed.map((r) => [r.property, r.field]));
+  return {
+    downloads: layer.files.map((f) => downloadEntry(base, f, layer)),
+    ...(layer.shapefileRenamed.length > 0 ? { shapefile_fields: renamed } : {}),
+    ...(layer.skipped.length > 0 ? { not_converted: layer.skipped } : {}),
+  };
+}
+
 /**
  * Returns the text of `api/v1/{body}/{ISO3}.json`: the manifest exactly as
  * published, plus `urls` giving each dataset's, preview's and part's URL (a
  * part with the name of its unit), the level's display bbox and each
  * dataset's `geometry` counts where the build checked them, and `units`: per
- * level, every unit (build/site/api-units.ts).
+ * level, every unit (build/site/api-units.ts); with `downloads`, each level's
+ * and part's other formats and `archive`, the whole-country .zip.
  */
 export function renderApiCountry(
   base: string,
   { file, manifest: m }: LoadedManifest,
-  atlas: CountryAtlas = { levels: [] },
-  byFile: GeometryByFile = new Map(),
+  { atlas = { levels: [] }, geometry: byFile, downloads }: CountryFacts = { geometry: new Map() },
 ): string {
   const units = apiUnits(base, m, atlas);
   const names = new Map((units.ADM1 ?? []).map((u) => [u.code, u.name]));
-  const urls = m.datasets.map((d) => {
+  const urls = m.datasets.map((d, i) => {
     const display = levelDisplayBbox(atlas, d.level);
+    const dl = downloads?.datasets[i];
     return {
       level: d.level,
       ...(d.path ? { url: `${base}${d.path}` } : {}),
+      ...layerEntry(base, dl?.whole),
       ...(d.preview ? { preview_url: `${base}${d.preview}` } : {}),
       ...(display ? { display_bbox: display } : {}),
       ...(d.parts
         ? {
-            parts: d.parts.map((p) => ({
+            parts: d.parts.map((p, j) => ({
               code: p.code,
               ...(names.get(p.code) ? { name: names.get(p.code) } : {}),
               url: `${base}${p.path}`,
+              ...layerEntry(base, dl?.parts[j]),
             })),
           }
         : {}),
       ...geometryField(d, byFile),
     };
   });
-  const doc = { api_version: API_VERSION, ...links(base, file, m), manifest: m, urls, units };
+  const a = downloads?.archive;
+  const archive = a ? { archive: { url: `${base}${a.url}`, bytes: a.bytes, sha256: a.sha256 } } : {};
+  const doc = { api_version: API_VERSION, ...links(base, file, m), manifest: m, urls, units, ...archive };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 

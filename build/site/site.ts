@@ -3,11 +3,13 @@
 // here touches the disk; build/build.ts decides what to write.
 import { renderApiCountry, renderApiIndex } from './api.ts';
 import { escapeHtml, markup } from './pages/html.ts';
-import { renderCountryPage, type CountryMap } from './pages/country-page.ts';
+import { renderCountryPage, type CountryFacts } from './pages/country-page.ts';
 import { renderIndexPage } from './pages/index-page.ts';
 import { renderPage, type PageContext } from './pages/layout.ts';
 import { countryApi, countryPage } from './pages/paths.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
+import type { CountryDownloads } from '../formats/downloads.ts';
+import { checksums } from './pages/downloads.ts';
 import { renderApiPage } from './api-page.ts';
 import { mapFile, separateMaps } from './atlas-page.ts';
 import type { CountryAtlas } from './atlas.ts';
@@ -54,10 +56,18 @@ ${searchBox('Search the catalogue')}`,
 export function renderSite(
   options: SiteOptions,
   loaded: LoadedManifest[],
-  maps: Map<string, CountryMap>,
-  atlas: Map<string, CountryAtlas> = new Map(),
-  geometry: GeometryByFile = new Map(),
+  facts: {
+    atlas: Map<string, CountryAtlas>; // by manifest file
+    downloads: Map<string, CountryDownloads>; // by manifest file
+    geometry: GeometryByFile; // by data file
+  },
 ): Map<string, string> {
+  const { atlas, downloads, geometry } = facts;
+  const factsOf = (file: string): CountryFacts => ({
+    atlas: atlas.get(file),
+    downloads: downloads.get(file),
+    geometry,
+  });
   // With --site-url, links inside the API are absolute (clients fetch them from anywhere).
   const apiBase =
     options.siteUrl && !/^https?:\/\//.test(options.base)
@@ -75,17 +85,22 @@ export function renderSite(
   for (const { file, manifest } of loaded) {
     files.set(
       `${countryPage(manifest)}index.html`,
-      renderCountryPage(context, file, manifest, maps.get(file), atlas.get(file), geometry),
+      renderCountryPage(context, file, manifest, factsOf(file)),
     );
     for (const { level, svg } of separateMaps(atlas.get(file) ?? { levels: [] })) {
       files.set(mapFile(manifest, level), svg);
+    }
+    const dl = downloads.get(file);
+    if (dl) {
+      files.set(`${dl.archive.url.slice(0, dl.archive.url.lastIndexOf('/') + 1)}SHA256SUMS`, checksums(dl));
     }
   }
   files.set('404.html', renderNotFound(context));
   files.set('api/v1/index.json', renderApiIndex(apiBase, loaded, geometry));
   files.set('api/v1/index.html', renderApiPage(context, apiBase));
   for (const entry of loaded) {
-    files.set(countryApi(entry.manifest), renderApiCountry(apiBase, entry, atlas.get(entry.file), geometry));
+    const doc = renderApiCountry(apiBase, entry, factsOf(entry.file));
+    files.set(countryApi(entry.manifest), doc);
   }
   for (const [path, text] of renderSearchIndex(loaded, atlas)) files.set(path, text);
   files.set('sitemap.xml', renderSitemap(options, ['', ...loaded.map((l) => countryPage(l.manifest))]));

@@ -75,7 +75,7 @@ describe('pages', () => {
         retrieved: '2026-01-01',
       },
     });
-    const page = renderCountryPage(context, 'data/earth/BBA/manifest.json', m, undefined);
+    const page = renderCountryPage(context, 'data/earth/BBA/manifest.json', m);
     expect(page).not.toContain('<script>alert');
     expect(page).not.toContain('<img src=x');
     expect(page).not.toContain('</a><b>');
@@ -90,15 +90,15 @@ describe('pages', () => {
     const m = manifest(2, {
       source: { name: 'Evil', url: 'javascript:alert(1)', license: 'public-domain', retrieved: '2026-01-01' },
     });
-    const page = renderCountryPage(context, 'data/earth/CAA/manifest.json', m, undefined);
+    const page = renderCountryPage(context, 'data/earth/CAA/manifest.json', m);
     expect(page).not.toMatch(/href="javascript:/i);
     expect(page).toContain('Evil (javascript:alert(1))');
   });
 
   it('status review/deprecated → a banner with the word, not colour alone', () => {
-    const review = renderCountryPage(context, 'f', manifest(3, { status: 'review' }), undefined);
+    const review = renderCountryPage(context, 'f', manifest(3, { status: 'review' }));
     expect(review).toMatch(/<p class="banner banner-review" role="note">.*Under review/);
-    const ok = renderCountryPage(context, 'f', manifest(4, { status: 'ok' }), undefined);
+    const ok = renderCountryPage(context, 'f', manifest(4, { status: 'ok' }));
     expect(ok).not.toContain('class="banner');
   });
 

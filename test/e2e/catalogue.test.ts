@@ -83,7 +83,7 @@ describe.skipIf(!HAVE_CHROMIUM)('catalogue in Chromium', () => {
     expect(await page.getAttribute('th:has(button[data-sort=iso3])', 'aria-sort')).toBe('descending');
   });
 
-  it('Chile: opened from the search, its map drawn, a download matches the sha256 on the page', async () => {
+  it('Chile: opened from the search, its map drawn, downloads (GeoJSON, part, GeoPackage, archive) match the sha256 on the page', async () => {
     await page.goto(`${server.origin}/?q=chile`);
     await page.click('#catalogue a:has-text("Chile")');
     await page.waitForURL(/\/earth\/CHL\/$/);
@@ -97,7 +97,10 @@ describe.skipIf(!HAVE_CHROMIUM)('catalogue in Chromium', () => {
 
     const row = page.locator('table.datasets tbody tr', { has: page.locator('th', { hasText: 'ADM1' }) });
     const shown = (await row.locator('code.sha').textContent())!.trim();
-    const [download] = await Promise.all([page.waitForEvent('download'), row.locator('a.download').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.locator('a.download', { hasText: 'GeoJSON' }).click(),
+    ]);
     const bytes = readFileSync((await download.path())!);
     expect(download.suggestedFilename()).toBe('CHL_ADM1.geojson');
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(shown);
@@ -106,13 +109,29 @@ describe.skipIf(!HAVE_CHROMIUM)('catalogue in Chromium', () => {
     const partSha = (await part.locator('code.sha').textContent())!.trim();
     const [partDownload] = await Promise.all([
       page.waitForEvent('download'),
-      part.locator('a.download').click(),
+      part.locator('a.download', { hasText: 'GeoJSON' }).click(),
     ]);
     expect(
       createHash('sha256')
         .update(readFileSync((await partDownload.path())!))
         .digest('hex'),
     ).toBe(partSha);
+
+    // Another format (its sha256 in the link's title) and the country archive (its sha256 shown).
+    const gpkg = row.locator('a.download', { hasText: 'GeoPackage' });
+    const gpkgSha = (await gpkg.getAttribute('title'))!.split('sha256 ')[1];
+    const [gpkgDownload] = await Promise.all([page.waitForEvent('download'), gpkg.click()]);
+    expect(gpkgDownload.suggestedFilename()).toBe('CHL_ADM1.gpkg');
+    const gpkgBytes = readFileSync((await gpkgDownload.path())!);
+    expect(createHash('sha256').update(gpkgBytes).digest('hex')).toBe(gpkgSha);
+    const archiveSha = (await page.locator('#downloads + p code.sha').textContent())!.trim();
+    const [archive] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('#downloads + p a.download').click(),
+    ]);
+    expect(archive.suggestedFilename()).toBe('CHL.zip');
+    const archiveBytes = readFileSync((await archive.path())!);
+    expect(createHash('sha256').update(archiveBytes).digest('hex')).toBe(archiveSha);
 
     await row.locator('button.copy').click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);

@@ -5,9 +5,24 @@ import { formatBytes, formatInt, licenseLink, markup, raw, type Html } from './h
 import { statusBadge } from './index-page.ts';
 import { renderPage, type PageContext } from './layout.ts';
 import { countryApi } from './paths.ts';
+import type { CountryDownloads, DatasetDownloads } from '../../formats/downloads.ts';
+import { downloadsSection, levelLinks, partLinks } from './downloads.ts';
 import { atlasMapAttributes, partNames, unitsSection } from '../atlas-page.ts';
 import type { CountryAtlas } from '../atlas.ts';
 import { datasetGeometry, describeGeometry, type GeometryByFile } from '../geometry-status.ts';
+
+/** What the build's stages found about one country besides its manifest; a page renders without any of it. */
+export interface CountryFacts {
+  atlas?: CountryAtlas; // units and maps (build/site/atlas.ts)
+  downloads?: CountryDownloads; // other formats and the archive (build/formats/)
+  geometry: GeometryByFile; // geometry counts of every checked file of the catalogue
+}
+
+/** Returns the map a country page shows: the atlas's map of its default level. */
+export function mainMap(atlas: CountryAtlas): CountryMap | undefined {
+  const map = atlas.levels.find((l) => l.level === atlas.mapLevel)?.map;
+  return map && { ...map, level: atlas.mapLevel! };
+}
 
 export interface CountryMap {
   svg: string; // from renderMapSvg()
@@ -59,13 +74,20 @@ function validity(d: Dataset, byFile: GeometryByFile): Html {
   return markup`<br><small class="geometry-${cls}" title="${formatInt(counts.checked)} ${counts.checked === 1 ? 'feature' : 'features'} checked with the OGC rules of GEOS">${describeGeometry(counts)}</small>`;
 }
 
-function datasetRow(base: string, m: Manifest, d: Dataset, byFile: GeometryByFile): Html {
+function datasetRow(
+  base: string,
+  m: Manifest,
+  d: Dataset,
+  byFile: GeometryByFile,
+  dl: DatasetDownloads | undefined,
+): Html {
   const id = `ds-${d.level}`;
   const year = d.src_year === undefined ? undefined : String(d.src_year);
   const provider = [d.src_provider, year].filter(Boolean).join(', ');
   const previewSize = d.preview_bytes ? markup` <small>(${formatBytes(d.preview_bytes)})</small>` : '';
   const downloads = [
     d.path ? download(base, d.path, 'GeoJSON', id) : undefined,
+    ...levelLinks(base, dl?.whole, id),
     d.parts ? markup`<a href="#parts-${d.level}">${formatInt(d.parts.length)} parts</a>` : undefined,
     d.preview
       ? markup`<a href="${base}${d.preview}" download="${fileName(d.preview)}">Preview</a>${previewSize}`
@@ -90,20 +112,38 @@ function datasetRow(base: string, m: Manifest, d: Dataset, byFile: GeometryByFil
 `;
 }
 
-function partRow(base: string, m: Manifest, d: Dataset, p: Part, name: string | undefined): Html {
+function partRow(
+  base: string,
+  m: Manifest,
+  d: Dataset,
+  p: Part,
+  name: string | undefined,
+  dl: DatasetDownloads | undefined,
+): Html {
   const id = `part-${d.level}-${p.code}`;
+  const others = partLinks(
+    base,
+    dl?.parts.find((x) => x.code === p.code),
+    id,
+  );
   return markup`<tr>
 <th scope="row" id="${id}" data-label="Part"><code>${p.code}</code>${name ? markup` ${name}` : ''}</th>
 <td data-label="Features" class="num">${formatInt(p.features)}</td>
 <td data-label="Size" class="num">${size(p.bytes)}</td>
 <td data-label="sha256" class="sha-cell">${sha(p.sha256, `${m.iso_a3} ${d.level} part ${p.code}`)}</td>
 <td data-label="Geometry">${geometry(p.geometry_types)}</td>
-<td data-label="Download">${download(base, p.path, 'GeoJSON', id)}</td>
+<td data-label="Download">${download(base, p.path, 'GeoJSON', id)}${others.map((l) => markup` · ${l}`)}</td>
 </tr>
 `;
 }
 
-function partsSection(base: string, m: Manifest, d: Dataset, names: Map<string, string>): Html {
+function partsSection(
+  base: string,
+  m: Manifest,
+  d: Dataset,
+  names: Map<string, string>,
+  dl: DatasetDownloads | undefined,
+): Html {
   const parts = d.parts ?? [];
   const total = parts.reduce((n, p) => n + p.bytes, 0);
   const by = d.split_by ?? 'ADM1';
@@ -117,7 +157,7 @@ function partsSection(base: string, m: Manifest, d: Dataset, names: Map<string, 
 <caption class="visually-hidden">Parts of ${m.name.en} ${d.level}</caption>
 <thead><tr><th scope="col">Part</th><th scope="col" class="num">Features</th><th scope="col" class="num">Size</th><th scope="col">sha256</th><th scope="col">Geometry</th><th scope="col">Download</th></tr></thead>
 <tbody>
-${parts.map((p) => partRow(base, m, d, p, names.get(p.code)))}</tbody>
+${parts.map((p) => partRow(base, m, d, p, names.get(p.code), dl))}</tbody>
 </table></div>
 `;
 }
@@ -162,11 +202,11 @@ export function renderCountryPage(
   context: PageContext,
   file: string,
   m: Manifest,
-  map: CountryMap | undefined,
-  atlas: CountryAtlas = { levels: [] },
-  byFile: GeometryByFile = new Map(),
+  facts: CountryFacts = { geometry: new Map() },
 ): string {
   const { base } = context;
+  const { atlas = { levels: [] }, geometry: byFile, downloads } = facts;
+  const map = mainMap(atlas);
   const es =
     m.name.es && m.name.es !== m.name.en ? markup` <span class="es" lang="es">${m.name.es}</span>` : '';
   const banner = STATUS_NOTES[m.status]
@@ -185,13 +225,13 @@ ${metadata(base, file, m)}
 <caption class="visually-hidden">Datasets of ${m.name.en}, one per administrative level</caption>
 <thead><tr><th scope="col">Level</th><th scope="col" class="num">Features</th><th scope="col" class="num">Size</th><th scope="col">sha256</th><th scope="col">Geometry</th><th scope="col">Properties</th><th scope="col">Licence</th><th scope="col">Simplification</th><th scope="col">Provider</th><th scope="col">Download</th></tr></thead>
 <tbody>
-${m.datasets.map((d) => datasetRow(base, m, d, byFile))}</tbody>
+${m.datasets.map((d, i) => datasetRow(base, m, d, byFile, downloads?.datasets[i]))}</tbody>
 </table></div>
-${m.datasets.filter((d) => d.parts && d.parts.length > 0).map((d) => partsSection(base, m, d, partNames(atlas)))}${unitsSection(base, m, atlas)}${attribution(m)}`;
+${m.datasets.map((d, i) => (d.parts && d.parts.length > 0 ? partsSection(base, m, d, partNames(atlas), downloads?.datasets[i]) : ''))}${unitsSection(base, m, atlas)}${downloads ? downloadsSection(base, m.name.en, downloads) : ''}${attribution(m)}`;
   const codes = m.iso_a2 ? `${m.iso_a3}, ${m.iso_a2}` : m.iso_a3;
   return renderPage(context, {
     title: `${m.name.en} (${m.iso_a3})`,
-    description: `Administrative boundaries of ${m.name.en} (${codes}): ${m.datasets.map((d) => d.level).join(', ')} as GeoJSON, with sizes, sha256, source and licence.`,
+    description: `Administrative boundaries of ${m.name.en} (${codes}): ${m.datasets.map((d) => d.level).join(', ')} as GeoJSON${downloads ? ', GeoPackage, FlatGeobuf, Shapefile and TopoJSON' : ''}, with sizes, sha256, source and licence.`,
     main,
   });
 }

@@ -1,0 +1,62 @@
+// Writes the per-country bulk download: one .zip holding the manifest and
+// every file it names (levels, parts, previews) under "{ISO3}/", so that
+// unzipping it into data/{body}/ gives a tree `geoshelf validate` accepts.
+// Files are streamed from disk (yazl), so the archive's size is not bounded
+// by memory. Cached by a hash of the manifest text and every file's sha256.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import type { Manifest } from '../manifest/types.ts';
+import type { Measurer } from '../measure/cache.ts';
+import { FORMATS_VERSION, sha256File, type FormatFile } from './formats.ts';
+import { writeZip } from './zip.ts';
+
+/** Returns the root-relative paths a manifest names (e.g. "data/earth/CHL/CHL_ADM1.geojson"), in a stable order. */
+export function manifestFiles(manifest: Manifest): string[] {
+  const paths = new Set<string>();
+  for (const d of manifest.datasets) {
+    if (d.path) paths.add(d.path);
+    for (const part of d.parts ?? []) paths.add(part.path);
+    if (d.preview) paths.add(d.preview);
+  }
+  return [...paths];
+}
+
+/**
+ * Returns the country archive of the manifest `file` (e.g.
+ * "data/earth/CHL/manifest.json" under `root`, whose text is `text`), from
+ * the cache folder `cacheDir` or written there first. The archive is named
+ * "{ISO3}.zip"; its entries are "{ISO3}/manifest.json", "{ISO3}/CHL_ADM1.geojson"…
+ */
+export async function countryZip(
+  cacheDir: string,
+  root: string,
+  file: string,
+  text: string,
+  manifest: Manifest,
+  measurer: Measurer,
+): Promise<{ path: string; key: string; file: FormatFile; converted: boolean }> {
+  const paths = manifestFiles(manifest);
+  const hash = createHash('sha256').update(text);
+  for (const p of paths) hash.update(`\n${p}\n${(await measurer.measure(join(root, p))).sha256}`);
+  const key = hash.digest('hex');
+  const name = `${manifest.iso_a3}.zip`;
+  const path = join(cacheDir, 'formats', `v${FORMATS_VERSION}`, 'country', key, name);
+  const record = `${path}.json`;
+  if (existsSync(record) && existsSync(path)) {
+    const recorded = JSON.parse(await readFile(record, 'utf8')) as FormatFile;
+    if ((await stat(path)).size === recorded.bytes) return { path, key, file: recorded, converted: false };
+  }
+  await mkdir(dirname(path), { recursive: true });
+  const folder = dirname(file) + '/'; // e.g. "data/earth/CHL/"; every path lies inside it (rule path-outside)
+  const entries = [{ file: join(root, file), name: `${manifest.iso_a3}/manifest.json` }];
+  for (const p of paths)
+    entries.push({ file: join(root, p), name: `${manifest.iso_a3}/${p.slice(folder.length)}` });
+  await writeZip(path, entries);
+  const { size } = await stat(path);
+  const made: FormatFile = { format: 'zip', file: name, bytes: size, sha256: await sha256File(path) };
+  await writeFileAtomic(record, JSON.stringify(made) + '\n');
+  return { path, key, file: made, converted: true };
+}

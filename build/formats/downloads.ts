@@ -1,0 +1,153 @@
+// The formats stage of `geoshelf build`: for every level file and split part
+// of every manifest, the four download formats, plus one archive per
+// country, taken from the cache under <root>/.cache/geoshelf/formats/ when
+// their source's sha256 is unchanged, else converted. Returns where each
+// file goes in dist/ (downloads/{body}/{ISO3}/…) and what pages and the API
+// list about it; writing dist/ is the publish stage's job.
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cacheDir } from '../core/files.ts';
+import type { Manifest } from '../manifest/types.ts';
+import type { LoadedManifest } from '../manifest/validate.ts';
+import type { Measurer } from '../measure/cache.ts';
+import { countryZip } from './country-zip.ts';
+import { cachedConversion, FORMATS_VERSION, type Conversion, type FormatFile } from './formats.ts';
+
+/** One published download, e.g. {format: "gpkg", url: "downloads/earth/CHL/CHL_ADM1.gpkg", bytes, sha256}. */
+export interface Download extends FormatFile {
+  url: string; // path inside dist/, relative to the base
+}
+
+export interface LayerDownloads {
+  layer: string; // e.g. "CHL_ADM1" or "USA_ADM2_US-CA": file stem and layer name inside each file
+  files: Download[];
+  shapefileRenamed: Conversion['shapefileRenamed'];
+  topojson?: Conversion['topojson'];
+  skipped: Conversion['skipped'];
+}
+
+export interface DatasetDownloads {
+  level: string;
+  whole?: LayerDownloads; // from the dataset's `path`
+  parts: (LayerDownloads & { code: string })[];
+}
+
+export interface CountryDownloads {
+  archive: Download; // the whole-country .zip
+  datasets: DatasetDownloads[]; // in manifest order
+}
+
+export interface Downloads {
+  byManifest: Map<string, CountryDownloads>; // keyed by manifest file, e.g. "data/earth/CHL/manifest.json"
+  files: Map<string, string>; // dist path → the built file, e.g. "downloads/earth/CHL/CHL.zip" → "/root/.cache/…/CHL.zip"
+  converted: number; // sources converted in this run (the rest came from the cache)
+  reused: number;
+}
+
+/** Returns a country's downloads folder inside dist/, e.g. "downloads/earth/CHL/". */
+export function downloadsFolder(m: Manifest): string {
+  return `downloads/${m.body}/${m.iso_a3}/`;
+}
+
+/** Runs `task` on every item, at most `limit` at a time. */
+async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++]);
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+/**
+ * Returns the downloads of every manifest in `loaded` (converting what the
+ * cache lacks) and removes cached conversions no manifest uses any more.
+ * `measurer` gives each source's sha256 (already measured by validation).
+ */
+export async function prepareDownloads(
+  root: string,
+  loaded: LoadedManifest[],
+  measurer: Measurer,
+  onProgress: (done: number, total: number) => void = () => {},
+): Promise<Downloads> {
+  const cache = cacheDir(root);
+  const result: Downloads = { byManifest: new Map(), files: new Map(), converted: 0, reused: 0 };
+  const jobs: { source: string; layer: string; folder: string; set: (l: LayerDownloads) => void }[] = [];
+  const pending: { file: string; text: string; manifest: Manifest; datasets: DatasetDownloads[] }[] = [];
+  for (const { file, text, manifest: m } of loaded) {
+    const datasets: DatasetDownloads[] = [];
+    const folder = downloadsFolder(m);
+    for (const d of m.datasets) {
+      const entry: DatasetDownloads = { level: d.level, parts: [] };
+      datasets.push(entry);
+      const stem = `${m.iso_a3}_${d.level}`; // levels are unique within a manifest (rule level-duplicate)
+      if (d.path) jobs.push({ source: d.path, layer: stem, folder, set: (l) => (entry.whole = l) });
+      for (const part of d.parts ?? []) {
+        const index = entry.parts.length;
+        entry.parts.push({ code: part.code, layer: '', files: [], shapefileRenamed: [], skipped: [] });
+        jobs.push({
+          source: part.path,
+          layer: `${stem}_${part.code}`, // part codes are unique within a level
+          folder,
+          set: (l) => (entry.parts[index] = { ...l, code: part.code }),
+        });
+      }
+    }
+    pending.push({ file, text, manifest: m, datasets });
+  }
+  const used = new Set<string>();
+  let done = 0;
+  const total = jobs.length + pending.length;
+  // The country archives only read the sources: they are written meanwhile (zlib deflates on
+  // the thread pool, so a large archive overlaps the conversions instead of following them).
+  const archives = pool(pending, 1, async ({ file, text, manifest, datasets }) => {
+    const zip = await countryZip(cache, root, file, text, manifest, measurer);
+    used.add(`country:${zip.key}`);
+    if (zip.converted) result.converted++;
+    else result.reused++;
+    const archive = { ...zip.file, url: `${downloadsFolder(manifest)}${zip.file.file}` };
+    result.files.set(archive.url, zip.path);
+    result.byManifest.set(file, { archive, datasets });
+    onProgress(++done, total);
+  });
+  const conversions = pool(jobs, 2, async (job) => {
+    const source = join(root, job.source); // e.g. "data/earth/CHL/CHL_ADM1.geojson"
+    const { sha256 } = await measurer.measure(source);
+    const { dir, conversion, converted } = await cachedConversion(cache, source, sha256, job.layer);
+    used.add(sha256);
+    if (converted) result.converted++;
+    else result.reused++;
+    const files = conversion.files.map((f) => ({ ...f, url: `${job.folder}${f.file}` }));
+    for (const f of files) result.files.set(f.url, join(dir, f.file));
+    job.set({ ...conversion, files });
+    onProgress(++done, total);
+  });
+  // Wait for both even when one fails, so nothing writes into the cache after we return.
+  const settled = await Promise.allSettled([archives, conversions]);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  // Map insertion order followed completion: put the countries back in catalogue order.
+  const byManifest = new Map(
+    loaded.flatMap(({ file }) => (result.byManifest.has(file) ? [[file, result.byManifest.get(file)!]] : [])),
+  );
+  result.byManifest = byManifest;
+  await prune(join(cache, 'formats'), used);
+  return result;
+}
+
+/** Removes cached conversions (and older cache versions) that this build did not use. */
+async function prune(dir: string, used: Set<string>): Promise<void> {
+  const current = `v${FORMATS_VERSION}`;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (name !== current) await rm(join(dir, name), { recursive: true, force: true });
+  }
+  for (const name of await readdir(join(dir, current)).catch(() => [] as string[])) {
+    if (name === 'country') continue;
+    if (!used.has(name)) await rm(join(dir, current, name), { recursive: true, force: true });
+  }
+  for (const name of await readdir(join(dir, current, 'country')).catch(() => [] as string[])) {
+    if (!used.has(`country:${name}`))
+      await rm(join(dir, current, 'country', name), { recursive: true, force: true });
+  }
+}

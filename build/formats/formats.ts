@@ -1,0 +1,203 @@
+// Converts one source level (or split part) into every download format, and
+// keeps the results in a cache folder keyed by the source's sha256, so a
+// rebuild converts only what changed. Returns what the site and API list.
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UserError } from '../core/errors.ts';
+import { hashFileInWorker } from '../measure/hash.ts';
+import { openGeoPackage } from './geopackage.ts';
+import { openShapefile, type ShapefileResult } from './shapefile.ts';
+import { pump, scanSource, type SourceScan } from './source-scan.ts';
+import { writeSecondHalf, type SecondHalf } from './second-thread.ts';
+import { TOPOJSON_STEP_DEGREES } from './topojson.ts';
+
+/** From this source size on, TopoJSON is written on a worker thread, beside the other formats. */
+export const WORKER_FROM_BYTES = 8 << 20;
+
+let workerCode: string | undefined;
+
+/**
+ * Returns formats-worker.ts and what it imports, bundled by esbuild into one
+ * CommonJS script (as the measurer does: a worker does not inherit the main
+ * thread's TypeScript loader).
+ */
+function bundledWorker(): string {
+  if (workerCode) return workerCode;
+  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const built = esbuild.buildSync({
+    entryPoints: [fileURLToPath(new URL('./formats-worker.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+  });
+  workerCode = built.outputFiles[0].text;
+  return workerCode;
+}
+
+/** Runs writeSecondHalf on a worker thread; its errors come back as they were thrown (UserError or not). */
+function secondHalfOnWorker(
+  source: string,
+  scan: SourceScan,
+  layer: string,
+  paths: { fgb: string; topojson: string },
+): Promise<SecondHalf> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(bundledWorker(), { eval: true, workerData: { source, scan, layer, paths } });
+    worker.once(
+      'message',
+      (reply: { result?: SecondHalf; error?: { message: string; stack?: string; user: boolean } }) => {
+        if (reply.result) resolve(reply.result);
+        else {
+          const error = reply.error!.user
+            ? new UserError(reply.error!.message)
+            : new Error(reply.error!.message);
+          if (!reply.error!.user) error.stack = reply.error!.stack;
+          reject(error);
+        }
+        void worker.terminate();
+      },
+    );
+    worker.once('error', reject);
+  });
+}
+
+/** Bump when any writer's output changes, so cached conversions are remade. */
+export const FORMATS_VERSION = 3;
+
+export type FormatName = 'gpkg' | 'fgb' | 'shp' | 'topojson';
+
+/** File name ending of each format, e.g. "CHL_ADM1" → "CHL_ADM1.shp.zip". */
+export const FORMAT_SUFFIX: Record<FormatName, string> = {
+  gpkg: '.gpkg',
+  fgb: '.fgb',
+  shp: '.shp.zip',
+  topojson: '.topojson',
+};
+
+export const FORMAT_LABEL: Record<FormatName, string> = {
+  gpkg: 'GeoPackage',
+  fgb: 'FlatGeobuf',
+  shp: 'Shapefile (zip)',
+  topojson: 'TopoJSON',
+};
+
+export interface FormatFile {
+  format: FormatName | 'zip'; // "zip": the whole-country archive
+  file: string; // e.g. "CHL_ADM1.gpkg"
+  bytes: number;
+  sha256: string;
+}
+
+export interface Conversion {
+  layer: string; // e.g. "CHL_ADM1", the layer (table, object) name inside every file
+  files: FormatFile[];
+  /** Shapefile field names that differ from their property, e.g. {property: "src_shape_id", field: "src_shape_"}. */
+  shapefileRenamed: { property: string; field: string }[];
+  topojson?: { quantization: number; scale: [number, number]; translate: [number, number] };
+  skipped: { format: FormatName; reason: string }[]; // e.g. TopoJSON of a level over its size limit
+}
+
+/** Returns the sha256 of a file, read as a stream. */
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * Writes every format of `source` (a GeoJSON file) into the folder `dir`
+ * (created, and replaced when it exists), named `layer` + FORMAT_SUFFIX.
+ * The folder appears whole or not at all: it is built beside and renamed.
+ */
+export async function convertLevel(source: string, dir: string, layer: string): Promise<Conversion> {
+  const staging = `${dir}.${process.pid}.tmp`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  try {
+    const path = (format: FormatName) => join(staging, layer + FORMAT_SUFFIX[format]);
+    const scan = await scanSource(source);
+    const skipped: Conversion['skipped'] = [];
+    // Two halves, each parsing every feature once: FlatGeobuf + TopoJSON (on a second core for
+    // large sources) and GeoPackage + Shapefile here, meanwhile.
+    const { size } = await stat(source);
+    const paths = { fgb: path('fgb'), topojson: path('topojson') };
+    const second =
+      size >= WORKER_FROM_BYTES
+        ? secondHalfOnWorker(source, scan, layer, paths)
+        : writeSecondHalf(source, scan, layer, paths);
+    let shp: ShapefileResult;
+    try {
+      const sinks = [
+        openGeoPackage(path('gpkg'), layer, scan),
+        await openShapefile(path('shp'), layer, scan),
+      ];
+      shp = (await pump(source, scan, sinks))[1] as ShapefileResult;
+    } finally {
+      await second.catch(() => {}); // never leave the worker writing into a folder being removed
+    }
+    const { topojson, skipped: why } = await second;
+    if (why) skipped.push({ format: 'topojson', reason: why });
+    const formats = (Object.keys(FORMAT_SUFFIX) as FormatName[]).filter((f) => existsSync(path(f)));
+    // Hashed at once: large files on the measurer's hash thread, in parallel with the rest.
+    const files: FormatFile[] = await Promise.all(
+      formats.map(async (format) => {
+        const { size } = await stat(path(format));
+        const sha256 =
+          size >= WORKER_FROM_BYTES
+            ? (await hashFileInWorker(path(format))).sha256
+            : await sha256File(path(format));
+        return { format, file: layer + FORMAT_SUFFIX[format], bytes: size, sha256 };
+      }),
+    );
+    const conversion: Conversion = { layer, files, shapefileRenamed: shp.renamed, topojson, skipped };
+    await writeFile(join(staging, 'conversion.json'), JSON.stringify(conversion, null, 2) + '\n');
+    await rm(dir, { recursive: true, force: true });
+    await rename(staging, dir);
+    return conversion;
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Returns the cache folder of one conversion, e.g. ".cache/geoshelf/formats/v1/8ab2…/CHL_ADM1". */
+export function conversionDir(cacheDir: string, sourceSha256: string, layer: string): string {
+  return join(cacheDir, 'formats', `v${FORMATS_VERSION}`, sourceSha256, layer);
+}
+
+/**
+ * Returns the conversion of a source whose sha256 is `sourceSha256` from the
+ * cache under `cacheDir`, converting it first when absent (or incomplete).
+ */
+export async function cachedConversion(
+  cacheDir: string,
+  source: string,
+  sourceSha256: string,
+  layer: string,
+): Promise<{ dir: string; conversion: Conversion; converted: boolean }> {
+  const dir = conversionDir(cacheDir, sourceSha256, layer);
+  const record = join(dir, 'conversion.json');
+  if (existsSync(record)) {
+    try {
+      const conversion = JSON.parse(await readFile(record, 'utf8')) as Conversion;
+      const sizes = await Promise.all(
+        conversion.files.map((f) => stat(join(dir, f.file)).catch(() => undefined)),
+      );
+      if (sizes.every((s, i) => s?.size === conversion.files[i].bytes))
+        return { dir, conversion, converted: false };
+    } catch {
+      // An unreadable record is remade below.
+    }
+  }
+  return { dir, conversion: await convertLevel(source, dir, layer), converted: true };
+}
+
+export const TOPOJSON_PRECISION_NOTE = `quantised to a grid of at most ${TOPOJSON_STEP_DEGREES}° per step`;

@@ -1,0 +1,225 @@
+// Writes a level as an OGC GeoPackage 1.2 (EPSG:4326) with better-sqlite3:
+// one feature table in source order, geometries as GeoPackage blobs (header
+// + envelope + ISO WKB, coordinates exactly the source's doubles), and the
+// gpkg_rtree_index extension filled in bulk. Streaming: one feature at a
+// time inside one transaction, so memory stays flat.
+import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { tempPathBeside } from '../core/atomic-write.ts';
+import { fieldValue, uniqueNames, type Field } from './fields.ts';
+import { shapeBbox, shapeOf, wkbSize, writeWkb, type Shape } from './geometry.ts';
+import { pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
+
+const WGS84_WKT =
+  'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],' +
+  'AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],' +
+  'UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AXIS["Latitude",NORTH],AXIS["Longitude",EAST],' +
+  'AUTHORITY["EPSG","4326"]]';
+
+/** Fixed so that the same source gives byte-identical files (and the same sha256). */
+const LAST_CHANGE = '2000-01-01T00:00:00.000Z';
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+const SQL_TYPE = { integer: 'INTEGER', real: 'DOUBLE', boolean: 'BOOLEAN', text: 'TEXT' } as const;
+
+/** Reused between features: one allocation for all blobs (better-sqlite3 copies what it binds). */
+let scratch = Buffer.allocUnsafe(1 << 16);
+
+/**
+ * Returns the GeoPackage geometry blob of a shape: "GP", version 0, flags
+ * (little-endian, xy envelope), srs 4326, envelope, WKB. The bytes are valid
+ * until the next call.
+ */
+export function gpkgBlob(shape: Shape): Buffer {
+  const size = 40 + wkbSize(shape);
+  if (size > scratch.length) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+  const [minX, minY, maxX, maxY] = shapeBbox(shape);
+  scratch.write('GP', 0, 'latin1');
+  scratch.writeUInt8(0, 2);
+  scratch.writeUInt8(0b0000_0011, 3);
+  scratch.writeInt32LE(4326, 4);
+  scratch.writeDoubleLE(minX, 8);
+  scratch.writeDoubleLE(maxX, 16);
+  scratch.writeDoubleLE(minY, 24);
+  scratch.writeDoubleLE(maxY, 32);
+  return scratch.subarray(0, writeWkb(shape, scratch, 40));
+}
+
+export interface GeoPackageResult {
+  columns: { property: string; column: string }[]; // renamed only when SQLite's case-insensitive names collide
+}
+
+/**
+ * Opens a GeoPackage being written to a temporary file beside `out`, with one
+ * layer named `layer` (e.g. "CHL_ADM1") holding the fields of `info`; add()
+ * takes the features in source order, finish() renames the file into place.
+ */
+export function openGeoPackage(out: string, layer: string, info: SourceScan): FeatureSink<GeoPackageResult> {
+  const temp = tempPathBeside(out);
+  const db = new Database(temp);
+  const fail = async (error: unknown) => {
+    if (db.open) db.close();
+    await rm(temp, { force: true });
+    throw error;
+  };
+  try {
+    // Small pages keep small levels small (a GeoPackage has ~20 pages of tables before any data).
+    db.pragma(`page_size = ${info.count < 64 ? 1024 : 4096}`);
+    const names = uniqueNames(
+      info.fields.map((f) => f.name),
+      { reserved: ['fid', 'geom'] },
+    );
+    createSchema(db, layer, info, names);
+    const insert = db.prepare(
+      `INSERT INTO ${quote(layer)} (fid, geom${names.map((n) => ', ' + quote(n)).join('')}) VALUES (?, ?${', ?'.repeat(names.length)})`,
+    );
+    const insertRtree = db.prepare(`INSERT INTO ${quote(`rtree_${layer}_geom`)} VALUES (?, ?, ?, ?, ?)`);
+    return {
+      add(feature, index) {
+        const fid = index + 1;
+        const props = feature.properties ?? {};
+        insert.run(fid, gpkgBlob(shapeOf(feature)), ...info.fields.map((f) => sqlValue(f, props[f.name])));
+        const b = info.boxes.subarray(index * 4, index * 4 + 4);
+        insertRtree.run(fid, b[0], b[2], b[1], b[3]);
+      },
+      async finish() {
+        try {
+          createTriggers(db, layer);
+          db.exec('COMMIT');
+          db.close();
+          await rename(temp, out);
+        } catch (error) {
+          return fail(error);
+        }
+        return { columns: info.fields.map((f, i) => ({ property: f.name, column: names[i] })) };
+      },
+      abort: () => fail(undefined).catch(() => {}),
+    };
+  } catch (error) {
+    if (db.open) db.close();
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Writes `source` (a GeoJSON level) to `out` as a GeoPackage (see openGeoPackage). */
+export async function writeGeoPackage(
+  source: string,
+  out: string,
+  layer: string,
+  scan?: SourceScan,
+): Promise<GeoPackageResult> {
+  const info = scan ?? (await scanSource(source));
+  const [result] = await pump(source, info, [openGeoPackage(out, layer, info)]);
+  return result as GeoPackageResult;
+}
+
+/** Returns a property value as SQLite takes it (booleans as 0/1). */
+function sqlValue(field: Field, value: unknown): string | number | null {
+  const v = fieldValue(field, value);
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return v;
+}
+
+function createSchema(db: Database.Database, layer: string, info: SourceScan, names: string[]): void {
+  const geometryType =
+    info.polygons === 0 ? 'MULTIPOLYGON' : info.multiPolygons === 0 ? 'POLYGON' : 'GEOMETRY';
+  // A temporary file renamed into place when complete: no journal or fsync needed.
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.pragma('cache_size = -4096'); // 4 MiB of pages: memory stays flat whatever the level's size
+  db.exec('BEGIN');
+  db.pragma('application_id = 1196444487'); // "GPKG"
+  db.pragma('user_version = 10200'); // GeoPackage 1.2.0
+  db.exec(`
+    CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT NOT NULL, srs_id INTEGER NOT NULL PRIMARY KEY,
+      organization TEXT NOT NULL, organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
+    CREATE TABLE gpkg_contents (table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL, identifier TEXT UNIQUE,
+      description TEXT DEFAULT '', last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+      min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER,
+      CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id));
+    CREATE TABLE gpkg_geometry_columns (table_name TEXT NOT NULL, column_name TEXT NOT NULL,
+      geometry_type_name TEXT NOT NULL, srs_id INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL,
+      CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name), CONSTRAINT uk_gc_table_name UNIQUE (table_name),
+      CONSTRAINT fk_gc_tn FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name),
+      CONSTRAINT fk_gc_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id));
+    CREATE TABLE gpkg_extensions (table_name TEXT, column_name TEXT, extension_name TEXT NOT NULL,
+      definition TEXT NOT NULL, scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
+  `);
+  const srs = db.prepare('INSERT INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)');
+  srs.run(
+    'Undefined cartesian SRS',
+    -1,
+    'NONE',
+    -1,
+    'undefined',
+    'undefined cartesian coordinate reference system',
+  );
+  srs.run(
+    'Undefined geographic SRS',
+    0,
+    'NONE',
+    0,
+    'undefined',
+    'undefined geographic coordinate reference system',
+  );
+  srs.run(
+    'WGS 84 geodetic',
+    4326,
+    'EPSG',
+    4326,
+    WGS84_WKT,
+    'longitude/latitude coordinates in decimal degrees',
+  );
+  const [minX, minY, maxX, maxY] = info.bbox;
+  db.prepare(`INSERT INTO gpkg_contents VALUES (?, 'features', ?, '', ?, ?, ?, ?, ?, 4326)`).run(
+    layer,
+    layer,
+    LAST_CHANGE,
+    minX,
+    minY,
+    maxX,
+    maxY,
+  );
+  db.prepare(`INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', ?, 4326, 0, 0)`).run(layer, geometryType);
+  const columns = info.fields.map((f, i) => `, ${quote(names[i])} ${SQL_TYPE[f.type]}`).join('');
+  db.exec(
+    `CREATE TABLE ${quote(layer)} (fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, geom ${geometryType}${columns})`,
+  );
+  db.exec(`CREATE VIRTUAL TABLE ${quote(`rtree_${layer}_geom`)} USING rtree(id, minx, maxx, miny, maxy)`);
+  db.prepare(
+    `INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index', 'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')`,
+  ).run(layer);
+}
+
+/**
+ * Adds the triggers the rtree extension requires, after the bulk load: they
+ * call ST_* functions that only GeoPackage-aware SQLite builds (GDAL, QGIS)
+ * define, so they must not fire here. They keep the index right when a user
+ * edits the file in such a tool.
+ */
+function createTriggers(db: Database.Database, layer: string): void {
+  const t = quote(layer);
+  const r = quote(`rtree_${layer}_geom`);
+  const name = (suffix: string) => quote(`rtree_${layer}_geom_${suffix}`);
+  const insert = (when: string) =>
+    `INSERT OR REPLACE INTO ${r} VALUES (NEW.fid, ST_MinX(NEW.geom), ST_MaxX(NEW.geom), ST_MinY(NEW.geom), ST_MaxY(NEW.geom)); ${when}`;
+  db.exec(`
+    CREATE TRIGGER ${name('insert')} AFTER INSERT ON ${t} WHEN (new.geom NOT NULL AND NOT ST_IsEmpty(NEW.geom))
+      BEGIN ${insert('')} END;
+    CREATE TRIGGER ${name('update1')} AFTER UPDATE OF geom ON ${t}
+      WHEN OLD.fid = NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom)) BEGIN ${insert('')} END;
+    CREATE TRIGGER ${name('update2')} AFTER UPDATE OF geom ON ${t}
+      WHEN OLD.fid = NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom)) BEGIN DELETE FROM ${r} WHERE id = OLD.fid; END;
+    CREATE TRIGGER ${name('update3')} AFTER UPDATE ON ${t}
+      WHEN OLD.fid != NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom))
+      BEGIN DELETE FROM ${r} WHERE id = OLD.fid; ${insert('')} END;
+    CREATE TRIGGER ${name('update4')} AFTER UPDATE ON ${t}
+      WHEN OLD.fid != NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom))
+      BEGIN DELETE FROM ${r} WHERE id IN (OLD.fid, NEW.fid); END;
+    CREATE TRIGGER ${name('delete')} AFTER DELETE ON ${t} WHEN old.geom NOT NULL
+      BEGIN DELETE FROM ${r} WHERE id = OLD.fid; END;
+  `);
+}

@@ -1,0 +1,185 @@
+// Writes a level as a zipped ESRI Shapefile: .shp, .shx, .dbf, .prj (WGS 84)
+// and .cpg (UTF-8), written by hand (the format is small and fixed; no npm
+// writer streams, handles UTF-8 names and keeps doubles exact). Every
+// feature is a Polygon record (type 5) holding all its rings, outer rings
+// clockwise and holes counter-clockwise as the format requires, so rings may
+// come out reversed relative to the GeoJSON (same points, same places).
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { BufferedFile, IN_MEMORY_BELOW_BYTES, MemoryFile } from './buffered-file.ts';
+import { dbfFields, dbfHeader, dbfRecord, type DbfField } from './dbase.ts';
+import { ringArea2, shapeBbox, shapeOf, type Ring, type Shape } from './geometry.ts';
+import { UserError } from '../core/errors.ts';
+import { pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
+import { writeZip } from './zip.ts';
+
+const WGS84_PRJ =
+  'GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],' +
+  'PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]';
+
+/** .shp offsets are 32-bit counts of 16-bit words: files stop at 4 GiB (GDAL reads up to that). */
+export const SHP_MAX_BYTES = 2 ** 32 - 2;
+
+/** Returns a ring with the wanted winding (clockwise when `clockwise`). */
+function wound(ring: Ring, clockwise: boolean): Ring {
+  const ccw = ringArea2(ring) > 0;
+  return ccw === clockwise ? [...ring].reverse() : ring;
+}
+
+/** Returns the content of one Polygon record (without its 8-byte record header). */
+export function shpPolygon(shape: Shape): Buffer {
+  const rings: Ring[] = [];
+  for (const polygon of shape.polygons) polygon.forEach((ring, i) => rings.push(wound(ring, i === 0)));
+  const points = rings.reduce((n, r) => n + r.length, 0);
+  const content = Buffer.allocUnsafe(44 + 4 * rings.length + 16 * points);
+  const [minX, minY, maxX, maxY] = shapeBbox(shape);
+  content.writeInt32LE(5, 0);
+  content.writeDoubleLE(minX, 4);
+  content.writeDoubleLE(minY, 12);
+  content.writeDoubleLE(maxX, 20);
+  content.writeDoubleLE(maxY, 28);
+  content.writeInt32LE(rings.length, 36);
+  content.writeInt32LE(points, 40);
+  let o = 44;
+  let start = 0;
+  for (const ring of rings) {
+    content.writeInt32LE(start, o);
+    o += 4;
+    start += ring.length;
+  }
+  for (const ring of rings) {
+    for (const p of ring) {
+      content.writeDoubleLE(p[0], o);
+      content.writeDoubleLE(p[1], o + 8);
+      o += 16;
+    }
+  }
+  return content;
+}
+
+/** Returns the 100-byte header shared by .shp and .shx. */
+function mainHeader(fileBytes: number, bbox: [number, number, number, number]): Buffer {
+  const header = Buffer.alloc(100);
+  header.writeInt32BE(9994, 0);
+  header.writeInt32BE(fileBytes / 2, 24);
+  header.writeInt32LE(1000, 28);
+  header.writeInt32LE(5, 32);
+  header.writeDoubleLE(bbox[0], 36);
+  header.writeDoubleLE(bbox[1], 44);
+  header.writeDoubleLE(bbox[2], 52);
+  header.writeDoubleLE(bbox[3], 60);
+  return header;
+}
+
+export interface ShapefileResult {
+  fields: { property: string; field: string }[]; // every property's dBase field name, e.g. "shapeGroup"
+  renamed: { property: string; field: string }[]; // those whose name changed (cut to 10 bytes or made unique)
+}
+
+/**
+ * Opens a zipped Shapefile being written: `layer`.shp, .shx, .dbf, .prj and
+ * .cpg in a temporary folder beside `out`; finish() zips them into `out`
+ * and returns the field names chosen for the properties.
+ */
+export async function openShapefile(
+  out: string,
+  layer: string,
+  info: SourceScan,
+  inMemoryBelow = IN_MEMORY_BELOW_BYTES,
+): Promise<FeatureSink<ShapefileResult>> {
+  const fields: DbfField[] = dbfFields(info.fields);
+  // Small levels are built in memory and zipped from there: no temporary folder (many small
+  // files convert several times faster); large ones stream through files.
+  const small = info.count === 0 || info.ends[info.count - 1] < inMemoryBelow;
+  const dir = small ? undefined : await mkdtemp(join(dirname(out), `.${basename(out)}.`));
+  const path = (ext: string) => join(dir!, `${layer}.${ext}`);
+  const handles = dir ? await Promise.all(['shp', 'shx', 'dbf'].map((ext) => open(path(ext), 'w'))) : [];
+  const [shp, shx, dbf] = dir
+    ? handles.map((h) => new BufferedFile(h))
+    : [0, 1, 2].map(() => new MemoryFile());
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await Promise.all(handles.map((h) => h.close()));
+  };
+  const abort = async () => {
+    await close().catch(() => {});
+    if (dir) await rm(dir, { recursive: true, force: true });
+  };
+  let record = 0;
+  try {
+    await shp.write(Buffer.alloc(100)); // headers last, when lengths are known
+    await shx.write(Buffer.alloc(100));
+    await dbf.write(dbfHeader(fields, info.count));
+  } catch (error) {
+    await abort();
+    throw error;
+  }
+  return {
+    async add(feature) {
+      const content = shpPolygon(shapeOf(feature));
+      const head = Buffer.allocUnsafe(8);
+      head.writeInt32BE(++record, 0);
+      head.writeInt32BE(content.length / 2, 4);
+      const index = Buffer.allocUnsafe(8);
+      index.writeInt32BE(shp.position / 2, 0);
+      index.writeInt32BE(content.length / 2, 4);
+      await shp.write(head);
+      await shp.write(content);
+      await shx.write(index);
+      await dbf.write(dbfRecord(fields, feature.properties));
+      if (shp.position > SHP_MAX_BYTES)
+        throw new UserError(`${out}: too large for a Shapefile (.shp over 4 GiB)`);
+    },
+    async finish() {
+      const names = (ext: string) => `${layer}.${ext}`;
+      try {
+        await dbf.write(Buffer.from([0x1a]));
+        for (const o of [shp, shx, dbf]) await o.flush();
+        const shpHeader = mainHeader(shp.position, info.bbox);
+        const shxHeader = mainHeader(shx.position, info.bbox);
+        if (!dir) {
+          const [a, b, c] = [shp, shx, dbf].map((o) => (o as MemoryFile).contents());
+          shpHeader.copy(a, 0);
+          shxHeader.copy(b, 0);
+          await writeZip(out, [
+            { data: a, name: names('shp') },
+            { data: b, name: names('shx') },
+            { data: c, name: names('dbf') },
+            { data: Buffer.from(WGS84_PRJ), name: names('prj') },
+            { data: Buffer.from('UTF-8'), name: names('cpg') },
+          ]);
+        } else {
+          await handles[0].write(shpHeader, 0, 100, 0);
+          await handles[1].write(shxHeader, 0, 100, 0);
+          await close();
+          await writeFile(path('prj'), WGS84_PRJ);
+          await writeFile(path('cpg'), 'UTF-8');
+          await writeZip(
+            out,
+            ['shp', 'shx', 'dbf', 'prj', 'cpg'].map((ext) => ({ file: path(ext), name: names(ext) })),
+          );
+        }
+      } finally {
+        await abort();
+      }
+      const all = fields.map((f) => ({ property: f.field.name, field: f.name }));
+      return { fields: all, renamed: all.filter((f) => f.property !== f.field) };
+    },
+    abort,
+  };
+}
+
+/** Writes `source` (a GeoJSON level) to `out` as a zipped Shapefile (see openShapefile). */
+export async function writeShapefile(
+  source: string,
+  out: string,
+  layer: string,
+  scan?: SourceScan,
+  inMemoryBelow = IN_MEMORY_BELOW_BYTES,
+): Promise<ShapefileResult> {
+  const info = scan ?? (await scanSource(source));
+  const [result] = await pump(source, info, [await openShapefile(out, layer, info, inMemoryBelow)]);
+  return result as ShapefileResult;
+}

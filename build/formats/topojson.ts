@@ -1,0 +1,183 @@
+// Writes a level as TopoJSON: borders shared by two features stored once
+// (arcs), positions quantised to a grid and delta-encoded. Arcs are found
+// across the whole level, so the quantised positions are held in memory (in
+// typed arrays, about 25 bytes per position: topology.ts); levels over
+// TOPOJSON_MAX_BYTES are refused with a clear message. The file is written
+// as a stream.
+import { open, rename, rm, stat } from 'node:fs/promises';
+import { UserError } from '../core/errors.ts';
+import { tempPathBeside } from '../core/atomic-write.ts';
+import { shapeOf } from './geometry.ts';
+import { pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
+import { buildTopology, IntList, QuantisedRings, type Grid } from './topology.ts';
+
+/**
+ * Largest source level converted to TopoJSON. The topology takes about 25
+ * bytes a position, about the GeoJSON's own size (a 100 MB level: ~4.3 M
+ * positions): 512 MiB of GeoJSON needs ~0.55 GB.
+ */
+export const TOPOJSON_MAX_BYTES = 512 * 1024 * 1024;
+
+/** Grid step, in degrees, on the longer side of the level's bbox: 1e-6° ≈ 0.11 m, the sample data's own precision. */
+export const TOPOJSON_STEP_DEGREES = 1e-6;
+
+export interface TopoJsonResult {
+  quantization: number; // grid points across the bbox on each axis, e.g. 43032920
+  scale: [number, number]; // the transform's step in degrees: every position is within half a step of the source
+  translate: [number, number]; // the grid's origin, [west, south]
+}
+
+/** Returns the quantisation giving a step of at most TOPOJSON_STEP_DEGREES over `bbox`. */
+export function quantizationFor(bbox: number[]): number {
+  const extent = Math.max(bbox[2] - bbox[0], bbox[3] - bbox[1]);
+  return Math.max(2, Math.ceil(extent / TOPOJSON_STEP_DEGREES) + 1);
+}
+
+/** A file written through a 1 MiB buffer of text. */
+async function textWriter(path: string) {
+  const file = await open(path, 'w');
+  let parts: string[] = [];
+  let pending = 0;
+  const flush = async () => {
+    const data = Buffer.from(parts.join(''));
+    parts = [];
+    pending = 0;
+    await file.write(data);
+  };
+  return {
+    async write(text: string) {
+      parts.push(text);
+      pending += text.length;
+      if (pending >= 1 << 20) await flush();
+    },
+    async close() {
+      await flush();
+      await file.close();
+    },
+    abort: () => file.close(),
+  };
+}
+
+/** Returns the size of `source`; a UserError when it is over TOPOJSON_MAX_BYTES. */
+async function checkSize(source: string): Promise<number> {
+  const { size } = await stat(source);
+  if (size > TOPOJSON_MAX_BYTES) {
+    throw new UserError(
+      `${source}: ${size} bytes is over the TopoJSON limit of ${TOPOJSON_MAX_BYTES} bytes (TopoJSON is built in memory)`,
+    );
+  }
+  return size;
+}
+
+/**
+ * Opens a TopoJSON file to be written to `out` from `source` (a GeoJSON
+ * level), with one object named `layer` (a GeometryCollection keeping each
+ * feature's id and properties). add() quantises each feature into typed
+ * arrays; finish() builds the topology and writes the file through a
+ * temporary file renamed into place. A UserError refuses levels over
+ * TOPOJSON_MAX_BYTES.
+ */
+export async function openTopoJson(
+  source: string,
+  out: string,
+  layer: string,
+  info: SourceScan,
+): Promise<FeatureSink<TopoJsonResult>> {
+  const size = await checkSize(source);
+  const [x0, y0, x1, y1] = info.bbox;
+  const quantization = quantizationFor(info.bbox);
+  // As topojson-server: k steps per degree, the grid's origin at the bbox's south-west corner.
+  const grid: Grid = {
+    x0,
+    y0,
+    kx: x1 - x0 ? (quantization - 1) / (x1 - x0) : 1,
+    ky: y1 - y0 ? (quantization - 1) / (y1 - y0) : 1,
+  };
+  const rings = new QuantisedRings(grid, Math.ceil(size / 6) + 16);
+  const heads: string[] = []; // per feature: `"id":…,"properties":…`
+  const shapes = new IntList(); // per feature: multi (0/1), polygons, then rings per polygon
+  return {
+    add(feature) {
+      const shape = shapeOf(feature);
+      shapes.push(shape.multi ? 1 : 0);
+      shapes.push(shape.polygons.length);
+      for (const polygon of shape.polygons) {
+        shapes.push(polygon.length);
+        for (const ring of polygon) rings.addRing(ring);
+      }
+      const id = feature.id === undefined ? '' : `"id":${JSON.stringify(feature.id)},`;
+      heads.push(`${id}"properties":${JSON.stringify(feature.properties ?? {})}`);
+    },
+    finish: async () => {
+      const topo = buildTopology(rings);
+      const scale: [number, number] = [1 / grid.kx, 1 / grid.ky];
+      const translate: [number, number] = [x0, y0];
+      const temp = tempPathBeside(out);
+      const w = await textWriter(temp);
+      try {
+        const transform = JSON.stringify({ scale, translate });
+        await w.write(`{"type":"Topology","transform":${transform},"objects":{${JSON.stringify(layer)}:`);
+        await w.write('{"type":"GeometryCollection","geometries":[');
+        let s = 0;
+        let ring = 0;
+        const ringRefs = () => {
+          const from = topo.ringArcStart.data[ring];
+          const to = topo.ringArcStart.data[++ring];
+          return `[${Array.from(topo.ringArcs.data.subarray(from, to)).join(',')}]`;
+        };
+        for (let f = 0; f < heads.length; f++) {
+          const multi = shapes.data[s++] === 1;
+          const polygons: string[] = [];
+          for (let p = shapes.data[s++]; p > 0; p--) {
+            const refs: string[] = [];
+            for (let r = shapes.data[s++]; r > 0; r--) refs.push(ringRefs());
+            polygons.push(`[${refs.join(',')}]`);
+          }
+          const arcs = multi ? `[${polygons.join(',')}]` : polygons[0];
+          await w.write(
+            `${f ? ',' : ''}{"type":"${multi ? 'MultiPolygon' : 'Polygon'}","arcs":${arcs},${heads[f]}}`,
+          );
+        }
+        await w.write(']}},"arcs":[');
+        const xs = rings.x.data;
+        const ys = rings.y.data;
+        for (let a = 0; a < topo.arcs; a++) {
+          const n = topo.arcLength(a);
+          let p = topo.arcPoint(a, 0);
+          let px = xs[p];
+          let py = ys[p];
+          let text = `${a ? ',' : ''}[[${px},${py}]`;
+          for (let k = 1; k < n; k++) {
+            p = topo.arcPoint(a, k);
+            text += `,[${xs[p] - px},${ys[p] - py}]`;
+            px = xs[p];
+            py = ys[p];
+          }
+          await w.write(`${text}]`);
+        }
+        await w.write(']}\n');
+        await w.close();
+        await rename(temp, out);
+      } catch (error) {
+        await w.abort().catch(() => {});
+        await rm(temp, { force: true });
+        throw error;
+      }
+      return { quantization, scale, translate };
+    },
+    abort: async () => {},
+  };
+}
+
+/** Writes `source` to `out` as TopoJSON (see openTopoJson). */
+export async function writeTopoJson(
+  source: string,
+  out: string,
+  layer: string,
+  scan?: SourceScan,
+): Promise<TopoJsonResult> {
+  await checkSize(source); // before the scan: a refused level is not read at all
+  const info = scan ?? (await scanSource(source));
+  const [result] = await pump(source, info, [await openTopoJson(source, out, layer, info)]);
+  return result as TopoJsonResult;
+}

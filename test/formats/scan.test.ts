@@ -1,0 +1,69 @@
+// The scan every writer starts from: feature byte ranges, per-feature bboxes
+// and geometry kinds read without JSON.parse (the fast path), and the typed
+// fields, compared with a plain JSON.parse of the same files and @turf/bbox.
+import turfBbox from '@turf/bbox';
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { FieldCollector } from '../../build/formats/fields.ts';
+import { scanFeatures } from '../../build/formats/feature-stream.ts';
+import { scanSource } from '../../build/formats/source-scan.ts';
+
+const REPO = new URL('../../', import.meta.url).pathname;
+
+describe('scanSource', () => {
+  // USA_ADM2 (2.4 MB) crosses 1 MiB chunk ends, where features take the JSON.parse path.
+  test.each([
+    'data/earth/USA/USA_ADM2.geojson',
+    'data/earth/CHL/CHL_ADM1.geojson',
+    'data/earth/FJI/FJI_ADM0.geojson',
+  ])(
+    '%s: byte ranges, bboxes (= @turf/bbox), kinds and fields equal a JSON.parse of the file',
+    async (path) => {
+      const text = readFileSync(REPO + path);
+      const features = (JSON.parse(text.toString('utf8')) as { features: GeoJSON.Feature[] }).features;
+      const scan = await scanSource(REPO + path);
+      expect(scan.count).toBe(features.length);
+      const collector = new FieldCollector();
+      features.forEach((feature, i) => {
+        const slice = text.subarray(scan.starts[i], scan.ends[i]).toString('utf8');
+        expect(JSON.parse(slice)).toEqual(feature);
+        expect([...scan.boxes.subarray(i * 4, i * 4 + 4)]).toEqual(turfBbox(feature));
+        collector.add(feature.properties);
+      });
+      expect(scan.fields).toEqual(collector.fields());
+      expect(scan.multiPolygons).toBe(features.filter((f) => f.geometry.type === 'MultiPolygon').length);
+    },
+  );
+
+  test('positions laid out otherwise (spaces, exponents) → the feature is parsed instead, same bbox', async () => {
+    const path = '/tmp/geoshelf-scan-test.geojson';
+    const feature = {
+      type: 'Feature',
+      properties: { a: 1 },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [1e-3, 2],
+            [3, 2],
+            [3, 4.5],
+            [1e-3, 2],
+          ],
+        ],
+      },
+    };
+    const { writeFileSync, rmSync } = await import('node:fs');
+    writeFileSync(path, `{"type":"FeatureCollection","features":[ ${JSON.stringify(feature, null, 1)} ]}`);
+    try {
+      const raws = [];
+      for await (const raw of scanFeatures(path)) raws.push({ ...raw, box: raw.box && [...raw.box] });
+      expect(raws).toHaveLength(1);
+      expect(raws[0].box).toBeUndefined(); // not the fast path
+      const scan = await scanSource(path);
+      expect([...scan.boxes]).toEqual([0.001, 2, 3, 4.5]);
+      expect(scan.fields).toEqual([{ name: 'a', type: 'integer', maxBytes: 1, fractionDigits: 0 }]);
+    } finally {
+      rmSync(path, { force: true });
+    }
+  });
+});
