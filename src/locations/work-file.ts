@@ -13,8 +13,10 @@ export function tempName(db: string): string {
   return join(dirname(db), `.${basename(db)}.import-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 }
 
-/** The table as declared, but without the key (bulk mode, until buildPrimaryKey). */
+/** The table as declared, but without the key (bulk mode, until adoptKeyIndex). */
 const KEYLESS_TABLE_SQL = TABLE_SQL.replace('id TEXT PRIMARY KEY', 'id TEXT');
+if (KEYLESS_TABLE_SQL === TABLE_SQL)
+  throw new Error('work-file.ts: TABLE_SQL no longer declares "id TEXT PRIMARY KEY"');
 const KEY_INDEX = 'locations_id_building';
 
 /**
@@ -39,7 +41,11 @@ export function openWork(temp: string, fresh: boolean, bulk: boolean): Database.
   }
 }
 
-/** Builds the id index of a keyless table; returns false, changing nothing, when two rows share an id. */
+/**
+ * Builds the id index of a keyless table; returns false when two rows share
+ * an id (with no journal, the failed build may leave pages behind: the caller
+ * drops the file).
+ */
 export function buildKeyIndex(work: Database.Database): boolean {
   try {
     work.exec(`CREATE UNIQUE INDEX ${KEY_INDEX} ON locations (id)`);
