@@ -11,7 +11,7 @@ import type { Problem } from '../../build/core/problem.ts';
 import { deterministicId } from './normalise.ts';
 import { locationProblem, type RawRecord } from './read-input.ts';
 import { INDEX_SQL } from './db.ts';
-import { adoptKeyIndex, buildKeyIndex, openWork, tempName } from './work-file.ts';
+import { buildKeyIndex, openWork, tempName } from './work-file.ts';
 import { LOCATION_TYPES, type Location, type LocationType } from './types.ts';
 
 /** A reason the target cannot be written, as one line (e.g. "disk full"); the caller names the file. */
@@ -177,7 +177,6 @@ export class ImportTarget {
       this.work.exec(INDEX_SQL);
     }
     const total = this.work.prepare('SELECT COUNT(*) FROM locations').pluck().get() as number;
-    if (this.bulk) adoptKeyIndex(this.work);
     this.work.exec('COMMIT');
     this.work.close();
     await fsyncPath(this.temp);

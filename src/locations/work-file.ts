@@ -1,27 +1,20 @@
 // The temporary database an import writes, and the bulk mode's deferred key:
-// a new table is loaded without any index, and its PRIMARY KEY index is built
-// once, sorting, after the last row. SQLite itself cannot defer a declared
-// key's index (it would insert a million random keys one at a time), so the
-// index is built as a plain unique index and then made the key's own.
+// a new table is loaded without any index, and its key's unique index
+// (db.ts, KEY_INDEX_SQL) is built once, sorting, after the last row, instead
+// of a million random keys inserted one at a time.
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { CREATE_TABLE, TABLE_SQL } from './db.ts';
+import { KEY_INDEX_SQL, KEYLESS_TABLE_SQL, TABLE_SQL } from './db.ts';
 
 /** A temporary file beside `db`, named so that a later import can tell a dead one's leftovers. */
 export function tempName(db: string): string {
   return join(dirname(db), `.${basename(db)}.import-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 }
 
-/** The table as declared, but without the key (bulk mode, until adoptKeyIndex). */
-const KEYLESS_TABLE_SQL = TABLE_SQL.replace('id TEXT PRIMARY KEY', 'id TEXT');
-if (KEYLESS_TABLE_SQL === TABLE_SQL)
-  throw new Error('work-file.ts: TABLE_SQL no longer declares "id TEXT PRIMARY KEY"');
-const KEY_INDEX = 'locations_id_building';
-
 /**
  * Opens the temporary copy for fast writing; with `fresh`, creates the table:
- * keyless when `bulk`, else with its key (every row checked as it comes).
+ * keyless when `bulk` (until buildKeyIndex), else with its key (every row checked as it comes).
  */
 export function openWork(temp: string, fresh: boolean, bulk: boolean): Database.Database {
   const work = new Database(temp);
@@ -48,39 +41,10 @@ export function openWork(temp: string, fresh: boolean, bulk: boolean): Database.
  */
 export function buildKeyIndex(work: Database.Database): boolean {
   try {
-    work.exec(`CREATE UNIQUE INDEX ${KEY_INDEX} ON locations (id)`);
+    work.exec(KEY_INDEX_SQL);
     return true;
   } catch (error) {
     if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
     throw error;
-  }
-}
-
-/**
- * Makes the index of buildKeyIndex the PRIMARY KEY's own
- * (`sqlite_autoindex_locations_1`, the table declared as CREATE_TABLE): the
- * file is then exactly what inserting into the declared table gives, because
- * a TEXT key's index holds the same (id, rowid) entries as a unique index on
- * id. The last schema change before COMMIT: this connection's cached schema
- * keeps the old names, so it is closed after.
- */
-export function adoptKeyIndex(work: Database.Database): void {
-  const version = work.pragma('schema_version', { simple: true }) as number;
-  work.unsafeMode(true); // better-sqlite3's defensive mode forbids writable_schema
-  try {
-    work.pragma('writable_schema = ON');
-    const table = work
-      .prepare("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = 'locations'")
-      .run(CREATE_TABLE);
-    const index = work
-      .prepare(
-        "UPDATE sqlite_master SET name = 'sqlite_autoindex_locations_1', sql = NULL WHERE type = 'index' AND name = ?",
-      )
-      .run(KEY_INDEX);
-    if (table.changes !== 1 || index.changes !== 1) throw new Error('the id index was not made the key');
-    work.pragma(`schema_version = ${version + 1}`); // the schema changed: no cached copy may be used
-    work.pragma('writable_schema = OFF');
-  } finally {
-    work.unsafeMode(false);
   }
 }

@@ -33,7 +33,7 @@ const schema = (db: string) =>
   query(db, 'SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name');
 
 describe('bulk load of a new file', () => {
-  it('ends with the declared PRIMARY KEY: the same schema as a row-by-row import, integrity ok, duplicates refused', async () => {
+  it('ends with the key (id NOT NULL, unique index): the same schema as a row-by-row import, integrity ok, duplicates refused', async () => {
     const bulkCsv = join(dir, 'bulk.csv');
     await writeFile(bulkCsv, HEADER + row(ID(2), 1) + row(ID(1), 2) + row(ID(3), 3));
     // identical rows without id: their generated ids collide once, so this import runs row by row
@@ -45,15 +45,18 @@ describe('bulk load of a new file', () => {
     expect((await importLocations({ files: [twinsCsv], db: checked })).problems).toEqual([]);
     expect(schema(bulk)).toEqual(schema(checked));
     expect(schema(bulk).map((r) => r.name)).toEqual([
+      'locations_id',
       'locations_pos',
       'locations_type_pos',
-      'sqlite_autoindex_locations_1',
       'locations',
     ]);
     expect(query(bulk, 'PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
-    expect(query(bulk, "SELECT name, pk FROM pragma_table_info('locations') WHERE pk > 0")).toEqual([
-      { name: 'id', pk: 1 },
-    ]);
+    expect(
+      query(bulk, "SELECT name, \"notnull\" FROM pragma_table_info('locations') WHERE name = 'id'"),
+    ).toEqual([{ name: 'id', notnull: 1 }]);
+    expect(
+      query(bulk, "SELECT \"unique\" FROM pragma_index_list('locations') WHERE name = 'locations_id'"),
+    ).toEqual([{ unique: 1 }]);
     expect(query(bulk, 'SELECT rowid, id, pos FROM locations ORDER BY id')).toEqual([
       { rowid: 2, id: ID(1), pos: 1 },
       { rowid: 1, id: ID(2), pos: 0 },
@@ -65,7 +68,7 @@ describe('bulk load of a new file', () => {
         handle.prepare("INSERT INTO locations VALUES (?, 'n', 'd', 'otro', 0, 0, 9, 9)").run(ID(3)),
       ).toThrow(/UNIQUE constraint failed: locations\.id/);
       expect(handle.prepare("EXPLAIN QUERY PLAN SELECT * FROM locations WHERE id = 'x'").get()).toMatchObject(
-        { detail: expect.stringContaining('sqlite_autoindex_locations_1') },
+        { detail: expect.stringContaining('locations_id') },
       );
     } finally {
       handle.close();
