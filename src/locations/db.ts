@@ -12,10 +12,14 @@ import { LOCATION_TYPES, type LocationType, type StoredLocation } from './types.
  * scan: `pos` numbers every row 0, 1, 2… in import order, `type_pos` numbers
  * the rows of each type 0, 1, 2… in the same order. `PRAGMA user_version = 1`
  * marks a file written by `geoshelf locations import`.
+ *
+ * The key is `id`: NOT NULL with a unique index (`locations_id`), which is
+ * what a TEXT PRIMARY KEY is in SQLite, but an index SQLite lets us build
+ * after a bulk load (a declared key's index can't be deferred). Files of
+ * earlier imports declare `id TEXT PRIMARY KEY`; both are read and appended to alike.
  */
-export const TABLE_SQL = `
-CREATE TABLE locations (
-  id TEXT PRIMARY KEY,
+export const CREATE_TABLE = `CREATE TABLE locations (
+  id TEXT NOT NULL,
   name TEXT NOT NULL,
   description TEXT NOT NULL,
   type TEXT NOT NULL,
@@ -23,9 +27,16 @@ CREATE TABLE locations (
   longitude REAL NOT NULL,
   pos INTEGER NOT NULL,
   type_pos INTEGER NOT NULL
-);
+)`;
+/** The key's index: before the rows when each row is checked, after them in a bulk load. */
+export const KEY_INDEX_SQL = 'CREATE UNIQUE INDEX locations_id ON locations (id);';
+/** The new table, without its key (the bulk load's start). */
+export const KEYLESS_TABLE_SQL = `
+${CREATE_TABLE};
 PRAGMA user_version = 1;
 `;
+/** The new table with its key, ready for rows checked one by one. */
+export const TABLE_SQL = `${KEYLESS_TABLE_SQL}${KEY_INDEX_SQL}\n`;
 /** The position indexes: the importer builds them after the rows of a new file (faster than row by row). */
 export const INDEX_SQL = `
 CREATE UNIQUE INDEX locations_pos ON locations (pos);

@@ -3,6 +3,9 @@
 // version is built in a temporary file beside the target and renamed over it,
 // so the target is always either the old file or the whole new one, readers
 // (a running server) are never blocked, and a killed import leaves the target intact.
+// A new table is first loaded in bulk (no index until the end); any problem
+// sends the import back to the start, checking row by row (README, "Bulk load").
+import { stat } from 'node:fs/promises';
 import { problem, type Problem } from '../../build/core/problem.ts';
 import { deterministicId, normaliseId, normaliseType, parseNumber } from './normalise.ts';
 import {
@@ -59,67 +62,100 @@ const nothing = (problems: Problem[], problemCount = problems.length): ImportRes
 export async function importLocations(options: ImportOptions): Promise<ImportResult> {
   let target: ImportTarget;
   try {
-    target = await ImportTarget.open(options.db, options.replace ?? false);
+    target = await ImportTarget.open(options.db, options.replace ?? false, await rereadable(options.files));
   } catch (error) {
     const failure = TargetError.from(error, options.db);
     if (failure) return nothing([problem(options.db, failure.message, { rule: 'write' })]);
     throw error;
   }
-  const problems: Problem[] = [];
-  let problemCount = 0;
-  const report = (p: Problem) => {
-    if (problems.length < MAX_LISTED_PROBLEMS) problems.push(p);
-    problemCount++;
-  };
   try {
-    const positions = new Positions(target, options.files);
-    let records = 0;
-    // problems of the rows staged but not yet inserted, reported in input order when they are
-    let pending: { seq: number; problem: Problem }[] = [];
-    const flush = () => {
-      pending.push(...positions.flush());
-      pending.sort((a, b) => a.seq - b.seq);
-      for (const item of pending) report(item.problem);
-      pending = [];
-    };
-    for (const [fileIndex, file] of options.files.entries()) {
-      const bytes: ByteProgress = { read: 0, size: 0 };
-      for await (const item of readLocationFile(file, options.map, bytes)) {
-        if ('fileProblem' in item) {
-          flush();
-          report(item.fileProblem);
-          continue;
-        }
-        for (const raw of item.records) {
-          const seq = records++;
-          const result = checkRecord(raw, options);
-          if (typeof result === 'string') {
-            pending.push({
-              seq,
-              problem: locationProblem(file, result, { line: raw.line, pointer: raw.pointer }),
-            });
-          } else {
-            positions.stage(result.location, result.generated, fileIndex, raw, seq);
-          }
-          if (records % 20_000 === 0) options.onProgress?.(records, file, bytes);
-        }
-        if (positions.staged >= STAGE_ROWS) flush();
-      }
-      flush();
-      options.onProgress?.(records, file, bytes);
+    let outcome = await load(target, options);
+    if (outcome === 'restart') {
+      await target.restartChecked();
+      outcome = await load(target, options);
     }
-    if (problemCount > 0) {
+    if (outcome === 'restart') throw new Error('a checked import asked to restart');
+    if (outcome.problemCount > 0) {
       await target.abandon();
-      return nothing(problems, problemCount);
+      return nothing(outcome.problems, outcome.problemCount);
     }
     const { total, created } = await target.commit();
-    return { problems: [], problemCount: 0, inserted: positions.inserted, total, created };
+    return { problems: [], problemCount: 0, inserted: outcome.inserted, total, created };
   } catch (error) {
     await target.abandon();
     const failure = TargetError.from(error, options.db);
     if (failure) return nothing([problem(options.db, failure.message, { rule: 'write' })]);
     throw error;
   }
+}
+
+/**
+ * Whether every input can be read a second time (regular files): only then may
+ * an import run in bulk mode, which starts over, checked, on the first problem.
+ */
+async function rereadable(files: string[]): Promise<boolean> {
+  for (const file of files) {
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) return false;
+  }
+  return true;
+}
+
+/**
+ * Reads, checks and inserts every record of the inputs. In bulk mode, returns
+ * "restart" at the first problem or when ids collide (the checked run then
+ * finds and explains them, in input order); else the problems and the row count.
+ */
+async function load(
+  target: ImportTarget,
+  options: ImportOptions,
+): Promise<{ problems: Problem[]; problemCount: number; inserted: number } | 'restart'> {
+  const problems: Problem[] = [];
+  let problemCount = 0;
+  const report = (p: Problem) => {
+    if (problems.length < MAX_LISTED_PROBLEMS) problems.push(p);
+    problemCount++;
+  };
+  const positions = new Positions(target, options.files);
+  let records = 0;
+  // problems of the rows staged but not yet inserted, reported in input order when they are
+  let pending: { seq: number; problem: Problem }[] = [];
+  const flush = () => {
+    pending.push(...positions.flush());
+    pending.sort((a, b) => a.seq - b.seq);
+    for (const item of pending) report(item.problem);
+    pending = [];
+  };
+  for (const [fileIndex, file] of options.files.entries()) {
+    const bytes: ByteProgress = { read: 0, size: 0 };
+    for await (const item of readLocationFile(file, options.map, bytes)) {
+      if ('fileProblem' in item) {
+        if (target.bulk) return 'restart';
+        flush();
+        report(item.fileProblem);
+        continue;
+      }
+      for (const raw of item.records) {
+        const seq = records++;
+        const result = checkRecord(raw, options);
+        if (typeof result === 'string') {
+          if (target.bulk) return 'restart';
+          pending.push({
+            seq,
+            problem: locationProblem(file, result, { line: raw.line, pointer: raw.pointer }),
+          });
+        } else {
+          positions.stage(result.location, result.generated, fileIndex, raw, seq);
+        }
+        if (records % 20_000 === 0) options.onProgress?.(records, file, bytes);
+      }
+      if (positions.staged >= STAGE_ROWS) flush();
+    }
+    flush();
+    options.onProgress?.(records, file, bytes);
+  }
+  if (target.bulk && !target.finishBulk()) return 'restart';
+  return { problems, problemCount, inserted: positions.inserted };
 }
 
 function text(value: unknown): string | undefined {

@@ -1,19 +1,10 @@
 // `geoshelf locations import` as a user runs it: one line per problem, exit 1, never a stack.
-import { execFile } from 'node:child_process';
+// The first case runs the real binary; the others run the same main() in-process.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, cliProcess } from '../support/cli.ts';
 import { tempDir } from '../server/helpers.ts';
-
-const run = promisify(execFile);
-const BIN = new URL('../../bin/geoshelf.js', import.meta.url).pathname;
-type Failure = { code: number; stdout: string; stderr: string };
-const fail = (args: string[]) =>
-  run('node', [BIN, ...args]).then(
-    () => undefined as unknown as Failure,
-    (e: Failure) => e,
-  );
 
 describe('geoshelf locations import (CLI)', () => {
   let dir: string;
@@ -23,20 +14,19 @@ describe('geoshelf locations import (CLI)', () => {
 
   it('prints a one-line summary on success (no progress when stdout is not a terminal)', async () => {
     const db = join(dir, 'ok.sqlite');
-    const { stdout } = await run('node', [
-      BIN,
+    const { stdout } = await cliProcess(
       'locations',
       'import',
       'test/fixtures/locations/valid/stations.csv',
       '--db',
       db,
-    ]);
+    );
     expect(stdout).toBe(`${db}: created with 4 locations (4 in total)\n`);
   });
 
   it('bad rows → exit 1, one line per rejected row, then what happened; nothing written', async () => {
     const db = join(dir, 'bad.sqlite');
-    const error = await fail(['locations', 'import', 'test/fixtures/locations/invalid/bad.csv', '--db', db]);
+    const error = await cli('locations', 'import', 'test/fixtures/locations/invalid/bad.csv', '--db', db);
     expect(error.code).toBe(1);
     const lines = error.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(7);
@@ -59,7 +49,7 @@ describe('geoshelf locations import (CLI)', () => {
       [['--map', 'name', csv], '--map: expected field=column pairs separated by commas, got "name"'],
       [[], 'no input FILE given (see --help)'],
     ] as const) {
-      const error = await fail(['locations', 'import', ...args, '--db', join(dir, 'flags.sqlite')]);
+      const error = await cli('locations', 'import', ...args, '--db', join(dir, 'flags.sqlite'));
       expect([error.code, error.stderr]).toEqual([2, `geoshelf locations import: ${message}\n`]);
     }
   });

@@ -121,18 +121,22 @@ describe('import of valid files', () => {
     expect(new Set(rows(join(dir, 'x.sqlite')).map((r) => r.id)).size).toBe(3);
   });
 
-  it('the table is the seed record plus positions: column names, types and NOT NULL', async () => {
+  it('the table is the seed record plus positions: column names, types, NOT NULL, and id the key (a unique index)', async () => {
     const db = join(dir, 'x.sqlite');
     await importLocations({ files: [`${VALID}/stations.csv`], db });
     const columns = rows(db, 'SELECT name, type, "notnull", pk FROM pragma_table_info(\'locations\')');
     expect(columns.slice(0, 6)).toEqual([
-      { name: 'id', type: 'TEXT', notnull: 0, pk: 1 },
+      { name: 'id', type: 'TEXT', notnull: 1, pk: 0 },
       { name: 'name', type: 'TEXT', notnull: 1, pk: 0 },
       { name: 'description', type: 'TEXT', notnull: 1, pk: 0 },
       { name: 'type', type: 'TEXT', notnull: 1, pk: 0 },
       { name: 'latitude', type: 'REAL', notnull: 1, pk: 0 },
       { name: 'longitude', type: 'REAL', notnull: 1, pk: 0 },
     ]);
+    expect(rows(db, "SELECT name FROM pragma_index_info('locations_id')")).toEqual([{ name: 'id' }]);
+    expect(
+      rows(db, "SELECT \"unique\" FROM pragma_index_list('locations') WHERE name = 'locations_id'"),
+    ).toEqual([{ unique: 1 }]);
   });
 });
 
