@@ -22,30 +22,36 @@ export class LazyWorker<Reply> {
     private readonly onStop: (error: Error) => void,
   ) {}
 
+  /**
+   * Starts the worker now, before any job, so that it is ready when the
+   * first one comes (a thread takes ~0.1 s to boot); it does not keep the
+   * process alive. Returns false if no worker can run.
+   */
+  warm(): boolean {
+    if (this.worker || this.starting) return true;
+    let source: string | Promise<string>;
+    try {
+      source = this.source();
+    } catch {
+      return false;
+    }
+    if (typeof source === 'string') return this.spawn(source) !== undefined;
+    this.starting = source.then(
+      (code) => {
+        this.starting = undefined;
+        if (!this.spawn(code)) this.fail(new Error('cannot start the worker thread'));
+      },
+      (error: unknown) => {
+        this.starting = undefined;
+        this.fail(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+    return true;
+  }
+
   /** Posts `message` as one more job (the process stays open until done() is called for it); false if no worker can run. */
   post(message: unknown): boolean {
-    if (!this.worker && !this.starting) {
-      let source: string | Promise<string>;
-      try {
-        source = this.source();
-      } catch {
-        return false;
-      }
-      if (typeof source === 'string') {
-        if (!this.spawn(source)) return false;
-      } else {
-        this.starting = source.then(
-          (code) => {
-            this.starting = undefined;
-            if (!this.spawn(code)) this.fail(new Error('cannot start the worker thread'));
-          },
-          (error: unknown) => {
-            this.starting = undefined;
-            this.fail(error instanceof Error ? error : new Error(String(error)));
-          },
-        );
-      }
-    }
+    if (!this.warm()) return false;
     this.busy += 1;
     if (this.worker) {
       this.worker.ref();

@@ -8,6 +8,8 @@ import type { Rule } from './rules.ts';
 import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
 import type { Body, Dataset, Manifest, Source } from './types.ts';
 import { Measurer } from '../measure/cache.ts';
+import { CHECKED_PARALLEL_MIN_BYTES } from '../measure/measure.ts';
+import { warmSegmentWorker } from '../measure/parallel.ts';
 import { GeometryChecker } from '../geometry/cache.ts';
 import type { GeometryCounts } from './validate-geometry.ts';
 import { isValid } from './schema.ts';
@@ -49,6 +51,8 @@ export async function validateManifests(
 ): Promise<{ manifests: LoadedManifest[]; problems: Problem[]; geometry: Map<string, GeometryCounts> }> {
   const files = await findManifests(root);
   const loaded = await loadManifests(root, files);
+  // A file large enough to share with the worker is coming: boot it while the rest starts.
+  if (checkedSize(loaded.manifests) >= CHECKED_PARALLEL_MIN_BYTES) warmSegmentWorker();
   const ownMeasurer = options.measurer ? undefined : Measurer.forRoot(root);
   const ownChecker =
     options.geometry === undefined
@@ -77,6 +81,15 @@ export async function validateManifests(
     geometry.set(file, { checked: result.checked, invalid: result.issues.length });
   }
   return { manifests: loaded.manifests, problems: [...byFile.values()].flat(), geometry };
+}
+
+/** Returns the size of the largest file the manifests state (`bytes` of datasets and parts). */
+function checkedSize(manifests: LoadedManifest[]): number {
+  let largest = 0;
+  for (const { manifest } of manifests)
+    for (const d of manifest.datasets)
+      for (const n of [d.bytes ?? 0, ...(d.parts ?? []).map((p) => p.bytes)]) largest = Math.max(largest, n);
+  return largest;
 }
 
 function folderOf(file: string): Subject['folder'] {

@@ -29,7 +29,7 @@ export class GeoJSONError extends UserError {
 const WORKER_MIN_BYTES = 8 << 20; // hash on a second thread from this size on
 const PARALLEL_MIN_BYTES = 64 << 20; // share the scan with a worker thread from this size on
 const SEGMENT_BYTES = 32 << 20;
-const CHECKED_PARALLEL_MIN_BYTES = 16 << 20; // with geometry checks, a worker pays off sooner
+export const CHECKED_PARALLEL_MIN_BYTES = 16 << 20; // with geometry checks, a worker pays off sooner
 const CHECKED_SEGMENT_BYTES = 8 << 20; // smaller segments: the two threads end closer together
 
 /**
