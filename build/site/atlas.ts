@@ -10,7 +10,8 @@ import type { Dataset, Manifest } from '../manifest/types.ts';
 import { renderMapSvg } from './map-svg.ts';
 import { MAX_DRAWN_BYTES, mapSource } from './maps.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
-import { levelUnits, type Unit } from './units.ts';
+import { readFeatureBytes } from '../geometry/read-features.ts';
+import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './units.ts';
 
 /** Largest full file read for units; above it the units come from the preview (bboxes then approximate). */
 export const MAX_UNITS_FILE_BYTES = 32 * 2 ** 20;
@@ -62,6 +63,23 @@ function unitSources(d: Dataset): string[] {
   return (d.parts ?? []).map((p) => p.path);
 }
 
+/**
+ * Returns the unit rows of a file too large to parse whole (over
+ * MAX_UNITS_FILE_BYTES, any size): one feature parsed at a time, only its
+ * names, codes and bboxes kept, so memory does not grow with the file.
+ */
+async function streamedRows(root: string, path: string): Promise<UnitRow[] | undefined> {
+  const rows: UnitRow[] = [];
+  try {
+    for await (const { bytes } of readFeatureBytes(join(root, path))) {
+      rows.push(unitRow(JSON.parse(bytes.toString('utf8')) as Parameters<typeof unitRow>[0]));
+    }
+    return rows;
+  } catch {
+    return undefined; // the validator reports data files; an unreadable one just has no units
+  }
+}
+
 /** Returns the file a level's map is drawn from: its preview, else the full file when at most MAX_DRAWN_BYTES. */
 function drawnSource(d: Dataset): string | undefined {
   if (d.preview) return d.preview;
@@ -92,7 +110,7 @@ export async function readAtlas(
     path: string,
     key: string,
     title: string | undefined,
-    fill: (features: unknown[]) => { units?: Unit[]; svg?: string | null },
+    fill: (features: unknown[], rows?: UnitRow[]) => { units?: Unit[]; svg?: string | null },
   ) => {
     const info = await stat(join(root, path));
     let hit = cache.data[key];
@@ -103,18 +121,21 @@ export async function readAtlas(
       hit.mtimeMs !== info.mtimeMs ||
       hit.title !== title
     ) {
-      if (!parsed.has(path)) {
+      // A units-only read of a large file streams (the map is never drawn from one: MAX_DRAWN_BYTES).
+      const stream = title === undefined && info.size > MAX_UNITS_FILE_BYTES;
+      if (stream || !parsed.has(path)) {
         read.filesRead++;
         read.bytesRead += info.size;
-        parsed.set(path, features(root, path));
       }
-      const collection = await parsed.get(path)!;
+      const rows = stream ? await streamedRows(root, path) : undefined;
+      if (!stream && !parsed.has(path)) parsed.set(path, features(root, path));
+      const collection = stream ? rows && { features: [] } : await parsed.get(path)!;
       hit = {
         v: VERSION,
         size: info.size,
         mtimeMs: info.mtimeMs,
         title,
-        ...fill(collection?.features ?? []),
+        ...fill(collection?.features ?? [], rows),
       };
       if (!collection) hit = { ...hit, units: [], svg: null };
     }
@@ -138,15 +159,15 @@ type Entry = (
   path: string,
   key: string,
   title: string | undefined,
-  fill: (features: unknown[]) => { units?: Unit[]; svg?: string | null },
+  fill: (features: unknown[], rows?: UnitRow[]) => { units?: Unit[]; svg?: string | null },
 ) => Promise<{ units?: Unit[]; svg?: string | null }>;
 
 async function readLevel(m: Manifest, d: Dataset, entry: Entry): Promise<AtlasLevel> {
   const units: Unit[] = [];
   const sources = unitSources(d);
   for (const path of sources) {
-    const hit = await entry(path, `units ${path}`, undefined, (fs) => ({
-      units: levelUnits(fs as Parameters<typeof levelUnits>[0], d),
+    const hit = await entry(path, `units ${path}`, undefined, (fs, rows) => ({
+      units: rows ? unitsOfRows(rows, d) : levelUnits(fs as Parameters<typeof levelUnits>[0], d),
     }));
     units.push(...(hit.units ?? []).map((u) => ({ ...u }))); // copies: the cache keeps what the file gave
   }

@@ -79,6 +79,36 @@ interface Feature {
   geometry?: unknown;
 }
 
+/** What one feature contributes to its level's units, before ids are given (the geometry reduced to its bboxes). */
+export interface UnitRow {
+  name: string;
+  names: string[];
+  code: string;
+  parents: string[];
+  stable: string | undefined; // shapeID or the feature id
+  box: { bbox: BBox; display_bbox: BBox } | undefined; // undefined: the feature has no position
+}
+
+/** Returns the unit row of one feature: its names, codes and bboxes; the positions are not kept. */
+export function unitRow(f: Feature): UnitRow {
+  const p = f.properties ?? {};
+  const names = text(p, NAME_KEYS);
+  const lons: number[] = [];
+  const lats: number[] = [];
+  eachPosition(f.geometry, (q) => {
+    lons.push(q[0]);
+    lats.push(q[1]);
+  });
+  return {
+    name: names[0] ?? '',
+    names: names.slice(1),
+    code: text(p, CODE_KEYS)[0] ?? '',
+    parents: text(p, PARENT_KEYS),
+    stable: text(p, ['shapeID'])[0] ?? (f.id === undefined ? undefined : String(f.id)),
+    box: lons.length > 0 ? bboxes(lons, lats) : undefined,
+  };
+}
+
 /**
  * Returns the units of one level's features, in file order. The id is the
  * code when the level's codes are unique (e.g. "CL-RM"), else the feature id
@@ -86,33 +116,18 @@ interface Feature {
  * position are skipped: they have no bbox, and no map shape to name.
  */
 export function levelUnits(features: Feature[], dataset: Dataset): Unit[] {
-  const rows = features.map((f) => {
-    const p = f.properties ?? {};
-    const names = text(p, NAME_KEYS);
-    const lons: number[] = [];
-    const lats: number[] = [];
-    eachPosition(f.geometry, (q) => {
-      lons.push(q[0]);
-      lats.push(q[1]);
-    });
-    const stable = text(p, ['shapeID'])[0] ?? (f.id === undefined ? undefined : String(f.id));
-    return {
-      name: names[0] ?? '',
-      names: names.slice(1),
-      code: text(p, CODE_KEYS)[0] ?? '',
-      parents: text(p, PARENT_KEYS),
-      stable,
-      lons,
-      lats,
-    };
-  });
+  return unitsOfRows(features.map(unitRow), dataset);
+}
+
+/** Returns the units of a level from its features' rows (unitRow), as levelUnits does. */
+export function unitsOfRows(rows: UnitRow[], dataset: Dataset): Unit[] {
   const codes = rows.map((r) => r.code);
   const uniqueCodes = codes.every((c) => c) && new Set(codes).size === codes.length;
   const partCodes = new Set((dataset.parts ?? []).map((p) => p.code));
   const used = new Set<string>();
   const units: Unit[] = [];
   for (const row of rows) {
-    if (row.lons.length === 0) continue;
+    if (!row.box) continue;
     const base =
       slug(uniqueCodes ? row.code : (row.stable ?? `${dataset.level}-${row.name}`)) || dataset.level;
     let id = base;
@@ -125,7 +140,7 @@ export function levelUnits(features: Feature[], dataset: Dataset): Unit[] {
       names: row.names,
       code: row.code,
       parent: row.parents[0] ?? '',
-      ...bboxes(row.lons, row.lats),
+      ...row.box,
       ...(part ? { part } : {}),
     });
   }
