@@ -1,6 +1,9 @@
 // Bundles the browser code (src/client/) with vite, once per distinct input:
 // the result is cached under the build cache by a hash of the sources, the
-// base path and vite's version, so a no-op rebuild never starts vite.
+// base path and vite's version, so a no-op rebuild never starts vite. Vite
+// runs in a child process: its ~200 MB then never adds to the memory of a
+// build that is converting a large level at the same time.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
@@ -44,6 +47,24 @@ async function readBundle(dir: string): Promise<ClientBundle> {
   return { files, script: entry.file, styles: entry.css ?? [] };
 }
 
+/** Runs `vite.build(config)` in a child node process (cwd: the package, where vite resolves); throws with its output if it fails. */
+async function runVite(config: object): Promise<void> {
+  const script = `const { build } = await import('vite'); await build(JSON.parse(process.env.GEOSHELF_VITE_CONFIG));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: PACKAGE_DIR,
+    env: { ...process.env, GEOSHELF_VITE_CONFIG: JSON.stringify(config) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d));
+  child.stderr.on('data', (d: Buffer) => (output += d));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  if (code !== 0) throw new Error(`vite build of src/client/ failed (exit ${code}):\n${output}`);
+}
+
 /**
  * Returns the client bundle for `base` (e.g. "/" or "/catalogue/"), building it
  * with vite into `cacheDir/client-<key>/` unless that folder already exists.
@@ -54,8 +75,7 @@ export async function clientBundle(base: string, cacheDir: string): Promise<Clie
   const temp = `${dir}.${process.pid}.tmp`;
   await rm(temp, { recursive: true, force: true });
   await mkdir(cacheDir, { recursive: true });
-  const { build } = await import('vite');
-  await build({
+  const config = {
     configFile: false,
     root: CLIENT_DIR,
     base,
@@ -69,7 +89,8 @@ export async function clientBundle(base: string, cacheDir: string): Promise<Clie
       target: 'es2020',
       rolldownOptions: { input: join(CLIENT_DIR, 'main.ts') },
     },
-  });
+  };
+  await runVite(config);
   await rm(dir, { recursive: true, force: true });
   await rename(temp, dir);
   return readBundle(dir);
