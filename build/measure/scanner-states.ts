@@ -68,3 +68,12 @@ export function wrongKindReason(role: number, features: number, where: (what: st
       return `${where('geometry.coordinates')} is not an array`;
   }
 }
+
+/** Returns where the scan is, for messages, e.g. "features[3].geometry" (`features`: features begun so far). */
+export function placeOf(what: number | string, features: number): string {
+  if (what === F_TOP) return 'the FeatureCollection';
+  const feature = `features[${features - 1}]`;
+  if (what === F_FEATURE) return feature;
+  if (what === F_GEOMETRY) return `${feature}.geometry`;
+  return `${feature}.${String(what)}`;
+}

@@ -44,6 +44,7 @@ import {
   KEY_ROLES,
   MAX_DEPTH,
   LEAF_DEPTH,
+  placeOf,
   wrongKindReason,
 } from './scanner-states.ts';
 
@@ -377,11 +378,7 @@ export class FeatureCollectionScanner {
 
   /** Returns where we are for messages, e.g. "features[3].geometry". */
   private where(what: number | string): string {
-    if (what === F_TOP) return 'the FeatureCollection';
-    const feature = `features[${this.features - 1}]`;
-    if (what === F_FEATURE) return feature;
-    if (what === F_GEOMETRY) return `${feature}.geometry`;
-    return `${feature}.${String(what)}`;
+    return placeOf(what, this.features);
   }
 
   /** The error for a value of the wrong JSON kind in a GeoJSON member. */

@@ -1,11 +1,11 @@
 // The shared World-GeoJSON corpus (real manifests): ARG lists files the corpus
 // leaves out, so the build must refuse it; without ARG it must build.
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
+import { cli } from '../support/cli.ts';
 
 const CORPUS = join(process.cwd(), '../shared/corpus/world-geojson');
 const scratch = mkdtempSync(join(tmpdir(), 'geoshelf-corpus-'));
@@ -13,12 +13,10 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 if (!existsSync(CORPUS)) console.warn(`skipping corpus build tests: ${CORPUS} is absent`);
 
 describe.skipIf(!existsSync(CORPUS))('build of the World-GeoJSON corpus', () => {
-  it('with ARG (files missing) → every problem printed as FILE: POINTER: message, exit 1, no output', () => {
+  it('with ARG (files missing) → every problem printed as FILE: POINTER: message, exit 1, no output', async () => {
     const out = join(scratch, 'refused');
-    const run = spawnSync(process.execPath, ['bin/geoshelf.js', 'build', '--root', CORPUS, '--out', out], {
-      encoding: 'utf8',
-    });
-    expect(run.status).toBe(1);
+    const run = await cli('build', '--root', CORPUS, '--out', out);
+    expect(run.code).toBe(1);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toContain(
       'data/earth/ARG/manifest.json: /datasets/0/path: file data/earth/ARG/ARG_ADM0.geojson does not exist',

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../server/helpers.ts';
 
 const run = promisify(execFile);
-const BIN = new URL('../../bin/geoshelf.js', import.meta.url).pathname;
+import { BIN } from '../support/cli.ts';
 const CORPUS = new URL('../../../shared/corpus/ubi-copec/', import.meta.url).pathname;
 
 describe.skipIf(!existsSync(CORPUS))(

@@ -15,7 +15,7 @@ import { readLocationFile } from '../../src/locations/read-input.ts';
 import { tempDir } from '../server/helpers.ts';
 
 const run = promisify(execFile);
-const BIN = new URL('../../bin/geoshelf.js', import.meta.url).pathname;
+import { BIN } from '../support/cli.ts';
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 /** A CSV of `count` valid rows (ids given), about 110 bytes each. */

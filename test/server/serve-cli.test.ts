@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDb, request, sampleRows, tempDir } from './helpers.ts';
 
 const run = promisify(execFile);
-const BIN = new URL('../../bin/geoshelf.js', import.meta.url).pathname;
+import { BIN } from '../support/cli.ts';
 
 describe('geoshelf serve (CLI)', () => {
   let dir: string;

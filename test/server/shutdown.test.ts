@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_SQL } from '../../src/locations/db.ts';
 import { request, tempDir } from './helpers.ts';
 
-const BIN = new URL('../../bin/geoshelf.js', import.meta.url).pathname;
+import { BIN } from '../support/cli.ts';
 const ROWS = 60_000; // a response of about 9 MB: in flight while the client holds it
 
 function writeDb(path: string): void {
