@@ -2,13 +2,13 @@
 // keeps the results in a cache folder keyed by the source's sha256, so a
 // rebuild converts only what changed. Returns what the site and API list.
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
+import { workerBundle } from '../core/worker-bundle.ts';
 import { hashFileInWorker } from '../measure/hash.ts';
 import { openGeoPackage } from './geopackage.ts';
 import { openShapefile, type ShapefileResult } from './shapefile.ts';
@@ -19,38 +19,18 @@ import { TOPOJSON_STEP_DEGREES } from './topojson.ts';
 /** From this source size on, TopoJSON is written on a worker thread, beside the other formats. */
 export const WORKER_FROM_BYTES = 8 << 20;
 
-let workerCode: string | undefined;
-
-/**
- * Returns formats-worker.ts and what it imports, bundled by esbuild into one
- * CommonJS script (as the measurer does: a worker does not inherit the main
- * thread's TypeScript loader).
- */
-function bundledWorker(): string {
-  if (workerCode) return workerCode;
-  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-  const built = esbuild.buildSync({
-    entryPoints: [fileURLToPath(new URL('./formats-worker.ts', import.meta.url))],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
-  });
-  workerCode = built.outputFiles[0].text;
-  return workerCode;
-}
-
 /** Runs writeSecondHalf on a worker thread; its errors come back as they were thrown (UserError or not). */
-function secondHalfOnWorker(
+async function secondHalfOnWorker(
   source: string,
   scan: SourceScan,
   layer: string,
   paths: { fgb: string; topojson: string },
 ): Promise<SecondHalf> {
+  // formats-worker.ts and what it imports, one CommonJS bundle cached while
+  // its sources are unchanged (build/core/worker-bundle.ts), as the measurer's.
+  const code = await workerBundle(fileURLToPath(new URL('./formats-worker.ts', import.meta.url)));
   return new Promise((resolve, reject) => {
-    const worker = new Worker(bundledWorker(), { eval: true, workerData: { source, scan, layer, paths } });
+    const worker = new Worker(code, { eval: true, workerData: { source, scan, layer, paths } });
     worker.once(
       'message',
       (reply: { result?: SecondHalf; error?: { message: string; stack?: string; user: boolean } }) => {
