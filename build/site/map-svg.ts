@@ -5,6 +5,7 @@
 // The frame holds the main mass (build/site/map-frame.ts); outlying shapes are
 // drawn outside it, and the SVG's data-extent gives the box of everything.
 import { mainFrame, type Box } from './map-frame.ts';
+import { longitudeSpan } from './units.ts';
 
 type Position = number[];
 type Ring = Position[];
@@ -49,18 +50,7 @@ function escapeXml(text: string): string {
  * (Fiji: -180…180 becomes 177…182), else 0.
  */
 function antimeridianShift(lons: number[]): number {
-  let west = Infinity;
-  let east = -Infinity;
-  let shiftedWest = Infinity;
-  let shiftedEast = -Infinity;
-  for (const lon of lons) {
-    const shifted = lon < 0 ? lon + 360 : lon;
-    west = Math.min(west, lon);
-    east = Math.max(east, lon);
-    shiftedWest = Math.min(shiftedWest, shifted);
-    shiftedEast = Math.max(shiftedEast, shifted);
-  }
-  return east - west > 180 && shiftedEast - shiftedWest < east - west ? 360 : 0;
+  return longitudeSpan(lons).crosses ? 360 : 0;
 }
 
 /** Returns the box and area of a polygon's outer ring in projected units (x = lon × cos). */

@@ -48,6 +48,21 @@ export function eachPosition(geometry: unknown, each: (p: Position) => void): vo
  * 177…182), west > east, e.g. [177.0, -20.7, -178.2, -12.5].
  */
 export function bboxes(lons: number[], lats: number[]): { bbox: BBox; display_bbox: BBox } {
+  const { west, east, shiftedWest, shiftedEast, crosses } = longitudeSpan(lons);
+  let [south, north] = [Infinity, -Infinity];
+  for (const lat of lats) [south, north] = [Math.min(south, lat), Math.max(north, lat)];
+  const bbox: BBox = [west, south, east, north];
+  const wrap = (lon: number) => (lon > 180 ? lon - 360 : lon);
+  return { bbox, display_bbox: crosses ? [wrap(shiftedWest), south, wrap(shiftedEast), north] : bbox };
+}
+
+/**
+ * Returns the plain span of `lons` and the span with western longitudes moved
+ * east by 360°; `crosses` when the moved one is narrower and the plain one
+ * wider than 180° (a shape across the antimeridian, e.g. Fiji: -180…180 → 177…182).
+ * The one rule for the API's display bbox and the map's framing.
+ */
+export function longitudeSpan(lons: number[]) {
   let [west, east, shiftedWest, shiftedEast] = [Infinity, -Infinity, Infinity, -Infinity];
   for (const lon of lons) {
     const shifted = lon < 0 ? lon + 360 : lon;
@@ -56,12 +71,8 @@ export function bboxes(lons: number[], lats: number[]): { bbox: BBox; display_bb
     shiftedWest = Math.min(shiftedWest, shifted);
     shiftedEast = Math.max(shiftedEast, shifted);
   }
-  let [south, north] = [Infinity, -Infinity];
-  for (const lat of lats) [south, north] = [Math.min(south, lat), Math.max(north, lat)];
-  const bbox: BBox = [west, south, east, north];
   const crosses = east - west > 180 && shiftedEast - shiftedWest < east - west;
-  const wrap = (lon: number) => (lon > 180 ? lon - 360 : lon);
-  return { bbox, display_bbox: crosses ? [wrap(shiftedWest), south, wrap(shiftedEast), north] : bbox };
+  return { west, east, shiftedWest, shiftedEast, crosses };
 }
 
 /** Returns `value` usable in an id attribute and a URL fragment: "USA:ADM2:US-AL.01001" → "USA-ADM2-US-AL.01001". */
