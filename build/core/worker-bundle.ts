@@ -1,15 +1,17 @@
 // A worker thread's script: a TypeScript entry and what it imports, bundled
 // by esbuild into one CommonJS script (a worker thread does not inherit the
-// main thread's TypeScript loader). The bundle is kept in
-// node_modules/.cache/geoshelf/ with the sha256 of every input, and reused
-// while they are unchanged: bundling costs 55-75 ms (and an esbuild process)
-// before the worker can start, checking the inputs about 1 ms.
+// main thread's TypeScript loader). The bundle is kept in the tool cache
+// (tool-cache.ts) with the sha256 of every input, and reused while they are
+// unchanged: bundling costs 55-75 ms (and an esbuild process) before the
+// worker can start, checking the inputs about 1 ms.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
-import { writeFileAtomic } from './atomic-write.ts';
 import { fileURLToPath } from 'node:url';
+import { writeFileAtomic } from './atomic-write.ts';
+import { toolCacheDir } from './tool-cache.ts';
 
 // Found when first needed, never at import: this module is part of the
 // bundles it makes, where import.meta.url does not exist.
@@ -22,17 +24,20 @@ interface Cached {
 }
 
 /**
- * Returns the CommonJS bundle of `entry` (an absolute path to a .ts file),
- * from the cache in `cacheDir` (tests: their own) when its inputs are unchanged.
+ * Returns the CommonJS bundle of `entry` (an absolute path to a .ts file):
+ * at once from the cache in `cacheDir` (tests: their own) when its inputs are
+ * unchanged, else a promise of it. The cache is read synchronously (about
+ * 1 ms) on purpose: a caller about to scan a large file starts its worker at
+ * once, whereas asynchronous reads would each wait behind the scan's chunks
+ * and boot the worker a few hundred ms late.
  */
-export async function workerBundle(
-  entry: string,
-  cacheDir = join(packageDir(), 'node_modules', '.cache', 'geoshelf'),
-): Promise<string> {
-  const id = createHash('sha256').update(entry).digest('hex').slice(0, 16);
+export function workerBundle(entry: string, cacheDir = toolCacheDir()): string | Promise<string> {
+  const id = sha256(Buffer.from(entry)).slice(0, 16);
   const cacheFile = join(cacheDir, `${basename(entry, '.ts')}-${id}.json`);
-  const cached = await readCached(cacheFile, entry);
-  if (cached) return cached;
+  return readCached(cacheFile, entry) ?? bundle(entry, cacheFile);
+}
+
+async function bundle(entry: string, cacheFile: string): Promise<string> {
   const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   const built = await esbuild.build({
     entryPoints: [entry],
@@ -60,12 +65,12 @@ export async function workerBundle(
   return code;
 }
 
-async function readCached(cacheFile: string, entry: string): Promise<string | undefined> {
+function readCached(cacheFile: string, entry: string): string | undefined {
   try {
-    const cached = JSON.parse(await readFile(cacheFile, 'utf8')) as Cached;
+    const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as Cached;
     if (cached.entry !== entry || typeof cached.code !== 'string') return undefined;
     for (const [path, hash] of Object.entries(cached.inputs)) {
-      if (sha256(await readFile(path)) !== hash) return undefined;
+      if (sha256(readFileSync(path)) !== hash) return undefined;
     }
     return cached.code;
   } catch {

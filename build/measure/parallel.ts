@@ -157,9 +157,10 @@ export function shareWithWorker(
  * geometry checks) it imports, bundled into one CommonJS script
  * (build/core/worker-bundle.ts: esbuild, cached while the sources are
  * unchanged). Registering tsx inside the worker instead would cost it ~300 ms
- * more to start. The bundle is made in esbuild's own process while this
- * thread starts scanning, rather than blocking it.
+ * more to start. A cached bundle comes at once, so the worker boots while this
+ * thread starts scanning; a new one is made in esbuild's own process
+ * meanwhile, rather than blocking it.
  */
-function workerSource(): Promise<string> {
+function workerSource(): string | Promise<string> {
   return workerBundle(fileURLToPath(new URL('./worker.ts', import.meta.url)));
 }
