@@ -1,9 +1,9 @@
-// The one place raw manifest JSON becomes a checked `Manifest`: compiles
-// public/schema/manifest.v1.json with ajv (draft 2020-12 + formats) and turns
-// ajv's errors into one readable message per real problem.
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+// The one place raw manifest JSON becomes a checked `Manifest`: validates it
+// against public/schema/manifest.v1.json (draft 2020-12 + formats, compiled by
+// ajv: schema-code.ts) and turns ajv's errors into one readable message per
+// real problem.
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { loadSchemaValidators } from './schema-code.ts';
 import type { Body, Dataset, Manifest, Source } from './types.ts';
 
 /** The schema file, published by the site build at `dist/schema/manifest.v1.json`. */
@@ -17,30 +17,18 @@ export interface SchemaProblem {
 
 export type SchemaResult = { ok: true; manifest: Manifest } | { ok: false; problems: SchemaProblem[] };
 
-// ajv-formats is CommonJS; under ESM its function is either the default export or its `.default`.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as typeof addFormatsModule;
-
-const ajv = new Ajv2020({ allErrors: true, verbose: true, strictTypes: false });
-addFormats(ajv);
-const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as { $id: string };
-ajv.addSchema(schema);
-const check = validator<Manifest>('');
-
-/** Returns the compiled validator of the schema at `fragment` (a JSON pointer into the file). */
-function validator<T>(fragment: string): ValidateFunction<T> {
-  return ajv.getSchema<T>(`${schema.$id}#${fragment}`) as ValidateFunction<T>;
-}
+const validators = loadSchemaValidators(SCHEMA_PATH);
+const check = validators.manifest as ValidateFunction<Manifest>;
 
 /**
  * Type guards for pieces of a manifest that failed the schema as a whole, so
  * the validator can still check the datasets that are fine on their own.
  */
 export const isValid = {
-  body: validator<Body>('/properties/body'),
-  isoA3: validator<string>('/properties/iso_a3'),
-  source: validator<Source>('/$defs/source'),
-  dataset: validator<Dataset>('/$defs/dataset'),
+  body: validators.body as ValidateFunction<Body>,
+  isoA3: validators.isoA3 as ValidateFunction<string>,
+  source: validators.source as ValidateFunction<Source>,
+  dataset: validators.dataset as ValidateFunction<Dataset>,
 };
 
 /**
