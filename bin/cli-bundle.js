@@ -13,6 +13,7 @@
 // ones are removed only after a day unused.
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -58,10 +59,14 @@ export async function bundledCli(
   }
 }
 
-/** The sha256 of every file's path and bytes under build/ and src/ (about 4 ms for 130 files), and this file's. */
+/**
+ * The sha256 of every file's path and bytes under build/ and src/ (about 4 ms
+ * for 130 files), this file's and esbuild's version: what the bundle is made from.
+ */
 function sourcesKey(packageDir) {
   const hash = createHash('sha256');
   hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  hash.update(`esbuild ${createRequire(import.meta.url)('esbuild/package.json').version}\0`);
   for (const dir of ['build', 'src']) {
     const files = readdirSync(join(packageDir, dir), { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
@@ -96,7 +101,8 @@ async function bundle(packageDir, outdir) {
 /**
  * Gives each source file its own URL for `import.meta.url`: the sources find
  * files beside them (the schema, public/, worker entries) relative to where
- * they are, not to the bundle's chunk.
+ * they are, not to the bundle's chunk. Every occurrence in the text is
+ * replaced, comments included; the sources use it only as that expression.
  */
 function sourceUrls(packageDir) {
   return {
