@@ -17,6 +17,13 @@ export interface Chains {
   maxY: Float64Array;
   order: Uint32Array; // chain indices ordered by the bucket of their minX
   bucket: Int32Array; // per chain, the bucket of its minX
+  bucketEnd: Int32Array; // per bucket, the position in `order` after its last chain
+  // The envelopes again in `order` (sortedMinX[k] is chain order[k]'s), so
+  // the sweep reads them one after another rather than through `order`.
+  sortedMinX: Float64Array;
+  sortedMaxX: Float64Array;
+  sortedMinY: Float64Array;
+  sortedMaxY: Float64Array;
   bucketMin: number; // bucket k holds minX in [bucketMin + k·bucketWidth, … + bucketWidth)
   bucketWidth: number; // 0 when every minX is the same (one bucket)
   buckets: number;
@@ -46,13 +53,16 @@ function allocate(n: number): Chains {
     maxY: new Float64Array(n),
     order: new Uint32Array(n),
     bucket: new Int32Array(n),
+    bucketEnd: new Int32Array(n + 1),
+    sortedMinX: new Float64Array(n),
+    sortedMaxX: new Float64Array(n),
+    sortedMinY: new Float64Array(n),
+    sortedMaxY: new Float64Array(n),
     bucketMin: 0,
     bucketWidth: 0,
     buckets: 1,
   };
 }
-
-let counts = new Int32Array(1024);
 
 /** Returns the monotone chains of every ring, and their order by minX (valid until the next call). */
 export function buildChains(g: Rings): Chains {
@@ -107,7 +117,8 @@ export function buildChains(g: Rings): Chains {
  * comes first).
  */
 function orderByBuckets(c: Chains, n: number): void {
-  const { minX, order, bucket } = c;
+  const { minX, maxX, minY, maxY, order, bucket, bucketEnd: counts } = c;
+  const { sortedMinX, sortedMaxX, sortedMinY, sortedMaxY } = c;
   let lo = Infinity;
   let hi = -Infinity;
   for (let k = 0; k < n; k++) {
@@ -118,7 +129,8 @@ function orderByBuckets(c: Chains, n: number): void {
   c.buckets = Math.max(1, n);
   c.bucketMin = lo;
   c.bucketWidth = hi > lo ? (hi - lo) / c.buckets : 0;
-  if (counts.length < c.buckets + 1) counts = new Int32Array(2 * (c.buckets + 1));
+  // counts[b + 1] is first bucket b's size, then where its next chain goes,
+  // and at the end where it ends: bucketEnd.
   counts.fill(0, 0, c.buckets + 1);
   for (let k = 0; k < n; k++) {
     const b = bucketOf(c, minX[k]!);
@@ -126,5 +138,12 @@ function orderByBuckets(c: Chains, n: number): void {
     counts[b + 1]!++;
   }
   for (let b = 1; b <= c.buckets; b++) counts[b]! += counts[b - 1]!;
-  for (let k = 0; k < n; k++) order[counts[bucket[k]!]!++] = k;
+  for (let k = 0; k < n; k++) {
+    const at = counts[bucket[k]!]!++;
+    order[at] = k;
+    sortedMinX[at] = minX[k]!;
+    sortedMaxX[at] = maxX[k]!;
+    sortedMinY[at] = minY[k]!;
+    sortedMaxY[at] = maxY[k]!;
+  }
 }

@@ -23,23 +23,27 @@ export function analyseIntersections(g: Rings): IntersectionResult {
   const chains = buildChains(g);
   const touches = new TouchGraph(g);
   const state: State = { g, chains, touches, invalid: undefined };
-  const { order, minX, maxX, minY, maxY, start, end, count, bucket, ring: ringOf, quadrant } = chains;
+  const { order, start, end, count, bucketEnd, ring: ringOf, quadrant } = chains;
+  const { sortedMinX, sortedMaxX, sortedMinY, sortedMaxY } = chains;
   for (let a = 0; a < count && !state.invalid; a++) {
-    const i = order[a]!;
-    const iMinX = minX[i]!;
-    const iMaxX = maxX[i]!;
-    const iMinY = minY[i]!;
-    const iMaxY = maxY[i]!;
-    const last = bucketOf(chains, iMaxX); // chains in later buckets start right of i
-    for (let b = a + 1; b < count; b++) {
-      const j = order[b]!;
-      if (bucket[j]! > last) break;
+    const iMinX = sortedMinX[a]!;
+    const iMaxX = sortedMaxX[a]!;
+    const iMinY = sortedMinY[a]!;
+    const iMaxY = sortedMaxY[a]!;
+    // Chains in later buckets than that of i's maxX start right of i.
+    const stop = bucketEnd[bucketOf(chains, iMaxX)]!;
+    for (let b = a + 1; b < stop; b++) {
       // Most chains met overlap in x but not in y (the ring's other side):
       // the four tests are combined without branches, which the CPU could
       // not predict (a quarter of the sweep's time went in mispredictions).
       const overlaps =
-        +(minX[j]! <= iMaxX) & +(maxX[j]! >= iMinX) & +(minY[j]! <= iMaxY) & +(maxY[j]! >= iMinY);
+        +(sortedMinX[b]! <= iMaxX) &
+        +(sortedMaxX[b]! >= iMinX) &
+        +(sortedMinY[b]! <= iMaxY) &
+        +(sortedMaxY[b]! >= iMinY);
       if (overlaps === 0) continue;
+      const i = order[a]!;
+      const j = order[b]!;
       const r = ringOf[i]!;
       if (r === ringOf[j]! && ((quadrant[i]! - quadrant[j]!) & 3) !== 2) {
         const ring = g.rings[r]!;
