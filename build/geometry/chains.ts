@@ -69,7 +69,7 @@ export function buildChains(g: Rings): Chains {
   const { xs, ys, rings } = g;
   if (pool.start.length < xs.length) pool = allocate(Math.max(xs.length, 2 * pool.start.length));
   const c = pool;
-  const { start, end, ring: ringOf, quadrant: quadrantOf, minX, maxX, minY, maxY, order } = c;
+  const { start, end, ring: ringOf, quadrant: quadrantOf, minX, maxX, minY, maxY } = c;
   let n = 0;
   for (let r = 0; r < rings.length; r++) {
     const ring = rings[r]!;
@@ -98,7 +98,6 @@ export function buildChains(g: Rings): Chains {
       maxX[n] = ax < bx ? bx : ax;
       minY[n] = ay < by ? ay : by;
       maxY[n] = ay < by ? by : ay;
-      order[n] = n;
       n++;
       from = i;
       q = next;
