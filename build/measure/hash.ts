@@ -1,34 +1,12 @@
 // sha256 of a file on a second thread, so measureGeoJSON takes as long as the
 // slower of parsing and hashing rather than their sum (the machine has 2 cores).
-import { LazyWorker } from '../core/lazy-worker.ts';
-
 // The worker reads the file itself (from the page cache, as the parser reads
 // it too) rather than being sent chunks: copying chunks would cost the main
-// thread. Plain CommonJS, so it runs the same under tsx, vitest and node.
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
-const { openSync, readSync, closeSync } = require('node:fs');
-const buf = Buffer.allocUnsafe(1 << 20);
-parentPort.on('message', ({ id, path }) => {
-  let fd;
-  try {
-    fd = openSync(path, 'r');
-    const hash = createHash('sha256');
-    let bytes = 0;
-    let n;
-    while ((n = readSync(fd, buf, 0, buf.length, null)) > 0) {
-      hash.update(buf.subarray(0, n));
-      bytes += n;
-    }
-    parentPort.postMessage({ id, sha256: hash.digest('hex'), bytes });
-  } catch (error) {
-    parentPort.postMessage({ id, error: String((error && error.message) || error) });
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-});
-`;
+// thread. A file scanned in segments is hashed by the segment worker instead
+// (parallel.ts), so one thread fewer boots.
+import { fileURLToPath } from 'node:url';
+import { LazyWorker } from '../core/lazy-worker.ts';
+import { workerBundle } from '../core/worker-bundle.ts';
 
 interface Reply {
   id: number;
@@ -44,7 +22,7 @@ const pending = new Map<
 >();
 
 const worker = new LazyWorker<Reply>(
-  () => WORKER_SOURCE,
+  () => workerBundle(fileURLToPath(new URL('./hash-worker.ts', import.meta.url))),
   (reply) => {
     const job = pending.get(reply.id);
     if (!job) return;

@@ -94,8 +94,11 @@ async function measureFile(path: string, options: MeasureOptions, sink?: Geometr
         : [{ from: 0, to: size, last: true }];
     const shared =
       segments.length > 1 ? shareWithWorker(path, segments, chunkSize, sink !== undefined) : undefined;
-    const hashing =
-      size >= (options.hashWorkerMinBytes ?? WORKER_MIN_BYTES) || segments.length > 1
+    // The segment worker hashes the file before its segments (one thread
+    // fewer to boot); if it can't, the hash worker does.
+    const hashing = shared
+      ? shared.hashed.then((hashed) => hashed ?? hashFileInWorker(path))
+      : size >= (options.hashWorkerMinBytes ?? WORKER_MIN_BYTES) || segments.length > 1
         ? hashFileInWorker(path)
         : undefined;
     hashing?.catch(() => {}); // awaited below, unless parsing fails first

@@ -64,14 +64,29 @@ export function joinSegment(scanner: FeatureCollectionScanner, part: SegmentResu
   for (const name of part.properties!) scanner.properties.add(name);
 }
 
-/** The worker's side of one file: its results by segment, as they come. */
+/** The file's sha256 and the number of bytes hashed. */
+export interface Hashed {
+  sha256: string;
+  bytes: number;
+}
+
+/** The worker's side of one file: its results by segment, as they come, and its sha256. */
 export class WorkerSegments {
   readonly claims: Int32Array; // per segment: FREE, MAIN or WORKER (shared with the worker)
+  /** The file's sha256, when the worker was asked to hash it (undefined if it could not). */
+  readonly hashed: Promise<Hashed | undefined>;
   private readonly results = new Map<number, SegmentResult | undefined>();
   private readonly waiting = new Map<number, (result: SegmentResult | undefined) => void>();
+  private hashDone: ((hashed: Hashed | undefined) => void) | undefined;
 
   constructor(segments: Segment[]) {
     this.claims = new Int32Array(new SharedArrayBuffer(4 * segments.length));
+    this.hashed = new Promise((resolve) => (this.hashDone = resolve));
+  }
+
+  deliverHash(hashed: Hashed | undefined): void {
+    this.hashDone?.(hashed);
+    this.hashDone = undefined;
   }
 
   /** Claims segment k for this thread; false if the worker has it. */
@@ -95,8 +110,9 @@ export class WorkerSegments {
     }
   }
 
-  /** The worker stopped: every segment it claimed and did not report has no result. */
+  /** The worker stopped: every segment it claimed and did not report has no result, nor the hash. */
   abandon(): void {
+    this.deliverHash(undefined);
     for (let k = 0; k < this.claims.length; k++)
       if (this.claims[k] === WORKER && !this.results.has(k)) this.deliver(k, undefined);
   }
@@ -105,12 +121,22 @@ export class WorkerSegments {
 let nextId = 0;
 const jobs = new Map<number, WorkerSegments>();
 
-const worker = new LazyWorker<{ id: number; k?: number; result?: SegmentResult; done?: true }>(
+interface Reply {
+  id: number;
+  k?: number;
+  result?: SegmentResult;
+  hashed?: Hashed; // a reply to the hash, with `k` absent
+  done?: true;
+}
+
+const worker = new LazyWorker<Reply>(
   workerSource,
   (reply) => {
     const job = jobs.get(reply.id);
     if (!job) return;
-    if (reply.done) {
+    if (reply.k === undefined && !reply.done) {
+      job.deliverHash(reply.hashed);
+    } else if (reply.done) {
       jobs.delete(reply.id);
       job.abandon();
       worker.done();
@@ -134,10 +160,10 @@ export function warmSegmentWorker(): void {
 }
 
 /**
- * Asks the worker to scan `segments` of `path` from the last back (checking
- * their geometry too with `geometry`), and
- * returns the handle to claim segments and collect its results; undefined if
- * the worker can't run (this thread then scans everything).
+ * Asks the worker to hash `path` and then scan `segments` of it from the last
+ * back (checking their geometry too with `geometry`), and returns the handle
+ * to claim segments and collect its results; undefined if the worker can't
+ * run (this thread then scans everything).
  */
 export function shareWithWorker(
   path: string,
@@ -147,7 +173,8 @@ export function shareWithWorker(
 ): WorkerSegments | undefined {
   const job = new WorkerSegments(segments);
   const id = nextId++;
-  if (!worker.post({ id, path, segments, claims: job.claims, chunkSize, geometry })) return undefined;
+  if (!worker.post({ id, path, segments, claims: job.claims, chunkSize, geometry, hash: true }))
+    return undefined;
   jobs.set(id, job);
   return job;
 }
