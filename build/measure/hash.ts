@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { LazyWorker } from '../core/lazy-worker.ts';
 import { workerBundle } from '../core/worker-bundle.ts';
+import type { Hashed } from './sha256-file.ts';
 
 interface Reply {
   id: number;
@@ -16,10 +17,7 @@ interface Reply {
 }
 
 let nextId = 0;
-const pending = new Map<
-  number,
-  { resolve: (r: { sha256: string; bytes: number }) => void; reject: (e: Error) => void }
->();
+const pending = new Map<number, { resolve: (r: Hashed) => void; reject: (e: Error) => void }>();
 
 const worker = new LazyWorker<Reply>(
   () => workerBundle(fileURLToPath(new URL('./hash-worker.ts', import.meta.url))),
@@ -38,9 +36,9 @@ const worker = new LazyWorker<Reply>(
 );
 
 /** Returns the sha256 (hex) and byte count of the file at `path`, computed on the worker thread. */
-export function hashFileInWorker(path: string): Promise<{ sha256: string; bytes: number }> {
+export function hashFileInWorker(path: string): Promise<Hashed> {
   const id = nextId++;
-  const result = new Promise<{ sha256: string; bytes: number }>((resolve, reject) => {
+  const result = new Promise<Hashed>((resolve, reject) => {
     pending.set(id, { resolve, reject });
   });
   if (!worker.post({ id, path })) {

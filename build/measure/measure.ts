@@ -9,6 +9,7 @@ import type { BBox, FileStats, GeometryTypes } from '../manifest/types.ts';
 import { moveIssue, type FileGeometry } from '../geometry/check-file.ts';
 import { GeometrySink } from '../geometry/feature-sink.ts';
 import { hashFileInWorker } from './hash.ts';
+import type { Hashed } from './sha256-file.ts';
 import { findSegments, joinSegment, shareWithWorker } from './parallel.ts';
 import { scanRange } from './read.ts';
 import { FeatureCollectionScanner } from './scanner.ts';
@@ -143,7 +144,7 @@ async function measureFile(path: string, options: MeasureOptions, sink?: Geometr
 }
 
 /** Returns the worker's sha256, once sure it hashed the same number of bytes as were parsed. */
-async function hashedAlike(path: string, hashing: Promise<{ sha256: string; bytes: number }>, bytes: number) {
+async function hashedAlike(path: string, hashing: Promise<Hashed>, bytes: number) {
   const hashed = await hashing;
   if (hashed.bytes !== bytes)
     throw new UserError(problem(path, `the file changed while it was being measured`));

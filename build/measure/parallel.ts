@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { LazyWorker } from '../core/lazy-worker.ts';
 import { workerBundle } from '../core/worker-bundle.ts';
 import type { FeatureCollectionScanner } from './scanner.ts';
+import type { Hashed } from './sha256-file.ts';
 import type { SegmentResult } from './worker.ts';
 
 /** One part of the file: bytes [from, to); the last one ends the file. */
@@ -64,16 +65,10 @@ export function joinSegment(scanner: FeatureCollectionScanner, part: SegmentResu
   for (const name of part.properties!) scanner.properties.add(name);
 }
 
-/** The file's sha256 and the number of bytes hashed. */
-export interface Hashed {
-  sha256: string;
-  bytes: number;
-}
-
 /** The worker's side of one file: its results by segment, as they come, and its sha256. */
 export class WorkerSegments {
   readonly claims: Int32Array; // per segment: FREE, MAIN or WORKER (shared with the worker)
-  /** The file's sha256, when the worker was asked to hash it (undefined if it could not). */
+  /** The file's sha256, hashed by the worker before its segments (undefined if it could not). */
   readonly hashed: Promise<Hashed | undefined>;
   private readonly results = new Map<number, SegmentResult | undefined>();
   private readonly waiting = new Map<number, (result: SegmentResult | undefined) => void>();
@@ -173,8 +168,7 @@ export function shareWithWorker(
 ): WorkerSegments | undefined {
   const job = new WorkerSegments(segments);
   const id = nextId++;
-  if (!worker.post({ id, path, segments, claims: job.claims, chunkSize, geometry, hash: true }))
-    return undefined;
+  if (!worker.post({ id, path, segments, claims: job.claims, chunkSize, geometry })) return undefined;
   jobs.set(id, job);
   return job;
 }

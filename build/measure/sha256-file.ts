@@ -4,8 +4,14 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 
-/** Returns the sha256 (hex) of the file at `path` and how many bytes it read. Throws on a read error. */
-export function sha256OfFile(path: string): { sha256: string; bytes: number } {
+/** A file's sha256 (hex) and the number of bytes hashed. */
+export interface Hashed {
+  sha256: string;
+  bytes: number;
+}
+
+/** Returns the sha256 of the file at `path` and how many bytes it read. Throws on a read error. */
+export function sha256OfFile(path: string): Hashed {
   const fd = openSync(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(1 << 20);

@@ -1,5 +1,5 @@
 // Runs on a worker thread started by build/measure/parallel.ts: hashes a
-// large file (when asked), then scans its segments from the last back,
+// large file, then scans its segments from the last back,
 // claiming each before it starts, until it meets a segment the main thread
 // has claimed. Hashing first: the main thread meanwhile scans from the start.
 import { open, type FileHandle } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { GeometrySink } from '../geometry/feature-sink.ts';
 import { FREE, WORKER, type Segment } from './parallel.ts';
 import { scanRange } from './read.ts';
 import { FeatureCollectionScanner } from './scanner.ts';
-import { sha256OfFile } from './sha256-file.ts';
+import { sha256OfFile, type Hashed } from './sha256-file.ts';
 
 /** The worker's scan of one segment. */
 export interface SegmentResult {
@@ -29,23 +29,20 @@ interface Job {
   claims: Int32Array;
   chunkSize?: number;
   geometry: boolean;
-  hash: boolean; // hash the whole file first
 }
 
 parentPort!.on('message', (job: Job) => {
   void scanSegments(job).finally(() => parentPort!.postMessage({ id: job.id, done: true }));
 });
 
-async function scanSegments({ id, path, segments, claims, chunkSize, geometry, hash }: Job): Promise<void> {
-  if (hash) {
-    let hashed: { sha256: string; bytes: number } | undefined;
-    try {
-      hashed = sha256OfFile(path);
-    } catch {
-      // no hash: the main thread has it made elsewhere
-    }
-    parentPort!.postMessage({ id, hashed });
+async function scanSegments({ id, path, segments, claims, chunkSize, geometry }: Job): Promise<void> {
+  let hashed: Hashed | undefined;
+  try {
+    hashed = sha256OfFile(path);
+  } catch {
+    // no hash: the main thread has it made by the hash worker
   }
+  parentPort!.postMessage({ id, hashed });
   let file: FileHandle | undefined;
   try {
     file = await open(path, 'r');
