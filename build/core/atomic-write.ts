@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -21,6 +22,18 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** writeFileAtomic, synchronously: for a module that makes a file while it loads. */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+  const temp = tempPathBeside(path);
+  try {
+    writeFileSync(temp, data);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
     throw error;
   }
 }

@@ -128,8 +128,9 @@ function orderByBuckets(c: Chains, n: number): void {
   c.buckets = Math.max(1, n);
   c.bucketMin = lo;
   c.bucketWidth = hi > lo ? (hi - lo) / c.buckets : 0;
-  // counts[b + 1] is first bucket b's size, then where its next chain goes,
-  // and at the end where it ends: bucketEnd.
+  // counts[b + 1] is first bucket b's size; after the running sum counts[b]
+  // is where bucket b's next chain goes, and once all are placed, where
+  // bucket b ends (bucketEnd).
   counts.fill(0, 0, c.buckets + 1);
   for (let k = 0; k < n; k++) {
     const b = bucketOf(c, minX[k]!);

@@ -6,11 +6,11 @@
 // 5 ms. ajv itself is loaded only to make the code, so there is one way a
 // manifest is checked: the generated code, fresh or cached.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
-import { tempPathBeside } from '../core/atomic-write.ts';
+import { writeFileAtomicSync } from '../core/atomic-write.ts';
 import { toolCacheDir } from '../core/tool-cache.ts';
 
 /** The schema's validators: the whole manifest, and pieces of one that failed as a whole. */
@@ -50,17 +50,28 @@ export function loadSchemaValidators(schemaPath: URL, cacheDir = toolCacheDir())
     .digest('hex')
     .slice(0, 16);
   const file = join(cacheDir, `manifest-schema-${key}.cjs`);
-  let code: string;
   try {
-    code = readFileSync(file, 'utf8');
+    return run(readFileSync(file, 'utf8'));
   } catch {
-    code = compile(JSON.parse(text) as { $id: string });
+    // Not cached yet (or the cached file is damaged): made again.
+    const code = compile(JSON.parse(text) as { $id: string });
     save(file, code);
+    return run(code);
   }
+}
+
+/**
+ * Runs ajv's standalone code, CommonJS that requires ajv's small runtime
+ * helpers (and the uri format), with this module's require, so they resolve
+ * as ours do.
+ */
+function run(code: string): SchemaValidators {
   const module = { exports: {} as SchemaValidators };
-  // The code is CommonJS that requires ajv's small runtime helpers (and the
-  // uri format): it runs with this module's require, so they resolve as ours do.
   new Function('require', 'module', 'exports', code)(require, module, module.exports);
+  for (const name of Object.keys(FRAGMENTS)) {
+    if (typeof module.exports[name as keyof SchemaValidators] !== 'function')
+      throw new Error(`no ${name} validator`);
+  }
   return module.exports;
 }
 
@@ -78,18 +89,12 @@ function compile(schema: { $id: string }): string {
   return standaloneCode(ajv, refs);
 }
 
-/** Writes the code atomically (a temporary file renamed), or not at all: e.g. a read-only install. */
+/** Writes the code atomically, or not at all: e.g. a read-only install. */
 function save(file: string, code: string): void {
-  const temp = tempPathBeside(file);
   try {
-    mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(temp, code);
-    renameSync(temp, file);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileAtomicSync(file, code);
   } catch {
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // the folder itself could not be made
-    }
+    // made again next time
   }
 }

@@ -78,6 +78,15 @@ describe('compiled manifest schema', () => {
     expect(loadSchemaValidators(url, join(dir, 'cache')).manifest({ body: 2 })).toBe(true);
   });
 
+  it('a damaged cached file is made again', () => {
+    const cache = join(dir, 'damaged');
+    loadSchemaValidators(SCHEMA_PATH, cache);
+    const [name] = readdirSync(cache);
+    writeFileSync(join(cache, name!), 'module.exports = { manifest: (');
+    expect(loadSchemaValidators(SCHEMA_PATH, cache).isoA3('CHL')).toBe(true);
+    expect(readFileSync(join(cache, name!), 'utf8')).toContain('exports.manifest');
+  });
+
   it('a cache folder that cannot be written still gives working validators', () => {
     const file = join(dir, 'a-file');
     writeFileSync(file, '');
