@@ -9,8 +9,12 @@ import { checkFlat } from './validity.ts';
 
 /** Keeps one geometry's positions, rings and polygons flat, and the issues of the features checked so far. */
 export class GeometrySink implements PositionSink {
-  x = 0;
-  y = 0;
+  // Doubles from the start (NaN, not 0): a field that starts as a small
+  // integer changes the object's hidden class the first time a coordinate is
+  // stored, and readPositionRunInto's optimized code, which checks it, was
+  // thrown away ~600 times a run (a deoptimization loop).
+  x = NaN;
+  y = NaN;
   readonly issues: FeatureIssue[] = [];
   private readonly g: FlatGeometry = {
     type: '',

@@ -142,7 +142,11 @@ function testSegments(state: State, r0: number, k0: number, r1: number, k1: numb
   if (r0 === r1 && isAdjacent(ring0, k0, k1)) {
     // Consecutive segments share one end; they overlap only if the second turns
     // straight back (a spike): GEOS's collinear intersection, a self-intersection.
-    const [a, b] = k1 === k0 + 1 || (k0 === ring0.end - 1 && k1 === ring0.start) ? [k0, k1] : [k1, k0];
+    // Scalars, not a destructured pair: this runs for most adjacent chains
+    // that turn back, and the pair was a third of the check's garbage.
+    const forward = k1 === k0 + 1 || (k0 === ring0.end - 1 && k1 === ring0.start);
+    const a = forward ? k0 : k1;
+    const b = forward ? k1 : k0;
     const ax = xs[a]!,
       ay = ys[a]!,
       bx = xs[b]!,
