@@ -33,15 +33,11 @@ export function analyseIntersections(g: Rings): IntersectionResult {
     // Chains in later buckets than that of i's maxX start right of i.
     const stop = bucketEnd[bucketOf(chains, iMaxX)]!;
     for (let b = a + 1; b < stop; b++) {
-      // Most chains met overlap in x but not in y (the ring's other side):
-      // the four tests are combined without branches, which the CPU could
-      // not predict (a quarter of the sweep's time went in mispredictions).
-      const overlaps =
-        +(sortedMinX[b]! <= iMaxX) &
-        +(sortedMaxX[b]! >= iMinX) &
-        +(sortedMinY[b]! <= iMaxY) &
-        +(sortedMaxY[b]! >= iMinY);
-      if (overlaps === 0) continue;
+      // Most chains met overlap in x but not in y (the ring's other side), so
+      // y is tested first, its two tests combined without branches (which the
+      // CPU could not predict); x only for the few that overlap in y.
+      if ((+(sortedMinY[b]! <= iMaxY) & +(sortedMaxY[b]! >= iMinY)) === 0) continue;
+      if (sortedMinX[b]! > iMaxX || sortedMaxX[b]! < iMinX) continue;
       const i = order[a]!;
       const j = order[b]!;
       const r = ringOf[i]!;
