@@ -82,7 +82,6 @@ export class LazyWorker<Reply> {
     } catch {
       return undefined;
     }
-    started.unref();
     started.on('message', (reply: Reply) => this.onReply(reply));
     const stop = (error: Error) => {
       if (this.worker !== started) return;
@@ -93,7 +92,11 @@ export class LazyWorker<Reply> {
     started.on('error', stop);
     started.on('exit', (code) => stop(new Error(`worker thread exited with code ${code}`)));
     this.worker = started;
+    // After the listeners: adding a 'message' listener refs the worker's port
+    // again, so a worker unref'd before it (warmed, never given a job) would
+    // hold the process open after its work, forever.
     if (this.busy > 0) started.ref();
+    else started.unref();
     for (const message of this.queued) started.postMessage(message);
     this.queued = [];
     return started;

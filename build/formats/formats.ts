@@ -46,6 +46,8 @@ async function secondHalfOnWorker(
       },
     );
     worker.once('error', reject);
+    // Exiting without a reply (e.g. out of memory) must fail the build, not leave it waiting.
+    worker.once('exit', (code) => reject(new Error(`the formats worker thread exited with code ${code}`)));
   });
 }
 
