@@ -47,14 +47,40 @@ export async function cli(...args: string[]): Promise<CliResult> {
   }
 }
 
-/** Runs `node BIN ARGS…` as a child process: for end-to-end tests of the binary itself. */
+/** How long a child process may run before a test calls it hung (only to catch a hang: no test asserts on time). */
+export const CHILD_BOUND_MS = 120_000;
+
+/**
+ * Runs `node BIN ARGS…` as a child process: for end-to-end tests of the
+ * binary itself. Throws if it has not exited by itself within `timeoutMs`
+ * (it is killed then): every command must exit after its work.
+ */
 export async function cliProcess(...args: string[]): Promise<CliResult> {
+  return cliProcessWith({}, ...args);
+}
+
+/** cliProcess with options: `cwd`, `timeoutMs` (default CHILD_BOUND_MS). */
+export async function cliProcessWith(
+  { cwd, timeoutMs = CHILD_BOUND_MS }: { cwd?: string; timeoutMs?: number },
+  ...args: string[]
+): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await promisify(execFile)('node', [BIN, ...args]);
+    const { stdout, stderr } = await promisify(execFile)('node', [BIN, ...args], {
+      cwd,
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
+      maxBuffer: 64 << 20,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    const e = error as { code: number | null; signal: string | null; stdout: string; stderr: string };
+    if (e.signal === 'SIGKILL') {
+      throw new Error(
+        `geoshelf ${args.join(' ')} did not exit within ${timeoutMs / 1000} s (killed)\n${e.stderr}`,
+        { cause: error },
+      );
+    }
+    return { code: e.code ?? -1, stdout: e.stdout, stderr: e.stderr };
   }
 }
 
