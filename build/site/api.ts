@@ -5,7 +5,7 @@ import type { Download, LayerDownloads } from '../formats/downloads.ts';
 import type { Manifest } from '../manifest/types.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { manifestLevels, manifestLicenses } from '../manifest/summary.ts';
-import { countryApi, countryPage } from './pages/paths.ts';
+import { countryApi, countryPage, fileUrl } from './pages/paths.ts';
 import type { CountryFacts } from './pages/country-page.ts';
 import { apiUnits, levelDisplayBbox } from './api-units.ts';
 import { datasetGeometry, type GeometryByFile } from './geometry-status.ts';
@@ -14,7 +14,7 @@ import { datasetGeometry, type GeometryByFile } from './geometry-status.ts';
 export const API_VERSION = 1;
 
 function links(base: string, file: string, m: Manifest) {
-  return { page: `${base}${countryPage(m)}`, api: `${base}${countryApi(m)}`, manifest: `${base}${file}` };
+  return { page: `${base}${countryPage(m)}`, api: `${base}${countryApi(m)}`, manifest: fileUrl(base, file) };
 }
 
 /**
@@ -41,7 +41,7 @@ export function renderApiIndex(
     datasets: m.datasets.map((d) => ({
       level: d.level,
       features: d.features,
-      ...(d.path ? { url: `${base}${d.path}`, bytes: d.bytes, sha256: d.sha256 } : {}),
+      ...(d.path ? { url: fileUrl(base, d.path), bytes: d.bytes, sha256: d.sha256 } : {}),
       ...(d.parts ? { parts: d.parts.length } : {}),
       license: d.license,
       ...geometryField(d, byFile),
@@ -56,7 +56,7 @@ function downloadEntry(base: string, f: Download, layer: LayerDownloads) {
     f.format === 'topojson' && layer.topojson
       ? { quantization: layer.topojson.quantization, scale: layer.topojson.scale }
       : {};
-  return { format: f.format, url: `${base}${f.url}`, bytes: f.bytes, sha256: f.sha256, ...grid };
+  return { format: f.format, url: fileUrl(base, f.url), bytes: f.bytes, sha256: f.sha256, ...grid };
 }
 
 /** Returns the `downloads` of a level or part, and the Shapefile field names that differ from the properties. */
@@ -90,16 +90,16 @@ export function renderApiCountry(
     const dl = downloads?.datasets[i];
     return {
       level: d.level,
-      ...(d.path ? { url: `${base}${d.path}` } : {}),
+      ...(d.path ? { url: fileUrl(base, d.path) } : {}),
       ...layerEntry(base, dl?.whole),
-      ...(d.preview ? { preview_url: `${base}${d.preview}` } : {}),
+      ...(d.preview ? { preview_url: fileUrl(base, d.preview) } : {}),
       ...(display ? { display_bbox: display } : {}),
       ...(d.parts
         ? {
             parts: d.parts.map((p, j) => ({
               code: p.code,
               ...(names.get(p.code) ? { name: names.get(p.code) } : {}),
-              url: `${base}${p.path}`,
+              url: fileUrl(base, p.path),
               ...layerEntry(base, dl?.parts[j]),
             })),
           }
@@ -108,7 +108,7 @@ export function renderApiCountry(
     };
   });
   const a = downloads?.archive;
-  const archive = a ? { archive: { url: `${base}${a.url}`, bytes: a.bytes, sha256: a.sha256 } } : {};
+  const archive = a ? { archive: { url: fileUrl(base, a.url), bytes: a.bytes, sha256: a.sha256 } } : {};
   const doc = { api_version: API_VERSION, ...links(base, file, m), manifest: m, urls, units, ...archive };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -3,7 +3,7 @@
 // from the country's JSON document), and the unit names of split parts.
 import type { Manifest } from '../manifest/types.ts';
 import { formatInt, markup, type Html } from './pages/html.ts';
-import { countryApi, countryPage } from './pages/paths.ts';
+import { countryApi, countryPage, fileUrl } from './pages/paths.ts';
 import type { CountryAtlas } from './atlas.ts';
 
 /** Returns the path inside dist/ of a level's map, e.g. "earth/USA/map-ADM2.svg". */
@@ -26,7 +26,7 @@ export function separateMaps(atlas: CountryAtlas): { level: string; svg: string 
 export function atlasMapAttributes(base: string, m: Manifest, atlas: CountryAtlas): Html {
   const maps: Record<string, string> = {};
   for (const l of atlas.levels) {
-    if (l.map) maps[l.level] = l.level === atlas.mapLevel ? '' : `${base}${mapFile(m, l.level)}`;
+    if (l.map) maps[l.level] = l.level === atlas.mapLevel ? '' : fileUrl(base, mapFile(m, l.level));
   }
   return markup` data-maps="${JSON.stringify(maps)}" data-level="${atlas.mapLevel ?? ''}"`;
 }

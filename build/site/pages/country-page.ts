@@ -4,7 +4,7 @@ import type { Dataset, GeometryTypes, Manifest, Part } from '../../manifest/type
 import { formatBytes, formatInt, licenseLink, markup, raw, type Html } from './html.ts';
 import { statusBadge } from './index-page.ts';
 import { renderPage, type PageContext } from './layout.ts';
-import { countryApi } from './paths.ts';
+import { countryApi, fileUrl } from './paths.ts';
 import type { CountryDownloads, DatasetDownloads } from '../../formats/downloads.ts';
 import { downloadsSection, levelLinks, partLinks } from './downloads.ts';
 import { atlasMapAttributes, partNames, unitsSection } from '../atlas-page.ts';
@@ -63,7 +63,7 @@ function fileName(path: string): string {
 }
 
 function download(base: string, path: string, label: string, describedBy: string): Html {
-  return markup`<a class="download" href="${base}${path}" download="${fileName(path)}" aria-describedby="${describedBy}">${label}</a>`;
+  return markup`<a class="download" href="${fileUrl(base, path)}" download="${fileName(path)}" aria-describedby="${describedBy}">${label}</a>`;
 }
 
 /** The dataset's geometry status under its types, e.g. "3 invalid features" (OGC rules, see README). */
@@ -90,7 +90,7 @@ function datasetRow(
     ...levelLinks(base, dl?.whole, id),
     d.parts ? markup`<a href="#parts-${d.level}">${formatInt(d.parts.length)} parts</a>` : undefined,
     d.preview
-      ? markup`<a href="${base}${d.preview}" download="${fileName(d.preview)}">Preview</a>${previewSize}`
+      ? markup`<a href="${fileUrl(base, d.preview)}" download="${fileName(d.preview)}">Preview</a>${previewSize}`
       : undefined,
   ].filter(Boolean);
   const simplification =
@@ -178,7 +178,7 @@ ${region}<dt>Body</dt><dd>${m.body}</dd>
 <dt>Source</dt><dd>${safeLink(s.url, s.name)}</dd>
 <dt>Retrieved</dt><dd><time datetime="${s.retrieved}">${s.retrieved}</time></dd>
 <dt>Licence</dt><dd>${license}</dd>
-${notes}<dt>Manifest</dt><dd><a href="${base}${file}">manifest.json</a> · <a href="${base}${countryApi(m)}">JSON API</a></dd>
+${notes}<dt>Manifest</dt><dd><a href="${fileUrl(base, file)}">manifest.json</a> · <a href="${base}${countryApi(m)}">JSON API</a></dd>
 </dl>`;
 }
 

@@ -2,6 +2,16 @@
 // sitemap so a link can never point somewhere the build did not write.
 import type { Manifest } from '../../manifest/types.ts';
 
+/**
+ * Returns the URL of a file inside dist/: `base`, then `path` with each of its
+ * segments percent-encoded. File names come from data (part codes), which may
+ * hold "%", "#", "?", spaces or any letter: a raw "%2e%2e.geojson" in an href
+ * would be decoded by the browser and fetch another file.
+ */
+export function fileUrl(base: string, path: string): string {
+  return base + path.split('/').map(encodeURIComponent).join('/');
+}
+
 /** Returns a country page's folder URL relative to the base, e.g. "earth/CHL/". */
 export function countryPage(m: Manifest): string {
   return `${m.body}/${m.iso_a3}/`;
