@@ -134,6 +134,21 @@ async function checkPreview({ folder, data, dataset }: DatasetContext, add: Add,
   }
 }
 
+/**
+ * Returns why a part code cannot name its file ({LEVEL}/{code}.geojson) and
+ * the download files made from it on every static host, or undefined when it
+ * can. Other characters ("%", "#", "?", spaces, any letter) are fine: links
+ * encode them.
+ */
+function unusableCode(code: string): string | undefined {
+  if (code.startsWith('.'))
+    return 'starts with "." (its file would be hidden: many hosts, and geoshelf serve, do not serve such files)';
+  if (/[/\\]/.test(code)) return 'holds a path separator ("/" or "\\"): a part code names one file';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(code)) return 'holds a control character';
+  return undefined;
+}
+
 /** Parts: unique codes, each at `{LEVEL}/{code}.geojson`, stats right, features adding up. */
 async function checkParts(context: DatasetContext, section: Section, at: string) {
   const { dataset, folder } = context;
@@ -149,6 +164,8 @@ async function checkParts(context: DatasetContext, section: Section, at: string)
         'part-code-duplicate',
         `code "${part.code}" is already used by ${at}/parts/${first}`,
       );
+    const unusable = unusableCode(part.code);
+    if (unusable) add(`${at}/parts/${j}/code`, 'part-code', `code "${part.code}" ${unusable}`);
     const expected = `${folder}${dataset.level}/${part.code}.geojson`;
     if (isInside(folder, part.path) && part.path !== expected) {
       add(
