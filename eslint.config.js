@@ -3,7 +3,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', '.cache/', 'test/**/expected/', 'test/**/out/'] },
+  {
+    ignores: [
+      'dist/',
+      'lib/',
+      '.lib-*',
+      'node_modules/',
+      'coverage/',
+      '.cache/',
+      'test/**/expected/',
+      'test/**/out/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

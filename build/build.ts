@@ -18,7 +18,6 @@ import { readAtlas } from './site/atlas.ts';
 import { renderSite } from './site/site.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
 import { validateManifests, type LoadedManifest } from './manifest/validate.ts';
-import { cacheDir } from './core/files.ts';
 import { writeDist, type WriteStats } from './publish/write-dist.ts';
 import { prepareDownloads } from './formats/downloads.ts';
 
@@ -141,8 +140,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   );
   progress('reading units and drawing maps');
   const drawn = await readAtlas(root, loaded);
-  progress('bundling the client');
-  const bundle = await clientBundle(base, cacheDir(root));
+  const bundle = await clientBundle();
   progress('rendering pages');
   const site = renderSite(
     { base, script: bundle.script, styles: bundle.styles, siteUrl: options.siteUrl },

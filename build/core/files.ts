@@ -1,11 +1,24 @@
 // Where the tool's own files and a root's cache live, and how folders are
 // listed: one place for each path the stages share.
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository folder holding src/client/ and public/ (the tool's own files, not the data). */
-export const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
+/**
+ * The repository folder holding package.json, src/client/, public/ and lib/
+ * (the tool's own files, not the data): the nearest folder above this module
+ * with a package.json, both for this source file and for the compiled chunk
+ * in lib/ that holds it.
+ */
+export const PACKAGE_DIR = packageDirAbove(dirname(fileURLToPath(import.meta.url)));
+
+function packageDirAbove(dir: string): string {
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, 'package.json'))) return at;
+    if (dirname(at) === at) throw new Error(`no package.json above ${dir}`);
+  }
+}
 
 /** Returns the cache folder of a run under `root`: `<root>/.cache/geoshelf`. */
 export function cacheDir(root: string): string {

@@ -2,13 +2,12 @@
 // keeps the results in a cache folder keyed by the source's sha256, so a
 // rebuild converts only what changed. Returns what the site and API list.
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
-import { workerBundle } from '../core/worker-bundle.ts';
+import { compiledScript } from '../core/compiled.ts';
 import { hashFileInWorker } from '../measure/hash.ts';
 import { openGeoPackage } from './geopackage.ts';
 import { openShapefile, type ShapefileResult } from './shapefile.ts';
@@ -26,11 +25,10 @@ async function secondHalfOnWorker(
   layer: string,
   paths: { fgb: string; topojson: string },
 ): Promise<SecondHalf> {
-  // formats-worker.ts and what it imports, one CommonJS bundle cached while
-  // its sources are unchanged (build/core/worker-bundle.ts), as the measurer's.
-  const code = await workerBundle(fileURLToPath(new URL('./formats-worker.ts', import.meta.url)));
   return new Promise((resolve, reject) => {
-    const worker = new Worker(code, { eval: true, workerData: { source, scan, layer, paths } });
+    const worker = new Worker(compiledScript('build/formats/formats-worker.ts'), {
+      workerData: { source, scan, layer, paths },
+    });
     worker.once(
       'message',
       (reply: { result?: SecondHalf; error?: { message: string; stack?: string; user: boolean } }) => {

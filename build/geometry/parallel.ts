@@ -5,18 +5,15 @@
 // one); otherwise this thread checks the rest itself. Results are always those
 // of one sequential pass. (Used when a file's measurement comes from the
 // cache; otherwise the check runs inside the measurer's own pass.)
-import { fileURLToPath } from 'node:url';
+import { compiledScript } from '../core/compiled.ts';
 import { LazyWorker } from '../core/lazy-worker.ts';
-import { workerBundle } from '../core/worker-bundle.ts';
 import type { RangeResult } from './check-file.ts';
 
 let nextId = 0;
 const jobs = new Map<number, (result: RangeResult | undefined) => void>();
 
-// The worker's code: build/geometry/worker.ts and the checks it imports, one
-// CommonJS bundle cached while its sources are unchanged, as the measurer's is.
 const worker = new LazyWorker<{ id: number; result?: RangeResult; error?: string }>(
-  () => workerBundle(fileURLToPath(new URL('./worker.ts', import.meta.url))),
+  compiledScript('build/geometry/worker.ts'),
   (reply) => {
     const resolve = jobs.get(reply.id);
     if (!resolve) return;

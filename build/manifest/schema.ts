@@ -1,13 +1,27 @@
 // The one place raw manifest JSON becomes a checked `Manifest`: validates it
-// against public/schema/manifest.v1.json (draft 2020-12 + formats, compiled by
-// ajv: schema-code.ts) and turns ajv's errors into one readable message per
-// real problem.
+// against public/schema/manifest.v1.json (draft 2020-12 + formats), through
+// the code ajv generated from it at compile time (lib/manifest-validator.cjs,
+// made by bin/compile.js), and turns ajv's errors into one readable message
+// per real problem.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { loadSchemaValidators } from './schema-code.ts';
+import { LIB_DIR } from '../core/compiled.ts';
+import { PACKAGE_DIR } from '../core/files.ts';
 import type { Body, Dataset, Manifest, Source } from './types.ts';
 
 /** The schema file, published by the site build at `dist/schema/manifest.v1.json`. */
-export const SCHEMA_PATH = new URL('../../public/schema/manifest.v1.json', import.meta.url);
+export const SCHEMA_PATH = pathToFileURL(join(PACKAGE_DIR, 'public/schema/manifest.v1.json'));
+
+/** The schema's validators: the whole manifest, and pieces of one that failed as a whole. */
+interface SchemaValidators {
+  manifest: ValidateFunction;
+  body: ValidateFunction;
+  isoA3: ValidateFunction;
+  source: ValidateFunction;
+  dataset: ValidateFunction;
+}
 
 /** A schema problem: where in the manifest (a JSON pointer, "" for the root) and what. */
 export interface SchemaProblem {
@@ -17,7 +31,9 @@ export interface SchemaProblem {
 
 export type SchemaResult = { ok: true; manifest: Manifest } | { ok: false; problems: SchemaProblem[] };
 
-const validators = loadSchemaValidators(SCHEMA_PATH);
+const validators = createRequire(import.meta.url)(
+  join(LIB_DIR, 'manifest-validator.cjs'),
+) as SchemaValidators;
 const check = validators.manifest as ValidateFunction<Manifest>;
 
 /**

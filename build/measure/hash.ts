@@ -4,9 +4,8 @@
 // it too) rather than being sent chunks: copying chunks would cost the main
 // thread. A file scanned in segments is hashed by the segment worker instead
 // (parallel.ts), so one thread fewer boots.
-import { fileURLToPath } from 'node:url';
+import { compiledScript } from '../core/compiled.ts';
 import { LazyWorker } from '../core/lazy-worker.ts';
-import { workerBundle } from '../core/worker-bundle.ts';
 import type { Hashed } from './sha256-file.ts';
 
 interface Reply {
@@ -20,7 +19,7 @@ let nextId = 0;
 const pending = new Map<number, { resolve: (r: Hashed) => void; reject: (e: Error) => void }>();
 
 const worker = new LazyWorker<Reply>(
-  () => workerBundle(fileURLToPath(new URL('./hash-worker.ts', import.meta.url))),
+  compiledScript('build/measure/hash-worker.ts'),
   (reply) => {
     const job = pending.get(reply.id);
     if (!job) return;

@@ -8,9 +8,8 @@
 // or if the worker found a problem there, this thread scans it again, so the
 // results and error messages are always those of one sequential pass.
 import type { FileHandle } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { compiledScript } from '../core/compiled.ts';
 import { LazyWorker } from '../core/lazy-worker.ts';
-import { workerBundle } from '../core/worker-bundle.ts';
 import type { FeatureCollectionScanner } from './scanner.ts';
 import type { Hashed } from './sha256-file.ts';
 import type { SegmentResult } from './worker.ts';
@@ -125,7 +124,7 @@ interface Reply {
 }
 
 const worker = new LazyWorker<Reply>(
-  workerSource,
+  compiledScript('build/measure/worker.ts'),
   (reply) => {
     const job = jobs.get(reply.id);
     if (!job) return;
@@ -171,17 +170,4 @@ export function shareWithWorker(
   if (!worker.post({ id, path, segments, claims: job.claims, chunkSize, geometry })) return undefined;
   jobs.set(id, job);
   return job;
-}
-
-/**
- * Returns the worker's code: build/measure/worker.ts and the scanner (and
- * geometry checks) it imports, bundled into one CommonJS script
- * (build/core/worker-bundle.ts: esbuild, cached while the sources are
- * unchanged). Registering tsx inside the worker instead would cost it ~300 ms
- * more to start. A cached bundle comes at once, so the worker boots while this
- * thread starts scanning; a new one is made in esbuild's own process
- * meanwhile, rather than blocking it.
- */
-function workerSource(): string | Promise<string> {
-  return workerBundle(fileURLToPath(new URL('./worker.ts', import.meta.url)));
 }

@@ -10,19 +10,21 @@ import { readFile } from 'node:fs/promises';
 import { findManifests } from '../manifest/load.ts';
 import { join } from 'node:path';
 import type { BuildCache } from './build-cache.ts';
+import { LIB_DIR } from '../core/compiled.ts';
 import { listFiles, PACKAGE_DIR } from '../core/files.ts';
 
 /**
  * Returns a hash of everything a build's output depends on, except the data
- * files' bytes: the code under build/ and src/client/, public/, vite's and
- * world-countries' versions, the options, and the path and text of every manifest under `root`.
+ * files' bytes: the compiled code (lib/'s record of its sources), public/,
+ * world-countries' version, the options, and the path and text of every
+ * manifest under `root`.
  */
 export async function inputFingerprint(root: string, options: object): Promise<string> {
   const hash = createHash('sha256');
   hash.update(JSON.stringify(options));
+  hash.update(readFileSync(join(LIB_DIR, 'sources.json')));
   // world-countries: the search index's country names come from it.
-  const packages = ['node_modules/vite/package.json', 'node_modules/world-countries/package.json'];
-  for (const dir of ['build', 'src/client', 'public', ...packages]) {
+  for (const dir of ['public', 'node_modules/world-countries/package.json']) {
     const path = join(PACKAGE_DIR, dir);
     if (!existsSync(path)) continue;
     const files = statSync(path).isDirectory() ? (await listFiles(path)).map((f) => join(path, f)) : [path];

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientBundle } from '../../build/site/client-bundle.ts';
 import type { Manifest } from '../../build/manifest/types.ts';
 import { renderCountryPage } from '../../build/site/pages/country-page.ts';
@@ -46,12 +43,9 @@ function manifest(i: number, patch: Partial<Manifest> = {}): Manifest {
   };
 }
 
-const cacheDir = mkdtempSync(join(tmpdir(), 'geoshelf-pages-'));
-afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
-
 describe('pages', () => {
   it('index of 250 manifests: HTML + CSS + JS under 150 KB gzipped', async () => {
-    const bundle = await clientBundle('/', cacheDir);
+    const bundle = await clientBundle();
     const manifests = Array.from({ length: 250 }, (_, i) => manifest(i));
     const html = renderIndexPage({ base: '/', script: bundle.script, styles: bundle.styles }, manifests);
     expect(html.match(/<tr role="row" data-status/g)).toHaveLength(250);

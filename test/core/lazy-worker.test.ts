@@ -17,17 +17,22 @@ parentPort.on('message', (m) => parentPort.postMessage(m));`;
 async function runChild(
   body: string,
 ): Promise<{ code: number | null; signal: string | null; stdout: string }> {
-  const script = `import { LazyWorker } from ${JSON.stringify(LAZY_WORKER)};
+  const dir = mkdtempSync(join(tmpdir(), 'geoshelf-lazy-worker-'));
+  const script = join(dir, 'worker.cjs');
+  writeFileSync(script, WORKER_CODE);
+  const child = join(dir, 'child.mjs');
+  writeFileSync(
+    child,
+    `import { LazyWorker } from ${JSON.stringify(LAZY_WORKER)};
 const worker = new LazyWorker(
-  () => ${JSON.stringify(WORKER_CODE)},
+  ${JSON.stringify(script)},
   (reply) => { console.log('reply', reply); worker.done(); },
   (error) => console.log('stopped', error.message),
 );
-${body}`;
-  const file = join(mkdtempSync(join(tmpdir(), 'geoshelf-lazy-worker-')), 'child.mjs');
-  writeFileSync(file, script);
+${body}`,
+  );
   try {
-    const { stdout } = await promisify(execFile)('node', ['--import', 'tsx', file], {
+    const { stdout } = await promisify(execFile)('node', ['--import', 'tsx', child], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)), // where tsx is found
       timeout: 15_000,
       killSignal: 'SIGKILL',

@@ -1,0 +1,332 @@
+// The one step from the TypeScript sources to running code. `npm run compile`
+// (run by `npm ci` through `prepare`, and before the tests) writes lib/:
+//   lib/src/cli/main.js, lib/src/server/app.js   the CLI and the server, esbuild
+//   lib/build/**/*worker.js                       the worker threads' scripts
+//   lib/chunks/                                   code those entries share
+//   lib/manifest-validator.cjs                    the manifest schema, as ajv's standalone code
+//   lib/client/                                   the browser code, bundled by vite
+//   lib/sources.json                              what lib/ was made from: every input's sha256
+// bin/geoshelf.js compares lib/sources.json with the sources before it runs
+// anything, and compiles again (saying so, in one line) when they differ or
+// an output is missing: lib/ never runs stale, and a damaged lib/ repairs
+// itself. Plain JavaScript: it runs before any code is compiled. esbuild, vite
+// and ajv are loaded only to compile.
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative, sep } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const STAMP = 'sources.json';
+const STAMP_VERSION = 1;
+
+/** Every source folder: a file added to or removed from one of these makes lib/ stale. */
+const SOURCE_DIRS = ['build', 'src'];
+/** The scripts run as entry points (worker threads are started from their compiled file). */
+const ENTRIES = [
+  'src/cli/main.ts',
+  'src/server/app.ts',
+  'build/measure/worker.ts',
+  'build/measure/hash-worker.ts',
+  'build/geometry/worker.ts',
+  'build/formats/formats-worker.ts',
+];
+const SCHEMA = 'public/schema/manifest.v1.json';
+/** The validators made from the schema, each at its JSON pointer (build/manifest/schema.ts uses them). */
+const SCHEMA_FRAGMENTS = {
+  manifest: '',
+  body: '/properties/body',
+  isoA3: '/properties/iso_a3',
+  source: '/$defs/source',
+  dataset: '/$defs/dataset',
+};
+const AJV_OPTIONS = { allErrors: true, verbose: true, strictTypes: false, code: { source: true } };
+/** The tools whose versions are part of what lib/ is made from. */
+const TOOLS = ['esbuild', 'vite', 'ajv', 'ajv-formats'];
+
+/**
+ * Returns why lib/ under `packageDir` is not the compiled form of the sources
+ * as they are now (e.g. "build/measure/scanner.ts changed"), or undefined
+ * when it is. Reads every input (about 1 MB): a few milliseconds.
+ */
+export function staleness(packageDir = PACKAGE_DIR) {
+  const lib = join(packageDir, 'lib');
+  let stamp;
+  try {
+    stamp = JSON.parse(readFileSync(join(lib, STAMP), 'utf8'));
+  } catch {
+    return existsSync(lib) ? `${join('lib', STAMP)} is missing or damaged` : 'lib/ has not been compiled yet';
+  }
+  if (stamp.version !== STAMP_VERSION) return 'lib/ was made by another version of the compile step';
+  const tools = toolVersions(packageDir);
+  for (const [name, version] of Object.entries(stamp.tools ?? {})) {
+    if (tools[name] !== version)
+      if (tools[name] !== version) {
+        return `${name} is ${tools[name] ? `now ${tools[name]}` : 'not installed'}, lib/ was made with ${version}`;
+      }
+  }
+  const sources = sourceList(packageDir);
+  for (const file of sources) if (!(file in stamp.inputs)) return `${file} is new`;
+  for (const [file, sha] of Object.entries(stamp.inputs)) {
+    let bytes;
+    try {
+      bytes = readFileSync(join(packageDir, file));
+    } catch {
+      return `${file} is gone`;
+    }
+    if (sha256(bytes) !== sha) return `${file} changed`;
+  }
+  for (const [file, size] of Object.entries(stamp.outputs)) {
+    if (statSync(join(lib, file), { throwIfNoEntry: false })?.size !== size)
+      return `lib/${file} is missing or damaged`;
+  }
+  return undefined;
+}
+
+/** Returns the key of what lib/ was made from (the sha256 of its record), e.g. for a build's fingerprint. */
+export function compiledKey(packageDir = PACKAGE_DIR) {
+  return sha256(readFileSync(join(packageDir, 'lib', STAMP)));
+}
+
+/**
+ * Compiles lib/ when it is stale, and returns why it did (undefined when
+ * lib/ was current). `say` is told why before the work starts. Concurrent
+ * callers take turns (a lock folder beside lib/), and whoever comes second
+ * finds lib/ current. Throws an Error with a one-line message when it cannot
+ * compile (e.g. esbuild is not installed).
+ */
+export async function ensureCompiled({ packageDir = PACKAGE_DIR, say = () => {} } = {}) {
+  let why = staleness(packageDir);
+  if (!why) return undefined;
+  const release = await lock(packageDir);
+  try {
+    why = staleness(packageDir); // another process may have compiled meanwhile
+    if (!why) return undefined;
+    say(why);
+    await compile(packageDir);
+    return why;
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Compiles every output into a new folder and then puts it in lib/'s place,
+ * so lib/ is always either the old whole or the new whole.
+ */
+export async function compile(packageDir = PACKAGE_DIR) {
+  const temp = join(packageDir, `.lib-${process.pid}.tmp`);
+  rmSync(temp, { recursive: true, force: true });
+  try {
+    const [inputs, tools] = [new Set(sourceList(packageDir)), toolVersions(packageDir)];
+    for (const name of TOOLS)
+      if (!tools[name]) throw new Error(`cannot compile: ${name} is not installed (run npm ci)`);
+    mkdirSync(temp);
+    // Three tools with threads of their own: at once, each into its part of the folder.
+    await Promise.all([
+      compileNode(packageDir, temp, inputs),
+      compileSchema(packageDir, temp, inputs),
+      compileClient(packageDir, temp, inputs),
+    ]);
+    writeStamp(packageDir, temp, [...inputs].sort(), tools);
+    const lib = join(packageDir, 'lib');
+    const old = join(packageDir, `.lib-${process.pid}.old`);
+    if (existsSync(lib)) renameSync(lib, old);
+    renameSync(temp, lib);
+    rmSync(old, { recursive: true, force: true });
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+/** The Node code: each entry and what it imports, ES modules with shared chunks, packages left as imports. */
+async function compileNode(packageDir, out, inputs) {
+  const { build } = await import('esbuild');
+  const result = await build({
+    absWorkingDir: packageDir,
+    entryPoints: ENTRIES,
+    outbase: '.',
+    outdir: out,
+    entryNames: '[dir]/[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true, // each command (a dynamic import in main.ts) is its own chunk, loaded only when run
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked', // stacks name the .ts files (bin/geoshelf.js enables source maps)
+    metafile: true,
+    logLevel: 'silent',
+  }).catch((error) => {
+    throw new Error(`cannot compile: ${firstError(error)}`);
+  });
+  for (const input of Object.keys(result.metafile.inputs)) inputs.add(input.split(sep).join('/'));
+}
+
+/**
+ * The manifest schema as ajv's standalone code, bundled with the ajv runtime
+ * helpers and formats it requires into one CommonJS file: loading ajv and
+ * compiling the schema at run time cost every command over 0.1 s.
+ */
+async function compileSchema(packageDir, out, inputs) {
+  const require = createRequire(join(packageDir, 'package.json'));
+  const { Ajv2020 } = require('ajv/dist/2020.js');
+  const addFormats = require('ajv-formats');
+  const standaloneCode = require('ajv/dist/standalone').default;
+  const schema = JSON.parse(readFileSync(join(packageDir, SCHEMA), 'utf8'));
+  const ajv = new Ajv2020(AJV_OPTIONS);
+  addFormats(ajv);
+  ajv.addSchema(schema);
+  const refs = Object.fromEntries(
+    Object.entries(SCHEMA_FRAGMENTS).map(([name, pointer]) => [name, `${schema.$id}#${pointer}`]),
+  );
+  const generated = join(out, '.schema.cjs');
+  writeFileSync(generated, standaloneCode(ajv, refs));
+  const { build } = await import('esbuild');
+  await build({
+    absWorkingDir: packageDir,
+    entryPoints: [generated],
+    outfile: join(out, 'manifest-validator.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+  rmSync(generated);
+  inputs.add(SCHEMA);
+}
+
+/** The browser code, bundled by vite with relative URLs so dist/ can live under any base path. */
+async function compileClient(packageDir, out, inputs) {
+  const { build } = await import('vite');
+  const root = join(packageDir, 'src', 'client');
+  await build({
+    configFile: false,
+    root,
+    base: './', // chunks import each other relative to themselves: no base baked in
+    publicDir: false,
+    logLevel: 'silent',
+    build: {
+      outDir: join(out, 'client'),
+      manifest: true,
+      modulePreload: false,
+      target: 'es2020',
+      rolldownOptions: { input: join(root, 'main.ts') },
+    },
+  }).catch((error) => {
+    throw new Error(`cannot compile src/client/: ${firstError(error)}`);
+  });
+  for (const file of listFiles(root)) inputs.add(`src/client/${file}`);
+}
+
+function writeStamp(packageDir, out, inputs, tools) {
+  const hashes = Object.fromEntries(
+    inputs.map((file) => [file, sha256(readFileSync(join(packageDir, file)))]),
+  );
+  const outputs = Object.fromEntries(listFiles(out).map((file) => [file, statSync(join(out, file)).size]));
+  const stamp = { version: STAMP_VERSION, tools, inputs: hashes, outputs };
+  writeFileSync(join(out, STAMP), `${JSON.stringify(stamp, null, 1)}\n`);
+}
+
+/** Returns every file under the source folders, e.g. "build/core/files.ts". */
+function sourceList(packageDir) {
+  return SOURCE_DIRS.flatMap((dir) => listFiles(join(packageDir, dir)).map((file) => `${dir}/${file}`));
+}
+
+function toolVersions(packageDir) {
+  const require = createRequire(join(packageDir, 'package.json'));
+  const versions = {};
+  for (const name of TOOLS) {
+    try {
+      versions[name] = require(`${name}/package.json`).version;
+    } catch {
+      // not installed: staleness() and compile() say so
+    }
+  }
+  return versions;
+}
+
+/** Takes the compile lock (a folder holding the owner's pid); returns its release. Waits while a live process holds it. */
+async function lock(packageDir) {
+  const folder = join(packageDir, '.lib.lock');
+  for (let waited = 0; ; waited += 50) {
+    try {
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'pid'), String(process.pid));
+      return () => rmSync(folder, { recursive: true, force: true });
+    } catch (error) {
+      if (error.code !== 'EEXIST')
+        throw new Error(`cannot compile: ${folder}: ${error.code ?? error.message}`, { cause: error });
+    }
+    if (!isAlive(folder) || waited > 600_000) rmSync(folder, { recursive: true, force: true });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Returns whether the process that holds the lock folder still runs (a lock without a pid yet is young: alive). */
+function isAlive(folder) {
+  let pid;
+  try {
+    pid = Number(readFileSync(join(folder, 'pid'), 'utf8'));
+  } catch {
+    return (statSync(folder, { throwIfNoEntry: false })?.mtimeMs ?? 0) > Date.now() - 10_000;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+function listFiles(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .sort();
+}
+
+function sha256(bytes) {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Returns the first error of an esbuild or vite failure, as one line with its place. */
+function firstError(error) {
+  const first = error?.errors?.[0];
+  if (first) {
+    const at = first.location
+      ? `${first.location.file}:${first.location.line}:${first.location.column}: `
+      : '';
+    return `${at}${first.text}`;
+  }
+  return String(error?.message ?? error).split('\n')[0];
+}
+
+// `node bin/compile.js`: compile when stale; `--force`: always.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const force = process.argv.includes('--force');
+  const started = performance.now();
+  try {
+    const why = force
+      ? (await compile(), 'forced')
+      : await ensureCompiled({ say: (reason) => console.error(`compiling lib/ (${reason})…`) });
+    if (why) console.error(`compiled lib/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } catch (error) {
+    console.error(`compile: ${error.message}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,11 @@
+// Vitest's global setup: compiles lib/ when it is not the compiled form of the
+// sources as they are now, as the binary does before it runs, so a test never
+// starts a stale worker script (a no-op taking milliseconds when lib/ is current).
+// @ts-expect-error: plain JavaScript without declarations, run before anything is compiled
+import { ensureCompiled } from '../../bin/compile.js';
+
+export default async function setup(): Promise<void> {
+  await (ensureCompiled as (options: { say: (why: string) => void }) => Promise<string | undefined>)({
+    say: (why) => console.log(`compiling lib/ (${why})…`),
+  });
+}
