@@ -1,5 +1,8 @@
 // The one shape of a problem (STYLE 5), for every stage and command: which
 // file, where in it, which rule, how bad, and what is wrong.
+import type { Rule } from './rules.ts';
+
+export type { Rule } from './rules.ts';
 
 export type Severity = 'error' | 'warning';
 
@@ -8,7 +11,7 @@ export interface Problem {
   pointer?: string; // JSON pointer into the file, e.g. "/datasets/0/path"
   line?: number; // 1-based line of a line-oriented file (CSV), e.g. 12
   byte?: number; // byte offset of a malformed file, e.g. 1204
-  rule: string; // e.g. "file-missing"; see README "Manifests"
+  rule: Rule; // e.g. "file-missing"; listed in build/core/rules.ts
   severity: Severity;
   message: string; // says what is wrong, naming the data file when it is about one
 }

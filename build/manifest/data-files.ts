@@ -1,7 +1,7 @@
 // Access to the data files that manifests name, for the validator and
 // `geoshelf manifest`: each file is stat'ed and measured at most once per run,
 // with a bounded number of files measured at a time.
-import type { Rule } from './rules.ts';
+import type { ManifestRule } from '../core/rules.ts';
 import type { FileStats } from './types.ts';
 import type { Measurer } from '../measure/cache.ts';
 import type { GeometryChecker } from '../geometry/cache.ts';
@@ -23,7 +23,7 @@ export type Measured =
 
 /** Why a listed file can't be used, as the rule and message of a problem at its pointer. */
 export interface Unusable {
-  rule: Extract<Rule, 'path-outside' | 'link-outside' | 'file-missing' | 'geojson'>;
+  rule: Extract<ManifestRule, 'path-outside' | 'link-outside' | 'file-missing' | 'geojson'>;
   message: string;
 }
 

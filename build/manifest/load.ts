@@ -7,7 +7,7 @@ import { UserError } from '../core/errors.ts';
 import { outsideMessage, resolveInData } from '../core/data-root.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { firstInvalidUtf8 } from '../core/utf8.ts';
-import type { Rule } from './rules.ts';
+import type { ManifestRule } from '../core/rules.ts';
 import type { Manifest } from './types.ts';
 import { checkManifest } from './schema.ts';
 
@@ -90,7 +90,7 @@ export const MAX_MANIFEST_DEPTH = 32;
 export async function readManifestText(
   root: string,
   file: string,
-): Promise<{ text: string } | { rule: Rule; message: string }> {
+): Promise<{ text: string } | { rule: ManifestRule; message: string }> {
   const found = await resolveInData(root, file);
   if (found.kind === 'outside')
     return { rule: 'link-outside', message: outsideMessage(root, file, found.real) };

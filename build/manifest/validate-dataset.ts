@@ -4,7 +4,7 @@
 // nothing else is said about it.
 import { isInside, type DataFiles } from './data-files.ts';
 import type { Problem } from '../core/problem.ts';
-import type { Rule } from './rules.ts';
+import type { ManifestRule } from '../core/rules.ts';
 import { MAX_PREVIEW_BYTES, type BBox, type Dataset, type FileStats, type GeometryTypes } from './types.ts';
 import { byCodepoint } from '../measure/measure.ts';
 import { show } from './schema.ts';
@@ -22,7 +22,7 @@ export interface DatasetContext {
 /** The stats a manifest states for one file (bytes and sha256 are optional on datasets). */
 type Declared = Omit<FileStats, 'bytes' | 'sha256'> & { bytes?: number; sha256?: string };
 
-type Add = (pointer: string, rule: Rule, message: string) => void;
+type Add = (pointer: string, rule: ManifestRule, message: string) => void;
 
 /** Returns a new `Add` whose problems are reported after those of earlier sections. */
 type Section = () => Add;

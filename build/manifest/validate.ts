@@ -4,7 +4,7 @@
 // a check whose input is already wrong (missing file, schema error) is skipped.
 import { DataFiles } from './data-files.ts';
 import type { Problem } from '../core/problem.ts';
-import type { Rule } from './rules.ts';
+import type { ManifestRule } from '../core/rules.ts';
 import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
 import type { Body, Dataset, Manifest, Source } from './types.ts';
 import { Measurer } from '../measure/cache.ts';
@@ -125,7 +125,7 @@ function partialSubjectOf(file: string, value: unknown): Subject {
 async function checkSubject(subject: Subject, data: DataFiles, strict: boolean): Promise<Problem[]> {
   const { file, folder } = subject;
   const problems: Problem[] = [];
-  const add = (pointer: string, rule: Rule, message: string) =>
+  const add = (pointer: string, rule: ManifestRule, message: string) =>
     problems.push({ file, pointer, rule, severity: 'error', message });
 
   if (subject.body !== undefined && subject.body !== folder.body) {
@@ -170,7 +170,7 @@ function checkLicense(
   source: Source,
   dataset: Dataset,
   pointer: string,
-  add: (pointer: string, rule: Rule, message: string) => void,
+  add: (pointer: string, rule: ManifestRule, message: string) => void,
 ): void {
   if (source.license !== 'mixed') {
     if (dataset.license !== source.license) {

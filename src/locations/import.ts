@@ -37,7 +37,7 @@ export interface ImportOptions {
 }
 
 export interface ImportResult {
-  /** The first MAX_LISTED_PROBLEMS; when any, nothing was written. Rule "input" (a record or input file) or "write" (the target). */
+  /** The first MAX_LISTED_PROBLEMS; when any, nothing was written. Rule "location" (a record or input file), "id-exists" or "write" (the target). */
   problems: Problem[];
   problemCount: number; // all of them
   inserted: number;

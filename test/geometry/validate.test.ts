@@ -109,7 +109,7 @@ describe('validate: geometry', () => {
     const problems = Array.from({ length: 13 }, (_, i) => ({
       file: DATA,
       pointer: `/features/${i}/geometry/coordinates/0`,
-      rule: 'geometry',
+      rule: 'geometry' as const,
       severity: 'warning' as const,
       message: 'self-intersection at or near [1, 1]',
     }));
