@@ -7,7 +7,7 @@ import type { Measurer } from '../measure/cache.ts';
 import type { GeometryChecker } from '../geometry/cache.ts';
 import type { FileGeometry } from '../geometry/check-file.ts';
 import { GeoJSONError } from '../measure/measure.ts';
-import { outsideMessage, resolveInData } from '../core/data-root.ts';
+import { outsideProblem, resolveInData } from '../core/data-root.ts';
 
 /** What a file path in a manifest leads to (links followed, never out of data/). */
 export type FileState =
@@ -25,6 +25,7 @@ export type Measured =
 export interface Unusable {
   rule: Extract<ManifestRule, 'path-outside' | 'link-outside' | 'file-missing' | 'geojson'>;
   message: string;
+  paths?: string[]; // the files the message names on disk (Problem.paths)
 }
 
 /** Files measured at the same time: enough to overlap reading and hashing on 2 cores. */
@@ -125,9 +126,9 @@ export class DataFiles {
     const state = await this.state(path);
     if (state.kind === 'file') return { size: state.size };
     if (state.kind === 'outside')
-      return { rule: 'link-outside', message: outsideMessage(this.root, path, state.real) };
+      return { rule: 'link-outside', ...outsideProblem(this.root, path, state.real) };
     const what = state.kind === 'missing' ? 'does not exist' : 'is not a file';
-    return { rule: 'file-missing', message: `file ${path} ${what}` };
+    return { rule: 'file-missing', message: `file ${path} ${what}`, paths: [path] };
   }
 
   /** Returns the stats of `path`, a file a manifest in `folder` lists, or why there are none. */
@@ -136,7 +137,11 @@ export class DataFiles {
     if ('rule' in found) return found;
     const measured = await this.measure(path);
     if (measured.ok) return { stats: measured.stats };
-    return { rule: 'geojson', message: `file ${path} is not valid GeoJSON: ${measured.reason}` };
+    return {
+      rule: 'geojson',
+      message: `file ${path} is not valid GeoJSON: ${measured.reason}`,
+      paths: [path],
+    };
   }
 
   /**

@@ -98,7 +98,7 @@ async function updateDataset(dataset: Dataset, at: string, files: ListedFiles, c
 /** The files one manifest names, with the reasons those that can't be used can't. */
 class ListedFiles {
   readonly folder: string; // e.g. "data/earth/ARG/"
-  readonly errors: { pointer: string; rule: ManifestRule; message: string }[] = [];
+  readonly errors: { pointer: string; rule: ManifestRule; message: string; paths?: string[] }[] = [];
 
   constructor(
     manifestFile: string,

@@ -22,7 +22,13 @@ export interface DatasetContext {
 /** The stats a manifest states for one file (bytes and sha256 are optional on datasets). */
 type Declared = Omit<FileStats, 'bytes' | 'sha256'> & { bytes?: number; sha256?: string };
 
-type Add = (pointer: string, rule: ManifestRule, message: string) => void;
+/** Reports a problem of the manifest at `pointer`; `more` names the files its message names, and its fix. */
+type Add = (
+  pointer: string,
+  rule: ManifestRule,
+  message: string,
+  more?: Pick<Problem, 'paths' | 'fix'>,
+) => void;
 
 /** Returns a new `Add` whose problems are reported after those of earlier sections. */
 type Section = () => Add;
@@ -36,7 +42,16 @@ export async function checkDataset(context: DatasetContext): Promise<Problem[]> 
   const section: Section = () => {
     const list: Problem[] = [];
     sections.push(list);
-    return (pointer, rule, message) => list.push({ file, pointer, rule, severity: 'error', message });
+    return (pointer, rule, message, more) =>
+      list.push({
+        file,
+        pointer,
+        rule,
+        severity: 'error',
+        message,
+        ...(more?.paths && { paths: more.paths }),
+        ...(more?.fix && { fix: more.fix }),
+      });
   };
   const at = `/datasets/${index}`;
 
@@ -68,8 +83,12 @@ export async function checkDataset(context: DatasetContext): Promise<Problem[]> 
 async function checkFile(context: DatasetContext, add: Add, at: string, path: string, declared: Declared) {
   const stats = await measureListed(context, add, `${at}/path`, path);
   if (!stats) return;
+  const fix = recompute(context);
   const differs = (field: string, fileSays: string, manifestSays: string) =>
-    add(`${at}/${field}`, 'stats', `file ${path} has ${fileSays}, manifest says ${manifestSays}`);
+    add(`${at}/${field}`, 'stats', `file ${path} has ${fileSays}, manifest says ${manifestSays}`, {
+      paths: [path],
+      fix,
+    });
   if (declared.bytes !== undefined && declared.bytes !== stats.bytes) {
     differs('bytes', `${stats.bytes} bytes`, String(declared.bytes));
   }
@@ -95,12 +114,18 @@ async function checkFile(context: DatasetContext, add: Add, at: string, path: st
 async function measureListed(context: DatasetContext, add: Add, pointer: string, path: string) {
   const found = await context.data.stats(context.folder, path);
   if ('stats' in found) return found.stats;
-  add(pointer, found.rule, found.message);
+  add(pointer, found.rule, found.message, { paths: found.paths });
   return undefined;
 }
 
+/** Returns the command that rewrites the manifest's derived fields from its files, e.g. ["manifest", "CHL"]. */
+function recompute({ folder }: DatasetContext): string[] {
+  return ['manifest', folder.split('/')[2]!]; // "data/earth/CHL/" → CHL
+}
+
 /** A preview is checked by size only: it is a simplified copy, its own bbox may be off. */
-async function checkPreview({ folder, data, dataset }: DatasetContext, add: Add, at: string) {
+async function checkPreview(context: DatasetContext, add: Add, at: string) {
+  const { folder, data, dataset } = context;
   const { preview, preview_bytes: previewBytes } = dataset;
   if (preview === undefined) {
     if (previewBytes !== undefined)
@@ -118,18 +143,20 @@ async function checkPreview({ folder, data, dataset }: DatasetContext, add: Add,
     );
   }
   const found = await data.find(folder, preview);
-  if ('rule' in found) add(`${at}/preview`, found.rule, found.message);
+  if ('rule' in found) add(`${at}/preview`, found.rule, found.message, { paths: found.paths });
   else if (found.size > MAX_PREVIEW_BYTES) {
     add(
       `${at}/preview`,
       'preview-size',
       `file ${preview} has ${found.size} bytes, more than 2 MiB (${MAX_PREVIEW_BYTES})`,
+      { paths: [preview] },
     );
   } else if (previewBytes !== undefined && previewBytes !== found.size) {
     add(
       `${at}/preview_bytes`,
       'preview-bytes',
       `file ${preview} has ${found.size} bytes, manifest says ${previewBytes}`,
+      { paths: [preview], fix: recompute(context) },
     );
   }
 }
@@ -174,6 +201,7 @@ async function checkParts(context: DatasetContext, section: Section, at: string)
         `${at}/${field}`,
         'parts-stats',
         `the parts together have ${partsSay}, manifest says ${manifestSays}`,
+        { fix: recompute(context) },
       );
     if (!sameBbox(dataset.bbox, union.bbox)) differs('bbox', `bbox ${show(union.bbox)}`, show(dataset.bbox));
     if (!sameGeometryTypes(dataset.geometry_types, union.geometry_types)) {
@@ -189,7 +217,8 @@ async function checkParts(context: DatasetContext, section: Section, at: string)
 }
 
 /** `unassigned` is the feature count of `{LEVEL}/unassigned.geojson`. */
-async function checkUnassigned({ folder, data, dataset }: DatasetContext, add: Add, at: string) {
+async function checkUnassigned(context: DatasetContext, add: Add, at: string) {
+  const { folder, data, dataset } = context;
   const path = `${folder}${dataset.level}/unassigned.geojson`;
   const listed = dataset.parts?.some((part) => part.path === path) ?? false;
   if (dataset.unassigned === undefined) {
@@ -201,13 +230,16 @@ async function checkUnassigned({ folder, data, dataset }: DatasetContext, add: A
     // A listed part's unusable file is already reported at its path.
     if (listed) return;
     if (found.rule === 'file-missing')
-      add(`${at}/unassigned`, 'unassigned', `is ${dataset.unassigned} but file ${path} does not exist`);
-    else add(`${at}/unassigned`, found.rule, found.message);
+      add(`${at}/unassigned`, 'unassigned', `is ${dataset.unassigned} but file ${path} does not exist`, {
+        paths: [path],
+      });
+    else add(`${at}/unassigned`, found.rule, found.message, { paths: found.paths });
   } else if (found.stats.features !== dataset.unassigned) {
     add(
       `${at}/unassigned`,
       'unassigned',
       `file ${path} has ${count(found.stats.features, 'feature')}, manifest says ${dataset.unassigned}`,
+      { paths: [path], fix: recompute(context) },
     );
   }
 }

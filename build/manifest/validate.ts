@@ -125,18 +125,16 @@ function partialSubjectOf(file: string, value: unknown): Subject {
 async function checkSubject(subject: Subject, data: DataFiles, strict: boolean): Promise<Problem[]> {
   const { file, folder } = subject;
   const problems: Problem[] = [];
-  const add = (pointer: string, rule: ManifestRule, message: string) =>
-    problems.push({ file, pointer, rule, severity: 'error', message });
+  const add = (pointer: string, rule: ManifestRule, message: string, paths?: string[]) =>
+    problems.push({ file, pointer, rule, severity: 'error', message, ...(paths && { paths }) });
 
   if (subject.body !== undefined && subject.body !== folder.body) {
-    add('/body', 'folder', `is "${subject.body}" but the manifest is in data/${folder.body}/`);
+    const where = `data/${folder.body}/`;
+    add('/body', 'folder', `is "${subject.body}" but the manifest is in ${where}`, [where]);
   }
   if (subject.isoA3 !== undefined && subject.isoA3 !== folder.iso) {
-    add(
-      '/iso_a3',
-      'folder',
-      `is "${subject.isoA3}" but the manifest is in data/${folder.body}/${folder.iso}/`,
-    );
+    const where = `data/${folder.body}/${folder.iso}/`;
+    add('/iso_a3', 'folder', `is "${subject.isoA3}" but the manifest is in ${where}`, [where]);
   }
 
   const levels = new Map<string, number>(); // level → index of its first dataset

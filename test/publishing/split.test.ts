@@ -91,10 +91,10 @@ describe('geoshelf split (CLI)', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout.split('\n').slice(0, 5)).toEqual([
       '13 features: 4 by code, 7 by overlap, 2 unassigned',
-      '  data/earth/XTA/ADM2/XT-A.geojson: 4 features',
-      '  data/earth/XTA/ADM2/XT-B.geojson: 4 features',
-      '  data/earth/XTA/ADM2/XT-C.geojson: 3 features',
-      '  data/earth/XTA/ADM2/unassigned.geojson: 2 features',
+      `  ${root}/data/earth/XTA/ADM2/XT-A.geojson: 4 features`,
+      `  ${root}/data/earth/XTA/ADM2/XT-B.geojson: 4 features`,
+      `  ${root}/data/earth/XTA/ADM2/XT-C.geojson: 3 features`,
+      `  ${root}/data/earth/XTA/ADM2/unassigned.geojson: 2 features`,
     ]);
     expect(run.stdout).toMatch(
       /small overlap: #12 "Shoal" → XT-C \(overlap, best overlap (19|20)\.\d% of its area\)/,

@@ -1,7 +1,7 @@
 // CLI layer of `geoshelf locations import`: parses flags, runs the import
 // stage, prints problems or a summary, and shows progress on a terminal.
 import { problem } from '../../../build/core/problem.ts';
-import { UsageError, UserError, parseCommandArgs, type Command } from '../command.ts';
+import { UsageError, UserError, defineCommand } from '../command.ts';
 import { FIELDS, MAX_LISTED_PROBLEMS, importLocations, type Field } from '../../locations/import.ts';
 import { normaliseType } from '../../locations/normalise.ts';
 import { LOCATION_TYPES } from '../../locations/types.ts';
@@ -43,18 +43,16 @@ export function parseFieldMap(text: string): Partial<Record<Field, string>> {
   return map;
 }
 
-const command: Command = {
+export default defineCommand({
   usage,
-  async run(argv) {
-    const { values, positionals } = parseCommandArgs(argv, {
-      allowPositionals: true,
-      options: {
-        db: { type: 'string', default: 'data/locations.sqlite' },
-        type: { type: 'string' },
-        map: { type: 'string' },
-        replace: { type: 'boolean', default: false },
-      },
-    });
+  options: {
+    db: { type: 'string', default: 'data/locations.sqlite' },
+    type: { type: 'string' },
+    map: { type: 'string' },
+    replace: { type: 'boolean', default: false },
+  },
+  positionals: true,
+  async run({ values, positionals }) {
     if (positionals.length === 0) throw new UsageError('no input FILE given (see --help)');
     const type = values.type === undefined ? undefined : normaliseType(values.type);
     if (values.type !== undefined && !type) {
@@ -91,6 +89,4 @@ const command: Command = {
     console.log(`${values.db}: ${verb} ${result.inserted} locations (${result.total} in total)`);
     return 0;
   },
-};
-
-export default command;
+});
