@@ -57,6 +57,16 @@ export function parseIntegerFlag(flag: string, text: string, min: number, max: n
 }
 
 /**
+ * Returns ISO3 codes and levels as the data tree writes them, in capitals
+ * (data/earth/CHL/, ADM1): "chl" → "CHL", "chl/adm1" → "CHL/ADM1". Folder
+ * names and levels are capitals by the spec, so another letter case can
+ * only mean the same one; what is still malformed is named by the stage.
+ */
+export function capitals(codes: string[]): string[] {
+  return codes.map((code) => code.toUpperCase());
+}
+
+/**
  * How one run of a command prints problems and paths: as text on stderr, or
  * as JSON on stdout when the command declares `--json` and it was given;
  * files relative to `--root` (when the command declares it) are shown as seen

@@ -197,7 +197,7 @@ describe('geoshelf manifest (CLI)', () => {
     expect(statSync(join(root, CHL)).mtimeMs).toBe(mtime);
   });
 
-  it('ISO3 arguments select manifests; an unknown code is a one-line error', async () => {
+  it('ISO3 arguments (any letter case) select manifests; an unknown code is a one-line error', async () => {
     const root = copy('false/license');
     edit(root, (m) => (m.datasets[0].features = 2), 'data/earth/URY/manifest.json');
     edit(root, (m) => (m.datasets[0].features = 2));
@@ -205,6 +205,9 @@ describe('geoshelf manifest (CLI)', () => {
     expect(lines(result.stdout)).toEqual([
       `${join(root, 'data/earth/URY/manifest.json')}: /datasets/0/features: 2 → 1`,
     ]);
+    // any letter case: folders are capitals, so "ury" can only mean URY
+    const lower = await cli('manifest', '--root', root, '--check', '--no-cache', 'ury');
+    expect(lines(lower.stdout)).toEqual(lines(result.stdout));
     const unknown = await cli('manifest', '--root', root, 'PER');
     expect(unknown).toMatchObject({
       code: 1,

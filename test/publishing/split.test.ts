@@ -174,6 +174,13 @@ describe('geoshelf split (CLI)', () => {
     expect(problems.map(formatProblem)).toEqual([]);
   });
 
+  it('ISO3 and --level in any letter case: "split --level adm2 xta" splits XTA ADM2', async () => {
+    const root = copy();
+    const run = await cli('split', '--level', 'adm2', '--root', root, 'xta');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout.split('\n')[0]).toBe('13 features: 4 by code, 7 by overlap, 2 unassigned');
+  });
+
   it('bad arguments → exit 2 (usage) or 1 (bad data) with one line, nothing written', async () => {
     const root = copy();
     const before = readFileSync(join(root, 'data/earth/XTA/manifest.json'), 'utf8');

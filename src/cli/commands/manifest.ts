@@ -2,12 +2,12 @@
 // (build/manifest/update-all.ts) and prints what changed or would change.
 import { resolve } from 'node:path';
 import { updateManifests } from '../../../build/manifest/update-all.ts';
-import { defineCommand } from '../command.ts';
+import { capitals, defineCommand } from '../command.ts';
 
 const usage = `Usage: geoshelf manifest [--root DIR] [--check] [--no-cache] [--json] [ISO3…]
 
 Recomputes the derived fields of DIR/data/{body}/{ISO3}/manifest.json (all of
-them, or those of the ISO3 codes given) from the files: bytes, sha256,
+them, or those of the ISO3 codes given, in any letter case) from the files: bytes, sha256,
 features, bbox, geometry_types, properties of each dataset and part,
 preview_bytes, and unassigned. Every other field, the key order, the 2-space
 indentation and the final newline are kept; a manifest whose numbers are
@@ -32,7 +32,7 @@ export default defineCommand({
   },
   positionals: true,
   async run({ values, positionals }, out) {
-    const run = await updateManifests(resolve(values.root), positionals, {
+    const run = await updateManifests(resolve(values.root), capitals(positionals), {
       check: values.check,
       noCache: values['no-cache'],
     });

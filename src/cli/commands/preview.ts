@@ -2,12 +2,12 @@
 // (build/preview/write-previews.ts) and prints what it did.
 import { MAX_PREVIEW_BYTES } from '../../../build/manifest/types.ts';
 import { writePreviews } from '../../../build/preview/write-previews.ts';
-import { defineCommand, parseIntegerFlag, UsageError } from '../command.ts';
+import { capitals, defineCommand, parseIntegerFlag, UsageError } from '../command.ts';
 
 const usage = `Usage: geoshelf preview [--root DIR] [--max-bytes N] [--method visvalingam|douglas-peucker] [--force] [--json] [ISO3[/LEVEL]…]
 
 Writes data/{body}/{ISO3}/preview/{ISO3}_{LEVEL}.preview.geojson for each
-dataset (all of them, or those named, e.g. "CHL" or "CHL/ADM1"): every feature
+dataset (all of them, or those named, e.g. "CHL" or "chl/adm1"): every feature
 kept with its identifying properties, shared borders simplified once, as little
 simplification as fits the byte budget, coordinates rounded to match the
 tolerance. Records preview, preview_bytes and simplification in the manifest.
@@ -37,7 +37,7 @@ export default defineCommand({
       throw new UsageError(`--method: expected visvalingam or douglas-peucker, got "${method}"`);
     }
     const maxBytes = parseIntegerFlag('max-bytes', values['max-bytes'], 1, MAX_PREVIEW_BYTES);
-    const { events, problems } = await writePreviews(values.root, positionals, {
+    const { events, problems } = await writePreviews(values.root, capitals(positionals), {
       maxBytes,
       method,
       force: values.force,
