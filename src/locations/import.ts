@@ -9,6 +9,7 @@ import { stat } from 'node:fs/promises';
 import { problem, type Problem } from '../../build/core/problem.ts';
 import { deterministicId, normaliseId, normaliseType, parseNumber } from './normalise.ts';
 import {
+  REQUIRED_FIELDS,
   locationProblem,
   readLocationFile,
   type ByteProgress,
@@ -117,6 +118,8 @@ async function load(
     problemCount++;
   };
   const positions = new Positions(target, options.files);
+  // With --type, a record may have no type of its own.
+  const required = REQUIRED_FIELDS.filter((field) => field !== 'type' || options.type === undefined);
   let records = 0;
   // problems of the rows staged but not yet inserted, reported in input order when they are
   let pending: { seq: number; problem: Problem }[] = [];
@@ -128,7 +131,7 @@ async function load(
   };
   for (const [fileIndex, file] of options.files.entries()) {
     const bytes: ByteProgress = { read: 0, size: 0 };
-    for await (const item of readLocationFile(file, options.map, bytes)) {
+    for await (const item of readLocationFile(file, options.map, bytes, required)) {
       if ('fileProblem' in item) {
         if (target.bulk) return 'restart';
         flush();

@@ -198,6 +198,35 @@ describe('rejected rows: every one reported with file and place, nothing written
     });
   }
 
+  it('a CSV header without the name or coordinate columns → one line at line 1 with its columns and the --map flag', async () => {
+    const csv = join(dir, 'estaciones.csv');
+    const body = Array.from({ length: 150 }, (_, i) => `Copec ${i},Calle ${i},-33.${i},-70.${i}`);
+    await writeFile(csv, ['Compania,Direccion,Latitud,Longitud', ...body].join('\n'));
+    const db = join(dir, 'x.sqlite');
+    const result = await importLocations({ files: [csv], db, type: 'bencinera' });
+    expect([result.problemCount, ...lines(result)]).toEqual([
+      1,
+      `${csv}:1: the header has no name, latitude or longitude column (its columns: "Compania", "Direccion", "Latitud", "Longitud"); say which column holds each with --map name=COLUMN,latitude=COLUMN,longitude=COLUMN`,
+    ]);
+    // a --map naming a column the header lacks, and no type column nor --type
+    const mapped = await importLocations({
+      files: [csv],
+      db,
+      map: { name: 'Compañía', latitude: 'Latitud' },
+    });
+    expect(lines(mapped)).toEqual([
+      `${csv}:1: the header has no column "Compañía" (--map name=Compañía) and no longitude or type column (its columns: "Compania", "Direccion", "Latitud", "Longitud"); say which column holds each with --map name=COLUMN,longitude=COLUMN,type=COLUMN (or give every record its type with --type)`,
+    ]);
+    const right = await importLocations({
+      files: [csv],
+      db,
+      type: 'bencinera',
+      map: { name: 'Compania', latitude: 'Latitud', longitude: 'Longitud', description: 'Direccion' },
+    });
+    expect([right.problems, right.inserted]).toEqual([[], 150]);
+    expect(existsSync(db)).toBe(true);
+  });
+
   it('file-level problems: invalid JSON, missing file, unknown extension', async () => {
     const result = await importLocations({
       files: [`${INVALID}/broken.json`, join(dir, 'missing.csv'), `${FIXTURES}/invalid/bad.csv.expected.txt`],
