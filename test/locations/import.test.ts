@@ -62,7 +62,14 @@ describe('import of valid files', () => {
       type: 'servicio',
       map: { name: 'Nombre', description: 'Detalle', latitude: 'Lat', longitude: 'Lon' },
     });
-    expect(result).toEqual({ problems: [], problemCount: 0, inserted: 2, total: 2, created: true });
+    expect(result).toEqual({
+      problems: [],
+      problemCount: 0,
+      existing: 0,
+      inserted: 2,
+      total: 2,
+      created: true,
+    });
     expect(rows(db).map((r) => [r.name, r.description, r.type, r.latitude])).toEqual([
       ['EJEMPLO - Lavado Cinco', 'EJEMPLO - lavado a mano', 'servicio', -33.5],
       ['EJEMPLO - Lavado Seis', 'EJEMPLO - lavado automático', 'servicio', -33.6],
@@ -145,7 +152,14 @@ describe('appending and replacing', () => {
     const db = join(dir, 'x.sqlite');
     await importLocations({ files: [`${VALID}/stations.csv`], db });
     const result = await importLocations({ files: [`${VALID}/stations.geojson`], db });
-    expect(result).toEqual({ problems: [], problemCount: 0, inserted: 2, total: 6, created: false });
+    expect(result).toEqual({
+      problems: [],
+      problemCount: 0,
+      existing: 0,
+      inserted: 2,
+      total: 6,
+      created: false,
+    });
     expect(rows(db).map((r) => [r.pos, r.type_pos])).toEqual([
       [0, 0],
       [1, 1],
@@ -172,7 +186,14 @@ describe('appending and replacing', () => {
     const db = join(dir, 'x.sqlite');
     await importLocations({ files: [`${VALID}/stations.csv`], db });
     const result = await importLocations({ files: [`${VALID}/stations.csv`], db, replace: true });
-    expect(result).toEqual({ problems: [], problemCount: 0, inserted: 4, total: 4, created: false });
+    expect(result).toEqual({
+      problems: [],
+      problemCount: 0,
+      existing: 0,
+      inserted: 4,
+      total: 4,
+      created: false,
+    });
     expect(rows(db).map((r) => r.pos)).toEqual([0, 1, 2, 3]);
   });
 

@@ -1,6 +1,6 @@
 // CLI layer of `geoshelf locations import`: parses flags, runs the import
 // stage, prints problems or a summary, and shows progress on a terminal.
-import { problem } from '../../../build/core/problem.ts';
+import { problem, type Problem } from '../../../build/core/problem.ts';
 import { UsageError, UserError, defineCommand } from '../command.ts';
 import { FIELDS, MAX_LISTED_PROBLEMS, importLocations, type Field } from '../../locations/import.ts';
 import { normaliseType } from '../../locations/normalise.ts';
@@ -43,6 +43,22 @@ export function parseFieldMap(text: string): Partial<Record<Field, string>> {
   return map;
 }
 
+/**
+ * Returns the one problem of an import whose every rejected record is already
+ * in the database (`first` being one of them): the same input imported twice,
+ * most likely, so the way to load it again is --replace.
+ */
+function alreadyImported(db: string, first: Problem, n: number): Problem {
+  const where = first.line !== undefined ? `${first.file}:${first.line}` : `${first.file}: ${first.pointer}`;
+  const these = n === 1 ? `1 record is` : `${n} records are`;
+  return problem(
+    db,
+    `nothing written: ${these} already in it (the same ${n === 1 ? 'id' : 'ids'}, e.g. ${where}); ` +
+      'was this input imported before? Add --replace to replace every row with the input, or import a different file',
+    { rule: 'id-exists' },
+  );
+}
+
 export default defineCommand({
   usage,
   options: {
@@ -76,6 +92,9 @@ export default defineCommand({
     if (tty) process.stdout.write('\r\x1b[K');
     if (result.problems.length > 0 && result.problems.every((p) => p.rule === 'write')) {
       throw new UserError(result.problems); // the target could not be written: that one line says it
+    }
+    if (result.problemCount > 0 && result.existing === result.problemCount) {
+      throw new UserError(alreadyImported(values.db, result.problems[0]!, result.existing));
     }
     if (result.problemCount > 0) {
       const more = result.problemCount - result.problems.length;
