@@ -28,6 +28,7 @@ export const MANIFEST_RULES = [
   'parts-stats', // a parts-only dataset's stats are its parts'
   'unassigned',
   'geometry', // a feature of a listed GeoJSON file is not a valid polygon (README "Geometry")
+  'bbox-member', // a listed GeoJSON file's own bbox member does not hold its extent (RFC 7946 5)
 ] as const;
 
 /** The rules of the other commands' problems. */

@@ -8,6 +8,7 @@ import type { ManifestRule } from '../core/rules.ts';
 import { MAX_PREVIEW_BYTES, type BBox, type Dataset, type FileStats, type GeometryTypes } from './types.ts';
 import { byCodepoint } from '../measure/measure.ts';
 import { show } from './schema.ts';
+import { checkBboxMembers } from './validate-bbox.ts';
 import { checkDatasetGeometry } from './validate-geometry.ts';
 
 export interface DatasetContext {
@@ -32,6 +33,9 @@ type Add = (
 
 /** Returns a new `Add` whose problems are reported after those of earlier sections. */
 type Section = () => Add;
+
+/** Returns a new list for problems in a GeoJSON file, reported after those of earlier lists. */
+type FileSection = () => Problem[];
 
 /** Returns every problem of one dataset that needs its files or more than one field. */
 export async function checkDataset(context: DatasetContext): Promise<Problem[]> {
@@ -62,27 +66,42 @@ export async function checkDataset(context: DatasetContext): Promise<Problem[]> 
       'has neither path nor parts: a level is published as one file, as parts, or both',
     );
   }
+  // Problems in the GeoJSON files themselves (bbox members, geometry) come after the dataset's own.
+  const inFiles: Problem[][] = [];
+  const fileSection: FileSection = () => {
+    const list: Problem[] = [];
+    inFiles.push(list);
+    return list;
+  };
   const tasks: Promise<void>[] = [];
-  if (dataset.path !== undefined) tasks.push(checkFile(context, section(), at, dataset.path, dataset));
+  if (dataset.path !== undefined)
+    tasks.push(checkFile(context, section(), at, dataset.path, dataset, fileSection()));
   tasks.push(checkPreview(context, section(), at));
-  if (dataset.parts) tasks.push(checkParts(context, section, at));
+  if (dataset.parts) tasks.push(checkParts(context, section, at, fileSection));
   tasks.push(checkUnassigned(context, section(), at));
-  // Geometry problems (in the GeoJSON files) come after the dataset's own.
-  const geometry: Problem[] = [];
-  sections.push(geometry);
+  const geometry = fileSection();
   tasks.push(checkDatasetGeometry(context).then((found) => void geometry.push(...found)));
   await Promise.all(tasks);
-  return sections.flat();
+  return [...sections.flat(), ...inFiles.flat()];
 }
 
 /**
  * Checks that `path` (at `${at}/path`) is inside the folder, exists and is
  * valid GeoJSON, then compares each stat the manifest states (at `${at}/…`)
- * with the file's.
+ * with the file's; the file's own bbox members go to `inFile`.
  */
-async function checkFile(context: DatasetContext, add: Add, at: string, path: string, declared: Declared) {
-  const stats = await measureListed(context, add, `${at}/path`, path);
-  if (!stats) return;
+async function checkFile(
+  context: DatasetContext,
+  add: Add,
+  at: string,
+  path: string,
+  declared: Declared,
+  inFile: Problem[],
+) {
+  const measured = await measureListed(context, add, `${at}/path`, path);
+  if (!measured) return;
+  const { stats } = measured;
+  inFile.push(...checkBboxMembers(context, path, measured.bboxes));
   const fix = recompute(context);
   const differs = (field: string, fileSays: string, manifestSays: string) =>
     add(`${at}/${field}`, 'stats', `file ${path} has ${fileSays}, manifest says ${manifestSays}`, {
@@ -108,12 +127,13 @@ async function checkFile(context: DatasetContext, add: Add, at: string, path: st
 }
 
 /**
- * Returns the stats of `path`, a file listed at `pointer`; or reports why it
- * has none (outside the folder or data/, missing, not GeoJSON) and returns undefined.
+ * Returns the stats of `path`, a file listed at `pointer`, and its wrong bbox
+ * members; or reports why it has none (outside the folder or data/, missing,
+ * not GeoJSON) and returns undefined.
  */
 async function measureListed(context: DatasetContext, add: Add, pointer: string, path: string) {
   const found = await context.data.stats(context.folder, path);
-  if ('stats' in found) return found.stats;
+  if ('stats' in found) return found;
   add(pointer, found.rule, found.message, { paths: found.paths });
   return undefined;
 }
@@ -162,7 +182,7 @@ async function checkPreview(context: DatasetContext, add: Add, at: string) {
 }
 
 /** Parts: unique codes, each at `{LEVEL}/{code}.geojson`, stats right, features adding up. */
-async function checkParts(context: DatasetContext, section: Section, at: string) {
+async function checkParts(context: DatasetContext, section: Section, at: string, fileSection: FileSection) {
   const { dataset, folder } = context;
   const add = section();
   const parts = dataset.parts ?? [];
@@ -212,7 +232,7 @@ async function checkParts(context: DatasetContext, section: Section, at: string)
     }
   }
   await Promise.all(
-    parts.map((part, j) => checkFile(context, section(), `${at}/parts/${j}`, part.path, part)),
+    parts.map((part, j) => checkFile(context, section(), `${at}/parts/${j}`, part.path, part, fileSection())),
   );
 }
 
