@@ -56,6 +56,7 @@ export function joinSegment(scanner: FeatureCollectionScanner, part: SegmentResu
     scanner.bboxes.issues.push({ ...issue, feature: issue.feature + scanner.features });
   }
   if (part.collectionBbox !== undefined) scanner.bboxes.collection = part.collectionBbox;
+  scanner.bboxes.unchecked += part.bboxUnchecked ?? 0;
   scanner.features += part.features!;
   const box = scanner.coords.box;
   const [minX, minY, maxX, maxY] = part.box!;

@@ -4,6 +4,14 @@
 // what it covers) and compared, once that object is complete, with the plain
 // min/max of its coordinates, as a manifest's bbox is (spec 2.2). The
 // collection's own is compared by the caller, once every segment has joined.
+//
+// A geometry's own extent costs the hot loop a little (its min/max move often
+// at first), so it is kept only where a member may need it: for the first
+// feature, for a geometry whose feature or itself has a member before the
+// coordinates, and for every geometry once any feature has shown one. A member
+// that still finds its extent untracked (after the coordinates, in a file whose
+// first feature had none) is counted in `unchecked`; the caller then scans the
+// file again with `trackAll`.
 import { F_FEATURE, F_GEOMETRY, F_TOP } from './scanner-states.ts';
 
 /** A feature's or a geometry's bbox member that does not hold its extent. */
@@ -32,6 +40,10 @@ export function holdsExtent(stated: number[] | null, box: ArrayLike<number>): bo
 export class BboxMembers {
   collection: Stated; // the collection's own
   readonly issues: BboxIssue[] = [];
+  unchecked = 0; // members whose extent was not tracked (see above)
+  private track = true; // keep each geometry's extent, from now on
+  private tracking = false; // the last geometry's extent was kept
+  private firstFeature = true;
   private feature: Stated;
   private geometry: Stated;
   private owner = F_TOP; // the object whose member is being read: F_TOP, F_FEATURE or F_GEOMETRY
@@ -39,6 +51,9 @@ export class BboxMembers {
   private numbers = true; // every value of the array so far is a number
   private readonly geometryBox = new Float64Array(4); // the extent of the last geometry's coordinates
   private readonly kept = new Float64Array(4); // the file's extent before that geometry
+
+  /** `trackAll`: keep every geometry's extent (a second pass, when `unchecked` > 0). */
+  constructor(private readonly trackAll = false) {}
 
   /** The array of a bbox member of `owner` (the frame it is in) starts. */
   start(owner: number): void {
@@ -87,6 +102,8 @@ export class BboxMembers {
    * aside and emptied, so the scan widens it to theirs alone.
    */
   startCoordinates(box: Float64Array): void {
+    this.tracking = this.track || this.feature !== undefined || this.geometry !== undefined;
+    if (!this.tracking) return;
     this.kept.set(box);
     box[0] = box[1] = Infinity;
     box[2] = box[3] = -Infinity;
@@ -98,6 +115,7 @@ export class BboxMembers {
    * earlier stays, as in one pass of strict comparisons).
    */
   endCoordinates(box: Float64Array): void {
+    if (!this.tracking) return;
     const { geometryBox: g, kept } = this;
     g.set(box);
     box[0] = g[0] < kept[0] ? g[0] : kept[0];
@@ -114,10 +132,18 @@ export class BboxMembers {
   /** Feature `feature` ends: its bbox member, if any, is checked against its geometry's extent. */
   endFeature(feature: number): void {
     if (this.feature !== undefined) this.check(this.feature, feature, false);
+    if (this.firstFeature) {
+      // A file whose first feature has no bbox member most likely has none.
+      this.firstFeature = false;
+      this.track = this.trackAll || this.feature !== undefined || this.geometry !== undefined;
+    }
   }
 
   private check(stated: number[] | null, feature: number, geometry: boolean): void {
-    if (!holdsExtent(stated, this.geometryBox)) {
+    if (!this.tracking) {
+      this.unchecked++;
+      this.track = true;
+    } else if (!holdsExtent(stated, this.geometryBox)) {
       this.issues.push({ feature, geometry, stated, actual: [...this.geometryBox] });
     }
   }

@@ -73,7 +73,7 @@ export class FeatureCollectionScanner {
     box: new Float64Array([Infinity, Infinity, -Infinity, -Infinity]),
     sink: undefined,
   };
-  readonly bboxes = new BboxMembers(); // the file's own bbox members, and those that do not hold their extent
+  readonly bboxes: BboxMembers; // the file's own bbox members, and those that do not hold their extent
 
   private base = 0; // file offset of buf[0] in the current call
   private stack = new Uint8Array(64);
@@ -92,9 +92,14 @@ export class FeatureCollectionScanner {
   private geometryType = '';
   private coordinatesStart = 0;
 
-  /** `sink`: keeps every geometry's positions and is handed each complete one (geometry checked in this pass). */
-  constructor(sink?: PositionSink) {
+  /**
+   * `sink`: keeps every geometry's positions and is handed each complete one
+   * (geometry checked in this pass). `trackAll`: keep every geometry's extent
+   * for its bbox members (build/measure/scanner-bbox.ts).
+   */
+  constructor(sink?: PositionSink, options: { trackAll?: boolean } = {}) {
     this.coords.sink = sink;
+    this.bboxes = new BboxMembers(options.trackAll);
   }
 
   /**

@@ -23,6 +23,7 @@ export interface SegmentResult {
   issues?: FeatureIssue[]; // with geometry checks: feature indices from the segment's start
   collectionBbox?: Stated; // the collection's bbox member, when it comes after "features"
   bboxIssues?: BboxIssue[]; // feature indices from the segment's start
+  bboxUnchecked?: number; // bbox members whose extent was not kept
 }
 
 interface Job {
@@ -83,6 +84,7 @@ async function scanSegment(
       issues: sink?.issues,
       collectionBbox: scanner.bboxes.collection,
       bboxIssues: scanner.bboxes.issues,
+      bboxUnchecked: scanner.bboxes.unchecked,
     };
   } catch {
     return { ok: false };

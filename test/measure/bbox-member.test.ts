@@ -71,6 +71,18 @@ describe("a file's own bbox members", () => {
     ]);
   });
 
+  it('members after the coordinates in a file whose first feature has none are still checked (a second pass)', async () => {
+    const late = (x: number, bbox: string) =>
+      `{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[${x},0],[${x + 1},0],[${x + 1},1],[${x},0]]],"bbox":${bbox}},"bbox":${bbox}}`;
+    // The first pass keeps no extent for feature 2 (its members come last); the second finds them wrong.
+    const lines = [square(0, 0), square(1, 1), late(4, '[4,0,9,1]'), late(6, '[6,0,7,1]'), square(2, 2)];
+    const text = `{"type":"FeatureCollection","features":[\n${lines.join(',\n')}\n]}`;
+    expect(await bboxesOf(text)).toEqual([
+      { pointer: '/features/2/geometry/bbox', stated: [4, 0, 9, 1], actual: [4, 0, 5, 1] },
+      { pointer: '/features/2/bbox', stated: [4, 0, 9, 1], actual: [4, 0, 5, 1] },
+    ]);
+  });
+
   it('with heights, [w, s, low, e, n, high], the four plane numbers are compared', async () => {
     const text = `{"type":"FeatureCollection","bbox":[0,0,-5,1,1,100],"features":[${square(0, 0, '[0,0,0,1,2,0]')}]}`;
     expect(await bboxesOf(text)).toEqual([
