@@ -1,7 +1,7 @@
 // The one shape of a problem (STYLE 5), for every stage and command: which
 // file, where in it, which rule, how bad, and what is wrong; and how it is
 // shown to a user who may have named the data's root with --root.
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, normalize } from 'node:path';
 import type { Rule } from './rules.ts';
 
 export type { Rule } from './rules.ts';
@@ -40,8 +40,13 @@ export function problem(
  * paths when the root is the current folder, and "" are returned as they are.
  */
 export function shownPath(file: string, root = '.'): string {
-  if (file === '' || root === '.' || root === '' || isAbsolute(file)) return file;
+  if (file === '' || isHere(root) || isAbsolute(file)) return file;
   return join(root, file);
+}
+
+/** Returns whether `root` is the current folder ("", ".", "./"). */
+function isHere(root: string): boolean {
+  return root === '' || normalize(root) === '.' || normalize(root) === './';
 }
 
 /**
@@ -52,7 +57,7 @@ export function shownPath(file: string, root = '.'): string {
  */
 export function shownProblem(p: Problem, root = '.'): Problem {
   const { paths, fix, ...shown } = p;
-  const here = root === '.' || root === '';
+  const here = isHere(root);
   shown.file = shownPath(p.file, root);
   if (paths && paths.length > 0 && !here) {
     // One pass, longest first, whole paths only: a path inside another is not shown twice.

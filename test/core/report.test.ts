@@ -20,7 +20,10 @@ describe('report', () => {
       '../boundaries/data/earth/CHL/manifest.json',
     );
     expect(shownPath('data/earth/CHL/manifest.json', '/srv/b')).toBe('/srv/b/data/earth/CHL/manifest.json');
-    expect(shownPath('data/earth/CHL/manifest.json', '.')).toBe('data/earth/CHL/manifest.json');
+    for (const here of ['.', './', '', 'a/..']) {
+      expect(shownPath('data/earth/CHL/manifest.json', here)).toBe('data/earth/CHL/manifest.json');
+      expect(shownProblem(stats, here).message).toMatch(/\(run: geoshelf manifest CHL\)$/);
+    }
     expect(shownPath('./x.geojson')).toBe('./x.geojson'); // what the user typed, as typed
     expect(shownPath('/tmp/x.geojson', '../b')).toBe('/tmp/x.geojson');
     expect(shownPath('', '../b')).toBe('');
