@@ -2,12 +2,12 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError, UserError } from '../../build/core/errors.ts';
 import { shownPath, type Problem } from '../../build/core/problem.ts';
 import { exitCodeFor, reportProblems } from '../../build/core/report.ts';
-
-/** Text output of validate and build: this many problems of one file and rule, then a count (--json lists all). */
-export const PER_FILE = 10;
 import { nearest } from './suggest.ts';
 
 export { UserError, UsageError } from '../../build/core/errors.ts';
+
+/** Text output of validate and build: this many problems of one file and rule, then a count (--json lists all). */
+export const PER_FILE = 10;
 
 /**
  * One CLI subcommand, in its own module under `src/cli/commands/`, exported as
