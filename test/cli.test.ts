@@ -1,11 +1,11 @@
 // The CLI's conventions, shared by every command (README "Exit codes and
 // output"): help, version, groups, unknown commands, usage errors, bugs.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { Measurer } from '../build/measure/cache.ts';
-import { cli, cliProcess } from './support/cli.ts';
+import { cli, cliProcess, copyDataTree } from './support/cli.ts';
 
 const FALSE = 'test/fixtures/manifests/false';
 const tmp = mkdtempSync(join(tmpdir(), 'geoshelf-cli-'));
@@ -69,6 +69,61 @@ describe('geoshelf CLI', () => {
     expect(stderr).toBe("geoshelf validate: Unknown option '--frobnicate' (see --help)\n");
   });
 
+  it('an unknown flag close to a known one → "did you mean" it', async () => {
+    expect(await cli('validate', '--jsn')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "geoshelf validate: Unknown option '--jsn'; did you mean --json? (see --help)\n",
+    });
+    const swapped = await cli('build', '--quite');
+    expect(swapped.stderr).toBe(
+      "geoshelf build: Unknown option '--quite'; did you mean --quiet? (see --help)\n",
+    );
+    const typed = await cli('locations', 'import', '--replase', 'x.csv');
+    expect(typed.stderr).toContain('did you mean --replace?');
+    // Nothing close: no guess.
+    expect((await cli('validate', '--colour')).stderr).not.toContain('did you mean');
+  });
+
+  it('an unknown command close to a known one → "did you mean" it', async () => {
+    for (const [typed, meant] of [
+      [['valdiate'], 'validate'],
+      [['biuld', '--root', 'x'], 'build'],
+      [['locations', 'imprt', 'x.csv'], 'locations import'],
+      [['import', 'x.csv'], 'locations import'],
+    ] as const) {
+      const { code, stderr } = await cli(...typed);
+      expect(code).toBe(2);
+      expect(stderr.split('\n')[0]).toBe(
+        `geoshelf: unknown command "${typed.join(' ')}" (did you mean "${meant}"?)`,
+      );
+    }
+  });
+
+  it('--json is honoured only by the commands that declare it (validate, manifest, build, preview)', async () => {
+    // measure has no --json: its flag is unknown, said in text, and stdout stays empty
+    for (const args of [
+      ['measure', '--json', 'x.geojson'],
+      ['locations', 'import', '--json', 'x.csv'],
+      ['split', '--json', '--level', 'ADM2', 'CHL'],
+    ]) {
+      const result = await cli(...args);
+      expect(result, args[0]).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toMatch(/: Unknown option '--json'/);
+    }
+    // a command that declares it prints a problem thrown by its stage as JSON
+    const missing = await cli('validate', '--root', 'test/fixtures', '--json');
+    expect(missing).toMatchObject({ code: 1, stderr: '' });
+    expect(JSON.parse(missing.stdout)).toEqual([
+      {
+        file: 'test/fixtures/data',
+        rule: 'input',
+        severity: 'error',
+        message: 'no such folder (--root names the folder that holds data/)',
+      },
+    ]);
+  });
+
   it('every command: an unknown flag → exit 2 and "geoshelf COMMAND: Unknown option …" alone on stderr', async () => {
     for (const name of COMMANDS) {
       const result = await cli(...name.split(' '), '--frobnicate');
@@ -85,27 +140,27 @@ describe('geoshelf CLI', () => {
     [
       'validate',
       ['validate', '--root', `${FALSE}/stats`, '--no-cache'],
-      /^data\/earth\/CHL\/manifest\.json: \/datasets\/\d+\/\w+: /,
+      /^test\/fixtures\/manifests\/false\/stats\/data\/earth\/CHL\/manifest\.json: \/datasets\/\d+\/\w+: /,
     ],
     [
       'manifest',
       ['manifest', '--root', `${FALSE}/file-missing`, '--check', '--no-cache'],
-      /^data\/earth\/CHL\/manifest\.json: \/datasets\/\d+\/\w+: file /,
+      /^test\/fixtures\/manifests\/false\/file-missing\/data\/earth\/CHL\/manifest\.json: \/datasets\/\d+\/\w+: file /,
     ],
     [
       'build',
       ['build', '--root', `${FALSE}/license`, '--out', join(tmp, 'dist')],
-      /^data\/earth\/(CHL|URY)\/manifest\.json: \/datasets\/0\/license: /,
+      /^test\/fixtures\/manifests\/false\/license\/data\/earth\/(CHL|URY)\/manifest\.json: \/datasets\/0\/license: /,
     ],
     [
       'preview',
       ['preview', '--root', `${FALSE}/json`],
-      /^data\/earth\/CHL\/manifest\.json: invalid JSON at line \d+, column \d+: /,
+      /^test\/fixtures\/manifests\/false\/json\/data\/earth\/CHL\/manifest\.json: invalid JSON at line \d+, column \d+: /,
     ],
     [
       'split',
       ['split', '--level', 'ADM2', '--root', `${FALSE}/json`, 'CHL'],
-      /^data\/earth\/CHL\/manifest\.json: invalid JSON at line/,
+      /^test\/fixtures\/manifests\/false\/json\/data\/earth\/CHL\/manifest\.json: invalid JSON at line/,
     ],
     [
       'measure',
@@ -146,6 +201,36 @@ describe('geoshelf CLI', () => {
       for (const p of problems) {
         expect(Object.keys(p).sort(), args[0]).toEqual(['file', 'message', 'pointer', 'rule', 'severity']);
       }
+    }
+  });
+
+  // From inside a checkout, "data/earth/CHL/manifest.json" names the checkout's own file, not the one under --root.
+  it('files in problems (and in their messages) are named from the current folder, not from --root', async () => {
+    const root = copyDataTree(`${FALSE}/stats`, tmp);
+    const typed = relative(process.cwd(), root); // e.g. "../../tmp/geoshelf-cli-x/tree-y"
+    expect(existsSync('data/earth/CHL/manifest.json')).toBe(true); // the trap
+    const text = await cli('validate', '--root', typed, '--no-cache');
+    const json = await cli('validate', '--root', typed, '--no-cache', '--json');
+    const problems = JSON.parse(json.stdout) as { file: string; message: string }[];
+    const printed = text.stderr.split('\n').filter((line) => line.includes(': /datasets/'));
+    expect(printed).toHaveLength(6);
+    const manifest = realpathSync(join(root, 'data/earth/CHL/manifest.json'));
+    const data = realpathSync(join(root, 'data/earth/CHL/CHL_ADM1.geojson'));
+    for (const [i, line] of printed.entries()) {
+      const [file, , message] = line.split(': ');
+      expect(realpathSync(file!)).toBe(manifest);
+      expect(problems[i]!.file).toBe(file); // --json names it the same way
+      const named = /^file (\S+) has /.exec(message!)![1]!;
+      expect(realpathSync(named)).toBe(data);
+      expect(line).toMatch(
+        new RegExp(` \\(run: geoshelf manifest --root ${typed.replaceAll('.', '\\.')} CHL\\)$`),
+      );
+      expect(problems[i]!.message).toBe(line.slice(line.indexOf(': file ') + 2));
+    }
+    // manifest's results name the manifest the same way
+    const check = await cli('manifest', '--root', typed, '--check', '--no-cache');
+    for (const line of check.stdout.trim().split('\n')) {
+      expect(realpathSync(line.split(': ')[0]!)).toBe(manifest);
     }
   });
 

@@ -56,6 +56,19 @@ export async function resolveInData(root: string, file: string): Promise<Resolve
  * else absolute (e.g. "/etc/passwd").
  */
 export function outsideMessage(root: string, file: string, real: string): string {
-  const where = real.startsWith(resolve(root) + sep) ? relative(root, real) : real;
-  return `file ${file} leads outside data/ through a symbolic link (to ${where}); it is never read or published`;
+  return outsideProblem(root, file, real).message;
+}
+
+/** Returns outsideMessage and the files it names relative to `root` (Problem.paths). */
+export function outsideProblem(
+  root: string,
+  file: string,
+  real: string,
+): { message: string; paths: string[] } {
+  const inside = real.startsWith(resolve(root) + sep);
+  const where = inside ? relative(root, real) : real;
+  return {
+    message: `file ${file} leads outside data/ through a symbolic link (to ${where}); it is never read or published`,
+    paths: inside ? [file, where] : [file],
+  };
 }

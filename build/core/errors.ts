@@ -24,7 +24,10 @@ export class UserError extends Error {
   }
 }
 
-/** A mistake in how the command was called (unknown flag, missing value): exit code 2. */
+/** A mistake in how the command was called (unknown flag, missing value): exit code 2, rule "usage". */
 export class UsageError extends UserError {
   override name = 'UsageError';
+  constructor(message: string) {
+    super(problem('', message, { rule: 'usage' }));
+  }
 }

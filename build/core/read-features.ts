@@ -1,7 +1,7 @@
 // Reads a GeoJSON level whole, for the stages that need every geometry in
 // memory at once (preview's shared borders, split's overlaps).
 import { readFile } from 'node:fs/promises';
-import { outsideMessage, resolveInData } from './data-root.ts';
+import { outsideProblem, resolveInData } from './data-root.ts';
 import { UserError } from './errors.ts';
 import { problem } from './problem.ts';
 
@@ -28,7 +28,10 @@ export interface GeoFeature {
 export async function readFeatures(root: string, path: string): Promise<GeoFeature[]> {
   const found = await resolveInData(root, path);
   if (found.kind === 'missing') throw new UserError(problem(path, 'cannot read: no such file'));
-  if (found.kind === 'outside') throw new UserError(problem(path, outsideMessage(root, path, found.real)));
+  if (found.kind === 'outside') {
+    const { message, paths } = outsideProblem(root, path, found.real);
+    throw new UserError(problem(path, message, { paths }));
+  }
   if (found.kind !== 'file') throw new UserError(problem(path, 'cannot read: not a file'));
   if (found.size > MAX_WHOLE_FILE_BYTES) {
     throw new UserError(

@@ -1,13 +1,13 @@
 // Access to the data files that manifests name, for the validator and
 // `geoshelf manifest`: each file is stat'ed and measured at most once per run,
 // with a bounded number of files measured at a time.
-import type { Rule } from './rules.ts';
+import type { ManifestRule } from '../core/rules.ts';
 import type { FileStats } from './types.ts';
 import type { Measurer } from '../measure/cache.ts';
 import type { GeometryChecker } from '../geometry/cache.ts';
 import type { FileGeometry } from '../geometry/check-file.ts';
-import { GeoJSONError } from '../measure/measure.ts';
-import { outsideMessage, resolveInData } from '../core/data-root.ts';
+import { GeoJSONError, type BboxMismatch } from '../measure/measure.ts';
+import { outsideProblem, resolveInData } from '../core/data-root.ts';
 
 /** What a file path in a manifest leads to (links followed, never out of data/). */
 export type FileState =
@@ -18,13 +18,14 @@ export type FileState =
 
 /** A measurement, or why the file could not be measured (e.g. "byte 120: expected ','"). */
 export type Measured =
-  | { ok: true; stats: FileStats; geometry?: FileGeometry } // geometry: checked in the same pass
+  | { ok: true; stats: FileStats; bboxes: BboxMismatch[]; geometry?: FileGeometry } // geometry: checked in the same pass
   | { ok: false; reason: string };
 
 /** Why a listed file can't be used, as the rule and message of a problem at its pointer. */
 export interface Unusable {
-  rule: Extract<Rule, 'path-outside' | 'link-outside' | 'file-missing' | 'geojson'>;
+  rule: Extract<ManifestRule, 'path-outside' | 'link-outside' | 'file-missing' | 'geojson'>;
   message: string;
+  paths?: string[]; // the files the message names on disk (Problem.paths)
 }
 
 /** Files measured at the same time: enough to overlap reading and hashing on 2 cores. */
@@ -84,10 +85,14 @@ export class DataFiles {
     return found;
   }
 
-  /** Returns true the first time it is asked about `file`: a file listed twice has its problems reported once. */
-  firstReport(file: string): boolean {
-    if (this.reported.has(file)) return false;
-    this.reported.add(file);
+  /**
+   * Returns true the first time it is asked about `file` under `rule`: a file
+   * listed twice has its own problems (geometry, bbox members) reported once.
+   */
+  firstReport(file: string, rule: Extract<ManifestRule, 'geometry' | 'bbox-member'> = 'geometry'): boolean {
+    const key = `${rule}\0${file}`;
+    if (this.reported.has(key)) return false;
+    this.reported.add(key);
     return true;
   }
 
@@ -125,18 +130,28 @@ export class DataFiles {
     const state = await this.state(path);
     if (state.kind === 'file') return { size: state.size };
     if (state.kind === 'outside')
-      return { rule: 'link-outside', message: outsideMessage(this.root, path, state.real) };
+      return { rule: 'link-outside', ...outsideProblem(this.root, path, state.real) };
     const what = state.kind === 'missing' ? 'does not exist' : 'is not a file';
-    return { rule: 'file-missing', message: `file ${path} ${what}` };
+    return { rule: 'file-missing', message: `file ${path} ${what}`, paths: [path] };
   }
 
-  /** Returns the stats of `path`, a file a manifest in `folder` lists, or why there are none. */
-  async stats(folder: string, path: string): Promise<{ stats: FileStats } | Unusable> {
+  /**
+   * Returns the stats of `path`, a file a manifest in `folder` lists, and its
+   * bbox members that do not hold their extent; or why there are none.
+   */
+  async stats(
+    folder: string,
+    path: string,
+  ): Promise<{ stats: FileStats; bboxes: BboxMismatch[] } | Unusable> {
     const found = await this.find(folder, path);
     if ('rule' in found) return found;
     const measured = await this.measure(path);
-    if (measured.ok) return { stats: measured.stats };
-    return { rule: 'geojson', message: `file ${path} is not valid GeoJSON: ${measured.reason}` };
+    if (measured.ok) return { stats: measured.stats, bboxes: measured.bboxes };
+    return {
+      rule: 'geojson',
+      message: `file ${path} is not valid GeoJSON: ${measured.reason}`,
+      paths: [path],
+    };
   }
 
   /**
@@ -152,10 +167,10 @@ export class DataFiles {
         if (state.kind !== 'file') throw new Error(`measure() of ${file}, which is ${state.kind}`);
         // With geometry checks, one pass over the file measures and checks it.
         const { measurer } = this;
-        if (this.checker && measurer.measureChecked) return measurer.measureChecked(state.real);
-        return { stats: await measurer.measure(state.real) };
+        if (measurer.measureChecked) return measurer.measureChecked(state.real, this.checker !== undefined);
+        return { stats: await measurer.measure(state.real), bboxes: [] }; // a bare measurer: bboxes unknown
       }).then(
-        ({ stats, geometry }): Measured => ({ ok: true, stats, geometry }),
+        ({ stats, bboxes, geometry }): Measured => ({ ok: true, stats, bboxes, geometry }),
         (error: unknown): Measured => {
           if (error instanceof GeoJSONError)
             return { ok: false, reason: `byte ${error.offset}: ${error.reason}` };

@@ -4,10 +4,10 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
-import { outsideMessage, resolveInData } from '../core/data-root.ts';
+import { outsideProblem, resolveInData } from '../core/data-root.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { firstInvalidUtf8 } from '../core/utf8.ts';
-import type { Rule } from './rules.ts';
+import type { ManifestRule } from '../core/rules.ts';
 import type { Manifest } from './types.ts';
 import { checkManifest } from './schema.ts';
 
@@ -25,7 +25,10 @@ export interface LoadedManifest {
  */
 export async function findManifests(root: string): Promise<string[]> {
   const dataDir = join(root, 'data');
-  if (!(await isDirectory(dataDir))) throw new UserError(problem(root, 'no data/ folder here (see --root)'));
+  if (!(await isDirectory(dataDir))) {
+    // Named relative to the root, as every file is: the reporter shows it from the current folder.
+    throw new UserError(problem('data', 'no such folder (--root names the folder that holds data/)'));
+  }
   const files: string[] = [];
   for (const body of await sortedDirs(dataDir)) {
     for (const folder of await sortedDirs(join(dataDir, body))) {
@@ -90,10 +93,9 @@ export const MAX_MANIFEST_DEPTH = 32;
 export async function readManifestText(
   root: string,
   file: string,
-): Promise<{ text: string } | { rule: Rule; message: string }> {
+): Promise<{ text: string } | { rule: ManifestRule; message: string; paths?: string[] }> {
   const found = await resolveInData(root, file);
-  if (found.kind === 'outside')
-    return { rule: 'link-outside', message: outsideMessage(root, file, found.real) };
+  if (found.kind === 'outside') return { rule: 'link-outside', ...outsideProblem(root, file, found.real) };
   if (found.kind !== 'file') return { rule: 'file-missing', message: `cannot read: not a file` };
   if (found.size > MAX_MANIFEST_BYTES) {
     return {

@@ -11,7 +11,7 @@ import { schemaProblemsOf, updateDerivedFields, writeManifest } from './update.t
 export interface UpdateRun {
   manifests: number; // manifests selected
   changed: number; // manifests that changed (or would, with check)
-  lines: string[]; // e.g. "data/earth/CHL/manifest.json: updated /datasets/0/bytes"
+  lines: { file: string; text: string }[]; // e.g. "data/earth/CHL/manifest.json", "updated /datasets/0/bytes"
   problems: Problem[]; // manifests left alone, and why
 }
 
@@ -51,7 +51,7 @@ async function updateOne(
   loaded: LoadedManifest,
   measurer: Measurer,
   check: boolean,
-): Promise<{ lines: string[] } | { problems: Problem[] }> {
+): Promise<{ lines: UpdateRun['lines'] } | { problems: Problem[] }> {
   let update;
   try {
     update = await updateDerivedFields(root, loaded, measurer);
@@ -71,12 +71,13 @@ async function updateOne(
   }
   if (!check) {
     await writeManifest(root, loaded.file, update.manifest);
-    return { lines: [`${loaded.file}: updated ${update.changes.join(', ')}`] };
+    return { lines: [{ file: loaded.file, text: `updated ${update.changes.join(', ')}` }] };
   }
   return {
     lines: update.changes.map((pointer) => {
       const [before, after] = [valueAt(loaded.manifest, pointer), valueAt(update.manifest, pointer)];
-      return `${loaded.file}: ${pointer}: ${before === undefined ? '(absent)' : show(before)} → ${show(after)}`;
+      const text = `${pointer}: ${before === undefined ? '(absent)' : show(before)} → ${show(after)}`;
+      return { file: loaded.file, text };
     }),
   };
 }

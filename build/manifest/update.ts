@@ -2,6 +2,7 @@
 // back the way people keep them: key order kept, 2-space indent, final
 // newline, atomically, and never when the result fails the schema.
 import type { Problem } from '../core/problem.ts';
+import type { ManifestRule } from '../core/rules.ts';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
 import { setFields } from './fields.ts';
@@ -97,7 +98,7 @@ async function updateDataset(dataset: Dataset, at: string, files: ListedFiles, c
 /** The files one manifest names, with the reasons those that can't be used can't. */
 class ListedFiles {
   readonly folder: string; // e.g. "data/earth/ARG/"
-  readonly errors: { pointer: string; rule: string; message: string }[] = [];
+  readonly errors: { pointer: string; rule: ManifestRule; message: string; paths?: string[] }[] = [];
 
   constructor(
     manifestFile: string,

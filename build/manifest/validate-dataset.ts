@@ -4,10 +4,11 @@
 // nothing else is said about it.
 import { isInside, type DataFiles } from './data-files.ts';
 import type { Problem } from '../core/problem.ts';
-import type { Rule } from './rules.ts';
+import type { ManifestRule } from '../core/rules.ts';
 import { MAX_PREVIEW_BYTES, type BBox, type Dataset, type FileStats, type GeometryTypes } from './types.ts';
 import { byCodepoint } from '../measure/measure.ts';
 import { show } from './schema.ts';
+import { checkBboxMembers } from './validate-bbox.ts';
 import { checkDatasetGeometry } from './validate-geometry.ts';
 
 export interface DatasetContext {
@@ -22,10 +23,19 @@ export interface DatasetContext {
 /** The stats a manifest states for one file (bytes and sha256 are optional on datasets). */
 type Declared = Omit<FileStats, 'bytes' | 'sha256'> & { bytes?: number; sha256?: string };
 
-type Add = (pointer: string, rule: Rule, message: string) => void;
+/** Reports a problem of the manifest at `pointer`; `more` names the files its message names, and its fix. */
+type Add = (
+  pointer: string,
+  rule: ManifestRule,
+  message: string,
+  more?: Pick<Problem, 'paths' | 'fix'>,
+) => void;
 
 /** Returns a new `Add` whose problems are reported after those of earlier sections. */
 type Section = () => Add;
+
+/** Returns a new list for problems in a GeoJSON file, reported after those of earlier lists. */
+type FileSection = () => Problem[];
 
 /** Returns every problem of one dataset that needs its files or more than one field. */
 export async function checkDataset(context: DatasetContext): Promise<Problem[]> {
@@ -36,7 +46,16 @@ export async function checkDataset(context: DatasetContext): Promise<Problem[]> 
   const section: Section = () => {
     const list: Problem[] = [];
     sections.push(list);
-    return (pointer, rule, message) => list.push({ file, pointer, rule, severity: 'error', message });
+    return (pointer, rule, message, more) =>
+      list.push({
+        file,
+        pointer,
+        rule,
+        severity: 'error',
+        message,
+        ...(more?.paths && { paths: more.paths }),
+        ...(more?.fix && { fix: more.fix }),
+      });
   };
   const at = `/datasets/${index}`;
 
@@ -47,29 +66,48 @@ export async function checkDataset(context: DatasetContext): Promise<Problem[]> 
       'has neither path nor parts: a level is published as one file, as parts, or both',
     );
   }
+  // Problems in the GeoJSON files themselves (bbox members, geometry) come after the dataset's own.
+  const inFiles: Problem[][] = [];
+  const fileSection: FileSection = () => {
+    const list: Problem[] = [];
+    inFiles.push(list);
+    return list;
+  };
   const tasks: Promise<void>[] = [];
-  if (dataset.path !== undefined) tasks.push(checkFile(context, section(), at, dataset.path, dataset));
+  if (dataset.path !== undefined)
+    tasks.push(checkFile(context, section(), at, dataset.path, dataset, fileSection()));
   tasks.push(checkPreview(context, section(), at));
-  if (dataset.parts) tasks.push(checkParts(context, section, at));
+  if (dataset.parts) tasks.push(checkParts(context, section, at, fileSection));
   tasks.push(checkUnassigned(context, section(), at));
-  // Geometry problems (in the GeoJSON files) come after the dataset's own.
-  const geometry: Problem[] = [];
-  sections.push(geometry);
+  const geometry = fileSection();
   tasks.push(checkDatasetGeometry(context).then((found) => void geometry.push(...found)));
   await Promise.all(tasks);
-  return sections.flat();
+  return [...sections.flat(), ...inFiles.flat()];
 }
 
 /**
  * Checks that `path` (at `${at}/path`) is inside the folder, exists and is
  * valid GeoJSON, then compares each stat the manifest states (at `${at}/…`)
- * with the file's.
+ * with the file's; the file's own bbox members go to `inFile`.
  */
-async function checkFile(context: DatasetContext, add: Add, at: string, path: string, declared: Declared) {
-  const stats = await measureListed(context, add, `${at}/path`, path);
-  if (!stats) return;
+async function checkFile(
+  context: DatasetContext,
+  add: Add,
+  at: string,
+  path: string,
+  declared: Declared,
+  inFile: Problem[],
+) {
+  const measured = await measureListed(context, add, `${at}/path`, path);
+  if (!measured) return;
+  const { stats } = measured;
+  inFile.push(...checkBboxMembers(context, path, measured.bboxes));
+  const fix = recompute(context);
   const differs = (field: string, fileSays: string, manifestSays: string) =>
-    add(`${at}/${field}`, 'stats', `file ${path} has ${fileSays}, manifest says ${manifestSays}`);
+    add(`${at}/${field}`, 'stats', `file ${path} has ${fileSays}, manifest says ${manifestSays}`, {
+      paths: [path],
+      fix,
+    });
   if (declared.bytes !== undefined && declared.bytes !== stats.bytes) {
     differs('bytes', `${stats.bytes} bytes`, String(declared.bytes));
   }
@@ -89,18 +127,25 @@ async function checkFile(context: DatasetContext, add: Add, at: string, path: st
 }
 
 /**
- * Returns the stats of `path`, a file listed at `pointer`; or reports why it
- * has none (outside the folder or data/, missing, not GeoJSON) and returns undefined.
+ * Returns the stats of `path`, a file listed at `pointer`, and its wrong bbox
+ * members; or reports why it has none (outside the folder or data/, missing,
+ * not GeoJSON) and returns undefined.
  */
 async function measureListed(context: DatasetContext, add: Add, pointer: string, path: string) {
   const found = await context.data.stats(context.folder, path);
-  if ('stats' in found) return found.stats;
-  add(pointer, found.rule, found.message);
+  if ('stats' in found) return found;
+  add(pointer, found.rule, found.message, { paths: found.paths });
   return undefined;
 }
 
+/** Returns the command that rewrites the manifest's derived fields from its files, e.g. ["manifest", "CHL"]. */
+function recompute({ folder }: DatasetContext): string[] {
+  return ['manifest', folder.split('/')[2]!]; // "data/earth/CHL/" → CHL
+}
+
 /** A preview is checked by size only: it is a simplified copy, its own bbox may be off. */
-async function checkPreview({ folder, data, dataset }: DatasetContext, add: Add, at: string) {
+async function checkPreview(context: DatasetContext, add: Add, at: string) {
+  const { folder, data, dataset } = context;
   const { preview, preview_bytes: previewBytes } = dataset;
   if (preview === undefined) {
     if (previewBytes !== undefined)
@@ -118,18 +163,20 @@ async function checkPreview({ folder, data, dataset }: DatasetContext, add: Add,
     );
   }
   const found = await data.find(folder, preview);
-  if ('rule' in found) add(`${at}/preview`, found.rule, found.message);
+  if ('rule' in found) add(`${at}/preview`, found.rule, found.message, { paths: found.paths });
   else if (found.size > MAX_PREVIEW_BYTES) {
     add(
       `${at}/preview`,
       'preview-size',
       `file ${preview} has ${found.size} bytes, more than 2 MiB (${MAX_PREVIEW_BYTES})`,
+      { paths: [preview] },
     );
   } else if (previewBytes !== undefined && previewBytes !== found.size) {
     add(
       `${at}/preview_bytes`,
       'preview-bytes',
       `file ${preview} has ${found.size} bytes, manifest says ${previewBytes}`,
+      { paths: [preview], fix: recompute(context) },
     );
   }
 }
@@ -150,7 +197,7 @@ function unusableCode(code: string): string | undefined {
 }
 
 /** Parts: unique codes, each at `{LEVEL}/{code}.geojson`, stats right, features adding up. */
-async function checkParts(context: DatasetContext, section: Section, at: string) {
+async function checkParts(context: DatasetContext, section: Section, at: string, fileSection: FileSection) {
   const { dataset, folder } = context;
   const add = section();
   const parts = dataset.parts ?? [];
@@ -191,6 +238,7 @@ async function checkParts(context: DatasetContext, section: Section, at: string)
         `${at}/${field}`,
         'parts-stats',
         `the parts together have ${partsSay}, manifest says ${manifestSays}`,
+        { fix: recompute(context) },
       );
     if (!sameBbox(dataset.bbox, union.bbox)) differs('bbox', `bbox ${show(union.bbox)}`, show(dataset.bbox));
     if (!sameGeometryTypes(dataset.geometry_types, union.geometry_types)) {
@@ -201,12 +249,13 @@ async function checkParts(context: DatasetContext, section: Section, at: string)
     }
   }
   await Promise.all(
-    parts.map((part, j) => checkFile(context, section(), `${at}/parts/${j}`, part.path, part)),
+    parts.map((part, j) => checkFile(context, section(), `${at}/parts/${j}`, part.path, part, fileSection())),
   );
 }
 
 /** `unassigned` is the feature count of `{LEVEL}/unassigned.geojson`. */
-async function checkUnassigned({ folder, data, dataset }: DatasetContext, add: Add, at: string) {
+async function checkUnassigned(context: DatasetContext, add: Add, at: string) {
+  const { folder, data, dataset } = context;
   const path = `${folder}${dataset.level}/unassigned.geojson`;
   const listed = dataset.parts?.some((part) => part.path === path) ?? false;
   if (dataset.unassigned === undefined) {
@@ -218,13 +267,16 @@ async function checkUnassigned({ folder, data, dataset }: DatasetContext, add: A
     // A listed part's unusable file is already reported at its path.
     if (listed) return;
     if (found.rule === 'file-missing')
-      add(`${at}/unassigned`, 'unassigned', `is ${dataset.unassigned} but file ${path} does not exist`);
-    else add(`${at}/unassigned`, found.rule, found.message);
+      add(`${at}/unassigned`, 'unassigned', `is ${dataset.unassigned} but file ${path} does not exist`, {
+        paths: [path],
+      });
+    else add(`${at}/unassigned`, found.rule, found.message, { paths: found.paths });
   } else if (found.stats.features !== dataset.unassigned) {
     add(
       `${at}/unassigned`,
       'unassigned',
       `file ${path} has ${count(found.stats.features, 'feature')}, manifest says ${dataset.unassigned}`,
+      { paths: [path], fix: recompute(context) },
     );
   }
 }

@@ -4,7 +4,7 @@
 // a check whose input is already wrong (missing file, schema error) is skipped.
 import { DataFiles } from './data-files.ts';
 import type { Problem } from '../core/problem.ts';
-import type { Rule } from './rules.ts';
+import type { ManifestRule } from '../core/rules.ts';
 import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
 import type { Body, Dataset, Manifest, Source } from './types.ts';
 import { Measurer } from '../measure/cache.ts';
@@ -125,18 +125,16 @@ function partialSubjectOf(file: string, value: unknown): Subject {
 async function checkSubject(subject: Subject, data: DataFiles, strict: boolean): Promise<Problem[]> {
   const { file, folder } = subject;
   const problems: Problem[] = [];
-  const add = (pointer: string, rule: Rule, message: string) =>
-    problems.push({ file, pointer, rule, severity: 'error', message });
+  const add = (pointer: string, rule: ManifestRule, message: string, paths?: string[]) =>
+    problems.push({ file, pointer, rule, severity: 'error', message, ...(paths && { paths }) });
 
   if (subject.body !== undefined && subject.body !== folder.body) {
-    add('/body', 'folder', `is "${subject.body}" but the manifest is in data/${folder.body}/`);
+    const where = `data/${folder.body}/`;
+    add('/body', 'folder', `is "${subject.body}" but the manifest is in ${where}`, [where]);
   }
   if (subject.isoA3 !== undefined && subject.isoA3 !== folder.iso) {
-    add(
-      '/iso_a3',
-      'folder',
-      `is "${subject.isoA3}" but the manifest is in data/${folder.body}/${folder.iso}/`,
-    );
+    const where = `data/${folder.body}/${folder.iso}/`;
+    add('/iso_a3', 'folder', `is "${subject.isoA3}" but the manifest is in ${where}`, [where]);
   }
 
   const levels = new Map<string, number>(); // level → index of its first dataset
@@ -170,7 +168,7 @@ function checkLicense(
   source: Source,
   dataset: Dataset,
   pointer: string,
-  add: (pointer: string, rule: Rule, message: string) => void,
+  add: (pointer: string, rule: ManifestRule, message: string) => void,
 ): void {
   if (source.license !== 'mixed') {
     if (dataset.license !== source.license) {

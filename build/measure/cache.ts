@@ -6,14 +6,22 @@ import { writeFileAtomic } from '../core/atomic-write.ts';
 import { cacheDir } from '../core/files.ts';
 import type { FileStats } from '../manifest/types.ts';
 import type { FileGeometry } from '../geometry/check-file.ts';
-import { measureAndCheckGeoJSON, measureGeoJSON } from './measure.ts';
+import { measureAndCheckGeoJSON, measureGeoJSONFile, type BboxMismatch } from './measure.ts';
 
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2; // 2: with the file's wrong bbox members
 
 interface CacheEntry {
   size: number;
   mtimeMs: number;
   stats: FileStats;
+  bboxes: BboxMismatch[];
+}
+
+/** What a measurement gives: the stats, the wrong bbox members, and the geometry verdict when checked in the same pass. */
+export interface Measured {
+  stats: FileStats;
+  bboxes: BboxMismatch[];
+  geometry?: FileGeometry;
 }
 
 // The cache file, e.g. {"version":1,"files":{"/abs/data/earth/CHL/CHL_ADM1.geojson":{"size":…,"mtimeMs":…,"stats":{…}}}}
@@ -31,7 +39,7 @@ interface CacheFile {
 export class Measurer {
   readonly stats = { filesMeasured: 0, bytesRead: 0, cacheHits: 0 };
   private readonly cacheFile?: string;
-  private readonly memo = new Map<string, Promise<{ stats: FileStats; geometry?: FileGeometry }>>();
+  private readonly memo = new Map<string, Promise<Measured>>();
   private entries?: Promise<Map<string, CacheEntry>>;
   private changed = false;
 
@@ -53,14 +61,12 @@ export class Measurer {
   }
 
   /**
-   * Returns the stats of `path` and, when it is measured now (not found in
-   * the cache) and `geometry` is asked for, the geometry verdict on its
-   * features from the same pass (build/geometry/feature-sink.ts).
+   * Returns the stats of `path`, its bbox members that do not hold their
+   * extent and, when it is measured now (not found in the cache) and
+   * `geometry` is asked for, the geometry verdict on its features from the
+   * same pass (build/geometry/feature-sink.ts).
    */
-  async measureChecked(
-    path: string,
-    geometry = true,
-  ): Promise<{ stats: FileStats; geometry?: FileGeometry }> {
+  async measureChecked(path: string, geometry = true): Promise<Measured> {
     const key = resolve(path);
     let pending = this.memo.get(key);
     if (!pending) {
@@ -68,7 +74,7 @@ export class Measurer {
       this.memo.set(key, pending);
     }
     const found = await pending;
-    return { stats: copyStats(found.stats), geometry: found.geometry };
+    return { stats: copyStats(found.stats), bboxes: found.bboxes, geometry: found.geometry };
   }
 
   /**
@@ -89,11 +95,7 @@ export class Measurer {
     }
   }
 
-  private async measureOnce(
-    path: string,
-    key: string,
-    geometry: boolean,
-  ): Promise<{ stats: FileStats; geometry?: FileGeometry }> {
+  private async measureOnce(path: string, key: string, geometry: boolean): Promise<Measured> {
     const entries = await this.loadEntries();
     // Stat before reading: if the file changes while it is read, its mtime
     // will differ from the one stored and the next run measures it again.
@@ -101,14 +103,14 @@ export class Measurer {
     const cached = entries.get(key);
     if (info && cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs) {
       this.stats.cacheHits++;
-      return { stats: cached.stats };
+      return { stats: cached.stats, bboxes: cached.bboxes };
     }
-    const measured = geometry ? await measureAndCheckGeoJSON(path) : { stats: await measureGeoJSON(path) };
-    const stats = measured.stats;
+    const measured: Measured = geometry ? await measureAndCheckGeoJSON(path) : await measureGeoJSONFile(path);
+    const { stats, bboxes } = measured;
     this.stats.filesMeasured++;
     this.stats.bytesRead += stats.bytes;
     if (info) {
-      entries.set(key, { size: info.size, mtimeMs: info.mtimeMs, stats });
+      entries.set(key, { size: info.size, mtimeMs: info.mtimeMs, stats, bboxes });
       this.changed = true;
     }
     return measured;
@@ -144,7 +146,8 @@ function isEntry(entry: CacheEntry): boolean {
     s.bbox.length === 4 &&
     s.bbox.every((n) => typeof n === 'number') && // an empty collection's Infinity became null: measure again
     typeof s.geometry_types === 'object' &&
-    Array.isArray(s.properties)
+    Array.isArray(s.properties) &&
+    Array.isArray(entry.bboxes)
   );
 }
 

@@ -13,6 +13,7 @@ import type { Hashed } from './sha256-file.ts';
 import { findSegments, joinSegment, shareWithWorker } from './parallel.ts';
 import { scanRange } from './read.ts';
 import { FeatureCollectionScanner } from './scanner.ts';
+import { holdsExtent } from './scanner-bbox.ts';
 import { ScanError } from './tokens.ts';
 
 /** A malformed GeoJSON file: one problem, printed as "PATH: byte OFFSET: reason". */
@@ -34,6 +35,23 @@ export const CHECKED_PARALLEL_MIN_BYTES = 16 << 20; // with geometry checks, a w
 const CHECKED_SEGMENT_BYTES = 8 << 20; // smaller segments: the two threads end closer together
 
 /**
+ * A bbox member of the file (RFC 7946 5) that does not hold the extent of the
+ * coordinates it covers: the collection's ("/bbox"), a feature's
+ * ("/features/3/bbox") or a geometry's ("/features/3/geometry/bbox").
+ */
+export interface BboxMismatch {
+  pointer: string;
+  stated: number[] | null; // null: not an array of 4 (or 6, with heights) numbers
+  actual: BBox; // [west, south, east, north]: plain min/max, as measured (Infinity… when there are none)
+}
+
+/** A file's stats, and its bbox members that do not hold their extent. */
+export interface Measurement {
+  stats: FileStats;
+  bboxes: BboxMismatch[];
+}
+
+/**
  * Returns the stats of one GeoJSON FeatureCollection file in one streaming
  * pass over its bytes (never the whole text as a string, so files beyond V8's
  * string limit work and memory stays flat). Throws GeoJSONError, with the
@@ -43,6 +61,11 @@ const CHECKED_SEGMENT_BYTES = 8 << 20; // smaller segments: the two threads end 
  * small files with the worker thread; `hashWorkerMinBytes` to hash them there.
  */
 export async function measureGeoJSON(path: string, options: MeasureOptions = {}): Promise<FileStats> {
+  return (await measureFile(path, options)).stats;
+}
+
+/** Returns what measureGeoJSON does, and the file's bbox members that are wrong, from the same pass. */
+export async function measureGeoJSONFile(path: string, options: MeasureOptions = {}): Promise<Measurement> {
   return measureFile(path, options);
 }
 
@@ -63,9 +86,9 @@ export interface MeasureOptions {
 export async function measureAndCheckGeoJSON(
   path: string,
   options: MeasureOptions = {},
-): Promise<{ stats: FileStats; geometry: FileGeometry }> {
+): Promise<Measurement & { geometry: FileGeometry }> {
   const sink = new GeometrySink();
-  const stats = await measureFile(
+  const { stats, bboxes } = await measureFile(
     path,
     {
       parallelMinBytes: CHECKED_PARALLEL_MIN_BYTES,
@@ -74,10 +97,10 @@ export async function measureAndCheckGeoJSON(
     },
     sink,
   );
-  return { stats, geometry: { checked: stats.features, issues: sink.issues } };
+  return { stats, bboxes, geometry: { checked: stats.features, issues: sink.issues } };
 }
 
-async function measureFile(path: string, options: MeasureOptions, sink?: GeometrySink): Promise<FileStats> {
+async function measureFile(path: string, options: MeasureOptions, sink?: GeometrySink): Promise<Measurement> {
   const file = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
     throw new UserError(
       problem(path, `cannot read: ${error.code === 'ENOENT' ? 'no such file' : error.message}`),
@@ -124,7 +147,7 @@ async function measureFile(path: string, options: MeasureOptions, sink?: Geometr
       bytes = from + done.bytesRead;
       carry = done.carry;
     }
-    return {
+    const stats: FileStats = {
       bytes,
       sha256: hashing ? await hashedAlike(path, hashing, bytes) : hash!.digest('hex'),
       features: scanner.features,
@@ -132,6 +155,12 @@ async function measureFile(path: string, options: MeasureOptions, sink?: Geometr
       geometry_types: geometryTypesOf(scanner.geometryTypes),
       properties: [...scanner.properties].sort(byCodepoint),
     };
+    if (scanner.bboxes.unchecked === 0) return { stats, bboxes: bboxMismatches(scanner, stats.bbox) };
+    // A feature's bbox after its coordinates, in a file whose first feature had
+    // none: their extent was not kept (build/measure/scanner-bbox.ts). Rare; one more pass keeps every one.
+    const again = new FeatureCollectionScanner(undefined, { trackAll: true });
+    await scanRange(file, again, { from: 0, to: size, toEnd: true, chunkSize });
+    return { stats, bboxes: bboxMismatches(again, stats.bbox) };
   } catch (error) {
     if (error instanceof ScanError) throw new GeoJSONError(path, error.offset, error.reason);
     const code = (error as NodeJS.ErrnoException).code; // e.g. EISDIR: a folder was named
@@ -155,6 +184,20 @@ async function hashedAlike(path: string, hashing: Promise<Hashed>, bytes: number
 function bboxOf(scanner: FeatureCollectionScanner): BBox {
   const [minX, minY, maxX, maxY] = scanner.coords.box;
   return [minX, minY, maxX, maxY];
+}
+
+/** Returns the bbox members that do not hold their extent, the collection's first (`bbox`: the file's extent). */
+function bboxMismatches(scanner: FeatureCollectionScanner, bbox: BBox): BboxMismatch[] {
+  const { collection, issues } = scanner.bboxes;
+  const found: BboxMismatch[] = [];
+  if (collection !== undefined && !holdsExtent(collection, bbox)) {
+    found.push({ pointer: '/bbox', stated: collection, actual: bbox });
+  }
+  for (const issue of issues) {
+    const pointer = `/features/${issue.feature}${issue.geometry ? '/geometry' : ''}/bbox`;
+    found.push({ pointer, stated: issue.stated, actual: issue.actual as BBox });
+  }
+  return found;
 }
 
 /** Returns the counts keyed in codepoint order ("MultiPolygon" before "Polygon"), zero counts left out. */

@@ -50,6 +50,12 @@ function isSpace(c: number): boolean {
 
 /** Adds a worker's segment to this thread's scanner. */
 export function joinSegment(scanner: FeatureCollectionScanner, part: SegmentResult): void {
+  // The worker counts features from its segment's start.
+  for (const issue of part.bboxIssues ?? []) {
+    scanner.bboxes.issues.push({ ...issue, feature: issue.feature + scanner.features });
+  }
+  if (part.collectionBbox !== undefined) scanner.bboxes.collection = part.collectionBbox;
+  scanner.bboxes.unchecked += part.bboxUnchecked ?? 0;
   scanner.features += part.features!;
   const box = scanner.coords.box;
   const [minX, minY, maxX, maxY] = part.box!;

@@ -19,6 +19,7 @@ export const F_GEOMETRY = 4;
 export const F_PROPERTIES = 5;
 export const F_SKIP_OBJECT = 6; // any other object: checked as JSON, otherwise ignored
 export const F_SKIP_ARRAY = 7;
+export const F_BBOX = 8; // the array of a "bbox" member (of the collection, a feature or a geometry)
 
 // The role of the value about to be read, decided by its container and key.
 export const R_ANY = 0; // skipped
@@ -31,13 +32,22 @@ export const R_GEOMETRY = 6;
 export const R_PROPERTIES = 7;
 export const R_GEOMETRY_TYPE = 8;
 export const R_COORDINATES = 9;
+export const R_BBOX = 10; // the value of a "bbox" member: checked, not trusted (RFC 7946 5)
+export const R_BBOX_ITEM = 11; // a value inside that array
 
 // Keys with a meaning, as bit flags so duplicates are caught: JSON.parse keeps
 // the last of two "geometry" members, and counting both would disagree with it.
+// "bbox" has no bit: it is checked, never used, so the last one is checked, as
+// JSON.parse would keep it (a duplicate was never an error).
 export const KEY_ROLES: Record<number, Record<string, [bit: number, role: number]>> = {
-  [F_TOP]: { type: [1, R_COLLECTION_TYPE], features: [2, R_FEATURES] },
-  [F_FEATURE]: { type: [1, R_FEATURE_TYPE], geometry: [2, R_GEOMETRY], properties: [4, R_PROPERTIES] },
-  [F_GEOMETRY]: { type: [1, R_GEOMETRY_TYPE], coordinates: [2, R_COORDINATES] },
+  [F_TOP]: { type: [1, R_COLLECTION_TYPE], features: [2, R_FEATURES], bbox: [0, R_BBOX] },
+  [F_FEATURE]: {
+    type: [1, R_FEATURE_TYPE],
+    geometry: [2, R_GEOMETRY],
+    properties: [4, R_PROPERTIES],
+    bbox: [0, R_BBOX],
+  },
+  [F_GEOMETRY]: { type: [1, R_GEOMETRY_TYPE], coordinates: [2, R_COORDINATES], bbox: [0, R_BBOX] },
 };
 
 export const MAX_DEPTH = 10_000;

@@ -1,12 +1,15 @@
 // The byte-level state machine behind measureGeoJSON (build/measure.ts). It
 // reads a GeoJSON FeatureCollection chunk by chunk, never as one string, and
-// keeps only what the stats need: counts, bbox, geometry types, property names.
+// keeps only what the stats need: counts, bbox, geometry types, property names;
+// and checks the file's own bbox members (build/measure/scanner-bbox.ts).
 import type { PositionSink } from './positions.ts';
 import { depthReason, scanCoordinates, startCoordinates, type CoordinateState } from './coordinates.ts';
+import { BboxMembers } from './scanner-bbox.ts';
 import {
   ScanError,
   describeByte,
   isWhitespace,
+  lastNumber,
   readLiteral,
   readNumber,
   readString,
@@ -31,6 +34,7 @@ import {
   F_PROPERTIES,
   F_SKIP_OBJECT,
   F_SKIP_ARRAY,
+  F_BBOX,
   R_ANY,
   R_TOP,
   R_FEATURES,
@@ -41,6 +45,8 @@ import {
   R_PROPERTIES,
   R_GEOMETRY_TYPE,
   R_COORDINATES,
+  R_BBOX,
+  R_BBOX_ITEM,
   KEY_ROLES,
   MAX_DEPTH,
   LEAF_DEPTH,
@@ -67,6 +73,7 @@ export class FeatureCollectionScanner {
     box: new Float64Array([Infinity, Infinity, -Infinity, -Infinity]),
     sink: undefined,
   };
+  readonly bboxes: BboxMembers; // the file's own bbox members, and those that do not hold their extent
 
   private base = 0; // file offset of buf[0] in the current call
   private stack = new Uint8Array(64);
@@ -85,9 +92,14 @@ export class FeatureCollectionScanner {
   private geometryType = '';
   private coordinatesStart = 0;
 
-  /** `sink`: keeps every geometry's positions and is handed each complete one (geometry checked in this pass). */
-  constructor(sink?: PositionSink) {
+  /**
+   * `sink`: keeps every geometry's positions and is handed each complete one
+   * (geometry checked in this pass). `trackAll`: keep every geometry's extent
+   * for its bbox members (build/measure/scanner-bbox.ts).
+   */
+  constructor(sink?: PositionSink, options: { trackAll?: boolean } = {}) {
     this.coords.sink = sink;
+    this.bboxes = new BboxMembers(options.trackAll);
   }
 
   /**
@@ -103,6 +115,7 @@ export class FeatureCollectionScanner {
         i = scanCoordinates(buf, i, end, eof, this.coords, base, () => this.where('geometry.coordinates'));
         if (this.coords.level > 0) return this.stopAt(i, end, eof);
         this.inCoordinates = false;
+        this.bboxes.endCoordinates(this.coords.box);
         this.valueDone();
       }
       if (this.expect === E_SKIP_STRING) {
@@ -184,11 +197,11 @@ export class FeatureCollectionScanner {
   private commaOrClose(buf: Buffer, i: number): number {
     const c = buf[i];
     const frame = this.stack[this.depth - 1];
-    const isArray = frame === F_FEATURES || frame === F_SKIP_ARRAY;
+    const isArray = frame === F_FEATURES || frame === F_SKIP_ARRAY || frame === F_BBOX;
     if (c === 0x2c) {
       if (isArray) {
         this.expect = E_VALUE;
-        this.role = frame === F_FEATURES ? R_FEATURE : R_ANY;
+        this.role = frame === F_FEATURES ? R_FEATURE : frame === F_BBOX ? R_BBOX_ITEM : R_ANY;
       } else {
         this.expect = E_KEY;
       }
@@ -243,6 +256,10 @@ export class FeatureCollectionScanner {
     if (c === 0x5b) return this.openArray(buf, i);
     if (c === 0x22) {
       if (role === R_ANY) return this.skipString(i + 1, this.depth > 0 ? E_COMMA_OR_CLOSE : E_DONE);
+      if (role === R_BBOX || role === R_BBOX_ITEM) {
+        this.notANumber();
+        return this.skipString(i + 1, E_COMMA_OR_CLOSE);
+      }
       if (role !== R_COLLECTION_TYPE && role !== R_FEATURE_TYPE && role !== R_GEOMETRY_TYPE) {
         throw this.wrongKind(i);
       }
@@ -255,14 +272,35 @@ export class FeatureCollectionScanner {
     if (c === 0x6e && role === R_GEOMETRY) {
       throw new ScanError(this.base + i, `${this.where('geometry')} is null`);
     }
-    if (role !== R_ANY && !(c === 0x6e && role === R_PROPERTIES)) throw this.wrongKind(i);
-    const after =
-      c === 0x2d || (c >= 0x30 && c <= 0x39)
-        ? readNumber(buf, i, end, eof, this.base)
-        : readLiteral(buf, i, end, eof, this.base);
+    const isNumber = c === 0x2d || (c >= 0x30 && c <= 0x39);
+    if (role !== R_ANY && !(c === 0x6e && role === R_PROPERTIES)) {
+      if (role !== R_BBOX && role !== R_BBOX_ITEM) throw this.wrongKind(i);
+      return this.bboxValue(buf, i, end, eof, isNumber);
+    }
+    const after = isNumber
+      ? readNumber(buf, i, end, eof, this.base)
+      : readLiteral(buf, i, end, eof, this.base);
     if (after < 0) return -1;
     this.valueDone();
     return after;
+  }
+
+  /** Reads a number or literal that is a bbox member, or an item of its array. */
+  private bboxValue(buf: Buffer, i: number, end: number, eof: boolean, isNumber: boolean): number {
+    const after = isNumber
+      ? readNumber(buf, i, end, eof, this.base)
+      : readLiteral(buf, i, end, eof, this.base);
+    if (after < 0) return -1;
+    if (isNumber && this.role === R_BBOX_ITEM) this.bboxes.number(lastNumber.value);
+    else this.notANumber();
+    this.valueDone();
+    return after;
+  }
+
+  /** A bbox member that is not an array (role R_BBOX), or an item of its array that is not a number. */
+  private notANumber(): void {
+    if (this.role === R_BBOX) this.bboxes.notAnArray(this.stack[this.depth - 1]!);
+    else this.bboxes.spoil();
   }
 
   private openObject(buf: Buffer, i: number): number {
@@ -276,13 +314,17 @@ export class FeatureCollectionScanner {
       this.features++;
       this.featureStart = i + this.base;
       this.featureSeen = 0;
+      this.bboxes.startFeature();
     } else if (role === R_GEOMETRY) {
       frame = F_GEOMETRY;
       this.geometryStart = i + this.base;
       this.geometrySeen = 0;
       this.geometryType = '';
+      this.bboxes.startGeometry();
     } else if (role === R_PROPERTIES) {
       frame = F_PROPERTIES;
+    } else if (role === R_BBOX || role === R_BBOX_ITEM) {
+      this.notANumber(); // and skipped
     } else if (role !== R_ANY) {
       throw this.wrongKind(i);
     }
@@ -295,15 +337,21 @@ export class FeatureCollectionScanner {
     const role = this.role;
     if (role === R_COORDINATES) {
       startCoordinates(this.coords, LEAF_DEPTH[this.geometryType] ?? 0);
+      this.bboxes.startCoordinates(this.coords.box); // they get an extent of their own
       this.coordinatesStart = this.base + i;
       this.inCoordinates = true;
       return i; // scanCoordinates reads the '[' itself
     }
     if (role === R_FEATURES) this.push(F_FEATURES, i);
-    else if (role === R_ANY) this.push(F_SKIP_ARRAY, i);
-    else throw this.wrongKind(i);
+    else if (role === R_BBOX) {
+      this.bboxes.start(this.stack[this.depth - 1]!);
+      this.push(F_BBOX, i);
+    } else if (role === R_ANY || role === R_BBOX_ITEM) {
+      if (role === R_BBOX_ITEM) this.bboxes.spoil();
+      this.push(F_SKIP_ARRAY, i);
+    } else throw this.wrongKind(i);
     this.expect = E_VALUE_OR_CLOSE;
-    this.role = role === R_FEATURES ? R_FEATURE : R_ANY;
+    this.role = role === R_FEATURES ? R_FEATURE : role === R_BBOX ? R_BBOX_ITEM : R_ANY;
     return i + 1;
   }
 
@@ -324,6 +372,7 @@ export class FeatureCollectionScanner {
     if (frame === F_TOP) this.closeCollection();
     else if (frame === F_FEATURE) this.closeFeature();
     else if (frame === F_GEOMETRY) this.closeGeometry();
+    else if (frame === F_BBOX) this.bboxes.end();
     this.depth--;
     this.valueDone();
     return i + 1;
@@ -337,6 +386,7 @@ export class FeatureCollectionScanner {
   private closeFeature(): void {
     const missing = firstMissing(this.featureSeen, ['type', 'geometry', 'properties']);
     if (missing) throw new ScanError(this.featureStart, `${this.where(F_FEATURE)} has no "${missing}"`);
+    this.bboxes.endFeature(this.features - 1);
   }
 
   private closeGeometry(): void {
@@ -352,6 +402,7 @@ export class FeatureCollectionScanner {
     }
     this.geometryTypes.set(type, (this.geometryTypes.get(type) ?? 0) + 1);
     this.coords.sink?.endGeometry(type, this.features - 1);
+    this.bboxes.endGeometry(this.features - 1);
   }
 
   /** Checks the string value of a "type" member. */

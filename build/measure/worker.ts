@@ -9,6 +9,7 @@ import { GeometrySink } from '../geometry/feature-sink.ts';
 import { FREE, WORKER, type Segment } from './parallel.ts';
 import { scanRange } from './read.ts';
 import { FeatureCollectionScanner } from './scanner.ts';
+import type { BboxIssue, Stated } from './scanner-bbox.ts';
 import { sha256OfFile, type Hashed } from './sha256-file.ts';
 
 /** The worker's scan of one segment. */
@@ -20,6 +21,9 @@ export interface SegmentResult {
   geometryTypes?: [string, number][];
   properties?: string[];
   issues?: FeatureIssue[]; // with geometry checks: feature indices from the segment's start
+  collectionBbox?: Stated; // the collection's bbox member, when it comes after "features"
+  bboxIssues?: BboxIssue[]; // feature indices from the segment's start
+  bboxUnchecked?: number; // bbox members whose extent was not kept
 }
 
 interface Job {
@@ -78,6 +82,9 @@ async function scanSegment(
       geometryTypes: [...scanner.geometryTypes],
       properties: [...scanner.properties],
       issues: sink?.issues,
+      collectionBbox: scanner.bboxes.collection,
+      bboxIssues: scanner.bboxes.issues,
+      bboxUnchecked: scanner.bboxes.unchecked,
     };
   } catch {
     return { ok: false };

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { PACKAGE_DIR } from '../../build/core/files.ts';
 import { reportProblems } from '../../build/core/report.ts';
 import { UsageError, UserError, type Command } from './command.ts';
+import { nearestOf } from './suggest.ts';
 
 interface Entry {
   name: string; // e.g. "locations import"
@@ -60,6 +61,20 @@ function findCommand(argv: string[]): [Entry, string[]] | undefined {
   return undefined;
 }
 
+/**
+ * Returns the command `argv` most likely meant, e.g. "validate" for
+ * "valdiate", or "locations import" for "locations imprt" or "import".
+ */
+function guessCommand(argv: string[]): string | undefined {
+  return nearestOf(
+    COMMANDS.flatMap(({ name }): [string, string, string][] => {
+      const words = name.split(' ');
+      const whole: [string, string, string] = [argv.slice(0, words.length).join(' '), name, name];
+      return words.length > 1 ? [whole, [argv[0]!, words.at(-1)!, name]] : [whole];
+    }),
+  );
+}
+
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help';
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
@@ -80,7 +95,9 @@ export async function main(argv: string[]): Promise<number> {
       console.log(help(group));
       return 0;
     }
-    console.error(`geoshelf: unknown command "${argv.join(' ')}"\n\n${help(group)}`);
+    const guess = guessCommand(argv);
+    const hint = guess ? ` (did you mean "${guess}"?)` : '';
+    console.error(`geoshelf: unknown command "${argv.join(' ')}"${hint}\n\n${help(group)}`);
     return 2;
   }
   const [entry, rest] = found;
@@ -90,10 +107,11 @@ export async function main(argv: string[]): Promise<number> {
       console.log(command.usage);
       return 0;
     }
-    return await command.run(rest);
+    return await command.run(rest, entry.name);
   } catch (error) {
+    // Commands made by defineCommand report their own (with --json where they declare it).
     if (error instanceof UserError) {
-      reportProblems(error.problems, { command: entry.name, json: rest.includes('--json') });
+      reportProblems(error.problems, { command: entry.name });
       return error instanceof UsageError ? 2 : 1;
     }
     console.error(`geoshelf ${entry.name}: unexpected error (a bug in geoshelf, please report it)`);

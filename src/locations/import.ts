@@ -9,6 +9,7 @@ import { stat } from 'node:fs/promises';
 import { problem, type Problem } from '../../build/core/problem.ts';
 import { deterministicId, normaliseId, normaliseType, parseNumber } from './normalise.ts';
 import {
+  REQUIRED_FIELDS,
   locationProblem,
   readLocationFile,
   type ByteProgress,
@@ -37,17 +38,19 @@ export interface ImportOptions {
 }
 
 export interface ImportResult {
-  /** The first MAX_LISTED_PROBLEMS; when any, nothing was written. Rule "input" (a record or input file) or "write" (the target). */
+  /** The first MAX_LISTED_PROBLEMS; when any, nothing was written. Rule "location" (a record or input file), "id-exists" or "write" (the target). */
   problems: Problem[];
   problemCount: number; // all of them
+  existing: number; // how many of them are records whose id is already in the database (rule id-exists)
   inserted: number;
   total: number; // rows in the table afterwards
   created: boolean; // the database file was created by this import
 }
 
-const nothing = (problems: Problem[], problemCount = problems.length): ImportResult => ({
+const nothing = (problems: Problem[], problemCount = problems.length, existing = 0): ImportResult => ({
   problems,
   problemCount,
+  existing,
   inserted: 0,
   total: 0,
   created: false,
@@ -77,10 +80,10 @@ export async function importLocations(options: ImportOptions): Promise<ImportRes
     if (outcome === 'restart') throw new Error('a checked import asked to restart');
     if (outcome.problemCount > 0) {
       await target.abandon();
-      return nothing(outcome.problems, outcome.problemCount);
+      return nothing(outcome.problems, outcome.problemCount, outcome.existing);
     }
     const { total, created } = await target.commit();
-    return { problems: [], problemCount: 0, inserted: outcome.inserted, total, created };
+    return { problems: [], problemCount: 0, existing: 0, inserted: outcome.inserted, total, created };
   } catch (error) {
     await target.abandon();
     const failure = TargetError.from(error, options.db);
@@ -109,14 +112,18 @@ async function rereadable(files: string[]): Promise<boolean> {
 async function load(
   target: ImportTarget,
   options: ImportOptions,
-): Promise<{ problems: Problem[]; problemCount: number; inserted: number } | 'restart'> {
+): Promise<{ problems: Problem[]; problemCount: number; existing: number; inserted: number } | 'restart'> {
   const problems: Problem[] = [];
   let problemCount = 0;
+  let existing = 0;
   const report = (p: Problem) => {
     if (problems.length < MAX_LISTED_PROBLEMS) problems.push(p);
     problemCount++;
+    if (p.rule === 'id-exists') existing++;
   };
   const positions = new Positions(target, options.files);
+  // With --type, a record may have no type of its own.
+  const required = REQUIRED_FIELDS.filter((field) => field !== 'type' || options.type === undefined);
   let records = 0;
   // problems of the rows staged but not yet inserted, reported in input order when they are
   let pending: { seq: number; problem: Problem }[] = [];
@@ -128,7 +135,7 @@ async function load(
   };
   for (const [fileIndex, file] of options.files.entries()) {
     const bytes: ByteProgress = { read: 0, size: 0 };
-    for await (const item of readLocationFile(file, options.map, bytes)) {
+    for await (const item of readLocationFile(file, options.map, bytes, required)) {
       if ('fileProblem' in item) {
         if (target.bulk) return 'restart';
         flush();
@@ -155,7 +162,7 @@ async function load(
     options.onProgress?.(records, file, bytes);
   }
   if (target.bulk && !target.finishBulk()) return 'restart';
-  return { problems, problemCount, inserted: positions.inserted };
+  return { problems, problemCount, existing, inserted: positions.inserted };
 }
 
 function text(value: unknown): string | undefined {

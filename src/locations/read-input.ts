@@ -49,14 +49,19 @@ function cannotRead(path: string, error: unknown): Problem {
   return locationProblem(path, `cannot read: ${reason}`);
 }
 
+/** The fields a record can't do without, unless `--type` gives the type. */
+export const REQUIRED_FIELDS: readonly Field[] = ['name', 'latitude', 'longitude', 'type'];
+
 /**
  * Yields the records of one input file in batches, chosen by extension. A
- * file-level problem (unreadable, not UTF-8 JSON, invalid JSON) is yielded instead, never thrown.
+ * file-level problem (unreadable, not UTF-8 JSON, invalid JSON, a CSV header
+ * without a column for one of the `required` fields) is yielded instead, never thrown.
  */
 export async function* readLocationFile(
   path: string,
   map: FieldMap = {},
   progress?: ByteProgress,
+  required: readonly Field[] = REQUIRED_FIELDS,
 ): AsyncGenerator<InputItem> {
   const extension = extname(path).toLowerCase();
   if (extension !== '.csv' && extension !== '.json' && extension !== '.geojson') {
@@ -72,7 +77,7 @@ export async function* readLocationFile(
     return;
   }
   if (extension === '.csv') {
-    yield* readCsv(path, map, progress);
+    yield* readCsv(path, map, required, progress);
     return;
   }
   let bytes: Buffer;
@@ -169,8 +174,40 @@ function readGeoJson(path: string, data: unknown, map: FieldMap): InputItem {
   return { records };
 }
 
+/**
+ * Returns why a CSV header can't give every record its `required` fields, or
+ * undefined: a `--map` column it lacks, or no column for a field, e.g. 'the
+ * header has no name, latitude or longitude column (its columns: "Compania",
+ * "Latitud"); say which column holds each with --map name=COLUMN,…'. One
+ * line for the file, rather than the same reason on every row.
+ */
+function headerProblem(
+  cells: string[],
+  map: FieldMap,
+  found: Set<Field>,
+  required: readonly Field[],
+): string | undefined {
+  const unmapped = FIELDS.filter((field) => map[field] !== undefined && !found.has(field));
+  const absent = required.filter((field) => map[field] === undefined && !found.has(field));
+  if (unmapped.length === 0 && absent.length === 0) return undefined;
+  const lacks = unmapped.map((field) => `no column "${map[field]}" (--map ${field}=${map[field]})`);
+  if (absent.length > 0) {
+    const names = absent.length === 1 ? absent[0] : `${absent.slice(0, -1).join(', ')} or ${absent.at(-1)}`;
+    lacks.push(`no ${names} column`);
+  }
+  const columns = cells.length === 0 ? 'none' : cells.map((cell) => JSON.stringify(cell)).join(', ');
+  const flag = [...unmapped, ...absent].map((field) => `${field}=COLUMN`).join(',');
+  const type = absent.includes('type') ? ' (or give every record its type with --type)' : '';
+  return `the header has ${lacks.join(' and ')} (its columns: ${columns}); say which column holds each with --map ${flag}${type}`;
+}
+
 /** Streams a CSV file with a header row; each field's column is found once, from the header. */
-async function* readCsv(path: string, map: FieldMap, progress?: ByteProgress): AsyncGenerator<InputItem> {
+async function* readCsv(
+  path: string,
+  map: FieldMap,
+  required: readonly Field[],
+  progress?: ByteProgress,
+): AsyncGenerator<InputItem> {
   const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
   if (progress) stream.on('data', (chunk) => (progress.read += chunk.length));
   let columns: [Field, number][] | undefined;
@@ -192,6 +229,11 @@ async function* readCsv(path: string, map: FieldMap, progress?: ByteProgress): A
               index = row.cells.findIndex((c) => c.toLowerCase() === field);
             return index < 0 ? [] : [[field, index]];
           });
+          const missing = headerProblem(row.cells, map, new Set(columns.map(([field]) => field)), required);
+          if (missing) {
+            yield { fileProblem: locationProblem(path, missing, { line: row.line }) };
+            return;
+          }
           continue;
         }
         const record: RawRecord = { file: path, line: row.line, values: {} };

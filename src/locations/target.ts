@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, link, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Problem } from '../../build/core/problem.ts';
+import { problem, type Problem } from '../../build/core/problem.ts';
 import { deterministicId } from './normalise.ts';
 import { locationProblem, type RawRecord } from './read-input.ts';
 import { INDEX_SQL } from './db.ts';
@@ -328,15 +328,16 @@ export class Positions {
           this.inserted++;
           break;
         }
-        let reason: string | undefined;
-        if (first < target.basePos) reason = `id ${id} is already in ${target.db}`;
-        else if (!row.generated || first > row.pos)
-          reason = `duplicate id ${id} (first at ${this.where(first)})`;
-        if (reason) {
-          problems.push({
-            seq: row.seq,
-            problem: locationProblem(row.file, reason, { line: row.line, pointer: row.pointer }),
-          });
+        const where = { line: row.line, pointer: row.pointer };
+        let found: Problem | undefined;
+        if (first < target.basePos) {
+          // Rule id-exists: when every rejected row is one, the input was most likely imported before.
+          found = problem(row.file, `id ${id} is already in ${target.db}`, { ...where, rule: 'id-exists' });
+        } else if (!row.generated || first > row.pos) {
+          found = locationProblem(row.file, `duplicate id ${id} (first at ${this.where(first)})`, where);
+        }
+        if (found) {
+          problems.push({ seq: row.seq, problem: found });
           break;
         }
       }

@@ -1,7 +1,16 @@
 // validate's geometry rule: one problem per invalid feature in the GeoJSON
 // file, structure as errors, OGC rules as warnings (errors with --strict), a
 // summary after 10 per file in text, every one in --json, and the cache.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -109,7 +118,7 @@ describe('validate: geometry', () => {
     const problems = Array.from({ length: 13 }, (_, i) => ({
       file: DATA,
       pointer: `/features/${i}/geometry/coordinates/0`,
-      rule: 'geometry',
+      rule: 'geometry' as const,
       severity: 'warning' as const,
       message: 'self-intersection at or near [1, 1]',
     }));
@@ -164,6 +173,30 @@ describe('validate: geometry', () => {
     expect(existsSync(join(broken, 'dist'))).toBe(false);
   });
 
+  it('CLI: a build that fails prints the warnings, then its errors apart and last, then the count of each', async () => {
+    const r = root();
+    await tree(r, [bowTie, square]); // FJI: 2 warnings
+    // CHL (before FJI in file order): 6 stats errors
+    cpSync('test/fixtures/manifests/false/stats/data/earth/CHL', join(r, 'data/earth/CHL'), {
+      recursive: true,
+    });
+    const run = await cli('build', '--root', r, '--out', join(r, 'dist'));
+    expect(run.code).toBe(1);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      `${join(r, DATA)}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
+      `${join(r, PREVIEW)}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
+      '',
+    ]);
+    expect(lines.slice(3, -1)).toHaveLength(6);
+    for (const line of lines.slice(3, -1))
+      expect(line).toMatch(/CHL\/manifest\.json: \/datasets\/0\/\w+: file /);
+    expect(lines.at(-1)).toBe(
+      'geoshelf build: 8 problems in 3 files (6 errors, 2 warnings); nothing was written',
+    );
+    expect(existsSync(join(r, 'dist'))).toBe(false);
+  });
+
   it('CLI: warnings alone exit 0, --strict exits 1; --json carries every problem with its severity', async () => {
     const r = root();
     await tree(r, [bowTie, square]);
@@ -171,14 +204,17 @@ describe('validate: geometry', () => {
     expect(plain.code).toBe(0);
     expect(plain.stderr).toBe(
       [
-        `${DATA}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
-        `${PREVIEW}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
+        `${join(r, DATA)}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
+        `${join(r, PREVIEW)}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
         '2 problems in 2 files (2 warnings)\n',
       ].join('\n'),
     );
     const strict = await cli('validate', '--root', r, '--no-cache', '--strict', '--json');
     expect(strict.code).toBe(1);
     const problems = JSON.parse(strict.stdout) as { file: string; severity: string }[];
-    expect(problems.map((p) => `${p.file} ${p.severity}`)).toEqual([`${DATA} error`, `${PREVIEW} error`]);
+    expect(problems.map((p) => `${p.file} ${p.severity}`)).toEqual([
+      `${join(r, DATA)} error`,
+      `${join(r, PREVIEW)} error`,
+    ]);
   });
 });

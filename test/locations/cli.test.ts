@@ -35,6 +35,30 @@ describe('geoshelf locations import (CLI)', () => {
     expect(existsSync(db)).toBe(false);
   });
 
+  it('importing the same file twice → one line: the records are already there, use --replace', async () => {
+    const db = join(dir, 'twice.sqlite');
+    const csv = 'test/fixtures/locations/valid/stations.csv';
+    expect((await cli('locations', 'import', csv, '--db', db)).code).toBe(0);
+    const again = await cli('locations', 'import', csv, '--db', db);
+    expect(again).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${db}: nothing written: 4 records are already in it (the same ids, e.g. ${csv}:2); was this input imported before? Add --replace to replace every row with the input, or import a different file\n`,
+    });
+    // with other problems too, each is listed as before
+    const mixed = await cli(
+      'locations',
+      'import',
+      csv,
+      'test/fixtures/locations/invalid/bad.csv',
+      '--db',
+      db,
+    );
+    expect(mixed.stderr).toContain(`${csv}:2: id `);
+    expect(mixed.stderr).toContain('bad.csv:3: name is empty');
+    expect((await cli('locations', 'import', csv, '--db', db, '--replace')).code).toBe(0);
+  });
+
   it('bad flags → exit 2 (usage), one line', async () => {
     const csv = 'test/fixtures/locations/valid/stations.csv';
     for (const [args, message] of [

@@ -62,7 +62,14 @@ describe('import of valid files', () => {
       type: 'servicio',
       map: { name: 'Nombre', description: 'Detalle', latitude: 'Lat', longitude: 'Lon' },
     });
-    expect(result).toEqual({ problems: [], problemCount: 0, inserted: 2, total: 2, created: true });
+    expect(result).toEqual({
+      problems: [],
+      problemCount: 0,
+      existing: 0,
+      inserted: 2,
+      total: 2,
+      created: true,
+    });
     expect(rows(db).map((r) => [r.name, r.description, r.type, r.latitude])).toEqual([
       ['EJEMPLO - Lavado Cinco', 'EJEMPLO - lavado a mano', 'servicio', -33.5],
       ['EJEMPLO - Lavado Seis', 'EJEMPLO - lavado automático', 'servicio', -33.6],
@@ -145,7 +152,14 @@ describe('appending and replacing', () => {
     const db = join(dir, 'x.sqlite');
     await importLocations({ files: [`${VALID}/stations.csv`], db });
     const result = await importLocations({ files: [`${VALID}/stations.geojson`], db });
-    expect(result).toEqual({ problems: [], problemCount: 0, inserted: 2, total: 6, created: false });
+    expect(result).toEqual({
+      problems: [],
+      problemCount: 0,
+      existing: 0,
+      inserted: 2,
+      total: 6,
+      created: false,
+    });
     expect(rows(db).map((r) => [r.pos, r.type_pos])).toEqual([
       [0, 0],
       [1, 1],
@@ -172,7 +186,14 @@ describe('appending and replacing', () => {
     const db = join(dir, 'x.sqlite');
     await importLocations({ files: [`${VALID}/stations.csv`], db });
     const result = await importLocations({ files: [`${VALID}/stations.csv`], db, replace: true });
-    expect(result).toEqual({ problems: [], problemCount: 0, inserted: 4, total: 4, created: false });
+    expect(result).toEqual({
+      problems: [],
+      problemCount: 0,
+      existing: 0,
+      inserted: 4,
+      total: 4,
+      created: false,
+    });
     expect(rows(db).map((r) => r.pos)).toEqual([0, 1, 2, 3]);
   });
 
@@ -197,6 +218,35 @@ describe('rejected rows: every one reported with file and place, nothing written
       expect(result.inserted).toBe(0);
     });
   }
+
+  it('a CSV header without the name or coordinate columns → one line at line 1 with its columns and the --map flag', async () => {
+    const csv = join(dir, 'estaciones.csv');
+    const body = Array.from({ length: 150 }, (_, i) => `Copec ${i},Calle ${i},-33.${i},-70.${i}`);
+    await writeFile(csv, ['Compania,Direccion,Latitud,Longitud', ...body].join('\n'));
+    const db = join(dir, 'x.sqlite');
+    const result = await importLocations({ files: [csv], db, type: 'bencinera' });
+    expect([result.problemCount, ...lines(result)]).toEqual([
+      1,
+      `${csv}:1: the header has no name, latitude or longitude column (its columns: "Compania", "Direccion", "Latitud", "Longitud"); say which column holds each with --map name=COLUMN,latitude=COLUMN,longitude=COLUMN`,
+    ]);
+    // a --map naming a column the header lacks, and no type column nor --type
+    const mapped = await importLocations({
+      files: [csv],
+      db,
+      map: { name: 'Compañía', latitude: 'Latitud' },
+    });
+    expect(lines(mapped)).toEqual([
+      `${csv}:1: the header has no column "Compañía" (--map name=Compañía) and no longitude or type column (its columns: "Compania", "Direccion", "Latitud", "Longitud"); say which column holds each with --map name=COLUMN,longitude=COLUMN,type=COLUMN (or give every record its type with --type)`,
+    ]);
+    const right = await importLocations({
+      files: [csv],
+      db,
+      type: 'bencinera',
+      map: { name: 'Compania', latitude: 'Latitud', longitude: 'Longitud', description: 'Direccion' },
+    });
+    expect([right.problems, right.inserted]).toEqual([[], 150]);
+    expect(existsSync(db)).toBe(true);
+  });
 
   it('file-level problems: invalid JSON, missing file, unknown extension', async () => {
     const result = await importLocations({

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Measurer } from '../../build/measure/cache.ts';
-import { RULES } from '../../build/manifest/rules.ts';
+import { MANIFEST_RULES } from '../../build/core/rules.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
 
 const FIXTURES = new URL('../fixtures/manifests/', import.meta.url).pathname;
@@ -23,10 +23,10 @@ describe('validate: fixtures sorted by verdict', () => {
     ]);
   });
 
-  it('every rule validate reports (build/manifest/rules.ts) has a false/ fixture, and no fixture is for another rule', () => {
+  it('every rule validate reports (build/core/rules.ts) has a false/ fixture, and no fixture is for another rule', () => {
     // too-large needs a 64 MiB manifest: test/security/data-root.test.ts makes a sparse one instead.
     const elsewhere = ['too-large'];
-    expect(FOLDERS).toEqual(RULES.filter((rule) => !elsewhere.includes(rule)).sort());
+    expect(FOLDERS).toEqual(MANIFEST_RULES.filter((rule) => !elsewhere.includes(rule)).sort());
   });
 
   for (const rule of FOLDERS) {

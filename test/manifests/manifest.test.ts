@@ -152,12 +152,12 @@ describe('geoshelf manifest (CLI)', () => {
     const result = await cli('manifest', '--root', root, '--check', '--no-cache');
     expect(result.code).toBe(1);
     expect(lines(result.stdout)).toEqual([
-      `${CHL}: /datasets/0/bytes: ${right.bytes! + 1} → ${right.bytes}`,
-      `${CHL}: /datasets/0/sha256: "${'0'.repeat(64)}" → "${right.sha256}"`,
-      `${CHL}: /datasets/0/features: 4 → 3`,
-      `${CHL}: /datasets/0/bbox: [-70.72,-26.05,-67,-17.4] → [-71.2,-26.05,-67,-17.5]`,
-      `${CHL}: /datasets/0/geometry_types: {"Polygon":3} → {"MultiPolygon":1,"Polygon":2}`,
-      `${CHL}: /datasets/0/properties: ["shapeISO","shapeName"] → ["shapeISO","shapeName","shapeType"]`,
+      `${join(root, CHL)}: /datasets/0/bytes: ${right.bytes! + 1} → ${right.bytes}`,
+      `${join(root, CHL)}: /datasets/0/sha256: "${'0'.repeat(64)}" → "${right.sha256}"`,
+      `${join(root, CHL)}: /datasets/0/features: 4 → 3`,
+      `${join(root, CHL)}: /datasets/0/bbox: [-70.72,-26.05,-67,-17.4] → [-71.2,-26.05,-67,-17.5]`,
+      `${join(root, CHL)}: /datasets/0/geometry_types: {"Polygon":3} → {"MultiPolygon":1,"Polygon":2}`,
+      `${join(root, CHL)}: /datasets/0/properties: ["shapeISO","shapeName"] → ["shapeISO","shapeName","shapeType"]`,
     ]);
     expect(readFileSync(join(root, CHL), 'utf8')).toBe(before);
   });
@@ -168,7 +168,7 @@ describe('geoshelf manifest (CLI)', () => {
     const result = await cli('manifest', '--root', root, '--no-cache');
     expect(result.code).toBe(0);
     expect(lines(result.stdout)).toEqual([
-      `${CHL}: updated /datasets/0/bytes, /datasets/0/sha256, /datasets/0/features, /datasets/0/bbox, /datasets/0/geometry_types, /datasets/0/properties`,
+      `${join(root, CHL)}: updated /datasets/0/bytes, /datasets/0/sha256, /datasets/0/features, /datasets/0/bbox, /datasets/0/geometry_types, /datasets/0/properties`,
     ]);
     const after = readFileSync(join(root, CHL), 'utf8');
     const right = (await load(join(FIXTURES, 'true'))).manifest.datasets[1]!;
@@ -197,12 +197,17 @@ describe('geoshelf manifest (CLI)', () => {
     expect(statSync(join(root, CHL)).mtimeMs).toBe(mtime);
   });
 
-  it('ISO3 arguments select manifests; an unknown code is a one-line error', async () => {
+  it('ISO3 arguments (any letter case) select manifests; an unknown code is a one-line error', async () => {
     const root = copy('false/license');
     edit(root, (m) => (m.datasets[0].features = 2), 'data/earth/URY/manifest.json');
     edit(root, (m) => (m.datasets[0].features = 2));
     const result = await cli('manifest', '--root', root, '--check', '--no-cache', 'URY');
-    expect(lines(result.stdout)).toEqual(['data/earth/URY/manifest.json: /datasets/0/features: 2 → 1']);
+    expect(lines(result.stdout)).toEqual([
+      `${join(root, 'data/earth/URY/manifest.json')}: /datasets/0/features: 2 → 1`,
+    ]);
+    // any letter case: folders are capitals, so "ury" can only mean URY
+    const lower = await cli('manifest', '--root', root, '--check', '--no-cache', 'ury');
+    expect(lines(lower.stdout)).toEqual(lines(result.stdout));
     const unknown = await cli('manifest', '--root', root, 'PER');
     expect(unknown).toMatchObject({
       code: 1,
@@ -219,20 +224,20 @@ describe('geoshelf manifest (CLI)', () => {
     const result = await cli('manifest', '--root', root, '--no-cache');
     expect(result.code).toBe(1);
     expect(lines(result.stderr)).toEqual([
-      `${CHL}: /datasets/0/level: must be ADM0 … ADM5 or QUAD, got "ADM9"`,
+      `${join(root, CHL)}: /datasets/0/level: must be ADM0 … ADM5 or QUAD, got "ADM9"`,
       '2 manifests: 0 updated, 1 with errors',
     ]);
     expect(readFileSync(join(root, CHL), 'utf8')).toBe(text);
   });
 
-  it('a missing data file is an error naming it; exit 1, the manifest left alone', async () => {
+  it('a missing data file is an error naming it from the current folder; exit 1, the manifest left alone', async () => {
     const root = copy('false/file-missing');
     const before = readFileSync(join(root, CHL), 'utf8');
     const result = await cli('manifest', '--root', root, '--no-cache');
     expect(result.code).toBe(1);
     expect(lines(result.stderr)).toEqual([
-      `${CHL}: /datasets/1/path: file data/earth/CHL/CHL_ADM1.geojson does not exist`,
-      `${CHL}: /datasets/1/preview: file data/earth/CHL/preview/CHL_ADM1.preview.geojson does not exist`,
+      `${join(root, CHL)}: /datasets/1/path: file ${root}/data/earth/CHL/CHL_ADM1.geojson does not exist`,
+      `${join(root, CHL)}: /datasets/1/preview: file ${root}/data/earth/CHL/preview/CHL_ADM1.preview.geojson does not exist`,
       '1 manifest: 0 updated, 1 with errors',
     ]);
     expect(readFileSync(join(root, CHL), 'utf8')).toBe(before);
@@ -249,7 +254,7 @@ describe('geoshelf manifest (CLI): results that would fail the schema', () => {
     const result = await cli('manifest', '--root', root, '--no-cache');
     expect(result.code).toBe(1);
     expect(lines(result.stderr)).toEqual([
-      `${CHL}: /datasets/0/preview_bytes: not written, it would fail the schema: must be at most 2097152, got 2097153`,
+      `${join(root, CHL)}: /datasets/0/preview_bytes: not written, it would fail the schema: must be at most 2097152, got 2097153`,
       '2 manifests: 0 updated, 1 with errors',
     ]);
     expect(readFileSync(join(root, CHL), 'utf8')).toBe(before);

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../build/manifest/load.ts';
 import { Measurer } from '../../build/measure/cache.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
+import { bboxMessage } from '../../build/manifest/validate-bbox.ts';
 import { GeometryChecker } from '../../build/geometry/cache.ts';
 import { cli, FIXTURES, lines, tempCopy } from './helpers.ts';
 
@@ -33,6 +34,42 @@ function editManifest(root: string, file: string, change: (m: Json) => void): vo
 }
 
 describe('validate', () => {
+  it('bbox-member messages say both values and how to fix it', () => {
+    expect(bboxMessage('/features/2/geometry/bbox', [0, 0, 1, 1], [0, 0, 2, 1])).toBe(
+      "is [0,0,1,1] but the geometry's coordinates span [0,0,2,1] (RFC 7946 5: a bbox holds their extent): set it to [0,0,2,1] or remove it",
+    );
+    expect(bboxMessage('/bbox', [177, -18, -179.4, -17], [-179.9, -18, 177.5, -17])).toBe(
+      "is [177,-18,-179.4,-17] but the file's coordinates span [-179.9,-18,177.5,-17]; west > east is the antimeridian form of RFC 7946 5.2, but geoshelf wants plain min/max, as in the manifest: set it to [-179.9,-18,177.5,-17] or remove it",
+    );
+    expect(bboxMessage('/features/0/bbox', [0, 0, -5, 1, 2, 9], [0, 0, 1, 1])).toMatch(
+      /: set it to \[0,0,-5,1,1,9\] or remove it$/, // heights kept
+    );
+    expect(bboxMessage('/bbox', null, [0, 0, 1, 1])).toBe(
+      "is not an array of 4 numbers [west, south, east, north] (or 6, with heights): set it to [0,0,1,1], the extent of the file's coordinates, or remove it",
+    );
+    expect(bboxMessage('/bbox', [0, 0, 1, 1], [Infinity, Infinity, -Infinity, -Infinity])).toBe(
+      'is given but the file has no coordinates: remove it',
+    );
+  });
+
+  it("bbox-member: a data file's own bbox that is not its extent is a warning, an error with --strict; a preview's is not checked", async () => {
+    const root = join(FIXTURES, 'false', 'bbox-member');
+    const preview = readFileSync(join(root, 'data/earth/CHL/preview/CHL_ADM1.preview.geojson'), 'utf8');
+    expect(preview).toContain('"bbox":[0,0,1,1]'); // a simplified copy: its bbox is the dataset's business
+    const shown = (p: { file: string; pointer?: string; severity: string }) =>
+      `${p.file} ${p.pointer} ${p.severity}`;
+    const plain = await validateManifests(root, { measurer: new Measurer() });
+    expect(plain.problems.map(shown)).toEqual([
+      'data/earth/CHL/CHL_ADM1.geojson /bbox warning',
+      'data/earth/CHL/CHL_ADM1.geojson /features/0/bbox warning',
+    ]);
+    const strict = await validateManifests(root, { measurer: new Measurer(), strict: true });
+    expect(strict.problems.map(shown)).toEqual([
+      'data/earth/CHL/CHL_ADM1.geojson /bbox error',
+      'data/earth/CHL/CHL_ADM1.geojson /features/0/bbox error',
+    ]);
+  });
+
   it('a dataset failing the schema is not checked further; the other datasets still are', async () => {
     const root = copyOfTrue();
     editManifest(root, CHL, (m) => (m.datasets[0].level = 'ADM9'));
@@ -92,6 +129,7 @@ describe('validate', () => {
         rule: 'preview-size',
         severity: 'error',
         message: `file ${preview} has 2097153 bytes, more than 2 MiB (2097152)`,
+        paths: [preview],
       },
     ]);
   });
@@ -128,11 +166,11 @@ describe('validate', () => {
     expect(parseJson('\uFEFF{"a": 1}')).toEqual({ value: { a: 1 } });
   });
 
-  it('a root without data/ → a one-line error', async () => {
+  it('a root without data/ → a one-line error naming the folder it looked for', async () => {
     const result = await cli('validate', '--root', FIXTURES);
     expect(result).toMatchObject({ code: 1, stdout: '' });
     expect(lines(result.stderr)).toEqual([
-      `${FIXTURES.replace(/\/$/, '')}: no data/ folder here (see --root)`,
+      `${FIXTURES}data: no such folder (--root names the folder that holds data/)`,
     ]);
   });
 });
@@ -144,34 +182,31 @@ describe('geoshelf validate (CLI)', () => {
   });
 
   it('problems → exit 1, one "FILE: POINTER: message" line each then a count, on stderr', async () => {
-    const root = join(FIXTURES, 'false', 'stats');
+    const root = 'test/fixtures/manifests/false/stats'; // as a user types it: files are named from here
     const result = await cli('validate', '--root', root, '--no-cache');
     expect([result.code, result.stdout]).toEqual([1, '']);
-    expect(lines(result.stderr)).toEqual([
-      ...lines(readFileSync(join(root, 'expected.txt'), 'utf8')),
-      '6 problems in 1 file',
-    ]);
+    const expected = lines(readFileSync(join(root, 'expected.txt'), 'utf8')).map((line) =>
+      line
+        .replaceAll('data/earth/', `${root}/data/earth/`)
+        .replace('manifest CHL', `manifest --root ${root} CHL`),
+    );
+    expect(lines(result.stderr)).toEqual([...expected, '6 problems in 1 file']);
   });
 
   it('--json prints an array of {file, pointer, rule, severity, message}', async () => {
-    const result = await cli(
-      'validate',
-      '--root',
-      join(FIXTURES, 'false', 'license'),
-      '--json',
-      '--no-cache',
-    );
+    const root = join(FIXTURES, 'false', 'license');
+    const result = await cli('validate', '--root', root, '--json', '--no-cache');
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toEqual([
       {
-        file: CHL,
+        file: join(root, CHL), // as in the text: named from the current folder
         pointer: '/datasets/0/license',
         rule: 'license',
         severity: 'error',
         message: 'is "CC-BY-4.0" but source.license is "public-domain", which covers every dataset',
       },
       {
-        file: 'data/earth/URY/manifest.json',
+        file: join(root, 'data/earth/URY/manifest.json'),
         pointer: '/datasets/0/license',
         rule: 'license',
         severity: 'error',

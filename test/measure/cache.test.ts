@@ -34,11 +34,32 @@ describe('Measurer: measure once per run, and not again across runs while files 
       bytesRead: stats[0].bytes + stats[1].bytes,
       cacheHits: 0,
     });
-    expect(JSON.parse(readFileSync(cacheFile, 'utf8'))).toMatchObject({ version: 1 });
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8'))).toMatchObject({ version: 2 });
 
     const second = new Measurer({ cacheFile });
     expect([await second.measure(a), await second.measure(b)]).toEqual(stats);
     expect(second.stats).toEqual({ filesMeasured: 0, bytesRead: 0, cacheHits: 2 });
+  });
+
+  it("a file's wrong bbox members are cached with its stats; a cache without them (version 1) is measured again", async () => {
+    writeFileSync(a, square(0).replace('"features"', '"bbox":[0,0,2,2],"features"'));
+    utimesSync(a, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
+    const first = new Measurer({ cacheFile });
+    const measured = await first.measureChecked(a, false);
+    expect(measured.bboxes).toEqual([{ pointer: '/bbox', stated: [0, 0, 2, 2], actual: [0, 0, 1, 1] }]);
+    await first.save();
+    const second = new Measurer({ cacheFile });
+    expect((await second.measureChecked(a, false)).bboxes).toEqual(measured.bboxes);
+    expect(second.stats.cacheHits).toBe(1);
+
+    const cache = JSON.parse(readFileSync(cacheFile, 'utf8')) as {
+      files: Record<string, { bboxes?: unknown }>;
+    };
+    for (const entry of Object.values(cache.files)) delete entry.bboxes;
+    writeFileSync(cacheFile, JSON.stringify({ ...cache, version: 1 }));
+    const third = new Measurer({ cacheFile });
+    expect((await third.measureChecked(a, false)).bboxes).toEqual(measured.bboxes);
+    expect(third.stats).toMatchObject({ filesMeasured: 1, cacheHits: 0 });
   });
 
   it('a touched file (new mtime, same bytes) and a changed file are measured again', async () => {

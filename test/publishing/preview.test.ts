@@ -180,6 +180,13 @@ describe('geoshelf preview (CLI)', () => {
     expect(other.stdout).not.toContain('skipped');
   });
 
+  it('ISO3/LEVEL in any letter case names the same dataset', async () => {
+    const root = copy();
+    const run = await cli('preview', '--root', root, '--max-bytes', '12000', 'xta/adm2');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/^\S+\/data\/earth\/XTA\/preview\/XTA_ADM2\.preview\.geojson: \d+ bytes/);
+  });
+
   it('a level published only as parts is previewed from all its parts', async () => {
     const root = copy();
     expect((await cli('split', '--level', 'ADM2', '--root', root, 'XTA')).code).toBe(0);

@@ -91,10 +91,10 @@ describe('geoshelf split (CLI)', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout.split('\n').slice(0, 5)).toEqual([
       '13 features: 4 by code, 7 by overlap, 2 unassigned',
-      '  data/earth/XTA/ADM2/XT-A.geojson: 4 features',
-      '  data/earth/XTA/ADM2/XT-B.geojson: 4 features',
-      '  data/earth/XTA/ADM2/XT-C.geojson: 3 features',
-      '  data/earth/XTA/ADM2/unassigned.geojson: 2 features',
+      `  ${root}/data/earth/XTA/ADM2/XT-A.geojson: 4 features`,
+      `  ${root}/data/earth/XTA/ADM2/XT-B.geojson: 4 features`,
+      `  ${root}/data/earth/XTA/ADM2/XT-C.geojson: 3 features`,
+      `  ${root}/data/earth/XTA/ADM2/unassigned.geojson: 2 features`,
     ]);
     expect(run.stdout).toMatch(
       /small overlap: #12 "Shoal" → XT-C \(overlap, best overlap (19|20)\.\d% of its area\)/,
@@ -172,6 +172,13 @@ describe('geoshelf split (CLI)', () => {
     expect(after.datasets[1]!.properties).toContain('adm1ISO');
     const { problems } = await validateManifests(root, { measurer: new Measurer() });
     expect(problems.map(formatProblem)).toEqual([]);
+  });
+
+  it('ISO3 and --level in any letter case: "split --level adm2 xta" splits XTA ADM2', async () => {
+    const root = copy();
+    const run = await cli('split', '--level', 'adm2', '--root', root, 'xta');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout.split('\n')[0]).toBe('13 features: 4 by code, 7 by overlap, 2 unassigned');
   });
 
   it('bad arguments → exit 2 (usage) or 1 (bad data) with one line, nothing written', async () => {

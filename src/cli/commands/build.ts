@@ -3,7 +3,8 @@
 // exits 1 when a manifest is wrong; the previous dist/ is then untouched.
 import { buildCatalogue } from '../../../build/build.ts';
 import { formatBytes } from '../../../build/site/pages/html.ts';
-import { parseCommandArgs, report, type Command } from '../command.ts';
+import { problemSummary } from '../../../build/core/report.ts';
+import { defineCommand, PER_FILE } from '../command.ts';
 
 const usage = `Usage: geoshelf build [--root DIR] [--out DIR] [--base PATH] [--site-url URL] [--quiet] [--json]
 
@@ -22,19 +23,17 @@ Options:
   --quiet          no progress, no summary
   --json           print problems on stdout as a JSON array`;
 
-const command: Command = {
+export default defineCommand({
   usage,
-  async run(argv) {
-    const { values } = parseCommandArgs(argv, {
-      options: {
-        root: { type: 'string', default: '.' },
-        out: { type: 'string', default: 'dist' },
-        base: { type: 'string', default: '/' },
-        'site-url': { type: 'string' },
-        quiet: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-      },
-    });
+  options: {
+    root: { type: 'string', default: '.' },
+    out: { type: 'string', default: 'dist' },
+    base: { type: 'string', default: '/' },
+    'site-url': { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+  async run({ values }, output) {
     const tty = process.stderr.isTTY && !values.quiet;
     let shown = 0; // when the progress line was last drawn: at most 10 times a second
     const result = await buildCatalogue({
@@ -53,8 +52,9 @@ const command: Command = {
     });
     if (tty) process.stderr.write('\r\x1b[2K');
     if (!result.ok) {
-      report(result.problems, { command: 'build', json: values.json });
-      console.error(`geoshelf build: ${result.problems.length} problem(s); nothing was written`);
+      // Errors come last, apart from the warnings (the reporter's order), then the count.
+      output.report(result.problems, { perFile: PER_FILE });
+      console.error(`geoshelf build: ${problemSummary(result.problems)}; nothing was written`);
       return 1;
     }
     if (result.warnings.length > 0 && !values.quiet) {
@@ -73,6 +73,4 @@ const command: Command = {
     }
     return 0;
   },
-};
-
-export default command;
+});

@@ -1,7 +1,7 @@
 // CLI layer of `geoshelf locations import`: parses flags, runs the import
 // stage, prints problems or a summary, and shows progress on a terminal.
-import { problem } from '../../../build/core/problem.ts';
-import { UsageError, UserError, parseCommandArgs, type Command } from '../command.ts';
+import { problem, type Problem } from '../../../build/core/problem.ts';
+import { UsageError, UserError, defineCommand } from '../command.ts';
 import { FIELDS, MAX_LISTED_PROBLEMS, importLocations, type Field } from '../../locations/import.ts';
 import { normaliseType } from '../../locations/normalise.ts';
 import { LOCATION_TYPES } from '../../locations/types.ts';
@@ -43,18 +43,32 @@ export function parseFieldMap(text: string): Partial<Record<Field, string>> {
   return map;
 }
 
-const command: Command = {
+/**
+ * Returns the one problem of an import whose every rejected record is already
+ * in the database (`first` being one of them): the same input imported twice,
+ * most likely, so the way to load it again is --replace.
+ */
+function alreadyImported(db: string, first: Problem, n: number): Problem {
+  const where = first.line !== undefined ? `${first.file}:${first.line}` : `${first.file}: ${first.pointer}`;
+  const these = n === 1 ? `1 record is` : `${n} records are`;
+  return problem(
+    db,
+    `nothing written: ${these} already in it (the same ${n === 1 ? 'id' : 'ids'}, e.g. ${where}); ` +
+      'was this input imported before? Add --replace to replace every row with the input, or import a different file',
+    { rule: 'id-exists' },
+  );
+}
+
+export default defineCommand({
   usage,
-  async run(argv) {
-    const { values, positionals } = parseCommandArgs(argv, {
-      allowPositionals: true,
-      options: {
-        db: { type: 'string', default: 'data/locations.sqlite' },
-        type: { type: 'string' },
-        map: { type: 'string' },
-        replace: { type: 'boolean', default: false },
-      },
-    });
+  options: {
+    db: { type: 'string', default: 'data/locations.sqlite' },
+    type: { type: 'string' },
+    map: { type: 'string' },
+    replace: { type: 'boolean', default: false },
+  },
+  positionals: true,
+  async run({ values, positionals }) {
     if (positionals.length === 0) throw new UsageError('no input FILE given (see --help)');
     const type = values.type === undefined ? undefined : normaliseType(values.type);
     if (values.type !== undefined && !type) {
@@ -79,6 +93,9 @@ const command: Command = {
     if (result.problems.length > 0 && result.problems.every((p) => p.rule === 'write')) {
       throw new UserError(result.problems); // the target could not be written: that one line says it
     }
+    if (result.problemCount > 0 && result.existing === result.problemCount) {
+      throw new UserError(alreadyImported(values.db, result.problems[0]!, result.existing));
+    }
     if (result.problemCount > 0) {
       const more = result.problemCount - result.problems.length;
       throw new UserError([
@@ -91,6 +108,4 @@ const command: Command = {
     console.log(`${values.db}: ${verb} ${result.inserted} locations (${result.total} in total)`);
     return 0;
   },
-};
-
-export default command;
+});

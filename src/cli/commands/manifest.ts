@@ -2,12 +2,12 @@
 // (build/manifest/update-all.ts) and prints what changed or would change.
 import { resolve } from 'node:path';
 import { updateManifests } from '../../../build/manifest/update-all.ts';
-import { parseCommandArgs, report, type Command } from '../command.ts';
+import { capitals, defineCommand } from '../command.ts';
 
 const usage = `Usage: geoshelf manifest [--root DIR] [--check] [--no-cache] [--json] [ISO3…]
 
 Recomputes the derived fields of DIR/data/{body}/{ISO3}/manifest.json (all of
-them, or those of the ISO3 codes given) from the files: bytes, sha256,
+them, or those of the ISO3 codes given, in any letter case) from the files: bytes, sha256,
 features, bbox, geometry_types, properties of each dataset and part,
 preview_bytes, and unassigned. Every other field, the key order, the 2-space
 indentation and the final newline are kept; a manifest whose numbers are
@@ -22,30 +22,26 @@ Options:
                 unchanged files from DIR/.cache/geoshelf/measurements.json)
   --json        print problems as a JSON array`;
 
-const command: Command = {
+export default defineCommand({
   usage,
-  async run(argv) {
-    const { values, positionals } = parseCommandArgs(argv, {
-      allowPositionals: true,
-      options: {
-        root: { type: 'string', default: '.' },
-        check: { type: 'boolean', default: false },
-        'no-cache': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-      },
-    });
-    const run = await updateManifests(resolve(values.root), positionals, {
+  options: {
+    root: { type: 'string', default: '.' },
+    check: { type: 'boolean', default: false },
+    'no-cache': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+  positionals: true,
+  async run({ values, positionals }, out) {
+    const run = await updateManifests(resolve(values.root), capitals(positionals), {
       check: values.check,
       noCache: values['no-cache'],
     });
-    for (const line of run.lines) console.log(line);
-    const code = report(run.problems, { command: 'manifest', json: values.json });
+    for (const { file, text } of run.lines) console.log(`${out.path(file)}: ${text}`);
+    const code = out.report(run.problems);
     const refused = new Set(run.problems.map((p) => p.file)).size;
     const verb = values.check ? 'would change' : 'updated';
     const n = run.manifests;
     console.error(`${n} manifest${n === 1 ? '' : 's'}: ${run.changed} ${verb}, ${refused} with errors`);
     return code || (values.check && run.changed > 0 ? 1 : 0);
   },
-};
-
-export default command;
+});

@@ -1,7 +1,7 @@
 // `geoshelf measure FILE…`: prints the stats of each GeoJSON file as one JSON line.
 import { measureGeoJSON } from '../../../build/measure/measure.ts';
 import type { Problem } from '../../../build/core/problem.ts';
-import { parseCommandArgs, report, UsageError, UserError, type Command } from '../command.ts';
+import { defineCommand, UsageError, UserError } from '../command.ts';
 
 const usage = `Usage: geoshelf measure FILE…
 
@@ -13,10 +13,11 @@ plain min/max of every position, with the numbers exactly as in the file
 stderr as "FILE: byte OFFSET: reason"; the other files are still measured and
 the exit code is 1.`;
 
-const command: Command = {
+export default defineCommand({
   usage,
-  async run(argv) {
-    const { positionals } = parseCommandArgs(argv, { allowPositionals: true, options: {} });
+  options: {},
+  positionals: true,
+  async run({ positionals }, out) {
     if (positionals.length === 0) throw new UsageError('give at least one GeoJSON file (see --help)');
     const problems: Problem[] = [];
     for (const path of positionals) {
@@ -29,8 +30,6 @@ const command: Command = {
         problems.push(...error.problems);
       }
     }
-    return report(problems, { command: 'measure' });
+    return out.report(problems);
   },
-};
-
-export default command;
+});

@@ -2,12 +2,12 @@
 // (build/preview/write-previews.ts) and prints what it did.
 import { MAX_PREVIEW_BYTES } from '../../../build/manifest/types.ts';
 import { writePreviews } from '../../../build/preview/write-previews.ts';
-import { parseCommandArgs, parseIntegerFlag, report, UsageError, type Command } from '../command.ts';
+import { capitals, defineCommand, parseIntegerFlag, UsageError } from '../command.ts';
 
 const usage = `Usage: geoshelf preview [--root DIR] [--max-bytes N] [--method visvalingam|douglas-peucker] [--force] [--json] [ISO3[/LEVEL]…]
 
 Writes data/{body}/{ISO3}/preview/{ISO3}_{LEVEL}.preview.geojson for each
-dataset (all of them, or those named, e.g. "CHL" or "CHL/ADM1"): every feature
+dataset (all of them, or those named, e.g. "CHL" or "chl/adm1"): every feature
 kept with its identifying properties, shared borders simplified once, as little
 simplification as fits the byte budget, coordinates rounded to match the
 tolerance. Records preview, preview_bytes and simplification in the manifest.
@@ -21,39 +21,37 @@ Options:
   --force           remake previews even when nothing changed
   --json            print problems as a JSON array`;
 
-export default {
+export default defineCommand({
   usage,
-  async run(argv) {
-    const { values, positionals } = parseCommandArgs(argv, {
-      options: {
-        root: { type: 'string', default: '.' },
-        'max-bytes': { type: 'string', default: String(MAX_PREVIEW_BYTES) },
-        method: { type: 'string', default: 'visvalingam' },
-        force: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-      },
-      allowPositionals: true,
-    });
+  options: {
+    root: { type: 'string', default: '.' },
+    'max-bytes': { type: 'string', default: String(MAX_PREVIEW_BYTES) },
+    method: { type: 'string', default: 'visvalingam' },
+    force: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+  positionals: true,
+  async run({ values, positionals }, out) {
     const method = values.method;
     if (method !== 'visvalingam' && method !== 'douglas-peucker') {
       throw new UsageError(`--method: expected visvalingam or douglas-peucker, got "${method}"`);
     }
     const maxBytes = parseIntegerFlag('max-bytes', values['max-bytes'], 1, MAX_PREVIEW_BYTES);
-    const { events, problems } = await writePreviews(values.root, positionals, {
+    const { events, problems } = await writePreviews(values.root, capitals(positionals), {
       maxBytes,
       method,
       force: values.force,
     });
     for (const e of events) {
-      if (e.skipped) console.log(`${e.preview}: unchanged, skipped`);
+      if (e.skipped) console.log(`${out.path(e.preview)}: unchanged, skipped`);
       else {
         const { method: m, tolerance_m } = e.simplification;
         console.log(
-          `${e.preview}: ${e.bytes} bytes, ${m} ${tolerance_m} m, ${e.decimals} decimals, ` +
+          `${out.path(e.preview)}: ${e.bytes} bytes, ${m} ${tolerance_m} m, ${e.decimals} decimals, ` +
             `${e.vertices} of ${e.inputVertices} border vertices kept, ${e.passes} passes`,
         );
       }
     }
-    return report(problems, { command: 'preview', json: values.json });
+    return out.report(problems);
   },
-} satisfies Command;
+});

@@ -3,7 +3,7 @@
 import type { Level } from '../../../build/manifest/types.ts';
 import { splitLevel, type SplitResult } from '../../../build/split/split-level.ts';
 import { SMALL_OVERLAP } from '../../../build/split/split.ts';
-import { parseCommandArgs, UsageError, type Command } from '../command.ts';
+import { capitals, defineCommand, UsageError, type Output } from '../command.ts';
 
 const usage = `Usage: geoshelf split --level LEVEL [--root DIR] [--verbose] ISO3
 
@@ -17,40 +17,41 @@ level's own file stays. Prints how features were assigned and flags those whose
 best overlap is under ${SMALL_OVERLAP * 100}% of their area.
 
 Options:
-  --level LEVEL   the level to split: ADM2…ADM5 or QUAD (required)
+  --level LEVEL   the level to split: ADM2…ADM5 or QUAD (required; ISO3 and
+                  LEVEL in any letter case)
   --root DIR      folder holding data/ (default: the current folder)
   --verbose       print every feature's assignment`;
 
-export default {
+export default defineCommand({
   usage,
-  async run(argv) {
-    const { values, positionals } = parseCommandArgs(argv, {
-      options: {
-        root: { type: 'string', default: '.' },
-        level: { type: 'string' },
-        verbose: { type: 'boolean', default: false },
-      },
-      allowPositionals: true,
-    });
-    const level = values.level;
-    if (level === undefined) throw new UsageError('--level is required, e.g. --level ADM2 (see --help)');
-    if (!/^(ADM[0-5]|QUAD)$/.test(level))
-      throw new UsageError(`--level: expected ADM2…ADM5 or QUAD, got "${level}"`);
-    if (positionals.length !== 1 || !/^[A-Z]{3}$/.test(positionals[0]!)) {
+  options: {
+    root: { type: 'string', default: '.' },
+    level: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+  },
+  positionals: true,
+  async run({ values, positionals }, out) {
+    if (values.level === undefined)
+      throw new UsageError('--level is required, e.g. --level ADM2 (see --help)');
+    const [level] = capitals([values.level]);
+    if (!/^(ADM[0-5]|QUAD)$/.test(level!))
+      throw new UsageError(`--level: expected ADM2…ADM5 or QUAD, got "${values.level}"`);
+    const codes = capitals(positionals);
+    if (codes.length !== 1 || !/^[A-Z]{3}$/.test(codes[0]!)) {
       throw new UsageError('expected one ISO3 code, e.g. "geoshelf split --level ADM2 ARG"');
     }
-    const result = await splitLevel(values.root, positionals[0]!, level as Level);
-    printSummary(result, values.verbose);
+    const result = await splitLevel(values.root, codes[0]!, level as Level);
+    printSummary(result, values.verbose, out);
     return 0;
   },
-} satisfies Command;
+});
 
-function printSummary({ assignments, parts }: SplitResult, verbose: boolean) {
+function printSummary({ assignments, parts }: SplitResult, verbose: boolean, out: Output) {
   const count = (how: string) => assignments.filter((a) => a.how === how).length;
   console.log(
     `${assignments.length} features: ${count('code')} by code, ${count('overlap')} by overlap, ${count('unassigned')} unassigned`,
   );
-  for (const part of parts) console.log(`  ${part.path}: ${part.features} features`);
+  for (const part of parts) console.log(`  ${out.path(part.path)}: ${part.features} features`);
   for (const a of assignments) {
     const share = a.share === undefined ? '' : `, best overlap ${(a.share * 100).toFixed(1)}% of its area`;
     const small = a.share !== undefined && a.share < SMALL_OVERLAP;

@@ -4,10 +4,8 @@ import { resolve } from 'node:path';
 import { validateManifests } from '../../../build/manifest/validate.ts';
 import { Measurer } from '../../../build/measure/cache.ts';
 import { GeometryChecker } from '../../../build/geometry/cache.ts';
-import { parseCommandArgs, report, type Command } from '../command.ts';
-
-/** Problems shown per file and rule in text; the rest are counted (--json lists all). */
-const PER_FILE = 10;
+import { plural, problemSummary } from '../../../build/core/report.ts';
+import { defineCommand, PER_FILE } from '../command.ts';
 
 const usage = `Usage: geoshelf validate [--root DIR] [--json] [--strict] [--no-cache]
 
@@ -29,17 +27,15 @@ Options:
   --no-cache    measure and check every file again (default: reuse the results
                 for unchanged files from DIR/.cache/geoshelf/)`;
 
-const command: Command = {
+export default defineCommand({
   usage,
-  async run(argv) {
-    const { values } = parseCommandArgs(argv, {
-      options: {
-        root: { type: 'string', default: '.' },
-        json: { type: 'boolean', default: false },
-        'no-cache': { type: 'boolean', default: false },
-        strict: { type: 'boolean', default: false },
-      },
-    });
+  options: {
+    root: { type: 'string', default: '.' },
+    json: { type: 'boolean', default: false },
+    'no-cache': { type: 'boolean', default: false },
+    strict: { type: 'boolean', default: false },
+  },
+  async run({ values }, out) {
     const root = resolve(values.root);
     const measurer = Measurer.forRoot(root, { noCache: values['no-cache'] });
     const geometry = GeometryChecker.forRoot(root, { noCache: values['no-cache'] });
@@ -47,27 +43,14 @@ const command: Command = {
     const { manifests, problems } = await validateManifests(root, { measurer, geometry, strict });
     await measurer.save();
     await geometry.save();
-    const code = report(problems, { command: 'validate', json: values.json, perFile: PER_FILE, strict });
+    const code = out.report(problems, { perFile: PER_FILE, strict });
     const datasets = manifests.reduce((n, loaded) => n + loaded.manifest.datasets.length, 0);
-    const files = new Set(problems.map((p) => p.file)).size;
-    const warnings = problems.filter((p) => p.severity === 'warning').length;
     // e.g. "3 problems in 2 files" or "66 problems in 24 files (66 warnings)"
-    const split =
-      warnings === 0
-        ? ''
-        : ` (${warnings === problems.length ? '' : `${plural(problems.length - warnings, 'error')}, `}${plural(warnings, 'warning')})`;
     console.error(
       problems.length === 0
         ? `${plural(manifests.length, 'manifest')}, ${plural(datasets, 'dataset')}: no problems`
-        : `${plural(problems.length, 'problem')} in ${plural(files, 'file')}${split}`,
+        : problemSummary(problems),
     );
     return code;
   },
-};
-
-/** Returns e.g. "1 manifest" or "7 manifests". */
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-export default command;
+});

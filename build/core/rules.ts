@@ -1,0 +1,46 @@
+// Every rule a problem is reported under (Problem.rule), listed once: a rule
+// that is not here is a type error wherever a problem is made.
+
+/**
+ * The rules `validate` checks a data tree against, each with a false/ fixture
+ * in test/fixtures/manifests/ (README "Manifests" says what each checks).
+ */
+export const MANIFEST_RULES = [
+  'json', // not JSON, or nested deeper than a manifest can be
+  'utf8', // the manifest's bytes are not UTF-8
+  'too-large', // the manifest is over 64 MiB (preview and split: a level too large to read whole)
+  'schema', // the JSON Schema (spec 2.2)
+  'folder', // body and iso_a3 match the manifest's folder
+  'level-duplicate',
+  'license', // dataset licences agree with source.license(s)
+  'no-data', // a dataset with neither path nor parts
+  'path-outside', // a listed file outside the manifest's folder
+  'link-outside', // a listed file (or the manifest) leads outside data/ through a link
+  'file-missing',
+  'geojson', // a listed file is not valid GeoJSON (or not UTF-8)
+  'stats', // bytes, sha256, features, bbox, geometry_types, properties
+  'preview-name',
+  'preview-size', // a preview over 2 MiB
+  'preview-bytes',
+  'part-code-duplicate',
+  'part-path',
+  'part-features-sum',
+  'parts-stats', // a parts-only dataset's stats are its parts'
+  'unassigned',
+  'geometry', // a feature of a listed GeoJSON file is not a valid polygon (README "Geometry")
+  'bbox-member', // a listed GeoJSON file's own bbox member does not hold its extent (RFC 7946 5)
+] as const;
+
+/** The rules of the other commands' problems. */
+export const OTHER_RULES = [
+  'input', // bad input with no rule of its own: an unreadable file, a code that names nothing
+  'usage', // how a command was called: an unknown flag, a bad flag value (exit 2)
+  'location', // locations import: a record (or a whole input file) that can't be imported
+  'id-exists', // locations import: a record whose id is already in the database
+  'write', // locations import: the database can't be written
+] as const;
+
+export const RULES = [...MANIFEST_RULES, ...OTHER_RULES] as const;
+
+export type Rule = (typeof RULES)[number];
+export type ManifestRule = (typeof MANIFEST_RULES)[number];
