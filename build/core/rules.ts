@@ -23,6 +23,7 @@ export const MANIFEST_RULES = [
   'preview-size', // a preview over 2 MiB
   'preview-bytes',
   'part-code-duplicate',
+  'part-code', // a part code that cannot name a file on every host (hidden, a separator, a control character)
   'part-path',
   'part-features-sum',
   'parts-stats', // a parts-only dataset's stats are its parts'

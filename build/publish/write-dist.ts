@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { outsideMessage, resolveInData } from '../core/data-root.ts';
+import { outsideProblem, resolveInData } from '../core/data-root.ts';
 import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
 import type { BuildCache } from './build-cache.ts';
@@ -100,8 +100,14 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
     if (real === undefined) {
       const found = await resolveInData(root, path);
       if (found.kind !== 'file') {
-        const why = found.kind === 'outside' ? outsideMessage(root, path, found.real) : 'is not a file';
-        throw new UserError(problem(path, why, { rule: 'link-outside' }));
+        const why =
+          found.kind === 'outside' ? outsideProblem(root, path, found.real) : { message: 'is not a file' };
+        throw new UserError(
+          problem(path, why.message, {
+            rule: 'link-outside',
+            ...('paths' in why ? { paths: why.paths } : {}),
+          }),
+        );
       }
       real = found.real;
     }
