@@ -19,13 +19,22 @@ type ListRoute = { kind: 'list'; type: LocationType | null; path: string };
 /** A kept answer: a page, or "none" for a typed route with no location there (a 404). */
 export type CachedPage = Representation | 'none';
 
+/** skip and limit when the query names neither, e.g. for "/ubicaciones/". */
+const DEFAULT_PAGING = parsePaging(new Map()) as Paging;
+
+/** Every API route by its decoded path, built once: a Map, so "/ubicaciones/constructor/" is no route. */
+const ROUTES: ReadonlyMap<string, ApiRoute> = new Map<string, ApiRoute>([
+  ['/openapi.json', { kind: 'openapi' }],
+  ['/ubicaciones/', { kind: 'list', type: null, path: '/ubicaciones/' }],
+  ...[...ROUTE_TYPES].map(([name, type]): [string, ApiRoute] => {
+    const path = `/ubicaciones/${name}/`;
+    return [path, { kind: 'list', type, path }];
+  }),
+]);
+
 /** Returns the API route of a decoded path, e.g. "/ubicaciones/otros/" → the otro list. */
 export function matchApi(path: string): ApiRoute | undefined {
-  if (path === '/openapi.json') return { kind: 'openapi' };
-  if (path === '/ubicaciones/') return { kind: 'list', type: null, path };
-  const match = /^\/ubicaciones\/([^/]+)\/$/.exec(path);
-  const type = match ? ROUTE_TYPES.get(match[1]!) : undefined;
-  return type ? { kind: 'list', type, path } : undefined;
+  return ROUTES.get(path);
 }
 
 /** The API's request handler with its response cache (undefined when turned off). */
@@ -54,7 +63,7 @@ export function createApiHandler(live: LiveStore, cacheBytes: number): ApiHandle
       return sendError(req, res, 405, undefined, { allow: 'GET, HEAD' });
     }
     if (route.kind === 'openapi') return openapi.send(req, res);
-    const paging = parsePaging(parseQuery(query));
+    const paging = query === '' ? DEFAULT_PAGING : parsePaging(parseQuery(query));
     if (Array.isArray(paging)) return sendError(req, res, 422, paging);
     const key = `${route.path} ${paging.skip} ${paging.limit}`;
     // a kept page first: no count, no query (huge pages are never kept, so a hit is never one)

@@ -19,6 +19,18 @@ export type Outcome = { status: 412 | 304 | 416 } | { status: 206; range: ByteRa
 
 const WHOLE: Outcome = { status: 200 };
 
+/** Returns true when `req` has a precondition or a Range: only then is outcome() worth asking. */
+export function isConditional(req: IncomingMessage): boolean {
+  const headers = req.headers;
+  return (
+    headers['if-match'] !== undefined ||
+    headers['if-unmodified-since'] !== undefined ||
+    headers['if-none-match'] !== undefined ||
+    headers['if-modified-since'] !== undefined ||
+    headers.range !== undefined
+  );
+}
+
 /**
  * Returns the outcome of `req` for a representation that would otherwise be a
  * 200, per RFC 9110 §13.2.2: (1) If-Match, else (2) If-Unmodified-Since → 412;

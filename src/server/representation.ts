@@ -5,7 +5,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import { outcome, type Validators } from './conditional.ts';
+import { isConditional, outcome, type Validators } from './conditional.ts';
 import { sendError } from './errors.ts';
 import { CORS_ORIGIN, etagOf, negotiateEncoding, sendNotModified, type Encoding } from './http.ts';
 import { rangeHeaders, type ByteRange } from './range.ts';
@@ -91,7 +91,7 @@ export class Representation {
       this.compressible && this.body.length >= MIN_COMPRESS_BYTES
         ? negotiateEncoding(req.headers['accept-encoding'])
         : 'identity';
-    if (status === 200) {
+    if (status === 200 && isConditional(req)) {
       const ranges = this.ranges ? { size: this.body.length, etag: this.etag } : undefined;
       const decided = outcome(req, this.validators(encoding), ranges);
       if (decided.status === 206) return this.sendRange(req, res, decided.range);
