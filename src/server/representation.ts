@@ -126,6 +126,7 @@ export class Representation {
       [CORS_ORIGIN[0]]: CORS_ORIGIN[1],
       etag: this.etag,
       'accept-ranges': 'bytes',
+      ...(this.compressible ? { vary: 'Accept-Encoding' } : {}), // the whole representation varies
       ...rangeHeaders(range, this.body.length),
     });
     res.end(req.method === 'HEAD' ? undefined : this.body.subarray(range.start, range.end + 1));
