@@ -18,6 +18,7 @@ import Database from 'better-sqlite3';
 import { openLocationStore, SCHEMA_SQL } from '../src/locations/db.ts';
 import { LOCATION_TYPES } from '../src/locations/types.ts';
 import { startServer } from '../src/server/app.ts';
+import { jsonLinesLogger } from '../src/server/log.ts';
 
 const ROWS = 1_000_000;
 const DIR = '/tmp/geoshelf-bench-server-load';
@@ -246,7 +247,8 @@ if (process.argv[2] === 'child-server') {
   const started = performance.now();
   const store = openLocationStore(path);
   const openMs = performance.now() - started;
-  const running = await startServer({ db: store, port: 0 });
+  // the log to stderr: stdout carries the one line the parent reads
+  const running = await startServer({ db: store, port: 0, log: jsonLinesLogger(process.stderr) });
   const memory = process.memoryUsage();
   console.log(
     JSON.stringify({

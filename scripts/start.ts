@@ -1,11 +1,19 @@
-// `npm start`: the demo. Creates data/locations.sqlite from the committed
-// sample when absent (through the real importer), builds the catalogue into
-// dist/ (geoshelf build), then serves both on http://127.0.0.1:8000.
-// `npm start -- --port 8123` (or --host) chooses where.
+// `npm start`: the demo. Checks that the port is free (before spending time
+// building), creates data/locations.sqlite from the committed sample when
+// absent (through the real importer), builds the catalogue into dist/
+// (geoshelf build), then serves both on http://127.0.0.1:8000 (geoshelf serve,
+// in this process). `npm start -- --port 8123` (or --host) chooses where.
+//
+// package.json runs this with `exec`: npm passes SIGTERM/SIGINT on to its
+// child, and without exec that child is `sh -c`, which dies of the signal
+// without passing it on (dash), leaving this process serving as an orphan.
+// With exec the child is this process, so serve's own handler stops the
+// server (responses in flight get --grace seconds) and npm exits after it.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { main } from '../src/cli/main.ts';
+import { ListenError, checkPort } from '../src/server/app.ts';
 
 process.chdir(fileURLToPath(new URL('..', import.meta.url)));
 const DB = 'data/locations.sqlite';
@@ -18,6 +26,18 @@ try {
 } catch (error) {
   console.error(`npm start: ${(error as Error).message} (options: --port N, --host HOST)`);
   process.exit(2);
+}
+
+// A port serve would refuse anyway (not a number) is left for serve to report; 0 is always free.
+const port = Number(options.port);
+if (/^\d+$/.test(options.port) && port > 0 && port <= 65535) {
+  try {
+    await checkPort(options.host, port);
+  } catch (error) {
+    if (!(error instanceof ListenError)) throw error;
+    console.error(`npm start: ${error.message}`); // the line geoshelf serve would print
+    process.exit(1);
+  }
 }
 
 if (!existsSync(DB)) {

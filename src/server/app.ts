@@ -3,14 +3,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openLocationStore, type LocationStore } from '../locations/db.ts';
-import { ROUTE_TYPES, type LocationType } from '../locations/types.ts';
+import { createApiHandler, matchApi, type CachedPage } from './api.ts';
 import { sendError } from './errors.ts';
-import { Representation } from './http.ts';
+import { writeHead } from './http.ts';
 import { LiveStore } from './live-store.ts';
-import { ByteLru } from './lru.ts';
-import { openApiDocument } from './openapi.ts';
-import { STREAM_ROWS, streamPage } from './page-stream.ts';
-import { parsePaging, parseQuery } from './params.ts';
+import { errorFields, jsonLinesLogger, type Logger } from './log.ts';
+import type { BodyCache } from './representation.ts';
 import { createStaticHandler } from './static.ts';
 
 export interface AppOptions {
@@ -22,6 +20,8 @@ export interface AppOptions {
   responseCacheBytes?: number;
   /** Follow the database file and serve its new contents when it changes (default true). */
   watch?: boolean;
+  /** Where log entries go (default: JSON lines on stdout, see log.ts). */
+  log?: Logger;
 }
 
 /** Default budget of the response cache. */
@@ -30,27 +30,15 @@ export const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 /** A request handler with what it holds: the live store and the response cache. */
 export type App = ((req: IncomingMessage, res: ServerResponse) => void) & {
   live: LiveStore;
-  cache: ByteLru<Representation | 'none'>;
+  /** The API's response cache; undefined when turned off (responseCacheBytes 0). */
+  cache: BodyCache<CachedPage> | undefined;
+  log: Logger;
   /** Stops following the file and closes the store (once no response reads it). */
   close(): void;
 };
 
-/** Cache-Control of API pages: shared caches may keep them a minute, then revalidate with the ETag. */
-export const API_CACHE_CONTROL = 'public, max-age=60';
-const EXPOSED_HEADERS = 'X-Total-Count, Link, ETag';
-
-type ApiRoute = { kind: 'openapi' } | { kind: 'list'; type: LocationType | null; path: string };
-
-/** Returns the API route of a decoded path, e.g. "/ubicaciones/otros/" → the otro list. */
-function matchApi(path: string): ApiRoute | undefined {
-  if (path === '/openapi.json') return { kind: 'openapi' };
-  if (path === '/ubicaciones/') return { kind: 'list', type: null, path };
-  const match = /^\/ubicaciones\/([^/]+)\/$/.exec(path);
-  const type = match ? ROUTE_TYPES.get(match[1]!) : undefined;
-  return type ? { kind: 'list', type, path } : undefined;
-}
-
 function decodePath(raw: string): string {
+  if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {
@@ -63,127 +51,56 @@ function decodePath(raw: string): string {
  * `options.db` (read-only) and, when given, the static site `options.distDir`.
  */
 export function createApp(options: AppOptions): App {
+  const log = options.log ?? jsonLinesLogger();
   const store = typeof options.db === 'string' ? openLocationStore(options.db) : options.db;
-  const live = new LiveStore(store);
+  const live = new LiveStore(store, log);
   if (options.watch ?? true) void live.watch();
-  const serveStatic = options.distDir ? createStaticHandler(options.distDir) : undefined;
-  // "path skip limit" → page, or "none" for a typed 404
-  const cache = new ByteLru<Representation | 'none'>(
-    options.responseCacheBytes ?? RESPONSE_CACHE_BYTES,
-    (value) => (value === 'none' ? 16 : value.bytes()),
-  );
-  live.onSwap = () => cache.clear(); // a new version of the file: every kept page may be stale
-  const openapi = new Representation(Buffer.from(JSON.stringify(openApiDocument())), {
-    'content-type': 'application/json',
-    'cache-control': 'no-cache',
-  });
+  const serveApi = createApiHandler(live, options.responseCacheBytes ?? RESPONSE_CACHE_BYTES);
+  const serveStatic = options.distDir ? createStaticHandler(options.distDir, log) : undefined;
 
-  function listHeaders(
-    route: ApiRoute & { kind: 'list' },
-    skip: number,
-    limit: number,
-    rows: number,
-    total: number,
-  ) {
-    const links: string[] = [];
-    if (skip + rows < total) links.push(`<${route.path}?skip=${skip + rows}&limit=${limit}>; rel="next"`);
-    if (skip > 0)
-      links.push(
-        `<${route.path}?skip=${Math.max(0, Math.min(skip, total) - limit)}&limit=${limit}>; rel="prev"`,
-      );
-    return {
-      'content-type': 'application/json',
-      'cache-control': API_CACHE_CONTROL,
-      'x-total-count': String(total),
-      'access-control-expose-headers': EXPOSED_HEADERS,
-      ...(links.length > 0 ? { link: links.join(', ') } : {}),
-    };
-  }
-
-  /** Returns the page of `route` built whole, or 'none' when a typed route has no location there. */
-  function page(route: ApiRoute & { kind: 'list' }, skip: number, limit: number): Representation | 'none' {
-    const key = `${route.path} ${skip} ${limit}`;
-    const hit = cache.get(key);
-    if (hit) return hit;
-    const current = live.store;
-    const total = current.count(route.type);
-    const rows = skip < total ? current.page(route.type, skip, Math.min(limit, total - skip)) : [];
-    let result: Representation | 'none' = 'none';
-    if (rows.length > 0 || route.type === null) {
-      const headers = listHeaders(route, skip, limit, rows.length, total);
-      result = new Representation(Buffer.from(JSON.stringify(rows)), headers);
-    }
-    cache.set(key, result);
-    return result;
-  }
-
-  function serveApi(
-    req: IncomingMessage,
-    res: ServerResponse,
-    route: ApiRoute,
-    query: string,
-  ): void | Promise<void> {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return sendError(req, res, 405, undefined, { allow: 'GET, HEAD' });
-    }
-    if (route.kind === 'openapi') return openapi.send(req, res);
-    const paging = parsePaging(parseQuery(query));
-    if (Array.isArray(paging)) return sendError(req, res, 422, paging);
-    const { skip, limit } = paging;
-    const total = live.store.count(route.type);
-    const rows = Math.max(0, Math.min(limit, total - skip));
-    if (rows > STREAM_ROWS) {
-      const headers = listHeaders(route, skip, limit, rows, total);
-      return streamPage(req, res, live.acquire(), { type: route.type, skip, count: rows, headers });
-    }
-    const result = page(route, skip, limit);
-    if (result === 'none')
-      return sendError(req, res, 404, `No se encontraron ubicaciones de tipo ${route.type}`);
-    const key = `${route.path} ${skip} ${limit}`;
-    return result.send(req, res).then(() => cache.update(key)); // a compressed variant may have been added
-  }
-
-  function handle(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
+  function route(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const rawPath = queryAt < 0 ? url : url.slice(0, queryAt);
     const query = queryAt < 0 ? '' : url.slice(queryAt + 1);
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) return preflight(req, res);
     const path = decodePath(rawPath);
-    const route = matchApi(path);
-    if (route) return serveApi(req, res, route, query);
-    // Starlette's redirect_slashes: the path with its trailing slashes stripped, or one added, matches → 307
-    const toggled = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
-    if (path !== '/' && matchApi(toggled)) {
-      const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
-      res.writeHead(307, {
-        location: `http://${host}${toggled}${query ? `?${query}` : ''}`,
-        'content-length': 0,
-      });
-      res.end();
-      return;
-    }
+    const api = matchApi(path);
+    if (api) return serveApi(req, res, api, query);
+    if (redirectSlash(req, res, path, query)) return;
     if (serveStatic && !path.startsWith('/ubicaciones/')) return serveStatic(req, res, rawPath, query);
     sendError(req, res, 404);
   }
 
   const app = (req: IncomingMessage, res: ServerResponse) => {
-    // set before any writeHead, so every response has it: pages, errors, redirects, 304s
-    res.setHeader('access-control-allow-origin', '*');
     try {
-      const done = handle(req, res);
-      if (done) done.catch((error: unknown) => fail(req, res, error));
+      const done = route(req, res);
+      if (done) done.catch((error: unknown) => fail(log, req, res, error));
     } catch (error) {
-      fail(req, res, error);
+      fail(log, req, res, error);
     }
   };
-  return Object.assign(app, { live, cache, close: () => live.close() });
+  return Object.assign(app, { live, cache: serveApi.cache, log, close: () => live.close() });
+}
+
+/**
+ * Starlette's redirect_slashes: when the path with its trailing slashes
+ * stripped, or one added, is an API route → 307 to it (absolute, from Host,
+ * query kept). Returns true when it answered.
+ */
+function redirectSlash(req: IncomingMessage, res: ServerResponse, path: string, query: string): boolean {
+  const toggled = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
+  if (path === '/' || !matchApi(toggled)) return false;
+  const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
+  const location = `http://${host}${toggled}${query ? `?${query}` : ''}`;
+  writeHead(res, 307, { location, 'content-length': 0 });
+  res.end();
+  return true;
 }
 
 /** CORS preflight (a browser asking before a cross-origin request): allowed for GET and HEAD. */
 function preflight(req: IncomingMessage, res: ServerResponse): void {
-  res.writeHead(204, {
-    'access-control-allow-origin': '*',
+  writeHead(res, 204, {
     'access-control-allow-methods': 'GET, HEAD',
     'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '',
     'access-control-max-age': '86400',
@@ -195,15 +112,19 @@ function preflight(req: IncomingMessage, res: ServerResponse): void {
 /**
  * A bug: logged with its stack, answered 500 with the usual error body. A
  * database locked by a writer for longer than BUSY_TIMEOUT_MS is no bug: 503.
+ * A failing disk or a lack of descriptors is logged without a stack.
  */
-function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+function fail(log: Logger, req: IncomingMessage, res: ServerResponse, error: unknown): void {
   const code = (error as { code?: unknown }).code;
+  const request = { method: req.method, url: req.url };
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
     if (!res.headersSent) return sendError(req, res, 503, undefined, { 'retry-after': '1' });
   } else if (code === 'EACCES' || code === 'EIO' || code === 'EMFILE' || code === 'ENFILE') {
-    console.error(`error on ${req.method} ${req.url}: ${(error as Error).message}`);
+    const msg = `error on ${req.method} ${req.url}: ${(error as Error).message}`;
+    log({ level: 'error', event: 'request-failed', msg, ...request, ...errorFields(error, false) });
   } else {
-    console.error(`unexpected error on ${req.method} ${req.url}:`, error);
+    const msg = `unexpected error on ${req.method} ${req.url}`;
+    log({ level: 'error', event: 'unexpected-error', msg, ...request, ...errorFields(error, true) });
   }
   if (!res.headersSent) sendError(req, res, 500);
   else res.destroy();
@@ -220,6 +141,54 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
+/** Why a server could not listen, in one line that says what to pass instead, e.g. "port 8000 on 127.0.0.1 is in use; pass --port". */
+export class ListenError extends Error {
+  override name = 'ListenError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Returns `error` of listen() as a ListenError when it is the user's to fix (a busy port, a bad host), else as is. */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `${host}:${port}`;
+  if (code === 'EADDRINUSE') return new ListenError(code, `port ${port} on ${host} is in use; pass --port`);
+  if (code === 'EACCES')
+    return new ListenError(code, `port ${port} on ${host} needs privileges (EACCES); pass --port above 1023`);
+  if (code === 'EADDRNOTAVAIL')
+    return new ListenError(code, `cannot listen on ${where}: not an address of this machine; pass --host`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new ListenError(code, `cannot listen on ${where}: unknown host; pass --host`);
+  return error;
+}
+
+/** Listens on host:port; rejects with a ListenError (a busy port, a bad host) or the error as is. */
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const failed = (error: unknown) => reject(listenError(error, host, port));
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Resolves when host:port is free to listen on (it listens and closes at
+ * once), or rejects with the ListenError startServer() would give; e.g.
+ * `npm start` checks its port before it spends time building.
+ */
+export async function checkPort(host: string, port: number): Promise<void> {
+  const probe = createServer();
+  await listen(probe, host, port);
+  await new Promise((resolve) => probe.close(resolve));
+}
+
 /** Starts an HTTP server with createApp(options) on host:port; resolves once it listens. */
 export async function startServer(
   options: AppOptions & { host?: string; port?: number },
@@ -229,13 +198,7 @@ export async function startServer(
   const server = createServer({ keepAliveTimeout: 5000 }, app);
   const host = options.host ?? '127.0.0.1';
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 8000, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, host, options.port ?? 8000);
   } catch (error) {
     app.close();
     throw error;

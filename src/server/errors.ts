@@ -1,5 +1,6 @@
 // The one place that builds HTTP error bodies: FastAPI's shape, `{"detail": …}`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { writeHead } from './http.ts';
 import type { ValidationIssue } from './params.ts';
 
 /**
@@ -15,6 +16,7 @@ export const REASONS: Record<number, string> = {
   400: 'Bad Request',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  412: 'Precondition Failed',
   416: 'Range Not Satisfiable',
   503: 'Service Unavailable',
   500: 'Internal Server Error',
@@ -32,11 +34,6 @@ export function sendError(
   headers: Record<string, string> = {},
 ): void {
   const body = Buffer.from(errorBody(detail));
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': body.length,
-    'access-control-allow-origin': '*',
-    ...headers,
-  });
+  writeHead(res, status, { 'content-type': 'application/json', 'content-length': body.length, ...headers });
   res.end(req.method === 'HEAD' ? undefined : body);
 }

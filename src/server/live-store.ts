@@ -6,6 +6,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { openLocationStoreAsync, type LocationStore } from '../locations/db.ts';
+import { errorFields, type Logger } from './log.ts';
 
 /** How often the file is stat()ed, besides the folder watch (which can miss events, e.g. on network disks). */
 export const POLL_MS = 1000;
@@ -49,7 +50,10 @@ export class LiveStore {
   /** Called after every swap, e.g. to empty a response cache. */
   onSwap: (store: LocationStore) => void = () => {};
 
-  constructor(store: LocationStore) {
+  constructor(
+    store: LocationStore,
+    private readonly log: Logger,
+  ) {
     this.held = { store, readers: 0, retired: false };
   }
 
@@ -114,8 +118,10 @@ export class LiveStore {
       next = await openLocationStoreAsync(path);
     } catch (error) {
       // e.g. the file was removed, or replaced by something that is not a locations database
-      if (this.failed !== before)
-        console.error(`warning: keeping the previous ${path}: ${(error as Error).message}`);
+      if (this.failed !== before) {
+        const msg = `keeping the previous ${path}: ${(error as Error).message}`;
+        this.log({ level: 'warn', event: 'reload-failed', msg, db: path, ...errorFields(error, false) });
+      }
       this.failed = before;
       return;
     }
@@ -128,6 +134,14 @@ export class LiveStore {
     old.retired = true;
     if (old.readers === 0) old.store.close();
     this.onSwap(next);
+    const rows = next.count(null);
+    this.log({
+      level: 'info',
+      event: 'reloaded',
+      msg: `reloaded ${path}: ${rows} locations`,
+      db: path,
+      rows,
+    });
   }
 
   close(): void {

@@ -7,7 +7,7 @@ import { pipeline, type Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { LocationType } from '../locations/types.ts';
-import { negotiateEncoding } from './http.ts';
+import { negotiateEncoding, writeHead } from './http.ts';
 import type { Lease } from './live-store.ts';
 
 /** Pages of more rows than this are streamed; smaller ones are built whole (and cached). */
@@ -41,7 +41,7 @@ export async function streamPage(
 ): Promise<void> {
   try {
     const encoding = negotiateEncoding(req.headers['accept-encoding']);
-    res.writeHead(200, {
+    writeHead(res, 200, {
       ...page.headers,
       vary: 'Accept-Encoding',
       ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),

@@ -37,10 +37,18 @@ export function parseRange(
  * Returns true when `If-Range` (absent, an ETag, or an HTTP date) lets the
  * range apply: the ETag must match strongly, the date must equal Last-Modified.
  */
-export function ifRangeAllows(header: string | undefined, etag: string, lastModified: string): boolean {
+export function ifRangeAllows(header: string | undefined, etag: string, lastModified?: string): boolean {
   if (header === undefined) return true;
   const value = header.trim();
   if (value.startsWith('"') || value.startsWith('W/')) return value === etag;
   const date = Date.parse(value);
-  return !Number.isNaN(date) && date === Date.parse(lastModified);
+  return lastModified !== undefined && !Number.isNaN(date) && date === Date.parse(lastModified);
+}
+
+/** Returns the headers that frame `range` of `size` bytes in a 206, e.g. "bytes 0-99/3000". */
+export function rangeHeaders(range: ByteRange, size: number): Record<string, string | number> {
+  return {
+    'content-range': `bytes ${range.start}-${range.end}/${size}`,
+    'content-length': range.end - range.start + 1,
+  };
 }

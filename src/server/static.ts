@@ -5,9 +5,12 @@ import { open, readFile, realpath, stat, type FileHandle } from 'node:fs/promise
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, sep } from 'node:path';
 import { pipeline } from 'node:stream';
+import { outcome } from './conditional.ts';
 import { sendError } from './errors.ts';
-import { Representation, etagMatches } from './http.ts';
-import { ifRangeAllows, parseRange, type ByteRange } from './range.ts';
+import { writeHead } from './http.ts';
+import { errorFields, type Logger } from './log.ts';
+import { rangeHeaders, type ByteRange } from './range.ts';
+import { Representation, bodyCache, remeasure, sendShortAnswer, type BodyCache } from './representation.ts';
 
 export const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -61,57 +64,35 @@ export function cacheControlFor(urlPath: string): string {
 
 /** Files up to this size are kept in memory (compressed once); larger ones are streamed as is. */
 const MAX_CACHED_FILE = 16 * 1024 * 1024;
+/** Bytes of files (with their compressed variants) kept in memory. */
 const MAX_CACHE_BYTES = 96 * 1024 * 1024;
+
+/** What the handler of one folder holds. */
+interface Site {
+  root: string; // the folder's real path
+  cache: BodyCache<Representation>;
+  log: Logger;
+}
+
+/** A file found for a path, e.g. dist/earth/CHL/index.html for "/earth/CHL/". */
+interface Found {
+  file: string;
+  size: number;
+  mtimeMs: number;
+  urlPath: string; // e.g. "/earth/CHL/index.html"
+}
 
 /**
  * Returns the request handler of the folder `distDir`. It answers every
  * method other than GET and HEAD with 405 and refuses `..`, NUL bytes, dot
  * files and symlinks that lead out of the folder (404, or 400 for bad encoding).
  */
-export function createStaticHandler(distDir: string) {
-  const root = realpathSync(distDir);
-  const cache = new Map<string, Representation>();
-  let cachedBytes = 0;
-
-  /** Returns the real path of `file` if it is inside root, else undefined. */
-  async function inside(file: string): Promise<string | undefined> {
-    const real = await realpath(file).catch(() => undefined);
-    return real !== undefined && (real === root || real.startsWith(root + sep)) ? real : undefined;
-  }
-
-  async function representation(file: string, size: number, mtimeMs: number, urlPath: string) {
-    const key = `${file}\0${size}\0${mtimeMs}`;
-    let rep = cache.get(key);
-    if (!rep) {
-      const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-      const headers = {
-        'content-type': type,
-        'cache-control': cacheControlFor(urlPath),
-        'accept-ranges': 'bytes',
-        'last-modified': new Date(mtimeMs).toUTCString(),
-      };
-      rep = new Representation(await readFile(file), headers, compressible(type));
-      cache.set(key, rep);
-      cachedBytes += size;
-      for (const [oldKey, old] of cache) {
-        if (cachedBytes <= MAX_CACHE_BYTES) break;
-        cache.delete(oldKey);
-        cachedBytes -= old.body.length;
-      }
-    }
-    return rep;
-  }
-
-  async function sendNotFound(req: IncomingMessage, res: ServerResponse, rawPath: string): Promise<void> {
-    // The JSON API's clients get JSON: {"detail":"Not Found"}, as from the locations API.
-    if (rawPath.startsWith('/api/')) return sendError(req, res, 404);
-    const page = await inside(join(root, '404.html'));
-    const info = page ? await stat(page) : undefined;
-    if (!page || !info?.isFile()) return sendError(req, res, 404);
-    const rep = await representation(page, info.size, info.mtimeMs, '/404.html');
-    await rep.send(req, res, 404);
-  }
-
+export function createStaticHandler(distDir: string, log: Logger) {
+  const site: Site = {
+    root: realpathSync(distDir),
+    cache: bodyCache<Representation>(MAX_CACHE_BYTES, (rep) => rep.bytes())!,
+    log,
+  };
   return async function serveStatic(
     req: IncomingMessage,
     res: ServerResponse,
@@ -120,110 +101,137 @@ export function createStaticHandler(distDir: string) {
   ): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return sendError(req, res, 405, undefined, { allow: 'GET, HEAD' });
-    let segments: string[];
-    try {
-      segments = rawPath.split('/').slice(1).map(decodeURIComponent);
-    } catch {
-      return sendError(req, res, 400);
-    }
-    if (segments.some((s) => s.includes('\0'))) return sendError(req, res, 400);
-    const last = segments.length - 1;
-    const unsafe = segments.some((s, i) => (s === '' ? i !== last : s.startsWith('.') || /[/\\]/.test(s)));
-    if (unsafe) return sendNotFound(req, res, rawPath);
-    let file = await inside(join(root, ...segments));
-    let info = file ? await stat(file) : undefined;
-    if (file && info?.isDirectory()) {
-      if (!rawPath.endsWith('/')) {
-        res.writeHead(301, { location: `${rawPath}/${query ? `?${query}` : ''}`, 'content-length': 0 });
-        res.end();
-        return;
-      }
-      file = await inside(join(file, 'index.html'));
-      info = file ? await stat(file) : undefined;
-    }
-    if (!file || !info?.isFile()) return sendNotFound(req, res, rawPath);
-    const urlPath = rawPath.endsWith('/') ? `${rawPath}index.html` : rawPath;
-    const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-    const lastModified = new Date(info.mtimeMs).toUTCString();
-    if (info.size <= MAX_CACHED_FILE) {
-      const rep = await representation(file, info.size, info.mtimeMs, urlPath);
-      const range = rangeOf(req, rep.body.length, rep.etag, lastModified);
-      if (range === undefined) return rep.send(req, res);
-      if (range === 'unsatisfiable') return unsatisfiable(req, res, rep.body.length);
-      res.writeHead(206, {
-        ...rangeHeaders(range, rep.body.length, type, rep.etag, urlPath, lastModified),
-      });
-      res.end(req.method === 'HEAD' ? undefined : rep.body.subarray(range.start, range.end + 1));
-      return;
-    }
-    // a large file: streamed as is, with a stat-based ETag; opened first, so a
-    // file that cannot be opened is a 500 before any header is sent
-    const handle = await open(file, 'r');
-    const opened = await handle.stat().catch(async (error: unknown) => {
-      await handle.close();
-      throw error;
-    });
-    const size = opened.size;
-    const etag = `"${size.toString(16)}-${Math.floor(opened.mtimeMs).toString(16)}"`;
-    const headers = {
-      etag,
-      'cache-control': cacheControlFor(urlPath),
-      'accept-ranges': 'bytes',
-      'last-modified': new Date(opened.mtimeMs).toUTCString(),
-    };
-    const range = rangeOf(req, size, etag, headers['last-modified']);
-    let status = 200;
-    let head: Record<string, string | number> = { ...headers, 'content-type': type, 'content-length': size };
-    if (etagMatches(req.headers['if-none-match'], [etag])) {
-      status = 304;
-      head = headers;
-    } else if (range === 'unsatisfiable') {
-      await handle.close();
-      return unsatisfiable(req, res, size);
-    } else if (range) {
-      status = 206;
-      head = rangeHeaders(range, size, type, etag, urlPath, headers['last-modified']);
-    }
-    res.writeHead(status, head);
-    if (req.method === 'HEAD' || status === 304 || size === 0) {
-      await handle.close();
+    const segments = pathSegments(rawPath);
+    if (segments === 'bad') return sendError(req, res, 400);
+    const found = segments === 'refused' ? undefined : await locate(site.root, segments, rawPath);
+    if (found === 'folder') {
+      writeHead(res, 301, { location: `${rawPath}/${query ? `?${query}` : ''}`, 'content-length': 0 });
       res.end();
       return;
     }
-    sendFile(res, handle, typeof range === 'object' ? range : { start: 0, end: size - 1 });
+    if (!found) return sendNotFound(site, req, res, rawPath);
+    if (found.size <= MAX_CACHED_FILE) return sendCached(site, req, res, found);
+    return sendLarge(site, req, res, found);
   };
 }
 
-/** Returns the range of `req` that applies (If-Range checked), as parseRange. */
-function rangeOf(req: IncomingMessage, size: number, etag: string, lastModified: string) {
-  const ifRange = req.headers['if-range'];
-  if (req.headers.range === undefined || !ifRangeAllows(ifRange?.toString(), etag, lastModified)) {
-    return undefined;
+/**
+ * Returns the decoded segments of `rawPath`, 'bad' for an undecodable one or
+ * a NUL byte (400), or 'refused' for "..", ".", dot files, encoded slashes
+ * and empty segments before the last (404).
+ */
+function pathSegments(rawPath: string): string[] | 'bad' | 'refused' {
+  let segments: string[];
+  try {
+    segments = rawPath.split('/').slice(1).map(decodeURIComponent);
+  } catch {
+    return 'bad';
   }
-  return parseRange(req.headers.range, size);
+  if (segments.some((s) => s.includes('\0'))) return 'bad';
+  const last = segments.length - 1;
+  const unsafe = segments.some((s, i) => (s === '' ? i !== last : s.startsWith('.') || /[/\\]/.test(s)));
+  return unsafe ? 'refused' : segments;
 }
 
-function rangeHeaders(
-  range: ByteRange,
-  size: number,
-  type: string,
-  etag: string,
-  urlPath: string,
-  lastModified: string,
-): Record<string, string | number> {
-  return {
-    'content-type': type,
-    'content-range': `bytes ${range.start}-${range.end}/${size}`,
-    'content-length': range.end - range.start + 1,
-    'accept-ranges': 'bytes',
+/** Returns the real path of `file` if it is inside root, else undefined. */
+async function inside(root: string, file: string): Promise<string | undefined> {
+  const real = await realpath(file).catch(() => undefined);
+  return real !== undefined && (real === root || real.startsWith(root + sep)) ? real : undefined;
+}
+
+/** Returns the file `segments` name (a folder's index.html), 'folder' for a folder asked without its slash, or undefined. */
+async function locate(
+  root: string,
+  segments: string[],
+  rawPath: string,
+): Promise<Found | 'folder' | undefined> {
+  let file = await inside(root, join(root, ...segments));
+  let info = file ? await stat(file) : undefined;
+  if (file && info?.isDirectory()) {
+    if (!rawPath.endsWith('/')) return 'folder';
+    file = await inside(root, join(file, 'index.html'));
+    info = file ? await stat(file) : undefined;
+  }
+  if (!file || !info?.isFile()) return undefined;
+  const urlPath = rawPath.endsWith('/') ? `${rawPath}index.html` : rawPath;
+  return { file, size: info.size, mtimeMs: info.mtimeMs, urlPath };
+}
+
+function contentTypeOf(file: string): string {
+  return CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** Sends a file kept in memory (read on first use, keyed by path, size and mtime, so an edit is seen at once). */
+async function sendCached(
+  site: Site,
+  req: IncomingMessage,
+  res: ServerResponse,
+  found: Found,
+  status = 200,
+): Promise<void> {
+  const key = `${found.file}\0${found.size}\0${found.mtimeMs}`;
+  let rep = site.cache.get(key);
+  if (!rep) {
+    const type = contentTypeOf(found.file);
+    const headers = {
+      'content-type': type,
+      'cache-control': cacheControlFor(found.urlPath),
+      'last-modified': new Date(found.mtimeMs).toUTCString(),
+    };
+    rep = new Representation(await readFile(found.file), headers, {
+      compressible: compressible(type),
+      ranges: true,
+    });
+    site.cache.set(key, rep);
+  }
+  const grown = rep.send(req, res, status);
+  if (grown) return grown.then(() => remeasure(site.cache, key));
+}
+
+async function sendNotFound(site: Site, req: IncomingMessage, res: ServerResponse, rawPath: string) {
+  // The JSON API's clients get JSON: {"detail":"Not Found"}, as from the locations API.
+  if (rawPath.startsWith('/api/')) return sendError(req, res, 404);
+  const page = await locate(site.root, ['404.html'], '/404.html');
+  if (!page || page === 'folder' || page.size > MAX_CACHED_FILE) return sendError(req, res, 404);
+  return sendCached(site, req, res, page, 404);
+}
+
+/**
+ * Streams a large file with a stat-based ETag. The file is opened first, so
+ * one that cannot be opened is a 500 before any header is sent.
+ */
+async function sendLarge(site: Site, req: IncomingMessage, res: ServerResponse, found: Found) {
+  const handle = await open(found.file, 'r');
+  const opened = await handle.stat().catch(async (error: unknown) => {
+    await handle.close();
+    throw error;
+  });
+  const size = opened.size;
+  const etag = `"${size.toString(16)}-${Math.floor(opened.mtimeMs).toString(16)}"`;
+  const validators = { etag, lastModified: new Date(opened.mtimeMs).toUTCString() };
+  const headers = {
     etag,
-    'last-modified': lastModified,
-    'cache-control': cacheControlFor(urlPath),
+    'cache-control': cacheControlFor(found.urlPath),
+    'last-modified': validators.lastModified,
   };
-}
-
-function unsatisfiable(req: IncomingMessage, res: ServerResponse, size: number): void {
-  sendError(req, res, 416, 'Range Not Satisfiable', { 'content-range': `bytes */${size}` });
+  const decided = outcome(req, validators, { size, etag });
+  if (decided.status !== 200 && decided.status !== 206) {
+    await handle.close();
+    return sendShortAnswer(req, res, decided.status, headers, size);
+  }
+  const range = decided.status === 206 ? decided.range : { start: 0, end: size - 1 };
+  writeHead(res, decided.status, {
+    ...headers,
+    'content-type': contentTypeOf(found.file),
+    'accept-ranges': 'bytes',
+    ...(decided.status === 206 ? rangeHeaders(range, size) : { 'content-length': size }),
+  });
+  if (req.method === 'HEAD' || size === 0) {
+    await handle.close();
+    res.end();
+    return;
+  }
+  sendFile(res, handle, range, site.log);
 }
 
 /**
@@ -231,11 +239,16 @@ function unsatisfiable(req: IncomingMessage, res: ServerResponse, size: number):
  * the client goes away (no descriptor leaks), and a read error after the
  * headers went out closes the connection instead of crashing the process.
  */
-export function sendFile(res: ServerResponse, handle: FileHandle, range: ByteRange): void {
+export function sendFile(res: ServerResponse, handle: FileHandle, range: ByteRange, log: Logger): void {
   const stream = handle.createReadStream({ start: range.start, end: range.end, autoClose: true });
   pipeline(stream, res, (error) => {
     if (error && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') {
-      console.error(`warning: stopped sending a file: ${error.message}`);
+      log({
+        level: 'warn',
+        event: 'send-aborted',
+        msg: `stopped sending a file: ${error.message}`,
+        ...errorFields(error, false),
+      });
     }
   });
 }

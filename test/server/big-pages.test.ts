@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocationStore, SCHEMA_SQL, type LocationStore } from '../../src/locations/db.ts';
 import { LOCATION_TYPES } from '../../src/locations/types.ts';
 import type { RunningServer } from '../../src/server/app.ts';
-import { ByteLru } from '../../src/server/lru.ts';
+import { bodyCache } from '../../src/server/representation.ts';
 import { BATCH_ROWS } from '../../src/server/page-stream.ts';
 import { request, serve, tempDir } from './helpers.ts';
 
@@ -149,9 +149,9 @@ describe('huge pages', () => {
 
 describe('the response cache', () => {
   it('is bounded in bytes: many large pages never hold more than the budget', () => {
-    const cache = new ByteLru<Buffer>(100_000, (b) => b.length);
+    const cache = bodyCache<Buffer>(100_000, (b) => b.length)!;
     for (let i = 0; i < 50; i++) cache.set(`page ${i}`, Buffer.alloc(30_000));
-    expect(cache.bytes).toBeLessThanOrEqual(100_000);
+    expect(cache.calculatedSize).toBeLessThanOrEqual(100_000);
     expect(cache.size).toBe(3);
     expect(cache.get('page 49')).toBeDefined();
     expect(cache.get('page 0')).toBeUndefined();
@@ -171,8 +171,16 @@ describe('the response cache', () => {
           headers: { 'accept-encoding': 'br' },
         });
       }
-      expect(server.app.cache.bytes).toBeGreaterThan(0);
-      expect(server.app.cache.bytes).toBeLessThanOrEqual(300_000);
+      const cache = server.app.cache!;
+      expect(cache.calculatedSize).toBeGreaterThan(0);
+      expect(cache.calculatedSize).toBeLessThanOrEqual(300_000);
+      // each kept page is counted with its brotli variant: body + br + key
+      let counted = 0;
+      for (const [key, page] of cache.entries()) {
+        expect(page !== 'none' && page.bytes() > page.body.length).toBe(true);
+        counted += (page as { bytes(): number }).bytes() + key.length;
+      }
+      expect(counted).toBe(cache.calculatedSize);
     } finally {
       await server.close();
       await temp.cleanup();

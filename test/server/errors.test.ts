@@ -1,10 +1,10 @@
 // One test walks every route with bad input and checks that every error has
 // the one shape built by errorBody(): {"detail": string | [{type, loc, msg, input, ctx?}]}.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocationStore } from '../../src/locations/db.ts';
 import type { RunningServer } from '../../src/server/app.ts';
 import { errorBody } from '../../src/server/errors.ts';
-import { buildDb, request, sampleRows, serve, tempDir, type Reply } from './helpers.ts';
+import { buildDb, recordingLogger, request, sampleRows, serve, tempDir, type Reply } from './helpers.ts';
 
 const ROUTES = [
   '/ubicaciones/',
@@ -79,7 +79,7 @@ describe('every HTTP error has one shape', () => {
 });
 
 describe('an unexpected error (a bug)', () => {
-  it('→ 500 {"detail":"Internal Server Error"}, the stack to stderr only', async () => {
+  it('→ 500 {"detail":"Internal Server Error"}, the stack in the log only', async () => {
     const broken: LocationStore = {
       path: 'broken',
       layout: 'indexed',
@@ -91,16 +91,24 @@ describe('an unexpected error (a bug)', () => {
       },
       close: () => undefined,
     };
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const server = await serve({ db: broken });
+    const log = recordingLogger();
+    const server = await serve({ db: broken, log });
     try {
       const reply = await request(`${server.url}/ubicaciones/`);
       expect(reply.status).toBe(500);
       expect(reply.text).toBe('{"detail":"Internal Server Error"}');
       expectErrorShape('500', reply);
-      expect(String(logged.mock.calls[0]?.[1])).toContain('disk on fire');
+      expect(log.entries).toHaveLength(1);
+      expect(log.entries[0]).toMatchObject({
+        level: 'error',
+        event: 'unexpected-error',
+        msg: 'unexpected error on GET /ubicaciones/',
+        method: 'GET',
+        url: '/ubicaciones/',
+        error: 'disk on fire',
+      });
+      expect(log.entries[0]!.stack).toMatch(/^Error: disk on fire\n\s+at /);
     } finally {
-      logged.mockRestore();
       await server.close();
     }
   });
@@ -119,16 +127,15 @@ describe('a database locked by a writer for longer than the busy timeout', () =>
       },
       close: () => undefined,
     };
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const server = await serve({ db: locked, watch: false });
+    const log = recordingLogger();
+    const server = await serve({ db: locked, watch: false, log });
     try {
       const reply = await request(`${server.url}/ubicaciones/`);
       expect(reply.status).toBe(503);
       expect(reply.text).toBe('{"detail":"Service Unavailable"}');
       expect(reply.headers['retry-after']).toBe('1');
-      expect(logged).not.toHaveBeenCalled();
+      expect(log.entries).toEqual([]);
     } finally {
-      logged.mockRestore();
       await server.close();
     }
   });

@@ -1,11 +1,13 @@
 // Shared by the server tests: temporary databases built through the real
 // importer, a real server on 127.0.0.1 port 0, and raw HTTP requests.
+import type { ChildProcess } from 'node:child_process';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importLocations } from '../../src/locations/import.ts';
 import { startServer, type AppOptions, type RunningServer } from '../../src/server/app.ts';
+import type { LogEntry, Logger } from '../../src/server/log.ts';
 
 export interface Reply {
   status: number;
@@ -33,10 +35,15 @@ export function request(url: string, options: { method?: string; headers?: Recor
 }
 
 /** Sends a raw request line (paths node:http would refuse or normalise, e.g. "/a/../b"). */
-export function rawPathRequest(base: string, path: string, headers: Record<string, string> = {}) {
+export function rawPathRequest(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+) {
   const url = new URL(base);
   return new Promise<Reply>((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path, headers }, (res) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, headers, method }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -91,7 +98,32 @@ export async function buildDb(dir: string, rows: SampleRow[], name = 'locations.
   return db;
 }
 
-/** Starts a real server on 127.0.0.1, port 0. */
+/** Returns a logger that keeps the entries in `entries` (the tests' servers print nothing). */
+export function recordingLogger(): Logger & { entries: LogEntry[] } {
+  const entries: LogEntry[] = [];
+  return Object.assign((entry: LogEntry) => void entries.push(entry), { entries });
+}
+
+/** Starts a real server on 127.0.0.1, port 0, logging into a recorder unless `options.log` is given. */
 export function serve(options: AppOptions): Promise<RunningServer> {
-  return startServer({ ...options, host: '127.0.0.1', port: 0 });
+  return startServer({ log: recordingLogger(), ...options, host: '127.0.0.1', port: 0 });
+}
+
+/**
+ * Resolves with the URL of the first log line of `child` (a `geoshelf serve`
+ * or `npm start` process) whose event is "listening"; rejects if it exits first.
+ */
+export function listeningUrl(child: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      for (const line of out.split('\n').slice(0, -1)) {
+        if (!line.startsWith('{')) continue; // e.g. npm's own "> start" lines
+        const entry = JSON.parse(line) as { event?: string; url?: string };
+        if (entry.event === 'listening') resolve(entry.url!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before listening`)));
+  });
 }

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importLocations } from '../../src/locations/import.ts';
 import type { RunningServer } from '../../src/server/app.ts';
-import { buildDb, request, sampleRows, serve, tempDir } from './helpers.ts';
+import { buildDb, recordingLogger, request, sampleRows, serve, tempDir } from './helpers.ts';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -34,7 +34,8 @@ async function pollUntil(url: string, done: (total: number) => boolean): Promise
 describe('live updates', () => {
   it('rows imported into the served file appear by themselves, while requests keep succeeding', async () => {
     const db = await buildDb(dir, sampleRows(10));
-    server = await serve({ db });
+    const log = recordingLogger();
+    server = await serve({ db, log });
     // warm the cache with the page that will change
     expect((await request(`${server.url}/ubicaciones/?limit=1000`)).json()).toHaveLength(10);
     const input = join(dir, 'more.json');
@@ -58,6 +59,10 @@ describe('live updates', () => {
     expect(answered).toBeGreaterThan(0);
     const body = (await request(`${server.url}/ubicaciones/?limit=1000`)).json() as { name: string }[];
     expect(body.map((r) => r.name)).toEqual(sampleRows(30).map((r) => r.name));
+    // each swap is logged; the last one saw all 30 rows
+    expect(log.entries.length).toBeGreaterThan(0);
+    for (const entry of log.entries) expect(entry).toMatchObject({ level: 'info', event: 'reloaded', db });
+    expect(log.entries.at(-1)).toMatchObject({ msg: `reloaded ${db}: 30 locations`, rows: 30 });
   });
 
   it('a plain table written in place by another tool is picked up too (its seek index rebuilt)', async () => {
@@ -83,13 +88,18 @@ describe('live updates', () => {
 
   it('a file replaced by something that is not a locations database → the previous rows stay served', async () => {
     const db = await buildDb(dir, sampleRows(4));
-    server = await serve({ db });
+    const log = recordingLogger();
+    server = await serve({ db, log });
     const tmp = join(dir, 'junk.tmp');
     await writeFile(tmp, 'not a database');
     await import('node:fs/promises').then(({ rename }) => rename(tmp, db));
     await server.app.live.check();
+    await server.app.live.check(); // the same bad version again: warned once
     const reply = await request(`${server.url}/ubicaciones/`);
     expect(reply.status).toBe(200);
     expect(reply.headers['x-total-count']).toBe('4');
+    expect(log.entries).toMatchObject([
+      { level: 'warn', event: 'reload-failed', msg: `keeping the previous ${db}: file is not a database` },
+    ]);
   });
 });

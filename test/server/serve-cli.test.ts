@@ -1,13 +1,17 @@
-// `geoshelf serve` as a process: prints its address, answers, stops on SIGTERM;
-// a missing or corrupt database is a one-line error at start-up.
+// `geoshelf serve` as a process: logs its address (JSON lines on stdout),
+// answers, stops on SIGTERM; a missing or corrupt database, or a busy port, is
+// a one-line error at start-up.
 import { execFile, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDb, request, sampleRows, tempDir } from './helpers.ts';
+import { buildDb, listeningUrl, request, sampleRows, tempDir } from './helpers.ts';
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+/** Runs a child that must end by itself: killed after 20 s. */
+const run = (file: string, args: string[]) => execFileAsync(file, args, { timeout: 20_000 });
 import { BIN } from '../support/cli.ts';
 
 describe('geoshelf serve (CLI)', () => {
@@ -16,38 +20,70 @@ describe('geoshelf serve (CLI)', () => {
   beforeAll(async () => ({ dir, cleanup } = await tempDir()));
   afterAll(() => cleanup());
 
-  it('prints "listening on http://127.0.0.1:PORT" (port 0 → the real port), answers, and exits 0 on SIGTERM', async () => {
+  it('logs one JSON line per event on stdout: "listening" with the real port (port 0 asked), then "stopping" and "stopped" on SIGTERM, exit 0', async () => {
     const db = await buildDb(dir, sampleRows(3));
     const child = spawn('node', [BIN, 'serve', '--db', db, '--port', '0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /^listening on (http:\/\/127\.0\.0\.1:(\d+))\n/.exec(out);
-          if (match && match[2] !== '0') resolve(match[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-      });
+      const url = await listeningUrl(child);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
       const reply = await request(`${url}/ubicaciones/`);
       expect(reply.status).toBe(200);
       expect((reply.json() as unknown[]).length).toBe(3);
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+      const entries = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(entries.map((e) => [e.level, e.event])).toEqual([
+        ['info', 'listening'],
+        ['info', 'stopping'],
+        ['info', 'stopped'],
+      ]);
+      for (const entry of entries) expect(Number.isNaN(Date.parse(String(entry.time)))).toBe(false);
+      expect(entries[0]).toMatchObject({
+        msg: `listening on ${url}`,
+        api: `${url}/ubicaciones/`,
+        openapi: `${url}/openapi.json`,
+      });
+      expect(entries[1]).toMatchObject({ signal: 'SIGTERM', grace: 10 });
     } finally {
       child.kill('SIGKILL');
     }
   });
 
-  it('a missing database → one line: "geoshelf serve: cannot open FILE: no such file", exit 1', async () => {
+  it('a missing database → one line saying how to create it, exit 1', async () => {
     const db = join(dir, 'missing.sqlite');
     const error = await run('node', [BIN, 'serve', '--db', db, '--port', '0']).catch(
       (e: { code: number; stderr: string }) => e,
     );
-    expect(error).toMatchObject({ code: 1, stderr: `geoshelf serve: cannot open ${db}: no such file\n` });
+    expect(error).toMatchObject({
+      code: 1,
+      stderr: `geoshelf serve: cannot open ${db}: no such file; create it with "geoshelf locations import FILE --db ${db}"\n`,
+    });
+  });
+
+  it('a port in use → one line: "geoshelf serve: port N on HOST is in use; pass --port", exit 1', async () => {
+    const db = await buildDb(dir, sampleRows(1), 'busy.sqlite');
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const error = await run('node', [BIN, 'serve', '--db', db, '--port', String(port)]).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(error).toMatchObject({
+        code: 1,
+        stderr: `geoshelf serve: port ${port} on 127.0.0.1 is in use; pass --port\n`,
+      });
+    } finally {
+      holder.close();
+    }
   });
 
   it('a corrupt database → one line: "geoshelf serve: cannot open FILE: file is not a database", exit 1', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_SQL } from '../../src/locations/db.ts';
-import { request, tempDir } from './helpers.ts';
+import { listeningUrl, request, tempDir } from './helpers.ts';
 
 import { BIN } from '../support/cli.ts';
 const ROWS = 60_000; // a response of about 9 MB: in flight while the client holds it
@@ -26,16 +26,8 @@ async function start(db: string, grace: number): Promise<{ child: ChildProcess; 
   const child = spawn('node', [BIN, 'serve', '--db', db, '--port', '0', '--grace', String(grace)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)\n/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-  });
-  return { child, url };
+  setTimeout(() => child.kill('SIGKILL'), 60_000).unref(); // bounded even if a test fails midway
+  return { child, url: await listeningUrl(child) };
 }
 
 /** Starts a huge response and holds it: the headers arrive, the body waits for resume(). */

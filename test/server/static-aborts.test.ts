@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/app.ts';
 import { sendFile } from '../../src/server/static.ts';
-import { buildDb, sampleRows, serve, tempDir } from './helpers.ts';
+import { buildDb, recordingLogger, sampleRows, serve, tempDir } from './helpers.ts';
 
 const openFds = () => readdirSync('/proc/self/fd').length;
 
@@ -62,13 +62,14 @@ describe('aborted downloads', () => {
     expect(now).toBeLessThanOrEqual(baseline + 5);
   });
 
-  it('a read error while sending (a folder opened as a file: EISDIR) closes that connection; the process lives on', async () => {
+  it('a read error while sending (a folder opened as a file: EISDIR) closes that connection, is logged as a warning; the process lives on', async () => {
     const folder = join(dir, 'folder');
     await mkdir(folder);
+    const log = recordingLogger();
     const plain = createServer((_req, res) => {
       void open(folder, 'r').then((handle) => {
         res.writeHead(200, { 'content-length': 100 });
-        sendFile(res, handle, { start: 0, end: 99 });
+        sendFile(res, handle, { start: 0, end: 99 }, log);
       });
     });
     await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
@@ -85,5 +86,8 @@ describe('aborted downloads', () => {
     });
     plain.close();
     expect(outcome).toBe('closed');
+    expect(log.entries).toMatchObject([
+      { level: 'warn', event: 'send-aborted', error: expect.stringMatching(/EISDIR/) },
+    ]);
   });
 });

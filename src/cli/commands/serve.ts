@@ -1,9 +1,10 @@
-// CLI layer of `geoshelf serve`: opens the database read-only, listens, and
-// shuts down cleanly on SIGINT/SIGTERM.
+// CLI layer of `geoshelf serve`: opens the database read-only, listens, logs
+// through the server's log (src/server/log.ts), and shuts down cleanly on SIGINT/SIGTERM.
 import { existsSync, statSync } from 'node:fs';
 import { UserError, parseCommandArgs, parseIntegerFlag, type Command } from '../command.ts';
-import { LocationDbError, openLocationStore } from '../../locations/db.ts';
-import { startServer } from '../../server/app.ts';
+import { LocationDbError, openLocationStore, type LocationStore } from '../../locations/db.ts';
+import { ListenError, startServer } from '../../server/app.ts';
+import { jsonLinesLogger } from '../../server/log.ts';
 
 /** How long responses in flight may take to finish after SIGINT/SIGTERM, by default. */
 const DEFAULT_GRACE_SECONDS = 10;
@@ -23,11 +24,37 @@ Options:
   --grace SECS  on SIGINT/SIGTERM, time responses in flight get to finish (default ${DEFAULT_GRACE_SECONDS})
   -h, --help    show this help
 
-Prints "listening on http://HOST:PORT" once ready. Follows the database file:
-rows imported into it while serving show up within seconds, no restart.
+Logs one JSON object per line on stdout, the first once ready:
+{"time":…,"level":"info","event":"listening","msg":"listening on http://HOST:PORT",…}
+Follows the database file: rows imported into it while serving show up
+within seconds, no restart.
 On SIGINT (Ctrl-C) or SIGTERM it stops accepting connections, lets responses
 in flight finish for up to --grace seconds, then exits. A second signal
 during that time exits at once.`;
+
+/** Opens the database read-only; a missing or unreadable file is one line, saying how to create a missing one. */
+function openStore(db: string): LocationStore {
+  try {
+    return openLocationStore(db);
+  } catch (error) {
+    if (!(error instanceof LocationDbError)) throw error;
+    const hint = existsSync(db) ? '' : `; create it with "geoshelf locations import FILE --db ${db}"`;
+    throw new UserError(`cannot open ${db}: ${error.message}${hint}`);
+  }
+}
+
+/** Resolves on the first SIGINT or SIGTERM, with its name; a second one meanwhile kills the process at once (the default action). */
+function firstSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
 
 const command: Command = {
   usage,
@@ -46,44 +73,36 @@ const command: Command = {
     if (values.dist !== undefined && !(existsSync(values.dist) && statSync(values.dist).isDirectory())) {
       throw new UserError(`--dist ${values.dist}: no such folder`);
     }
-    let store;
-    try {
-      store = openLocationStore(values.db);
-    } catch (error) {
-      if (error instanceof LocationDbError) {
-        throw new UserError(`cannot open ${values.db}: ${error.message}`);
-      }
-      throw error;
-    }
+    const store = openStore(values.db);
+    const log = jsonLinesLogger();
     let running;
     try {
-      running = await startServer({ db: store, distDir: values.dist, host: values.host, port });
+      running = await startServer({ db: store, distDir: values.dist, host: values.host, port, log });
     } catch (error) {
       store.close();
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-        throw new UserError(`cannot listen on ${values.host}:${port}: ${code}`);
-      }
+      if (error instanceof ListenError) throw new UserError(error.message);
       throw error;
     }
+    const { url } = running;
     if (store.layout === 'offset') {
-      console.error(`warning: ${values.db} has a table without rowid; deep pages use OFFSET`);
+      const msg = `${values.db} has a table without rowid; deep pages use OFFSET`;
+      log({ level: 'warn', event: 'offset-layout', msg, db: values.db });
     }
-    console.log(`listening on ${running.url}`);
-    console.log(`  locations API  ${running.url}/ubicaciones/  (OpenAPI: ${running.url}/openapi.json)`);
-    if (values.dist !== undefined) console.log(`  catalogue      ${running.url}/`);
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        void running.close(grace * 1000).then(() => {
-          store.close();
-          resolve();
-        });
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+    log({
+      level: 'info',
+      event: 'listening',
+      msg: `listening on ${url}`,
+      url,
+      api: `${url}/ubicaciones/`,
+      openapi: `${url}/openapi.json`,
+      pid: process.pid,
+      ...(values.dist === undefined ? {} : { catalogue: `${url}/`, dist: values.dist }),
     });
+    const signal = await firstSignal();
+    log({ level: 'info', event: 'stopping', msg: `${signal}: stopping (grace ${grace} s)`, signal, grace });
+    await running.close(grace * 1000);
+    store.close();
+    log({ level: 'info', event: 'stopped', msg: 'stopped' });
     return 0;
   },
 };
