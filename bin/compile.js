@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 
 export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const STAMP = 'sources.json';
-const STAMP_VERSION = 1;
+const STAMP_VERSION = 2;
 
 /** Every source folder: a file added to or removed from one of these makes lib/ stale. */
 const SOURCE_DIRS = ['build', 'src'];
@@ -71,27 +71,41 @@ export function staleness(packageDir = PACKAGE_DIR) {
   if (stamp.version !== STAMP_VERSION) return 'lib/ was made by another version of the compile step';
   const tools = toolVersions(packageDir);
   for (const [name, version] of Object.entries(stamp.tools ?? {})) {
-    if (tools[name] !== version)
-      if (tools[name] !== version) {
-        return `${name} is ${tools[name] ? `now ${tools[name]}` : 'not installed'}, lib/ was made with ${version}`;
-      }
-  }
-  const sources = sourceList(packageDir);
-  for (const file of sources) if (!(file in stamp.inputs)) return `${file} is new`;
-  for (const [file, sha] of Object.entries(stamp.inputs)) {
-    let bytes;
-    try {
-      bytes = readFileSync(join(packageDir, file));
-    } catch {
-      return `${file} is gone`;
+    if (tools[name] !== version) {
+      return `${name} is ${tools[name] ? `now ${tools[name]}` : 'not installed'}, lib/ was made with ${version}`;
     }
-    if (sha256(bytes) !== sha) return `${file} changed`;
+  }
+  for (const file of sourceList(packageDir)) if (!(file in stamp.inputs)) return `${file} is new`;
+  // A file whose size and mtime are those recorded is taken as unchanged; any
+  // other is hashed (after a checkout, say), and if its bytes are the same,
+  // its new mtime is recorded so the next run need not hash it again.
+  let touched = false;
+  for (const [file, record] of Object.entries(stamp.inputs)) {
+    const path = `${packageDir}/${file}`;
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (!info) return `${file} is gone`;
+    if (info.size === record.size && info.mtimeMs === record.mtimeMs) continue;
+    if (sha256(readFileSync(path)) !== record.sha256) return `${file} changed`;
+    Object.assign(record, { size: info.size, mtimeMs: info.mtimeMs });
+    touched = true;
   }
   for (const [file, size] of Object.entries(stamp.outputs)) {
-    if (statSync(join(lib, file), { throwIfNoEntry: false })?.size !== size)
+    if (statSync(`${lib}/${file}`, { throwIfNoEntry: false })?.size !== size)
       return `lib/${file} is missing or damaged`;
   }
+  if (touched) saveStamp(lib, stamp);
   return undefined;
+}
+
+/** Writes lib/'s record atomically, or not at all (a read-only checkout just hashes again next time). */
+function saveStamp(lib, stamp) {
+  const temp = join(lib, `.${STAMP}.${process.pid}.tmp`);
+  try {
+    writeFileSync(temp, `${JSON.stringify(stamp, null, 1)}\n`);
+    renameSync(temp, join(lib, STAMP));
+  } catch {
+    rmSync(temp, { force: true });
+  }
 }
 
 /** Returns the key of what lib/ was made from (the sha256 of its record), e.g. for a build's fingerprint. */
@@ -167,6 +181,7 @@ async function compileNode(packageDir, out, inputs) {
     target: 'node20',
     packages: 'external',
     sourcemap: 'linked', // stacks name the .ts files (bin/geoshelf.js enables source maps)
+    sourcesContent: false, // the maps point at the sources beside them: a fraction of the bytes to parse at start
     metafile: true,
     logLevel: 'silent',
   }).catch((error) => {
@@ -200,6 +215,7 @@ async function compileSchema(packageDir, out, inputs) {
     entryPoints: [generated],
     outfile: join(out, 'manifest-validator.cjs'),
     bundle: true,
+    minify: true, // generated code nobody steps through: less to parse on every start
     format: 'cjs',
     platform: 'node',
     target: 'node20',
@@ -233,11 +249,13 @@ async function compileClient(packageDir, out, inputs) {
 }
 
 function writeStamp(packageDir, out, inputs, tools) {
-  const hashes = Object.fromEntries(
-    inputs.map((file) => [file, sha256(readFileSync(join(packageDir, file)))]),
-  );
+  const records = inputs.map((file) => {
+    const path = join(packageDir, file);
+    const { size, mtimeMs } = statSync(path);
+    return [file, { sha256: sha256(readFileSync(path)), size, mtimeMs }];
+  });
   const outputs = Object.fromEntries(listFiles(out).map((file) => [file, statSync(join(out, file)).size]));
-  const stamp = { version: STAMP_VERSION, tools, inputs: hashes, outputs };
+  const stamp = { version: STAMP_VERSION, tools, inputs: Object.fromEntries(records), outputs };
   writeFileSync(join(out, STAMP), `${JSON.stringify(stamp, null, 1)}\n`);
 }
 
@@ -247,11 +265,12 @@ function sourceList(packageDir) {
 }
 
 function toolVersions(packageDir) {
-  const require = createRequire(join(packageDir, 'package.json'));
   const versions = {};
   for (const name of TOOLS) {
     try {
-      versions[name] = require(`${name}/package.json`).version;
+      versions[name] = JSON.parse(
+        readFileSync(join(packageDir, 'node_modules', name, 'package.json'), 'utf8'),
+      ).version;
     } catch {
       // not installed: staleness() and compile() say so
     }
