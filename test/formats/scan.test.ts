@@ -61,7 +61,9 @@ describe('scanSource', () => {
       expect(raws[0].box).toBeUndefined(); // not the fast path
       const scan = await scanSource(path);
       expect([...scan.boxes]).toEqual([0.001, 2, 3, 4.5]);
-      expect(scan.fields).toEqual([{ name: 'a', type: 'integer', maxBytes: 1, fractionDigits: 0 }]);
+      expect(scan.fields).toEqual([
+        { name: 'a', type: 'integer', maxBytes: 1, integerBytes: 1, fractionDigits: 0 },
+      ]);
     } finally {
       rmSync(path, { force: true });
     }
