@@ -7,6 +7,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheDir } from '../core/files.ts';
+import type { Problem } from '../core/problem.ts';
 import type { Manifest } from '../manifest/types.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { Measurer } from '../measure/cache.ts';
@@ -42,6 +43,8 @@ export interface Downloads {
   files: Map<string, string>; // dist path → the built file, e.g. "downloads/earth/CHL/CHL.zip" → "/root/.cache/…/CHL.zip"
   converted: number; // sources converted in this run (the rest came from the cache)
   reused: number;
+  /** What a file leaves out of its source (e.g. TopoJSON drops z), one per file, with a pointer into the source; every build, cached or not. */
+  warnings: Problem[];
 }
 
 /** Returns a country's downloads folder inside dist/, e.g. "downloads/earth/CHL/". */
@@ -72,8 +75,20 @@ export async function prepareDownloads(
   onProgress: (done: number, total: number) => void = () => {},
 ): Promise<Downloads> {
   const cache = cacheDir(root);
-  const result: Downloads = { byManifest: new Map(), files: new Map(), converted: 0, reused: 0 };
-  const jobs: { source: string; layer: string; folder: string; set: (l: LayerDownloads) => void }[] = [];
+  const result: Downloads = {
+    byManifest: new Map(),
+    files: new Map(),
+    converted: 0,
+    reused: 0,
+    warnings: [],
+  };
+  const jobs: {
+    source: string;
+    layer: string;
+    folder: string;
+    set: (l: LayerDownloads) => void;
+    warnings?: Problem[];
+  }[] = [];
   const pending: { file: string; text: string; manifest: Manifest; datasets: DatasetDownloads[] }[] = [];
   for (const { file, text, manifest: m } of loaded) {
     const datasets: DatasetDownloads[] = [];
@@ -121,6 +136,13 @@ export async function prepareDownloads(
     const files = conversion.files.map((f) => ({ ...f, url: `${job.folder}${f.file}` }));
     for (const f of files) result.files.set(f.url, join(dir, f.file));
     job.set({ ...conversion, files });
+    job.warnings = conversion.warnings.map(({ rule, pointer, message }) => ({
+      file: job.source,
+      pointer,
+      rule,
+      severity: 'warning' as const,
+      message,
+    }));
     onProgress(++done, total);
   });
   // Wait for both even when one fails, so nothing writes into the cache after we return.
@@ -132,6 +154,7 @@ export async function prepareDownloads(
     loaded.flatMap(({ file }) => (result.byManifest.has(file) ? [[file, result.byManifest.get(file)!]] : [])),
   );
   result.byManifest = byManifest;
+  result.warnings = jobs.flatMap((job) => job.warnings ?? []); // in catalogue order, not completion order
   await prune(join(cache, 'formats'), used);
   return result;
 }
