@@ -68,12 +68,16 @@ function headerBytes(layer: string, info: SourceScan): Uint8Array {
   return b.asUint8Array();
 }
 
+/** Reused between polygons (the builder copies them): xy, then z. */
+let coordinates = new Float64Array(1 << 13);
+
 /** Returns the FlatBuffers geometry of one polygon (xy flat, z with `z`, ring ends when more than one ring). */
 function polygonGeometry(b: flatbuffers.Builder, polygon: Polygon, z: boolean): flatbuffers.Offset {
   let n = 0;
   for (const ring of polygon) n += ring.length;
-  const xy = new Float64Array(n * 2);
-  const zs = z ? new Float64Array(n) : undefined;
+  if (n * 3 > coordinates.length) coordinates = new Float64Array(Math.max(n * 3, coordinates.length * 2));
+  const xy = coordinates.subarray(0, n * 2);
+  const zs = z ? coordinates.subarray(n * 2, n * 3) : undefined;
   const ends: number[] = [];
   let i = 0;
   for (const ring of polygon) {

@@ -21,23 +21,31 @@ const WGS84_PRJ =
 /** .shp offsets are 32-bit counts of 16-bit words: files stop at 4 GiB (GDAL reads up to that). */
 export const SHP_MAX_BYTES = 2 ** 32 - 2;
 
-/** Returns a ring with the wanted winding (clockwise when `clockwise`). */
-function wound(ring: Ring, clockwise: boolean): Ring {
-  const ccw = ringArea2(ring) > 0;
-  return ccw === clockwise ? [...ring].reverse() : ring;
-}
+/** Reused between records (the writers copy what they are given): one allocation for all. */
+let scratch = Buffer.allocUnsafe(1 << 16);
 
 /**
  * Returns the content of one Polygon record (without its 8-byte record
  * header); with `z`, a PolygonZ record: then the z range and every z after
- * the points (the optional measures left out).
+ * the points (the optional measures left out). Rings are written in the
+ * winding the format wants (outer clockwise), read backwards when the
+ * GeoJSON's runs the other way (no copy: a large ring is megabytes of
+ * arrays). The bytes are valid until the next call.
  */
 export function shpPolygon(shape: Shape, z = false): Buffer {
   const rings: Ring[] = [];
-  for (const polygon of shape.polygons) polygon.forEach((ring, i) => rings.push(wound(ring, i === 0)));
+  const backwards: boolean[] = [];
+  for (const polygon of shape.polygons) {
+    polygon.forEach((ring, i) => {
+      rings.push(ring);
+      backwards.push(ringArea2(ring) > 0 === (i === 0)); // counter-clockwise outer, or clockwise hole
+    });
+  }
   const points = rings.reduce((n, r) => n + r.length, 0);
   const xyBytes = 44 + 4 * rings.length + 16 * points;
-  const content = Buffer.allocUnsafe(xyBytes + (z ? 16 + 8 * points : 0));
+  const size = xyBytes + (z ? 16 + 8 * points : 0);
+  if (size > scratch.length) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+  const content = scratch.subarray(0, size);
   const [minX, minY, maxX, maxY] = shapeBbox(shape);
   content.writeInt32LE(z ? 15 : 5, 0);
   content.writeDoubleLE(minX, 4);
@@ -53,26 +61,29 @@ export function shpPolygon(shape: Shape, z = false): Buffer {
     o += 4;
     start += ring.length;
   }
-  for (const ring of rings) {
-    for (const p of ring) {
+  rings.forEach((ring, r) => {
+    const n = ring.length;
+    for (let k = 0; k < n; k++) {
+      const p = ring[backwards[r] ? n - 1 - k : k];
       content.writeDoubleLE(p[0], o);
       content.writeDoubleLE(p[1], o + 8);
       o += 16;
     }
-  }
+  });
   if (z) {
     let minZ = Infinity;
     let maxZ = -Infinity;
     o += 16; // the range, written below
-    for (const ring of rings) {
-      for (const p of ring) {
-        const v = zOf(p);
+    rings.forEach((ring, r) => {
+      const n = ring.length;
+      for (let k = 0; k < n; k++) {
+        const v = zOf(ring[backwards[r] ? n - 1 - k : k]);
         if (v < minZ) minZ = v;
         if (v > maxZ) maxZ = v;
         content.writeDoubleLE(v, o);
         o += 8;
       }
-    }
+    });
     content.writeDoubleLE(minZ, xyBytes);
     content.writeDoubleLE(maxZ, xyBytes + 8);
   }
