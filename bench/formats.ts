@@ -1,166 +1,183 @@
-// `npm run bench:formats`: the download formats, against GDAL in the same run.
-// 1. A cold `geoshelf build` (new process, empty cache) of a tree holding one
-//    ~100 MB level, writing every format and the country zip, against the
-//    time ogr2ogr takes to write GeoPackage, FlatGeobuf and Shapefile from the
-//    same GeoJSON (one after the other). Three rounds, GDAL and the build
-//    interleaved so both see the same load; the best of each. Target ≤ 0.5×.
-// 2. The build's peak RSS (GNU time's %M, worker threads included), the
-//    largest of the three. Target ≤ 400 MB.
-// 3. The no-op rebuild of the sample data (data/, copied to a scratch root),
-//    as a ratio of its cold build (with every format). Target ≤ 5 %.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// `npm run bench:formats`: the download formats of a real-country-shaped
+// tree (bench/formats-data.ts: a small ADM0, a ~100 MB ADM1 on one line, an
+// ADM2 level with one feature per line split into 30 parts, previews),
+// against GDAL in the same run.
+// 1. A cold `geoshelf build` (a new process, no .cache/, no dist/), which
+//    validates, converts every level and part to four formats plus the
+//    country zip, and publishes, against the time ogr2ogr takes to write
+//    GeoPackage, FlatGeobuf and Shapefile from the same files (one after the
+//    other). Three rounds, GDAL and the build interleaved so both see the
+//    same load; the best of each. Target ≤ 0.5×.
+// 2. The build's peak RSS (GNU time's %M: the largest process of the tree,
+//    worker threads included), the largest of the three. Target ≤ 400 MB.
+// 3. The no-op rebuild of the same tree (a new process each, median of 5),
+//    as a ratio of its cold build. Target ≤ 5 %.
+// Every child runs with a timeout and is killed (with its children) past
+// it, so a build that never exits fails the benchmark instead of stalling it.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
-import { buildCatalogue, type BuildResult } from '../build/build.ts';
-import { measureGeoJSON } from '../build/measure/measure.ts';
-import { benchmarkLevel } from './preview-data.ts';
+import { basename, join } from 'node:path';
+import { benchmarkTree, convertedFiles } from './formats-data.ts';
 
 const REPO = new URL('..', import.meta.url).pathname;
 const ROUNDS = 3;
-const SCRATCH = '/tmp/geoshelf-bench-formats';
+const NOOPS = 5;
+const GDAL_DIR = '/tmp/geoshelf-bench-formats/gdal';
+const BUILD_TIMEOUT_MS = 10 * 60_000;
+const OGR_TIMEOUT_MS = 5 * 60_000;
+const DRIVERS = [
+  ['GPKG', '.gpkg'],
+  ['FlatGeobuf', '.fgb'],
+  ['ESRI Shapefile', '.shp'],
+] as const;
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
-function ok(result: BuildResult): Extract<BuildResult, { ok: true }> {
-  if (!result.ok) throw new Error(`build failed: ${result.problems.map((p) => p.message).join('; ')}`);
-  return result;
+interface Timed {
+  ms: number;
+  rssMb: number; // GNU time's %M
+  stdout: string;
 }
 
-/** Returns a root holding data/earth/BEN/ with the benchmark level and its manifest. */
-async function benchmarkTree(level: string): Promise<string> {
-  const root = join(SCRATCH, 'level');
-  rmSync(root, { recursive: true, force: true });
-  const folder = join(root, 'data/earth/BEN');
-  mkdirSync(folder, { recursive: true });
-  linkSync(level, join(folder, 'BEN_ADM2.geojson'));
-  const stats = await measureGeoJSON(level);
-  const manifest = {
-    schema_version: 1,
-    body: 'earth',
-    iso_a3: 'BEN',
-    name: { en: 'Benchmark', es: 'Benchmark' },
-    crs: { authority: 'OGC', code: 'CRS84', epsg: 4326 },
-    status: 'ok',
-    source: {
-      name: 'generated',
-      url: 'https://example.org/',
-      license: 'public-domain',
-      retrieved: '2026-11-22',
-    },
-    datasets: [
-      {
-        level: 'ADM2',
-        path: 'data/earth/BEN/BEN_ADM2.geojson',
-        bytes: stats.bytes,
-        sha256: stats.sha256,
-        features: stats.features,
-        bbox: stats.bbox,
-        geometry_types: stats.geometry_types,
-        properties: stats.properties,
-        license: 'public-domain',
-      },
-    ],
-  };
-  writeFileSync(join(folder, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  return root;
+/**
+ * Runs a command under GNU time in its own process group; returns its wall
+ * time, peak RSS and stdout. Past `timeoutMs` the whole group is killed and
+ * this throws: a hang fails loudly.
+ */
+function timed(command: string, args: string[], timeoutMs: number): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn('/usr/bin/time', ['-f', '%M', command, ...args], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      process.kill(-child.pid!, 'SIGKILL');
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const ms = performance.now() - started;
+      const name = `${basename(command)} ${args.join(' ')}`;
+      if (killed) reject(new Error(`${name}: still running after ${timeoutMs / 1000} s, killed (a hang?)`));
+      else if (code !== 0) reject(new Error(`${name}: exit ${code}: ${stderr}`));
+      else {
+        const lines = stderr.trim().split('\n');
+        resolve({ ms, rssMb: Number(lines[lines.length - 1]) / 1024, stdout });
+      }
+    });
+  });
 }
 
-/** Runs a command, returning its wall time (ms) and peak RSS (MB) as GNU time reports them. */
-function timed(command: string, args: string[]): { ms: number; rssMb: number } {
-  const started = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { encoding: 'utf8' });
-  const ms = performance.now() - started;
-  if (run.status !== 0) throw new Error(`${command} failed: ${run.stderr}`);
-  const lines = run.stderr.trim().split('\n');
-  return { ms, rssMb: Number(lines[lines.length - 1]) / 1024 };
+/** Returns ogr2ogr's time (ms) per driver, and per file (all drivers), to write every file in `files` (root-relative). */
+async function gdalRound(
+  root: string,
+  files: string[],
+): Promise<{ byDriver: Record<string, number>; byFile: Map<string, number> }> {
+  rmSync(GDAL_DIR, { recursive: true, force: true });
+  mkdirSync(GDAL_DIR, { recursive: true });
+  const byDriver: Record<string, number> = {};
+  const byFile = new Map<string, number>();
+  for (const [driver, ext] of DRIVERS) {
+    byDriver[driver] = 0;
+    for (const file of files) {
+      const out = join(GDAL_DIR, basename(file, '.geojson') + ext);
+      const { ms } = await timed('ogr2ogr', ['-f', driver, out, join(root, file)], OGR_TIMEOUT_MS);
+      byDriver[driver] += ms;
+      byFile.set(file, (byFile.get(file) ?? 0) + ms);
+    }
+  }
+  return { byDriver, byFile };
+}
+
+/** Runs `geoshelf build` of `root` as a user does (a new process); `cold` removes caches and output first. */
+function build(root: string, cold: boolean): Promise<Timed> {
+  if (cold) {
+    rmSync(join(root, '.cache'), { recursive: true, force: true });
+    rmSync(join(root, 'dist'), { recursive: true, force: true });
+  }
+  const args = [join(REPO, 'bin/geoshelf.js'), 'build', '--root', root, '--out', join(root, 'dist')];
+  return timed('node', args, BUILD_TIMEOUT_MS);
 }
 
 async function main() {
-  console.log(
-    `bench:formats on ${cpus().length} cores, load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
+  console.log(`bench:formats on ${cpus().length} cores, load ${load()}`);
   console.log(execFileSync('ogr2ogr', ['--version'], { encoding: 'utf8' }).trim());
-  const level = await benchmarkLevel();
-  const root = await benchmarkTree(level);
-  const mb = (await measureGeoJSON(level)).bytes / 1e6;
+  const root = await benchmarkTree();
+  const files = convertedFiles(root);
+  const mb = (paths: string[]) => paths.reduce((n, f) => n + statSync(join(root, f)).size, 0) / 1e6;
+  const parts = files.filter((f) => f.includes('/ADM2/'));
+  const levels = files.filter((f) => !parts.includes(f));
+  console.log(
+    `tree: ${levels.map((f) => `${basename(f)} ${mb([f]).toFixed(1)} MB`).join(', ')}, ` +
+      `${parts.length} ADM2 parts ${mb(parts).toFixed(1)} MB; ${files.length} files, ${mb(files).toFixed(1)} MB converted`,
+  );
 
-  const gdalDir = join(SCRATCH, 'gdal');
-  const rounds: { gdal: Record<string, number>; gdalTotal: number; cold: { ms: number; rssMb: number } }[] =
-    [];
+  const rounds: {
+    gdal: Record<string, number>;
+    byFile: Map<string, number>;
+    gdalTotal: number;
+    cold: Timed;
+  }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    // GDAL: GeoPackage, FlatGeobuf, Shapefile, one after the other.
-    rmSync(gdalDir, { recursive: true, force: true });
-    mkdirSync(gdalDir, { recursive: true });
-    const gdal: Record<string, number> = {};
-    for (const [driver, file] of [
-      ['GPKG', 'a.gpkg'],
-      ['FlatGeobuf', 'a.fgb'],
-      ['ESRI Shapefile', 'a.shp'],
-    ]) {
-      gdal[driver] = timed('ogr2ogr', ['-f', driver, join(gdalDir, file), level]).ms;
-    }
+    const { byDriver: gdal, byFile } = await gdalRound(root, files);
     const gdalTotal = Object.values(gdal).reduce((a, b) => a + b, 0);
-    // geoshelf: a cold build in a new process (as a user runs it), caches and output removed first.
-    rmSync(join(root, '.cache'), { recursive: true, force: true });
-    rmSync(join(root, 'dist'), { recursive: true, force: true });
-    const cold = timed('node', [
-      join(REPO, 'bin/geoshelf.js'),
-      'build',
-      '--root',
-      root,
-      '--out',
-      join(root, 'dist'),
-    ]);
-    rounds.push({ gdal, gdalTotal, cold });
+    const cold = await build(root, true);
+    rounds.push({ gdal, byFile, gdalTotal, cold });
     console.log(
-      `  round ${round + 1}: ogr2ogr GPKG + FGB + SHP ${seconds(gdalTotal)}, geoshelf build ${seconds(cold.ms)} (peak RSS ${cold.rssMb.toFixed(0)} MB)`,
+      `  round ${round + 1} (load ${load()}): ogr2ogr GPKG + FGB + SHP ${seconds(gdalTotal)}, ` +
+        `geoshelf build ${seconds(cold.ms)} (peak RSS ${cold.rssMb.toFixed(0)} MB)`,
     );
   }
   const best = <T>(items: T[], value: (item: T) => number) =>
     items.reduce((a, b) => (value(b) < value(a) ? b : a));
-  const gdalBest = best(rounds, (r) => r.gdalTotal);
-  const gdal = gdalBest.gdal;
-  const gdalTotal = gdalBest.gdalTotal;
-  const cold = {
-    ms: best(rounds, (r) => r.cold.ms).cold.ms,
-    rssMb: Math.max(...rounds.map((r) => r.cold.rssMb)),
-  };
+  const { gdal, byFile, gdalTotal } = best(rounds, (r) => r.gdalTotal);
+  const coldMs = best(rounds, (r) => r.cold.ms).cold.ms;
+  const rssMb = Math.max(...rounds.map((r) => r.cold.rssMb));
 
-  // No-op rebuild of the sample data, in process.
-  const sample = join(SCRATCH, 'sample');
-  rmSync(sample, { recursive: true, force: true });
-  cpSync(join(REPO, 'data'), join(sample, 'data'), { recursive: true });
-  const sampleCold = ok(await buildCatalogue({ root: sample, out: join(sample, 'dist') }));
+  // No-op rebuilds: a new process each, after the last cold build; also the time the build
+  // itself reports (without the process's start-up).
   const noop: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const run = ok(await buildCatalogue({ root: sample, out: join(sample, 'dist') }));
-    if (run.write.written !== 0) throw new Error('no-op rebuild wrote files');
+  const noopInside: number[] = [];
+  for (let i = 0; i < NOOPS; i++) {
+    const run = await build(root, false);
+    const summary = /in ([\d.]+) s \(0 written, /.exec(run.stdout);
+    if (!summary) throw new Error(`the no-op rebuild wrote files: ${run.stdout}`);
     noop.push(run.ms);
+    noopInside.push(Number(summary[1]) * 1000);
   }
 
-  const ratio = cold.ms / gdalTotal;
-  const noopRatio = median(noop) / sampleCold.ms;
-  console.log(`level: ${mb.toFixed(1)} MB GeoJSON; best of ${ROUNDS} rounds:`);
+  const ratio = coldMs / gdalTotal;
+  const noopRatio = median(noop) / coldMs;
+  console.log(`best of ${ROUNDS} rounds:`);
   for (const [driver, ms] of Object.entries(gdal)) console.log(`  ogr2ogr ${driver}: ${seconds(ms)}`);
   console.log(`  ogr2ogr total (GPKG + FGB + SHP): ${seconds(gdalTotal)}`);
-  console.log(`  geoshelf build, cold, all four formats + country zip: ${seconds(cold.ms)}`);
+  for (const file of levels) console.log(`    of which ${basename(file)}: ${seconds(byFile.get(file)!)}`);
+  console.log(
+    `    of which the ${parts.length} parts: ${seconds(parts.reduce((n, f) => n + byFile.get(f)!, 0))}`,
+  );
+  console.log(`  geoshelf build, cold, all four formats + country zip: ${seconds(coldMs)}`);
   console.log(`  ratio: ${ratio.toFixed(2)}× (target ≤ 0.5×) ${ratio <= 0.5 ? 'met' : 'MISSED'}`);
+  console.log(`  peak RSS: ${rssMb.toFixed(0)} MB (target ≤ 400 MB) ${rssMb <= 400 ? 'met' : 'MISSED'}`);
   console.log(
-    `  peak RSS: ${cold.rssMb.toFixed(0)} MB (target ≤ 400 MB) ${cold.rssMb <= 400 ? 'met' : 'MISSED'}`,
+    `  no-op rebuild, median of ${NOOPS}: ${seconds(median(noop))} = ${(noopRatio * 100).toFixed(1)} % of cold ` +
+      `(target ≤ 5 %) ${noopRatio <= 0.05 ? 'met' : 'MISSED'}; ${seconds(median(noopInside))} of it in the build itself`,
   );
-  console.log(`sample data: cold ${seconds(sampleCold.ms)}, no-op median ${seconds(median(noop))}`);
-  console.log(
-    `  no-op / cold: ${(noopRatio * 100).toFixed(1)} % (target ≤ 5 %) ${noopRatio <= 0.05 ? 'met' : 'MISSED'}`,
-  );
-  console.log(
-    `load after: ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
-  rmSync(SCRATCH, { recursive: true, force: true });
+  console.log(`load after: ${load()}`);
+  rmSync(GDAL_DIR, { recursive: true, force: true });
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  rmSync(join(root, '.cache'), { recursive: true, force: true });
 }
 
 await main();

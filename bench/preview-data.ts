@@ -11,7 +11,7 @@ type Point = [number, number];
 const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
 /** Returns `count + 1` points from `a` to `b` with a fractal wiggle (midpoint displacement). */
-function wigglyEdge(a: Point, b: Point, count: number, rand: () => number): Point[] {
+export function wigglyEdge(a: Point, b: Point, count: number, rand: () => number): Point[] {
   const offsets = new Float64Array(count + 1);
   const length = Math.hypot(b[0] - a[0], b[1] - a[1]);
   const fill = (lo: number, hi: number, amplitude: number) => {

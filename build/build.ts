@@ -42,6 +42,8 @@ export type BuildResult =
       geojsonBytesRead: number;
       write: WriteStats;
       warnings: Problem[]; // e.g. invalid geometry under the OGC rules: published, but said
+      /** What a download leaves out of its source (e.g. TopoJSON drops z); validate cannot list these. */
+      conversionWarnings: Problem[];
     };
 
 /** Returns the files of public/ (e.g. "schema/manifest.v1.json"), published as they are. */
@@ -124,6 +126,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       geojsonBytesRead: 0,
       write,
       warnings: [],
+      conversionWarnings: [],
     };
   }
 
@@ -175,5 +178,6 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     geojsonBytesRead: read.bytesRead + drawn.bytesRead + write.dataBytesCopied,
     write,
     warnings: problems,
+    conversionWarnings: downloads.warnings,
   };
 }

@@ -4,14 +4,21 @@
 // their source's sha256 is unchanged, else converted. Returns where each
 // file goes in dist/ (downloads/{body}/{ISO3}/…) and what pages and the API
 // list about it; writing dist/ is the publish stage's job.
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheDir } from '../core/files.ts';
+import type { Problem } from '../core/problem.ts';
 import type { Manifest } from '../manifest/types.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { Measurer } from '../measure/cache.ts';
 import { countryZip } from './country-zip.ts';
-import { cachedConversion, FORMATS_VERSION, type Conversion, type FormatFile } from './formats.ts';
+import {
+  cachedConversion,
+  FORMATS_VERSION,
+  WORKER_FROM_BYTES,
+  type Conversion,
+  type FormatFile,
+} from './formats.ts';
 
 /** One published download, e.g. {format: "gpkg", url: "downloads/earth/CHL/CHL_ADM1.gpkg", bytes, sha256}. */
 export interface Download extends FormatFile {
@@ -42,6 +49,8 @@ export interface Downloads {
   files: Map<string, string>; // dist path → the built file, e.g. "downloads/earth/CHL/CHL.zip" → "/root/.cache/…/CHL.zip"
   converted: number; // sources converted in this run (the rest came from the cache)
   reused: number;
+  /** What a file leaves out of its source (e.g. TopoJSON drops z), one per file, with a pointer into the source; every build, cached or not. */
+  warnings: Problem[];
 }
 
 /** Returns a country's downloads folder inside dist/, e.g. "downloads/earth/CHL/". */
@@ -49,15 +58,35 @@ export function downloadsFolder(m: Manifest): string {
   return `downloads/${m.body}/${m.iso_a3}/`;
 }
 
-/** Runs `task` on every item, at most `limit` at a time. */
-async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]);
-  };
-  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
+/**
+ * Runs `task` on every item, in order, with at most `slots` slots busy: an
+ * item takes `weight(item)` of them (1 or `slots`). Stops starting items
+ * after one fails; throws the first failure once the running ones settle.
+ */
+async function pool<T>(
+  items: T[],
+  slots: number,
+  task: (item: T) => Promise<void>,
+  weight: (item: T) => number = () => 1,
+): Promise<void> {
+  let free = slots;
+  let failure: { error: unknown } | undefined;
+  const running = new Set<Promise<void>>();
+  for (const item of items) {
+    const w = Math.min(slots, weight(item));
+    while (free < w && !failure) await Promise.race(running);
+    if (failure) break;
+    free -= w;
+    const run: Promise<void> = task(item)
+      .catch((error: unknown) => void (failure ??= { error }))
+      .finally(() => {
+        free += w;
+        running.delete(run);
+      });
+    running.add(run);
+  }
+  await Promise.all(running);
+  if (failure) throw failure.error;
 }
 
 /**
@@ -72,8 +101,20 @@ export async function prepareDownloads(
   onProgress: (done: number, total: number) => void = () => {},
 ): Promise<Downloads> {
   const cache = cacheDir(root);
-  const result: Downloads = { byManifest: new Map(), files: new Map(), converted: 0, reused: 0 };
-  const jobs: { source: string; layer: string; folder: string; set: (l: LayerDownloads) => void }[] = [];
+  const result: Downloads = {
+    byManifest: new Map(),
+    files: new Map(),
+    converted: 0,
+    reused: 0,
+    warnings: [],
+  };
+  const jobs: {
+    source: string;
+    layer: string;
+    folder: string;
+    set: (l: LayerDownloads) => void;
+    warnings?: Problem[];
+  }[] = [];
   const pending: { file: string; text: string; manifest: Manifest; datasets: DatasetDownloads[] }[] = [];
   for (const { file, text, manifest: m } of loaded) {
     const datasets: DatasetDownloads[] = [];
@@ -111,18 +152,37 @@ export async function prepareDownloads(
     result.byManifest.set(file, { archive, datasets });
     onProgress(++done, total);
   });
-  const conversions = pool(jobs, 2, async (job) => {
-    const source = join(root, job.source); // e.g. "data/earth/CHL/CHL_ADM1.geojson"
-    const { sha256 } = await measurer.measure(source);
-    const { dir, conversion, converted } = await cachedConversion(cache, source, sha256, job.layer);
-    used.add(sha256);
-    if (converted) result.converted++;
-    else result.reused++;
-    const files = conversion.files.map((f) => ({ ...f, url: `${job.folder}${f.file}` }));
-    for (const f of files) result.files.set(f.url, join(dir, f.file));
-    job.set({ ...conversion, files });
-    onProgress(++done, total);
-  });
+  // Two slots, one per core. A large source converts on two threads of its own (formats.ts) and
+  // takes both, so two large conversions never hold their memory at once; largest first, so the
+  // small ones fill in around them.
+  const sizes = new Map(
+    await Promise.all(jobs.map(async (job) => [job, (await stat(join(root, job.source))).size] as const)),
+  );
+  const bySize = [...jobs].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+  const conversions = pool(
+    bySize,
+    2,
+    async (job) => {
+      const source = join(root, job.source); // e.g. "data/earth/CHL/CHL_ADM1.geojson"
+      const { sha256 } = await measurer.measure(source);
+      const { dir, conversion, converted } = await cachedConversion(cache, source, sha256, job.layer);
+      used.add(sha256);
+      if (converted) result.converted++;
+      else result.reused++;
+      const files = conversion.files.map((f) => ({ ...f, url: `${job.folder}${f.file}` }));
+      for (const f of files) result.files.set(f.url, join(dir, f.file));
+      job.set({ ...conversion, files });
+      job.warnings = conversion.warnings.map(({ rule, pointer, message }) => ({
+        file: job.source,
+        pointer,
+        rule,
+        severity: 'warning' as const,
+        message,
+      }));
+      onProgress(++done, total);
+    },
+    (job) => (sizes.get(job)! >= WORKER_FROM_BYTES ? 2 : 1),
+  );
   // Wait for both even when one fails, so nothing writes into the cache after we return.
   const settled = await Promise.allSettled([archives, conversions]);
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -132,6 +192,7 @@ export async function prepareDownloads(
     loaded.flatMap(({ file }) => (result.byManifest.has(file) ? [[file, result.byManifest.get(file)!]] : [])),
   );
   result.byManifest = byManifest;
+  result.warnings = jobs.flatMap((job) => job.warnings ?? []); // in catalogue order, not completion order
   await prune(join(cache, 'formats'), used);
   return result;
 }

@@ -4,9 +4,10 @@
 // a 100 MB level costs about 1 s, so the scan reads only what the writers
 // need up front: each feature's byte range, its bbox (positions read by the
 // measurer's fast reader), Polygon or MultiPolygon (from the depth of its
-// positions) and the byte range of its `properties` object. Anything laid
-// out otherwise (spaces inside positions, exponents, a position cut by a
-// chunk's end) is marked, and the caller parses that feature instead. The
+// positions) and the byte range of its `properties` object. A position cut
+// by a chunk's end is read again at the start of the next chunk. Anything
+// laid out otherwise (spaces inside positions, exponents, a third number)
+// is marked, and the caller parses that feature instead. The
 // build measures (validates) every file first.
 import { open } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
@@ -91,6 +92,10 @@ export async function* scanFeatures(path: string): AsyncGenerator<RawFeature> {
       const { bytesRead } = await file.read(chunk, 0, CHUNK, position);
       if (bytesRead === 0) break;
       let pieceFrom = 0;
+      // Where this chunk's scan ends: before a position the chunk's end cuts, which the next
+      // chunk starts with (a feature spanning chunks, e.g. a one-line level, stays on the fast path).
+      let end = bytesRead;
+      const more = bytesRead === CHUNK; // not the file's last chunk
       for (let i = 0; i < bytesRead; i++) {
         // Most bytes are digits, commas and spaces: skip them in a tight loop.
         while (i < bytesRead && !inString && !SYNTAX[chunk[i]]) i++;
@@ -134,11 +139,19 @@ export async function* scanFeatures(path: string): AsyncGenerator<RawFeature> {
             fast = true;
             propsFrom = propsTo = -1;
           } else if (fd > 0 && depth >= fd + 4 && containerKey[fd + 2] === 'geometry' && c === OPEN_BRACKET) {
+            if (more && i > 0 && i + 1 === bytesRead) {
+              end = i; // '[' is the chunk's last byte: what follows it is in the next chunk
+              break;
+            }
             const next = chunk[i + 1];
             if (next === 0x2d || (next >= 0x30 && next <= 0x39)) {
               // A position: read it and those that follow, as the measurer does.
               positionDepth = positionDepth === -1 || positionDepth === depth ? depth : -2;
               const after = readPositionRun(chunk, i, bytesRead, box);
+              if (after === i && more && i > 0 && chunk.indexOf(CLOSE_BRACKET, i) < 0) {
+                end = i; // cut by the chunk's end: read it again from the next chunk
+                break;
+              }
               if (after === i) fast = false;
               else {
                 i = after - 1;
@@ -176,8 +189,8 @@ export async function* scanFeatures(path: string): AsyncGenerator<RawFeature> {
         }
       }
       // A feature running past this chunk keeps a copy of its part (the chunk is reused).
-      if (featureStart >= 0) pieces.push(Buffer.from(chunk.subarray(pieceFrom, bytesRead)));
-      position += bytesRead;
+      if (featureStart >= 0) pieces.push(Buffer.from(chunk.subarray(pieceFrom, end)));
+      position += end;
     }
   } finally {
     await file.close();

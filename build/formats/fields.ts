@@ -2,15 +2,21 @@
 // so a GeoPackage column, a FlatGeobuf column and a dBase field agree.
 // A column of integers is an integer field, of numbers a real field, of
 // booleans a boolean field; anything else (strings, mixed, objects) is text.
+// Writers read a feature's properties only through ownProperty/fieldValue:
+// parsed properties are plain objects, so indexing one with a column name
+// such as "constructor" or "__proto__" that this feature lacks would read
+// Object.prototype's member instead of a missing value.
 
 export type FieldType = 'integer' | 'real' | 'boolean' | 'text';
 
 export interface Field {
   name: string; // the property name, e.g. "shapeName"
   type: FieldType;
-  /** Largest UTF-8 length of a value as written (text), or of its decimal form (numbers). */
+  /** Largest UTF-8 length of a value's text (asText: strings as they are, others as JSON, e.g. "1e-300"). */
   maxBytes: number;
-  /** Most digits after the point in a number's shortest text (real fields; dBase wants it). */
+  /** Numbers, in plain decimal notation (plainDecimal): most characters before the point (sign included). */
+  integerBytes: number;
+  /** Numbers, in plain decimal notation: most digits after the point (dBase wants them). */
   fractionDigits: number;
 }
 
@@ -25,14 +31,31 @@ interface Seen {
   other: boolean;
   values: number; // non-null values
   maxBytes: number;
+  integerBytes: number;
   fractionDigits: number;
 }
 
-/** Returns the number of digits after the point in a number's shortest text (0 for 12, 3 for 1.125). */
-export function fractionDigits(value: number): number {
-  const text = String(value).replace(/e.*$/i, '');
-  const point = text.indexOf('.');
-  return point < 0 ? 0 : text.length - point - 1;
+/**
+ * Returns a finite number's shortest round-trip text in plain decimal
+ * notation, never with an exponent: 1.5 → "1.5", 1e-7 → "0.0000001",
+ * -2.5e21 → "-2500000000000000000000" (the same digits as String(value),
+ * so it parses back to the same double). Zero is "0", as String gives it.
+ */
+export function plainDecimal(value: number): string {
+  const text = String(value);
+  if (!text.includes('e')) return text;
+  const [mantissa, exponent] = value.toExponential().split('e'); // shortest digits, e.g. "-1.5", "-7"
+  const sign = value < 0 ? '-' : '';
+  const digits = mantissa.replace('-', '').replace('.', '');
+  const e = Number(exponent);
+  if (e < 0) return `${sign}0.${'0'.repeat(-e - 1)}${digits}`;
+  if (e >= digits.length - 1) return sign + digits + '0'.repeat(e - digits.length + 1);
+  return `${sign}${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`;
+}
+
+/** Returns a feature's own property `name`, or undefined when it has none (never an inherited member). */
+export function ownProperty(properties: Record<string, unknown> | null | undefined, name: string): unknown {
+  return properties && Object.hasOwn(properties, name) ? properties[name] : undefined;
 }
 
 /** Returns the text a non-null value takes in a text field: strings as they are, others as JSON. */
@@ -57,6 +80,7 @@ export class FieldCollector {
           other: false,
           values: 0,
           maxBytes: 0,
+          integerBytes: 0,
           fractionDigits: 0,
         };
         this.seen.set(name, s);
@@ -67,7 +91,10 @@ export class FieldCollector {
       if (typeof value === 'number') {
         s.boolean = false;
         if (!Number.isSafeInteger(value)) s.integer = false;
-        s.fractionDigits = Math.max(s.fractionDigits, fractionDigits(value));
+        const text = plainDecimal(value);
+        const point = text.indexOf('.');
+        s.integerBytes = Math.max(s.integerBytes, point < 0 ? text.length : point);
+        s.fractionDigits = Math.max(s.fractionDigits, point < 0 ? 0 : text.length - point - 1);
       } else if (typeof value === 'boolean') {
         s.number = s.integer = false;
       } else {
@@ -87,13 +114,18 @@ export class FieldCollector {
         else if (s.number) type = 'real';
         else if (s.boolean) type = 'boolean';
       }
-      return { name: s.name, type, maxBytes: s.maxBytes, fractionDigits: s.fractionDigits };
+      const { name, maxBytes, integerBytes, fractionDigits } = s;
+      return { name, type, maxBytes, integerBytes, fractionDigits };
     });
   }
 }
 
-/** Returns `value` as `field` stores it (e.g. 3 in a text field → "3"). */
-export function fieldValue(field: Field, value: unknown): FieldValue {
+/**
+ * Returns the value a feature's `properties` hold for `field`, as the field
+ * stores it (e.g. 3 in a text field → "3"); null when missing or null.
+ */
+export function fieldValue(field: Field, properties: Record<string, unknown> | null | undefined): FieldValue {
+  const value = ownProperty(properties, field.name);
   if (value === null || value === undefined) return null;
   if (field.type === 'text') return asText(value);
   return value as number | boolean;

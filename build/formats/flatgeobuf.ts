@@ -3,8 +3,10 @@
 // own writer keeps everything in memory, writes no index and types columns
 // from the first feature only; we use its FlatBuffers schema classes and
 // write the file layout ourselves, as GDAL does: magic, header, index, then
-// the features in Hilbert order of their bbox centres. Streaming: features
-// are encoded in source order to a temporary file, then copied in order.
+// the features in Hilbert order of their bbox centres. One geometry type for
+// the layer, as in the GeoPackage (MultiPolygon for a level holding any),
+// and z when the level has any. Streaming: features are encoded in source
+// order to a temporary file, then copied in order.
 import * as flatbuffers from 'flatbuffers';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { ColumnType } from 'flatgeobuf/lib/mjs/flat-geobuf/column-type.js';
@@ -19,9 +21,9 @@ import { tempPathBeside } from '../core/atomic-write.ts';
 import { BufferedFile, IN_MEMORY_BELOW_BYTES, MemoryFile } from './buffered-file.ts';
 import { fieldValue, type Field } from './fields.ts';
 import type { GeoFeature } from '../core/read-features.ts';
-import { shapeOf, type Polygon, type Shape } from './geometry.ts';
+import { shapeOf, zOf, type Layout, type Polygon, type Shape } from './geometry.ts';
 import { hilbertOrder } from './hilbert.ts';
-import { pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
+import { layoutOf, pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
 
 const MAGIC = Buffer.from([0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62, 0x00]); // "fgb" 3 "fgb" 0
 export const FGB_NODE_SIZE = 16;
@@ -52,16 +54,12 @@ function headerBytes(layer: string, info: SourceScan): Uint8Array {
   Crs.addCode(b, 4326);
   const crs = Crs.endCrs(b);
   const envelope = Header.createEnvelopeVector(b, info.bbox);
-  const type =
-    info.polygons === 0
-      ? GeometryType.MultiPolygon
-      : info.multiPolygons === 0
-        ? GeometryType.Polygon
-        : GeometryType.Unknown;
+  const layout = layoutOf(info);
   Header.startHeader(b);
   Header.addName(b, name);
   Header.addEnvelope(b, envelope);
-  Header.addGeometryType(b, type);
+  Header.addGeometryType(b, layout.multi ? GeometryType.MultiPolygon : GeometryType.Polygon);
+  Header.addHasZ(b, layout.z);
   Header.addColumns(b, columnsVector);
   Header.addFeaturesCount(b, BigInt(info.count));
   Header.addIndexNodeSize(b, FGB_NODE_SIZE);
@@ -70,32 +68,40 @@ function headerBytes(layer: string, info: SourceScan): Uint8Array {
   return b.asUint8Array();
 }
 
-/** Returns the FlatBuffers geometry of one polygon (xy flat, ring ends when more than one ring). */
-function polygonGeometry(b: flatbuffers.Builder, polygon: Polygon, type: GeometryType): flatbuffers.Offset {
+/** Reused between polygons (the builder copies them): xy, then z. */
+let coordinates = new Float64Array(1 << 13);
+
+/** Returns the FlatBuffers geometry of one polygon (xy flat, z with `z`, ring ends when more than one ring). */
+function polygonGeometry(b: flatbuffers.Builder, polygon: Polygon, z: boolean): flatbuffers.Offset {
   let n = 0;
   for (const ring of polygon) n += ring.length;
-  const xy = new Float64Array(n * 2);
+  if (n * 3 > coordinates.length) coordinates = new Float64Array(Math.max(n * 3, coordinates.length * 2));
+  const xy = coordinates.subarray(0, n * 2);
+  const zs = z ? coordinates.subarray(n * 2, n * 3) : undefined;
   const ends: number[] = [];
   let i = 0;
   for (const ring of polygon) {
     for (const p of ring) {
+      if (zs) zs[i / 2] = zOf(p);
       xy[i++] = p[0];
       xy[i++] = p[1];
     }
     ends.push(i / 2);
   }
   const xyOffset = Geometry.createXyVector(b, xy);
+  const zOffset = zs ? Geometry.createZVector(b, zs) : 0;
   const endsOffset = ends.length > 1 ? Geometry.createEndsVector(b, ends) : 0;
   Geometry.startGeometry(b);
   if (endsOffset) Geometry.addEnds(b, endsOffset);
   Geometry.addXy(b, xyOffset);
-  Geometry.addType(b, type);
+  if (zOffset) Geometry.addZ(b, zOffset);
+  Geometry.addType(b, GeometryType.Polygon);
   return Geometry.endGeometry(b);
 }
 
-function shapeGeometry(b: flatbuffers.Builder, shape: Shape): flatbuffers.Offset {
-  if (!shape.multi) return polygonGeometry(b, shape.polygons[0], GeometryType.Polygon);
-  const parts = shape.polygons.map((p) => polygonGeometry(b, p, GeometryType.Polygon));
+function shapeGeometry(b: flatbuffers.Builder, shape: Shape, layout: Layout): flatbuffers.Offset {
+  if (!shape.multi && !layout.multi) return polygonGeometry(b, shape.polygons[0], layout.z);
+  const parts = shape.polygons.map((p) => polygonGeometry(b, p, layout.z));
   const partsOffset = Geometry.createPartsVector(b, parts);
   Geometry.startGeometry(b);
   Geometry.addType(b, GeometryType.MultiPolygon);
@@ -107,7 +113,7 @@ function shapeGeometry(b: flatbuffers.Builder, shape: Shape): flatbuffers.Offset
 function propertyBytes(fields: Field[], properties: Record<string, unknown> | null): Buffer {
   const pieces: Buffer[] = [];
   fields.forEach((field, i) => {
-    const v = fieldValue(field, properties?.[field.name]);
+    const v = fieldValue(field, properties);
     if (v === null) return;
     let piece: Buffer;
     if (field.type === 'integer') {
@@ -171,9 +177,14 @@ function packedTree(boxes: Float64Array, order: Uint32Array, offsets: Float64Arr
 }
 
 /** Returns one feature as a size-prefixed FlatBuffer (`b` is reused between features). */
-function featureBytes(b: flatbuffers.Builder, fields: Field[], feature: GeoFeature): Uint8Array {
+function featureBytes(
+  b: flatbuffers.Builder,
+  fields: Field[],
+  layout: Layout,
+  feature: GeoFeature,
+): Uint8Array {
   b.clear();
-  const geometry = shapeGeometry(b, shapeOf(feature));
+  const geometry = shapeGeometry(b, shapeOf(feature), layout);
   const props = propertyBytes(fields, feature.properties);
   const propsOffset = props.length > 0 ? Feature.createPropertiesVector(b, props) : 0;
   Feature.startFeature(b);
@@ -204,6 +215,7 @@ export async function openFlatGeobuf(
   const bodyWriter = body ? new BufferedFile(body, 0) : new MemoryFile();
   const at = new Float64Array(info.count); // each feature's offset in the body
   const b = new flatbuffers.Builder(1 << 16);
+  const layout = layoutOf(info);
   let output: FileHandle | undefined;
   const abort = async () => {
     await body?.close().catch(() => {});
@@ -214,7 +226,7 @@ export async function openFlatGeobuf(
   return {
     async add(feature, index) {
       at[index] = bodyWriter.position;
-      await bodyWriter.write(featureBytes(b, info.fields, feature));
+      await bodyWriter.write(featureBytes(b, info.fields, layout, feature));
     },
     async finish() {
       try {

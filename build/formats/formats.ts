@@ -13,7 +13,7 @@ import { openGeoPackage } from './geopackage.ts';
 import { openShapefile, type ShapefileResult } from './shapefile.ts';
 import { pump, scanSource, type SourceScan } from './source-scan.ts';
 import { writeSecondHalf, type SecondHalf } from './second-thread.ts';
-import { TOPOJSON_STEP_DEGREES } from './topojson.ts';
+import { TOPOJSON_STEP_DEGREES, type TopoJsonGrid } from './topojson.ts';
 
 /** From this source size on, TopoJSON is written on a worker thread, beside the other formats. */
 export const WORKER_FROM_BYTES = 8 << 20;
@@ -50,7 +50,7 @@ async function secondHalfOnWorker(
 }
 
 /** Bump when any writer's output changes, so cached conversions are remade. */
-export const FORMATS_VERSION = 3;
+export const FORMATS_VERSION = 4;
 
 export type FormatName = 'gpkg' | 'fgb' | 'shp' | 'topojson';
 
@@ -81,8 +81,10 @@ export interface Conversion {
   files: FormatFile[];
   /** Shapefile field names that differ from their property, e.g. {property: "src_shape_id", field: "src_shape_"}. */
   shapefileRenamed: { property: string; field: string }[];
-  topojson?: { quantization: number; scale: [number, number]; translate: [number, number] };
+  topojson?: TopoJsonGrid; // absent when not written or not quantised (positions exact)
   skipped: { format: FormatName; reason: string }[]; // e.g. TopoJSON of a level over its size limit
+  /** What a written file leaves out of its source, e.g. the z of TopoJSON positions; `pointer` into the source. */
+  warnings: { format: FormatName; rule: string; pointer: string; message: string }[];
 }
 
 /** Returns the sha256 of a file, read as a stream. */
@@ -125,6 +127,15 @@ export async function convertLevel(source: string, dir: string, layer: string): 
     }
     const { topojson, skipped: why } = await second;
     if (why) skipped.push({ format: 'topojson', reason: why });
+    const warnings: Conversion['warnings'] = [];
+    if (topojson && scan.zAt !== undefined) {
+      warnings.push({
+        format: 'topojson',
+        rule: 'z-dropped',
+        pointer: scan.zAt,
+        message: `${layer}.topojson is 2D: the z of every position is left out there (GeoPackage, FlatGeobuf and Shapefile keep it)`,
+      });
+    }
     const formats = (Object.keys(FORMAT_SUFFIX) as FormatName[]).filter((f) => existsSync(path(f)));
     // Hashed at once: large files on the measurer's hash thread, in parallel with the rest.
     const files: FormatFile[] = await Promise.all(
@@ -137,7 +148,14 @@ export async function convertLevel(source: string, dir: string, layer: string): 
         return { format, file: layer + FORMAT_SUFFIX[format], bytes: size, sha256 };
       }),
     );
-    const conversion: Conversion = { layer, files, shapefileRenamed: shp.renamed, topojson, skipped };
+    const conversion: Conversion = {
+      layer,
+      files,
+      shapefileRenamed: shp.renamed,
+      ...(topojson && 'quantization' in topojson ? { topojson } : {}),
+      skipped,
+      warnings,
+    };
     await writeFile(join(staging, 'conversion.json'), JSON.stringify(conversion, null, 2) + '\n');
     await rm(dir, { recursive: true, force: true });
     await rename(staging, dir);

@@ -1,15 +1,38 @@
 // Geometry helpers shared by the binary writers: a feature's polygons as
 // plain rings, its bbox, and its WKB (GeoPackage). Only Polygon and
-// MultiPolygon reach here (the measurer refuses other types); a third
-// number in a position (z) is dropped, as every output is 2D.
+// MultiPolygon reach here (the measurer refuses other types). A level is
+// written with z when any of its positions has a third number (a position
+// without one then gets z = 0, as GDAL reads such GeoJSON); numbers after
+// the third are dropped, as GDAL drops them.
 import type { GeoFeature } from '../core/read-features.ts';
 
-export type Ring = number[][]; // [[x, y], …], closed as in GeoJSON
+export type Ring = number[][]; // [[x, y], …] or [[x, y, z], …], closed as in GeoJSON
 export type Polygon = Ring[]; // outer ring, then holes
 
 export interface Shape {
   multi: boolean; // a MultiPolygon (kept as one even with a single polygon)
   polygons: Polygon[];
+}
+
+/** How every feature of a level is written: what the file declares once for all of them. */
+export interface Layout {
+  multi: boolean; // every feature as a MultiPolygon (a level holding any), e.g. a Polygon as one of one
+  z: boolean; // every position with z
+}
+
+/** Returns the z of a position: its third number, 0 when it has none. */
+export const zOf = (p: number[]): number => (p.length > 2 ? p[2] : 0);
+
+/** Returns the JSON pointer (within the geometry's coordinates) of the first position with a third number, e.g. "/0/3". */
+export function firstZ(shape: Shape): string | undefined {
+  for (let m = 0; m < shape.polygons.length; m++) {
+    const polygon = shape.polygons[m];
+    for (let r = 0; r < polygon.length; r++) {
+      const k = polygon[r].findIndex((p) => p.length > 2);
+      if (k >= 0) return `${shape.multi ? `/${m}` : ''}/${r}/${k}`;
+    }
+  }
+  return undefined;
 }
 
 /** Returns the polygons of a feature's geometry; a UserError-worthy message for anything else. */
@@ -57,23 +80,25 @@ export function ringArea2(ring: Ring): number {
   return sum;
 }
 
-/** Returns the size in bytes of a shape's WKB. */
-export function wkbSize(shape: Shape): number {
+/** Returns the size in bytes of a shape's WKB as `layout` writes it. */
+export function wkbSize(shape: Shape, layout: Layout): number {
   let rings = 0;
   for (const polygon of shape.polygons) rings += polygon.length;
-  const headers = shape.multi ? 9 + shape.polygons.length * 9 : 9;
-  return headers + rings * 4 + shapePoints(shape) * 16;
+  const headers = shape.multi || layout.multi ? 9 + shape.polygons.length * 9 : 9;
+  return headers + rings * 4 + shapePoints(shape) * (layout.z ? 24 : 16);
 }
 
 /**
- * Writes the shape as little-endian WKB (ISO, 2D): Polygon (3) or
- * MultiPolygon (6), into `buffer` from `at` (wkbSize bytes); returns the end.
+ * Writes the shape as little-endian ISO WKB: Polygon (3) or MultiPolygon
+ * (6), 1003 and 1006 with z, into `buffer` from `at` (wkbSize bytes);
+ * returns the end.
  */
-export function writeWkb(shape: Shape, buffer: Buffer, at: number): number {
+export function writeWkb(shape: Shape, layout: Layout, buffer: Buffer, at: number): number {
   let o = at;
+  const z = layout.z;
   const header = (type: number, count: number) => {
     buffer.writeUInt8(1, o);
-    buffer.writeUInt32LE(type, o + 1);
+    buffer.writeUInt32LE(z ? type + 1000 : type, o + 1);
     buffer.writeUInt32LE(count, o + 5);
     o += 9;
   };
@@ -86,10 +111,14 @@ export function writeWkb(shape: Shape, buffer: Buffer, at: number): number {
         buffer.writeDoubleLE(p[0], o);
         buffer.writeDoubleLE(p[1], o + 8);
         o += 16;
+        if (z) {
+          buffer.writeDoubleLE(zOf(p), o);
+          o += 8;
+        }
       }
     }
   };
-  if (shape.multi) {
+  if (shape.multi || layout.multi) {
     header(6, shape.polygons.length);
     for (const p of shape.polygons) polygon(p);
   } else polygon(shape.polygons[0]);

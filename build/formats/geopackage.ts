@@ -1,15 +1,18 @@
 // Writes a level as an OGC GeoPackage 1.2 (EPSG:4326) with better-sqlite3:
 // one feature table in source order, geometries as GeoPackage blobs (header
-// + envelope + ISO WKB, coordinates exactly the source's doubles), and the
-// gpkg_rtree_index extension filled in bulk. Streaming: one feature at a
-// time inside one transaction, so memory stays flat.
+// + envelope + ISO WKB, coordinates exactly the source's doubles, with z
+// when the level has any), and the gpkg_rtree_index extension filled in
+// bulk. The column declares one type, as GIS tools expect: MULTIPOLYGON for
+// a level holding any MultiPolygon (its Polygons written as MultiPolygons of
+// one), else POLYGON. Streaming: one feature at a time inside one
+// transaction, so memory stays flat.
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { tempPathBeside } from '../core/atomic-write.ts';
 import { fieldValue, uniqueNames, type Field } from './fields.ts';
-import { shapeBbox, shapeOf, wkbSize, writeWkb, type Shape } from './geometry.ts';
-import { pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
+import { shapeBbox, shapeOf, wkbSize, writeWkb, type Layout, type Shape } from './geometry.ts';
+import { layoutOf, pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
 
 const WGS84_WKT =
   'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],' +
@@ -29,11 +32,11 @@ let scratch = Buffer.allocUnsafe(1 << 16);
 
 /**
  * Returns the GeoPackage geometry blob of a shape: "GP", version 0, flags
- * (little-endian, xy envelope), srs 4326, envelope, WKB. The bytes are valid
- * until the next call.
+ * (little-endian, xy envelope), srs 4326, envelope, WKB as `layout` says.
+ * The bytes are valid until the next call.
  */
-export function gpkgBlob(shape: Shape): Buffer {
-  const size = 40 + wkbSize(shape);
+export function gpkgBlob(shape: Shape, layout: Layout): Buffer {
+  const size = 40 + wkbSize(shape, layout);
   if (size > scratch.length) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
   const [minX, minY, maxX, maxY] = shapeBbox(shape);
   scratch.write('GP', 0, 'latin1');
@@ -44,7 +47,7 @@ export function gpkgBlob(shape: Shape): Buffer {
   scratch.writeDoubleLE(maxX, 16);
   scratch.writeDoubleLE(minY, 24);
   scratch.writeDoubleLE(maxY, 32);
-  return scratch.subarray(0, writeWkb(shape, scratch, 40));
+  return scratch.subarray(0, writeWkb(shape, layout, scratch, 40));
 }
 
 export interface GeoPackageResult {
@@ -58,6 +61,7 @@ export interface GeoPackageResult {
  */
 export function openGeoPackage(out: string, layer: string, info: SourceScan): FeatureSink<GeoPackageResult> {
   const temp = tempPathBeside(out);
+  const layout = layoutOf(info);
   const db = new Database(temp);
   const fail = async (error: unknown) => {
     if (db.open) db.close();
@@ -71,7 +75,7 @@ export function openGeoPackage(out: string, layer: string, info: SourceScan): Fe
       info.fields.map((f) => f.name),
       { reserved: ['fid', 'geom'] },
     );
-    createSchema(db, layer, info, names);
+    createSchema(db, layer, info, names, layout);
     const insert = db.prepare(
       `INSERT INTO ${quote(layer)} (fid, geom${names.map((n) => ', ' + quote(n)).join('')}) VALUES (?, ?${', ?'.repeat(names.length)})`,
     );
@@ -79,8 +83,8 @@ export function openGeoPackage(out: string, layer: string, info: SourceScan): Fe
     return {
       add(feature, index) {
         const fid = index + 1;
-        const props = feature.properties ?? {};
-        insert.run(fid, gpkgBlob(shapeOf(feature)), ...info.fields.map((f) => sqlValue(f, props[f.name])));
+        const props = feature.properties;
+        insert.run(fid, gpkgBlob(shapeOf(feature), layout), ...info.fields.map((f) => sqlValue(f, props)));
         const b = info.boxes.subarray(index * 4, index * 4 + 4);
         insertRtree.run(fid, b[0], b[2], b[1], b[3]);
       },
@@ -116,16 +120,21 @@ export async function writeGeoPackage(
   return result as GeoPackageResult;
 }
 
-/** Returns a property value as SQLite takes it (booleans as 0/1). */
-function sqlValue(field: Field, value: unknown): string | number | null {
-  const v = fieldValue(field, value);
+/** Returns a feature's value for `field` as SQLite takes it (booleans as 0/1). */
+function sqlValue(field: Field, properties: Record<string, unknown> | null): string | number | null {
+  const v = fieldValue(field, properties);
   if (typeof v === 'boolean') return v ? 1 : 0;
   return v;
 }
 
-function createSchema(db: Database.Database, layer: string, info: SourceScan, names: string[]): void {
-  const geometryType =
-    info.polygons === 0 ? 'MULTIPOLYGON' : info.multiPolygons === 0 ? 'POLYGON' : 'GEOMETRY';
+function createSchema(
+  db: Database.Database,
+  layer: string,
+  info: SourceScan,
+  names: string[],
+  layout: Layout,
+): void {
+  const geometryType = layout.multi ? 'MULTIPOLYGON' : 'POLYGON';
   // A temporary file renamed into place when complete: no journal or fsync needed.
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
@@ -183,7 +192,12 @@ function createSchema(db: Database.Database, layer: string, info: SourceScan, na
     maxX,
     maxY,
   );
-  db.prepare(`INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', ?, 4326, 0, 0)`).run(layer, geometryType);
+  // z: 1 (mandatory) when written with z, 0 (prohibited) otherwise; never m.
+  db.prepare(`INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', ?, 4326, ?, 0)`).run(
+    layer,
+    geometryType,
+    layout.z ? 1 : 0,
+  );
   const columns = info.fields.map((f, i) => `, ${quote(names[i])} ${SQL_TYPE[f.type]}`).join('');
   db.exec(
     `CREATE TABLE ${quote(layer)} (fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, geom ${geometryType}${columns})`,

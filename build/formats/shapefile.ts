@@ -1,16 +1,17 @@
 // Writes a level as a zipped ESRI Shapefile: .shp, .shx, .dbf, .prj (WGS 84)
 // and .cpg (UTF-8), written by hand (the format is small and fixed; no npm
 // writer streams, handles UTF-8 names and keeps doubles exact). Every
-// feature is a Polygon record (type 5) holding all its rings, outer rings
-// clockwise and holes counter-clockwise as the format requires, so rings may
-// come out reversed relative to the GeoJSON (same points, same places).
+// feature is a Polygon record (type 5; PolygonZ, 15, when the level has z)
+// holding all its rings, outer rings clockwise and holes counter-clockwise
+// as the format requires, so rings may come out reversed relative to the
+// GeoJSON (same points, same places).
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { BufferedFile, IN_MEMORY_BELOW_BYTES, MemoryFile } from './buffered-file.ts';
 import { dbfFields, dbfHeader, dbfRecord, type DbfField } from './dbase.ts';
-import { ringArea2, shapeBbox, shapeOf, type Ring, type Shape } from './geometry.ts';
+import { ringArea2, shapeBbox, shapeOf, zOf, type Ring, type Shape } from './geometry.ts';
 import { UserError } from '../core/errors.ts';
-import { pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
+import { layoutOf, pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
 import { writeZip } from './zip.ts';
 
 const WGS84_PRJ =
@@ -20,20 +21,33 @@ const WGS84_PRJ =
 /** .shp offsets are 32-bit counts of 16-bit words: files stop at 4 GiB (GDAL reads up to that). */
 export const SHP_MAX_BYTES = 2 ** 32 - 2;
 
-/** Returns a ring with the wanted winding (clockwise when `clockwise`). */
-function wound(ring: Ring, clockwise: boolean): Ring {
-  const ccw = ringArea2(ring) > 0;
-  return ccw === clockwise ? [...ring].reverse() : ring;
-}
+/** Reused between records (the writers copy what they are given): one allocation for all. */
+let scratch = Buffer.allocUnsafe(1 << 16);
 
-/** Returns the content of one Polygon record (without its 8-byte record header). */
-export function shpPolygon(shape: Shape): Buffer {
+/**
+ * Returns the content of one Polygon record (without its 8-byte record
+ * header); with `z`, a PolygonZ record: then the z range and every z after
+ * the points (the optional measures left out). Rings are written in the
+ * winding the format wants (outer clockwise), read backwards when the
+ * GeoJSON's runs the other way (no copy: a large ring is megabytes of
+ * arrays). The bytes are valid until the next call.
+ */
+export function shpPolygon(shape: Shape, z = false): Buffer {
   const rings: Ring[] = [];
-  for (const polygon of shape.polygons) polygon.forEach((ring, i) => rings.push(wound(ring, i === 0)));
+  const backwards: boolean[] = [];
+  for (const polygon of shape.polygons) {
+    polygon.forEach((ring, i) => {
+      rings.push(ring);
+      backwards.push(ringArea2(ring) > 0 === (i === 0)); // counter-clockwise outer, or clockwise hole
+    });
+  }
   const points = rings.reduce((n, r) => n + r.length, 0);
-  const content = Buffer.allocUnsafe(44 + 4 * rings.length + 16 * points);
+  const xyBytes = 44 + 4 * rings.length + 16 * points;
+  const size = xyBytes + (z ? 16 + 8 * points : 0);
+  if (size > scratch.length) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+  const content = scratch.subarray(0, size);
   const [minX, minY, maxX, maxY] = shapeBbox(shape);
-  content.writeInt32LE(5, 0);
+  content.writeInt32LE(z ? 15 : 5, 0);
   content.writeDoubleLE(minX, 4);
   content.writeDoubleLE(minY, 12);
   content.writeDoubleLE(maxX, 20);
@@ -47,27 +61,50 @@ export function shpPolygon(shape: Shape): Buffer {
     o += 4;
     start += ring.length;
   }
-  for (const ring of rings) {
-    for (const p of ring) {
+  rings.forEach((ring, r) => {
+    const n = ring.length;
+    for (let k = 0; k < n; k++) {
+      const p = ring[backwards[r] ? n - 1 - k : k];
       content.writeDoubleLE(p[0], o);
       content.writeDoubleLE(p[1], o + 8);
       o += 16;
     }
+  });
+  if (z) {
+    let minZ = Infinity;
+    let maxZ = -Infinity;
+    o += 16; // the range, written below
+    rings.forEach((ring, r) => {
+      const n = ring.length;
+      for (let k = 0; k < n; k++) {
+        const v = zOf(ring[backwards[r] ? n - 1 - k : k]);
+        if (v < minZ) minZ = v;
+        if (v > maxZ) maxZ = v;
+        content.writeDoubleLE(v, o);
+        o += 8;
+      }
+    });
+    content.writeDoubleLE(minZ, xyBytes);
+    content.writeDoubleLE(maxZ, xyBytes + 8);
   }
   return content;
 }
 
-/** Returns the 100-byte header shared by .shp and .shx. */
-function mainHeader(fileBytes: number, bbox: [number, number, number, number]): Buffer {
+/** Returns the 100-byte header shared by .shp and .shx; `zRange` for a PolygonZ file. */
+function mainHeader(fileBytes: number, bbox: [number, number, number, number], zRange?: number[]): Buffer {
   const header = Buffer.alloc(100);
   header.writeInt32BE(9994, 0);
   header.writeInt32BE(fileBytes / 2, 24);
   header.writeInt32LE(1000, 28);
-  header.writeInt32LE(5, 32);
+  header.writeInt32LE(zRange ? 15 : 5, 32);
   header.writeDoubleLE(bbox[0], 36);
   header.writeDoubleLE(bbox[1], 44);
   header.writeDoubleLE(bbox[2], 52);
   header.writeDoubleLE(bbox[3], 60);
+  if (zRange) {
+    header.writeDoubleLE(zRange[0], 68);
+    header.writeDoubleLE(zRange[1], 76);
+  }
   return header;
 }
 
@@ -88,6 +125,8 @@ export async function openShapefile(
   inMemoryBelow = IN_MEMORY_BELOW_BYTES,
 ): Promise<FeatureSink<ShapefileResult>> {
   const fields: DbfField[] = dbfFields(info.fields);
+  const z = layoutOf(info).z;
+  const zRange = z ? [Infinity, -Infinity] : undefined; // of every record, for the file's header
   // Small levels are built in memory and zipped from there: no temporary folder (many small
   // files convert several times faster); large ones stream through files.
   const small = info.count === 0 || info.ends[info.count - 1] < inMemoryBelow;
@@ -118,7 +157,12 @@ export async function openShapefile(
   }
   return {
     async add(feature) {
-      const content = shpPolygon(shapeOf(feature));
+      const content = shpPolygon(shapeOf(feature), z);
+      if (zRange) {
+        const at = 44 + 4 * content.readInt32LE(36) + 16 * content.readInt32LE(40); // the record's z range
+        zRange[0] = Math.min(zRange[0], content.readDoubleLE(at));
+        zRange[1] = Math.max(zRange[1], content.readDoubleLE(at + 8));
+      }
       const head = Buffer.allocUnsafe(8);
       head.writeInt32BE(++record, 0);
       head.writeInt32BE(content.length / 2, 4);
@@ -137,8 +181,8 @@ export async function openShapefile(
       try {
         await dbf.write(Buffer.from([0x1a]));
         for (const o of [shp, shx, dbf]) await o.flush();
-        const shpHeader = mainHeader(shp.position, info.bbox);
-        const shxHeader = mainHeader(shx.position, info.bbox);
+        const shpHeader = mainHeader(shp.position, info.bbox, zRange);
+        const shxHeader = mainHeader(shx.position, info.bbox, zRange);
         if (!dir) {
           const [a, b, c] = [shp, shx, dbf].map((o) => (o as MemoryFile).contents());
           shpHeader.copy(a, 0);

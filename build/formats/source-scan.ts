@@ -1,13 +1,13 @@
 // One streaming pass over a source level that every writer needs first: the
 // typed fields, the feature count, each feature's bbox and byte range (so the
-// FlatGeobuf writer can re-read features in Hilbert order), and the geometry
-// kinds. Memory: 48 bytes per feature.
+// FlatGeobuf writer can re-read features in Hilbert order), the geometry
+// kinds, and whether any position has a z. Memory: 48 bytes per feature.
 import { UserError } from '../core/errors.ts';
 import type { GeoFeature } from '../core/read-features.ts';
 import { FieldCollector, type Field } from './fields.ts';
 import { open } from 'node:fs/promises';
 import { parseFeature, parseJson, scanFeatures, type SourceFeature } from './feature-stream.ts';
-import { shapeBbox, shapeOf } from './geometry.ts';
+import { firstZ, shapeBbox, shapeOf, type Layout } from './geometry.ts';
 
 const BLOCK = 4 << 20;
 
@@ -28,6 +28,13 @@ export interface SourceScan {
   ends: Float64Array;
   polygons: number; // features that are Polygons
   multiPolygons: number;
+  /** JSON pointer of the first position with a third number (z), e.g. "/features/3/geometry/coordinates/0/0". */
+  zAt?: string;
+}
+
+/** Returns how the binary writers lay out every feature of a scanned level (see Layout). */
+export function layoutOf(scan: SourceScan): Layout {
+  return { multi: scan.multiPolygons > 0, z: scan.zAt !== undefined };
 }
 
 /** Scans `path` once and returns what the writers need before writing. */
@@ -40,6 +47,7 @@ export async function scanSource(path: string): Promise<SourceScan> {
   let count = 0;
   let polygons = 0;
   let multiPolygons = 0;
+  let zAt: string | undefined;
   for await (const raw of scanFeatures(path)) {
     if (count === starts.length) {
       const grow = (a: Float64Array, n: number) => {
@@ -63,6 +71,7 @@ export async function scanSource(path: string): Promise<SourceScan> {
         unknown
       >;
     } else {
+      // Also every feature with a z: the fast path stops at a position's third number.
       const feature = parseFeature(path, raw.bytes, raw.start);
       let shape;
       try {
@@ -72,6 +81,8 @@ export async function scanSource(path: string): Promise<SourceScan> {
       }
       boxes.set(shapeBbox(shape), count * 4);
       multi = shape.multi;
+      const z = zAt === undefined ? firstZ(shape) : undefined;
+      if (z !== undefined) zAt = `/features/${count}/geometry/coordinates${z}`;
       properties = feature.properties;
     }
     if (multi) multiPolygons++;
@@ -96,6 +107,7 @@ export async function scanSource(path: string): Promise<SourceScan> {
     ends: ends.subarray(0, count),
     polygons,
     multiPolygons,
+    ...(zAt === undefined ? {} : { zAt }),
   };
 }
 

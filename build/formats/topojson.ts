@@ -3,13 +3,15 @@
 // across the whole level, so the quantised positions are held in memory (in
 // typed arrays, about 25 bytes per position: topology.ts); levels over
 // TOPOJSON_MAX_BYTES are refused with a clear message. The file is written
-// as a stream.
+// as a stream. TopoJSON here is 2D: a z is dropped (GDAL reads no geometry
+// from positions of three numbers; formats.ts warns). A level no grid can
+// hold (quantizationFor) is written unquantised, with exact positions.
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
 import { tempPathBeside } from '../core/atomic-write.ts';
 import { shapeOf } from './geometry.ts';
 import { pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
-import { buildTopology, IntList, QuantisedRings, type Grid } from './topology.ts';
+import { buildTopology, ExactRings, IntList, QuantisedRings, type Grid } from './topology.ts';
 
 /**
  * Largest source level converted to TopoJSON. The topology takes about 25
@@ -21,16 +23,77 @@ export const TOPOJSON_MAX_BYTES = 512 * 1024 * 1024;
 /** Grid step, in degrees, on the longer side of the level's bbox: 1e-6° ≈ 0.11 m, the sample data's own precision. */
 export const TOPOJSON_STEP_DEGREES = 1e-6;
 
-export interface TopoJsonResult {
+/** The grid of a quantised TopoJSON. */
+export interface TopoJsonGrid {
   quantization: number; // grid points across the bbox on each axis, e.g. 43032920
   scale: [number, number]; // the transform's step in degrees: every position is within half a step of the source
   translate: [number, number]; // the grid's origin, [west, south]
 }
 
-/** Returns the quantisation giving a step of at most TOPOJSON_STEP_DEGREES over `bbox`. */
-export function quantizationFor(bbox: number[]): number {
-  const extent = Math.max(bbox[2] - bbox[0], bbox[3] - bbox[1]);
-  return Math.max(2, Math.ceil(extent / TOPOJSON_STEP_DEGREES) + 1);
+/** A TopoJSON file's grid, or `exact` when it is not quantised (positions are the source's doubles). */
+export type TopoJsonResult = TopoJsonGrid | { exact: true };
+
+/** Most grid points on an axis: quantised positions are 32-bit integers (topology.ts). */
+const MAX_QUANTIZATION = 2 ** 31;
+
+/**
+ * Returns the quantisation giving a step of at most TOPOJSON_STEP_DEGREES
+ * over `bbox`; undefined when no grid can keep every position within half a
+ * step: an extent over ~2,147° (more grid points than 32-bit integers hold),
+ * or steps lost in rounding (an extent of subnormal numbers, a step below
+ * 2^-44 of the axis's largest coordinate). Such a level is written unquantised.
+ */
+export function quantizationFor(bbox: number[]): number | undefined {
+  const [x0, y0, x1, y1] = bbox;
+  const extent = Math.max(x1 - x0, y1 - y0);
+  if (!Number.isFinite(extent)) return undefined;
+  const quantization = Math.max(2, Math.ceil(extent / TOPOJSON_STEP_DEGREES) + 1);
+  if (quantization > MAX_QUANTIZATION) return undefined;
+  const { kx, ky } = gridFor(bbox, quantization);
+  const axes = [
+    [kx, Math.max(Math.abs(x0), Math.abs(x1))],
+    [ky, Math.max(Math.abs(y0), Math.abs(y1))],
+  ];
+  // Decoding (q × step + origin) rounds by about an ulp of the axis's largest coordinate.
+  for (const [k, magnitude] of axes) {
+    if (!Number.isFinite(k) || !(1 / k >= magnitude * 2 ** -44)) return undefined;
+  }
+  return quantization;
+}
+
+/** Returns the grid of `quantization` points over `bbox`, as topojson-server lays it: origin at the south-west corner. */
+function gridFor(bbox: number[], quantization: number): Grid {
+  const [x0, y0, x1, y1] = bbox;
+  return {
+    x0,
+    y0,
+    kx: x1 - x0 ? (quantization - 1) / (x1 - x0) : 1,
+    ky: y1 - y0 ? (quantization - 1) / (y1 - y0) : 1,
+  };
+}
+
+/** Integral numbers JSON.stringify prints as integers that overflow a 64-bit integer, e.g. 123456789012345680000. */
+const longInteger = (v: unknown) => typeof v === 'number' && Math.abs(v) >= 2 ** 63 && Math.abs(v) < 1e21;
+
+/**
+ * Returns the JSON text of a value, as JSON.stringify gives it except for
+ * integral numbers from 2^63 to 1e21: JSON.stringify prints them as 20- or
+ * 21-digit integers, which GDAL's JSON reader clips to 64 bits, so they are
+ * written with an exponent (1.2345678901234568e+20: the same double).
+ */
+export function jsonText(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (!/\d{19}/.test(text)) return text; // nearly always: no such number
+  const write = (v: unknown): string => {
+    if (longInteger(v)) return (v as number).toExponential();
+    if (Array.isArray(v)) return `[${v.map((item) => write(item ?? null)).join(',')}]`;
+    if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v).filter(([, item]) => item !== undefined);
+      return `{${entries.map(([k, item]) => `${JSON.stringify(k)}:${write(item)}`).join(',')}}`;
+    }
+    return JSON.stringify(v);
+  };
+  return write(value);
 }
 
 /** A file written through a 1 MiB buffer of text. */
@@ -84,16 +147,10 @@ export async function openTopoJson(
   info: SourceScan,
 ): Promise<FeatureSink<TopoJsonResult>> {
   const size = await checkSize(source);
-  const [x0, y0, x1, y1] = info.bbox;
   const quantization = quantizationFor(info.bbox);
-  // As topojson-server: k steps per degree, the grid's origin at the bbox's south-west corner.
-  const grid: Grid = {
-    x0,
-    y0,
-    kx: x1 - x0 ? (quantization - 1) / (x1 - x0) : 1,
-    ky: y1 - y0 ? (quantization - 1) / (y1 - y0) : 1,
-  };
-  const rings = new QuantisedRings(grid, Math.ceil(size / 6) + 16);
+  const grid = quantization === undefined ? undefined : gridFor(info.bbox, quantization);
+  const maxPoints = Math.ceil(size / 6) + 16;
+  const rings = grid ? new QuantisedRings(grid, maxPoints) : new ExactRings(maxPoints);
   const heads: string[] = []; // per feature: `"id":…,"properties":…`
   const shapes = new IntList(); // per feature: multi (0/1), polygons, then rings per polygon
   return {
@@ -105,18 +162,23 @@ export async function openTopoJson(
         shapes.push(polygon.length);
         for (const ring of polygon) rings.addRing(ring);
       }
-      const id = feature.id === undefined ? '' : `"id":${JSON.stringify(feature.id)},`;
-      heads.push(`${id}"properties":${JSON.stringify(feature.properties ?? {})}`);
+      const id = feature.id === undefined ? '' : `"id":${jsonText(feature.id)},`;
+      heads.push(`${id}"properties":${jsonText(feature.properties ?? {})}`);
     },
     finish: async () => {
-      const topo = buildTopology(rings);
-      const scale: [number, number] = [1 / grid.kx, 1 / grid.ky];
-      const translate: [number, number] = [x0, y0];
+      const points = rings instanceof ExactRings ? rings.ranked() : rings;
+      const topo = buildTopology(points);
+      const result: TopoJsonResult = grid
+        ? { quantization: quantization!, scale: [1 / grid.kx, 1 / grid.ky], translate: [grid.x0, grid.y0] }
+        : { exact: true };
       const temp = tempPathBeside(out);
       const w = await textWriter(temp);
       try {
-        const transform = JSON.stringify({ scale, translate });
-        await w.write(`{"type":"Topology","transform":${transform},"objects":{${JSON.stringify(layer)}:`);
+        const transform =
+          'scale' in result
+            ? `"transform":${JSON.stringify({ scale: result.scale, translate: result.translate })},`
+            : '';
+        await w.write(`{"type":"Topology",${transform}"objects":{${JSON.stringify(layer)}:`);
         await w.write('{"type":"GeometryCollection","geometries":[');
         let s = 0;
         let ring = 0;
@@ -139,19 +201,29 @@ export async function openTopoJson(
           );
         }
         await w.write(']}},"arcs":[');
-        const xs = rings.x.data;
-        const ys = rings.y.data;
+        const xs = points.x.data;
+        const ys = points.y.data;
         for (let a = 0; a < topo.arcs; a++) {
           const n = topo.arcLength(a);
-          let p = topo.arcPoint(a, 0);
-          let px = xs[p];
-          let py = ys[p];
-          let text = `${a ? ',' : ''}[[${px},${py}]`;
-          for (let k = 1; k < n; k++) {
-            p = topo.arcPoint(a, k);
-            text += `,[${xs[p] - px},${ys[p] - py}]`;
-            px = xs[p];
-            py = ys[p];
+          let text = a ? ',[' : '[';
+          if ('xValues' in points) {
+            // Unquantised: absolute positions, the source's doubles in their shortest text.
+            const { xValues, yValues } = points;
+            for (let k = 0; k < n; k++) {
+              const p = topo.arcPoint(a, k);
+              text += `${k ? ',' : ''}[${xValues[xs[p]]},${yValues[ys[p]]}]`;
+            }
+          } else {
+            let p = topo.arcPoint(a, 0);
+            let px = xs[p];
+            let py = ys[p];
+            text += `[${px},${py}]`;
+            for (let k = 1; k < n; k++) {
+              p = topo.arcPoint(a, k);
+              text += `,[${xs[p] - px},${ys[p] - py}]`;
+              px = xs[p];
+              py = ys[p];
+            }
           }
           await w.write(`${text}]`);
         }
@@ -163,7 +235,7 @@ export async function openTopoJson(
         await rm(temp, { force: true });
         throw error;
       }
-      return { quantization, scale, translate };
+      return result;
     },
     abort: async () => {},
   };

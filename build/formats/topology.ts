@@ -8,6 +8,10 @@
 //      one closed arc, started at its least point),
 //   4. keep each arc once: an arc equal to a kept one, forwards or
 //      backwards, refers to it (~index when reversed).
+// A level whose extent no 32-bit grid can hold (coordinates far outside
+// longitude and latitude, e.g. 1e300) is not quantised: ExactRings keeps the
+// doubles and gives the same method their ranks (equal doubles, equal
+// integers; order kept), so the arcs are found alike and written exactly.
 
 /** A growable Int32Array. */
 export class IntList {
@@ -26,6 +30,31 @@ export class IntList {
   }
 }
 
+/** A growable Float64Array. */
+export class DoubleList {
+  data: Float64Array;
+  length = 0;
+  constructor(capacity = 1024) {
+    this.data = new Float64Array(capacity);
+  }
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Float64Array(Math.ceil(this.data.length * 1.5));
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = value;
+  }
+}
+
+/** Rings of a level as integer points: ring r holds points [ringStart[r], ringStart[r + 1]). */
+export interface RingPoints {
+  x: IntList;
+  y: IntList;
+  ringStart: IntList;
+  readonly rings: number;
+}
+
 export interface Grid {
   x0: number;
   y0: number;
@@ -34,7 +63,7 @@ export interface Grid {
 }
 
 /** Quantised rings of a level, in order: ring r holds points [ringStart[r], ringStart[r + 1]). */
-export class QuantisedRings {
+export class QuantisedRings implements RingPoints {
   x: IntList;
   y: IntList;
   ringStart = new IntList();
@@ -84,6 +113,80 @@ export class QuantisedRings {
   get rings(): number {
     return this.ringStart.length - 1;
   }
+}
+
+/**
+ * Rings of a level kept as exact doubles (no grid), repeats dropped as in
+ * QuantisedRings. ranked() returns them as integer points, each the rank of
+ * its x (y) among the level's distinct x (y) values, with those values.
+ */
+export class ExactRings {
+  private x: DoubleList;
+  private y: DoubleList;
+  private ringStart = new IntList();
+
+  constructor(maxPoints: number) {
+    this.x = new DoubleList(maxPoints);
+    this.y = new DoubleList(maxPoints);
+    this.ringStart.push(0);
+  }
+
+  addRing(ring: number[][]): void {
+    const start = this.x.length;
+    let px = NaN;
+    let py = NaN;
+    for (const p of ring) {
+      const qx = p[0] + 0; // -0 → 0: the same place, one point
+      const qy = p[1] + 0;
+      if (qx === px && qy === py) continue;
+      this.x.push(qx);
+      this.y.push(qy);
+      px = qx;
+      py = qy;
+    }
+    let n = this.x.length - start;
+    if (n > 1 && this.x.data[start] === px && this.y.data[start] === py) {
+      this.x.length--;
+      this.y.length--;
+      n--;
+    }
+    for (; n < 3; n++) {
+      this.x.push(this.x.data[start]);
+      this.y.push(this.y.data[start]);
+    }
+    this.ringStart.push(this.x.length);
+  }
+
+  /** Returns the rings as ranks (see the class comment) and the distinct values they index, ascending. */
+  ranked(): RingPoints & { xValues: Float64Array; yValues: Float64Array } {
+    const [x, xValues] = ranks(this.x);
+    const [y, yValues] = ranks(this.y);
+    const ringStart = this.ringStart;
+    return { x, y, ringStart, rings: ringStart.length - 1, xValues, yValues };
+  }
+}
+
+/** Returns each value's rank among the distinct values of `list`, and those values in ascending order. */
+function ranks(list: DoubleList): [IntList, Float64Array] {
+  const n = list.length;
+  const sorted = list.data.slice(0, n).sort();
+  let m = 0;
+  for (let i = 0; i < n; i++) if (m === 0 || sorted[i] !== sorted[m - 1]) sorted[m++] = sorted[i];
+  const values = sorted.subarray(0, m);
+  const out = new IntList(Math.max(1, n));
+  for (let i = 0; i < n; i++) {
+    const v = list.data[i];
+    let lo = 0;
+    let hi = m - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (values[mid] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    out.data[i] = lo;
+  }
+  out.length = n;
+  return [out, values];
 }
 
 /**
@@ -175,8 +278,8 @@ export interface Topology {
   ringArcStart: IntList; // ring r's references are ringArcs [ringArcStart[r], ringArcStart[r + 1])
 }
 
-/** Returns the topology of the quantised rings (see the module comment). */
-export function buildTopology(q: QuantisedRings): Topology {
+/** Returns the topology of the rings' integer points (see the module comment). */
+export function buildTopology(q: RingPoints): Topology {
   const x = q.x.data;
   const y = q.y.data;
   const starts = q.ringStart.data;

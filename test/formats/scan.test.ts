@@ -61,7 +61,47 @@ describe('scanSource', () => {
       expect(raws[0].box).toBeUndefined(); // not the fast path
       const scan = await scanSource(path);
       expect([...scan.boxes]).toEqual([0.001, 2, 3, 4.5]);
-      expect(scan.fields).toEqual([{ name: 'a', type: 'integer', maxBytes: 1, fractionDigits: 0 }]);
+      expect(scan.fields).toEqual([
+        { name: 'a', type: 'integer', maxBytes: 1, integerBytes: 1, fractionDigits: 0 },
+      ]);
+    } finally {
+      rmSync(path, { force: true });
+    }
+  });
+
+  test('a one-line level whose features span chunks → every feature on the fast path, bboxes = @turf/bbox, wherever a chunk ends', async () => {
+    const { writeFileSync, rmSync } = await import('node:fs');
+    const path = '/tmp/geoshelf-scan-one-line.geojson';
+    // Three features of ~0.8 MB each, on one line: every chunk end (1 MiB) falls inside a geometry.
+    const features = [0, 1, 2].map((f) => ({
+      type: 'Feature' as const,
+      properties: { n: f },
+      geometry: {
+        type: 'Polygon' as const,
+        coordinates: [
+          Array.from({ length: 30_001 }, (_, k) =>
+            // 6 decimals, as boundary files write them (17 digits take the parse path anyway)
+            k === 30_000
+              ? [f, 0]
+              : [Math.round((f + Math.sin(k)) * 1e6) / 1e6, Math.round(-Math.cos(k) * 1e7) / 1e6],
+          ),
+        ],
+      },
+    }));
+    features.forEach((feature) => feature.geometry.coordinates[0].push(feature.geometry.coordinates[0][0]));
+    const text = JSON.stringify({ type: 'FeatureCollection', features });
+    try {
+      // Shifted by 0…23 bytes: the chunk's end falls on every byte of a position, its '[' included.
+      for (let shift = 0; shift < 24; shift++) {
+        writeFileSync(path, ' '.repeat(shift) + text);
+        const raws: boolean[] = [];
+        for await (const raw of scanFeatures(path)) raws.push(raw.box !== undefined);
+        expect(raws, `shift ${shift}`).toEqual([true, true, true]);
+        const scan = await scanSource(path);
+        features.forEach((feature, i) =>
+          expect([...scan.boxes.subarray(i * 4, i * 4 + 4)], `shift ${shift}`).toEqual(turfBbox(feature)),
+        );
+      }
     } finally {
       rmSync(path, { force: true });
     }

@@ -57,6 +57,9 @@ export default defineCommand({
       console.error(`geoshelf build: ${problemSummary(result.problems)}; nothing was written`);
       return 1;
     }
+    // Listed one by one (at most one per file): only the build sees them.
+    if (result.conversionWarnings.length > 0)
+      report(result.conversionWarnings, { command: 'build', json: values.json });
     if (result.warnings.length > 0 && !values.quiet) {
       const files = new Set(result.warnings.map((p) => p.file)).size;
       console.error(
