@@ -7,6 +7,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
+import type { Rule } from '../core/rules.ts';
 import { compiledScript } from '../core/compiled.ts';
 import { hashFileInWorker } from '../measure/hash.ts';
 import { openGeoPackage } from './geopackage.ts';
@@ -84,7 +85,7 @@ export interface Conversion {
   topojson?: TopoJsonGrid; // absent when not written or not quantised (positions exact)
   skipped: { format: FormatName; reason: string }[]; // e.g. TopoJSON of a level over its size limit
   /** What a written file leaves out of its source, e.g. the z of TopoJSON positions; `pointer` into the source. */
-  warnings: { format: FormatName; rule: string; pointer: string; message: string }[];
+  warnings: { format: FormatName; rule: Rule; pointer: string; message: string }[];
 }
 
 /** Returns the sha256 of a file, read as a stream. */

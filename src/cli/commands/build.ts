@@ -58,8 +58,7 @@ export default defineCommand({
       return 1;
     }
     // Listed one by one (at most one per file): only the build sees them.
-    if (result.conversionWarnings.length > 0)
-      report(result.conversionWarnings, { command: 'build', json: values.json });
+    if (result.conversionWarnings.length > 0) output.report(result.conversionWarnings);
     if (result.warnings.length > 0 && !values.quiet) {
       const files = new Set(result.warnings.map((p) => p.file)).size;
       console.error(
@@ -68,7 +67,8 @@ export default defineCommand({
     }
     if (!values.quiet) {
       const w = result.write;
-      console.log(
+      // With --json, stdout holds the JSON array alone.
+      (values.json ? console.error : console.log)(
         `built ${result.out}/: ${result.manifests} manifests, ${result.datasets} datasets, ${w.files} files, ` +
           `${formatBytes(w.bytes)}, in ${(result.ms / 1000).toFixed(2)} s ` +
           `(${w.written} written, ${w.reused} unchanged; ${result.geojsonFilesRead} GeoJSON files read)`,
