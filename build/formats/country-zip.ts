@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import type { Manifest } from '../manifest/types.ts';
+import type { Manifest } from '../../src/shared/manifest.ts';
 import type { Measurer } from '../measure/cache.ts';
 import { FORMATS_VERSION, sha256File, type FormatFile } from './formats.ts';
 import { writeZip } from './zip.ts';

@@ -8,7 +8,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheDir } from '../core/files.ts';
 import type { Problem } from '../core/problem.ts';
-import type { Manifest } from '../manifest/types.ts';
+import type { Manifest } from '../../src/shared/manifest.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { Measurer } from '../measure/cache.ts';
 import { countryZip } from './country-zip.ts';

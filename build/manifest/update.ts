@@ -9,7 +9,7 @@ import { setFields } from './fields.ts';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { DataFiles } from './data-files.ts';
 import { type LoadedManifest } from './load.ts';
-import type { Dataset, FileStats, Manifest, Part } from './types.ts';
+import type { Dataset, FileStats, Manifest, Part } from '../../src/shared/manifest.ts';
 import type { Measurer } from '../measure/cache.ts';
 import { checkManifest } from './schema.ts';
 import { combineStats, sameGeometryTypes, sameProperties } from './validate-dataset.ts';

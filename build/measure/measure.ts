@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
-import type { BBox, FileStats, GeometryTypes } from '../manifest/types.ts';
+import type { BBox, FileStats, GeometryTypes } from '../../src/shared/manifest.ts';
 import { moveIssue, type FileGeometry } from '../geometry/check-file.ts';
 import { GeometrySink } from '../geometry/feature-sink.ts';
 import { hashFileInWorker } from './hash.ts';

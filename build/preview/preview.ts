@@ -3,7 +3,7 @@
 // input (build/simplify.ts), never by re-running the simplification per try.
 import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
-import type { Dataset, Simplification } from '../manifest/types.ts';
+import type { Dataset, Simplification } from '../../src/shared/manifest.ts';
 import { readFeatures } from '../core/read-features.ts';
 import { decimalsFor, prepare, render, type Method, type Prepared, type Rendering } from './simplify.ts';
 

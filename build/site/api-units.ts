@@ -1,26 +1,15 @@
 // The units of a country as its JSON document publishes them: per level, each
 // unit's id, name, code, parent, bboxes and permalink; and a level's display
 // bbox, which stays small across the antimeridian (RFC 7946 §5.2).
-import type { BBox, Manifest } from '../manifest/types.ts';
+import type { ApiUnit, CountryDocument } from '../../src/shared/api.ts';
+import type { BBox, Level, Manifest } from '../../src/shared/manifest.ts';
 import { countryPage } from './pages/paths.ts';
 import type { CountryAtlas } from './atlas.ts';
 import { bboxes } from './units.ts';
 
-export interface ApiUnit {
-  id: string; // e.g. "US-TX"
-  name: string;
-  other_names?: string[];
-  code: string;
-  parent: string; // parent code, e.g. "USA" or "US-AL"
-  bbox: BBox; // plain min/max, as in the manifest
-  display_bbox: BBox; // west > east across the antimeridian
-  part?: string; // code of the part file holding the unit
-  page: string; // permalink, e.g. "/earth/USA/#unit-US-TX"
-}
-
 /** Returns `{ADM1: [...], ADM2: [...]}`: every unit of every level, in file order. */
-export function apiUnits(base: string, m: Manifest, atlas: CountryAtlas): Record<string, ApiUnit[]> {
-  const out: Record<string, ApiUnit[]> = {};
+export function apiUnits(base: string, m: Manifest, atlas: CountryAtlas): CountryDocument['units'] {
+  const out: Partial<Record<Level, ApiUnit[]>> = {};
   for (const level of atlas.levels) {
     out[level.level] = level.units.map((u) => ({
       id: u.id,

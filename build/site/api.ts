@@ -2,18 +2,16 @@
 // one document per manifest, with download URLs that already include the base
 // (e.g. "/catalogue/data/earth/CHL/CHL_ADM0.geojson"), so clients never join paths.
 import type { Download, LayerDownloads } from '../formats/downloads.ts';
-import type { Manifest } from '../manifest/types.ts';
+import type { Manifest } from '../../src/shared/manifest.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { manifestLevels, manifestLicenses } from '../manifest/summary.ts';
+import { API_VERSION, type ApiIndex, type ApiLinks, type CountryDocument } from '../../src/shared/api.ts';
 import { countryApi, countryPage, fileUrl } from './pages/paths.ts';
 import type { CountryFacts } from './pages/country-page.ts';
 import { apiUnits, levelDisplayBbox } from './api-units.ts';
 import { datasetGeometry, type GeometryByFile } from './geometry-status.ts';
 
-/** Version of the API's own shape; the manifests inside keep their schema_version. */
-export const API_VERSION = 1;
-
-function links(base: string, file: string, m: Manifest) {
+function links(base: string, file: string, m: Manifest): ApiLinks {
   return { page: `${base}${countryPage(m)}`, api: `${base}${countryApi(m)}`, manifest: fileUrl(base, file) };
 }
 
@@ -47,7 +45,7 @@ export function renderApiIndex(
       ...geometryField(d, byFile),
     })),
   }));
-  return `${JSON.stringify({ api_version: API_VERSION, count: entries.length, entries })}\n`;
+  return `${JSON.stringify({ api_version: API_VERSION, count: entries.length, entries } satisfies ApiIndex)}\n`;
 }
 
 /** Returns one download as the API lists it: format, absolute URL, bytes, sha256 (+ TopoJSON's grid). */
@@ -109,7 +107,14 @@ export function renderApiCountry(
   });
   const a = downloads?.archive;
   const archive = a ? { archive: { url: fileUrl(base, a.url), bytes: a.bytes, sha256: a.sha256 } } : {};
-  const doc = { api_version: API_VERSION, ...links(base, file, m), manifest: m, urls, units, ...archive };
+  const doc: CountryDocument = {
+    api_version: API_VERSION,
+    ...links(base, file, m),
+    manifest: m,
+    urls,
+    units,
+    ...archive,
+  };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 

@@ -1,7 +1,7 @@
 // The atlas parts of a country page: the data attributes the map's script
 // reads (one SVG per drawn level), the units section (filled by the script
 // from the country's JSON document), and the unit names of split parts.
-import type { Manifest } from '../manifest/types.ts';
+import type { Manifest } from '../../src/shared/manifest.ts';
 import { formatInt, markup, type Html } from './pages/html.ts';
 import { countryApi, countryPage, fileUrl } from './pages/paths.ts';
 import type { CountryAtlas } from './atlas.ts';

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheFiles, loadCache, saveCache, type FileStamp } from '../publish/build-cache.ts';
-import type { Dataset, Manifest } from '../manifest/types.ts';
+import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
 import { renderMapSvg } from './map-svg.ts';
 import { MAX_DRAWN_BYTES, mapSource } from './maps.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
@@ -25,7 +25,7 @@ export interface LevelMap {
 }
 
 export interface AtlasLevel {
-  level: string; // e.g. "ADM1"
+  level: Level; // e.g. "ADM1"
   units: Unit[];
   map?: LevelMap;
 }
@@ -33,7 +33,7 @@ export interface AtlasLevel {
 /** What the atlas knows of one manifest: its levels in manifest order, and the level its page draws first. */
 export interface CountryAtlas {
   levels: AtlasLevel[];
-  mapLevel?: string; // e.g. "ADM1"; see mapSource()
+  mapLevel?: Level; // e.g. "ADM1"; see mapSource()
 }
 
 type AtlasCache = Record<

@@ -1,7 +1,21 @@
 // Chooses the level each country page draws first (the other levels are a
 // switch away); build/site/atlas.ts draws every drawable level.
-import type { Dataset, Manifest } from '../manifest/types.ts';
-import type { CountryMap } from './pages/country-page.ts';
+import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
+import type { CountryAtlas } from './atlas.ts';
+
+/** The map a country page shows first. */
+export interface CountryMap {
+  svg: string; // from renderMapSvg()
+  level: Level; // e.g. "ADM1"
+  from: string; // the file drawn, e.g. "data/earth/CHL/preview/CHL_ADM1.preview.geojson"
+  preview: boolean; // whether `from` is the preview (else the full file)
+}
+
+/** Returns the map a country page shows: the atlas's map of its default level. */
+export function mainMap(atlas: CountryAtlas): CountryMap | undefined {
+  const map = atlas.levels.find((l) => l.level === atlas.mapLevel)?.map;
+  return map && { ...map, level: atlas.mapLevel! };
+}
 
 /** Largest full file drawn when a level has no preview (the spec's preview limit). */
 export const MAX_DRAWN_BYTES = 2_097_152;

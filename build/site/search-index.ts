@@ -6,28 +6,12 @@
 // them: common, official, native, alternative spellings and 23 translations.
 // That dataset is read here, at build time only; the browser gets the shards.
 import { createRequire } from 'node:module';
-import { fold, shardKey, SHARD_PREFIX, words } from '../../src/client/fold.ts';
-import type { Manifest } from '../manifest/types.ts';
+import type { SearchRecord } from '../../src/shared/api.ts';
+import { fold, shardKey, SHARD_PREFIX, words } from '../../src/shared/fold.ts';
+import type { Manifest } from '../../src/shared/manifest.ts';
 import { countryPage } from './pages/paths.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { CountryAtlas } from './atlas.ts';
-
-/**
- * One search result as stored in a shard, an array to keep shards small:
- * [kind, display name, matching names ([] = the display name), level, country, parent, link, members].
- * kind "c" country, "r" M49 region, "u" unit; link relative to the base,
- * e.g. "earth/USA/#unit-US-TX"; members: a region's ISO3 codes, space separated.
- */
-export type SearchRecord = [
-  kind: 'c' | 'r' | 'u',
-  name: string,
-  names: string[],
-  level: string,
-  country: string,
-  parent: string,
-  link: string,
-  members: string,
-];
 
 interface WorldCountry {
   cca3: string;

@@ -1,7 +1,7 @@
 // The units of a level (each feature of its file: a region, a county…), as the
 // atlas lists, searches, maps and publishes them: name, code, parent, bbox,
 // the part file holding it, and an anchor id that is its permalink.
-import type { BBox, Dataset } from '../manifest/types.ts';
+import type { BBox, Dataset } from '../../src/shared/manifest.ts';
 
 export interface Unit {
   id: string; // anchor on the country page, without "unit-": e.g. "US-TX", "USA-ADM2-US-AL.01001"

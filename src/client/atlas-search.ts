@@ -3,8 +3,9 @@
 // precomputed index per query word prefix (search/te.json), once, and shows
 // the best results in #results; the countries found (and those of a region
 // found) are announced to the index table as an "atlas-countries" event.
-import { fold, shardKey, SHARD_PREFIX, words } from './fold.ts';
-import { rank, type Hit, type SearchRecord } from './rank.ts';
+import { fold, shardKey, SHARD_PREFIX, words } from '../shared/fold.ts';
+import type { SearchRecord } from '../shared/api.ts';
+import { rank, type Hit } from './rank.ts';
 
 /** Results shown; the status line counts all. */
 const SHOWN = 20;

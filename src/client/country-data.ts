@@ -1,23 +1,8 @@
 // The country's JSON document (api/v1/{body}/{ISO3}.json), fetched once and
 // shared by the map (to name a unit: code, parent) and the units list.
+import type { CountryDocument } from '../shared/api.ts';
 
-export interface ApiUnit {
-  id: string;
-  name: string;
-  other_names?: string[];
-  code: string;
-  parent: string;
-  bbox: number[];
-  display_bbox: number[];
-  part?: string;
-  page: string;
-}
-
-export interface CountryDocument {
-  manifest: { name: { en: string }; iso_a3: string; iso_a2?: string; datasets: { level: string }[] };
-  urls: { level: string; url?: string; parts?: { code: string; name?: string; url: string }[] }[];
-  units: Record<string, ApiUnit[]>;
-}
+export type { ApiUnit, CountryDocument } from '../shared/api.ts';
 
 let loaded: Promise<CountryDocument | undefined> | undefined;
 

@@ -1,9 +1,7 @@
 // Matching and ranking of search records (the shards written by
 // build/site/search-index.ts): pure functions, unit-tested in Node.
-import { fold, words } from './fold.ts';
-
-/** [kind, name, names, level, country, parent, link, members]: see SearchRecord in build/site/search-index.ts. */
-export type SearchRecord = [string, string, string[], string, string, string, string, string];
+import type { SearchRecord } from '../shared/api.ts';
+import { fold, words } from '../shared/fold.ts';
 
 export interface Hit {
   record: SearchRecord;

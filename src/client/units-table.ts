@@ -4,7 +4,7 @@
 // the URL (?units=tex&usort=code). Every row is a permalink target
 // (#unit-US-TX): on arrival the script renders the list, then scrolls to it.
 import { countryDocument, parentName, type ApiUnit, type CountryDocument } from './country-data.ts';
-import { fold } from './fold.ts';
+import { fold } from '../shared/fold.ts';
 
 type Key = 'name' | 'code' | 'parent';
 const COLUMNS: [Key, string][] = [

@@ -6,7 +6,7 @@ import type { FeatureCollection } from 'geojson';
 import { describe, expect, it } from 'vitest';
 import { apiUnits, levelDisplayBbox } from '../../build/site/api-units.ts';
 import { bboxes, levelUnits } from '../../build/site/units.ts';
-import type { Dataset, Manifest } from '../../build/manifest/types.ts';
+import type { Dataset, Manifest } from '../../src/shared/manifest.ts';
 
 const square = (x: number, y: number, d = 1) => ({
   type: 'Polygon',
@@ -133,10 +133,10 @@ describe('display bbox (RFC 7946 §5.2)', () => {
       ],
       dataset('ADM1'),
     );
-    const atlas = { levels: [{ level: 'ADM1', units }] };
+    const atlas = { levels: [{ level: 'ADM1' as const, units }] };
     expect(levelDisplayBbox(atlas, 'ADM1')).toEqual([177, -18, -179, -16]);
     const m = { body: 'earth', iso_a3: 'FJI' } as Manifest;
-    const [east] = apiUnits('/x/', m, atlas).ADM1.slice(1);
+    const [east] = apiUnits('/x/', m, atlas).ADM1!.slice(1);
     expect(east).toMatchObject({
       id: 'FJ-E',
       bbox: [-180, -17, 180, -16],

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, w
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
-import type { Manifest } from '../../build/manifest/types.ts';
+import type { Manifest } from '../../src/shared/manifest.ts';
 import { UserError } from '../../src/cli/command.ts';
 import { filesUnder, fixtureCopy, sha256, snapshot } from './helpers.ts';
 

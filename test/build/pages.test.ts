@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { clientBundle } from '../../build/site/client-bundle.ts';
-import type { Manifest } from '../../build/manifest/types.ts';
+import type { Manifest } from '../../src/shared/manifest.ts';
 import { renderCountryPage } from '../../build/site/pages/country-page.ts';
 import { formatBytes, normaliseBase } from '../../build/site/pages/html.ts';
 import { renderIndexPage } from '../../build/site/pages/index-page.ts';

@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import type { CountryAtlas } from '../../build/site/atlas.ts';
 import { renderSearchIndex } from '../../build/site/search-index.ts';
 import { levelUnits } from '../../build/site/units.ts';
-import type { Dataset, Manifest } from '../../build/manifest/types.ts';
+import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
 import type { LoadedManifest } from '../../build/manifest/validate.ts';
-import { fold, shardKey, words } from '../../src/client/fold.ts';
-import { rank, type SearchRecord } from '../../src/client/rank.ts';
+import { fold, shardKey, words } from '../../src/shared/fold.ts';
+import type { SearchRecord } from '../../src/shared/api.ts';
+import { rank } from '../../src/client/rank.ts';
 
 const manifest = (iso_a3: string, en: string, iso_a2?: string, m49_region?: string) =>
   ({ body: 'earth', iso_a3, iso_a2, name: { en }, m49_region, datasets: [] }) as unknown as Manifest;
@@ -26,7 +27,7 @@ const unit = (shapeName: string, shapeISO: string, parentISO: string, x = 0) => 
     ],
   },
 });
-const level = (name: string, features: ReturnType<typeof unit>[]) => ({
+const level = (name: Level, features: ReturnType<typeof unit>[]) => ({
   level: name,
   units: levelUnits(features, { level: name } as Dataset),
 });

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Dataset } from '../../build/manifest/types.ts';
+import type { Dataset } from '../../src/shared/manifest.ts';
 import { withFields } from '../../build/manifest/fields.ts';
 
 const dataset: Dataset = {

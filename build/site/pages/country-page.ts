@@ -1,6 +1,6 @@
 // One page per manifest: identity, status, attribution, the map, the
 // datasets table (with sha256 copy buttons and downloads) and split parts.
-import type { Dataset, GeometryTypes, Manifest, Part } from '../../manifest/types.ts';
+import type { Dataset, GeometryTypes, Manifest, Part } from '../../../src/shared/manifest.ts';
 import { formatBytes, formatInt, licenseLink, markup, raw, type Html } from './html.ts';
 import { statusBadge } from './index-page.ts';
 import { renderPage, type PageContext } from './layout.ts';
@@ -9,6 +9,7 @@ import type { CountryDownloads, DatasetDownloads } from '../../formats/downloads
 import { downloadsSection, levelLinks, partLinks } from './downloads.ts';
 import { atlasMapAttributes, partNames, unitsSection } from '../atlas-page.ts';
 import type { CountryAtlas } from '../atlas.ts';
+import { mainMap, type CountryMap } from '../maps.ts';
 import { datasetGeometry, describeGeometry, type GeometryByFile } from '../geometry-status.ts';
 
 /** What the build's stages found about one country besides its manifest; a page renders without any of it. */
@@ -16,19 +17,6 @@ export interface CountryFacts {
   atlas?: CountryAtlas; // units and maps (build/site/atlas.ts)
   downloads?: CountryDownloads; // other formats and the archive (build/formats/)
   geometry: GeometryByFile; // geometry counts of every checked file of the catalogue
-}
-
-/** Returns the map a country page shows: the atlas's map of its default level. */
-export function mainMap(atlas: CountryAtlas): CountryMap | undefined {
-  const map = atlas.levels.find((l) => l.level === atlas.mapLevel)?.map;
-  return map && { ...map, level: atlas.mapLevel! };
-}
-
-export interface CountryMap {
-  svg: string; // from renderMapSvg()
-  level: string; // e.g. "ADM1"
-  from: string; // the file drawn, e.g. "data/earth/CHL/preview/CHL_ADM1.preview.geojson"
-  preview: boolean; // whether `from` is the preview (else the full file)
 }
 
 const STATUS_NOTES: Record<string, string> = {

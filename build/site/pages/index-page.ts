@@ -4,7 +4,7 @@
 // the browser renders only the rows on screen before the first paint; the
 // explicit ARIA roles keep the table's semantics under that CSS. Rows carry
 // each value once, without per-cell labels or classes.
-import type { Manifest } from '../../manifest/types.ts';
+import type { Manifest } from '../../../src/shared/manifest.ts';
 import { formatInt, markup, type Html } from './html.ts';
 import { renderPage, type PageContext } from './layout.ts';
 import { manifestLevels, manifestLicenses } from '../../manifest/summary.ts';

@@ -1,0 +1,125 @@
+// The shapes the catalogue publishes as JSON (dist/api/v1/ and dist/search/),
+// declared once: the build writes them (build/site/) and the browser code
+// reads them (src/client/). Neither DOM nor Node here.
+import type { BBox, Level, Manifest } from './manifest.ts';
+
+/** Version of the API's own shape; the manifests inside keep their schema_version. */
+export const API_VERSION = 1;
+
+/** One unit (a feature of a level) as a country document lists it. */
+export interface ApiUnit {
+  id: string; // e.g. "US-TX"
+  name: string;
+  other_names?: string[];
+  code: string;
+  parent: string; // parent code, e.g. "USA" or "US-AL"
+  bbox: BBox; // plain min/max, as in the manifest
+  display_bbox: BBox; // west > east across the antimeridian (RFC 7946 §5.2)
+  part?: string; // code of the part file holding the unit
+  page: string; // permalink, e.g. "/earth/USA/#unit-US-TX"
+}
+
+/** Where a country document and its page are: URLs that already include the base. */
+export interface ApiLinks {
+  page: string; // e.g. "/earth/CHL/"
+  api: string; // e.g. "/api/v1/earth/CHL.json"
+  manifest: string; // e.g. "/data/earth/CHL/manifest.json"
+}
+
+/** A published file: its URL and checksum. */
+export interface ApiFile {
+  url: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** One download of a level or part in another format. */
+export interface ApiDownload extends ApiFile {
+  format: 'gpkg' | 'fgb' | 'shp' | 'topojson';
+  quantization?: number[]; // TopoJSON's grid, when it is quantised
+  scale?: number[];
+}
+
+/** The other formats of a level or part, and what they could not hold. */
+export interface ApiLayer {
+  downloads?: ApiDownload[];
+  shapefile_fields?: Record<string, string>; // property → its cut Shapefile field name, where they differ
+  not_converted?: { format: string; reason: string }[];
+}
+
+/** A dataset's geometry status, where the build checked it. */
+export interface ApiGeometry {
+  geometry?: { invalid: number; checked: number };
+}
+
+/** One part of a split level. */
+export interface ApiPart extends ApiLayer {
+  code: string;
+  name?: string;
+  url: string;
+}
+
+/** The URLs of one dataset (level) of a country. */
+export interface ApiDatasetUrls extends ApiLayer, ApiGeometry {
+  level: Level;
+  url?: string;
+  preview_url?: string;
+  display_bbox?: BBox;
+  parts?: ApiPart[];
+}
+
+/** `api/v1/{body}/{ISO3}.json`: the manifest as published, its URLs and its units. */
+export interface CountryDocument extends Omit<ApiLinks, 'manifest'> {
+  api_version: typeof API_VERSION;
+  manifest: Manifest; // the manifest itself, as published at ApiIndexEntry.manifest
+  urls: ApiDatasetUrls[];
+  units: Partial<Record<Level, ApiUnit[]>>;
+  archive?: ApiFile; // the whole-country .zip
+}
+
+/** One entry of `api/v1/index.json`. */
+export interface ApiIndexEntry extends ApiLinks {
+  body: Manifest['body'];
+  iso_a3: string;
+  iso_a2?: string;
+  name: Manifest['name'];
+  m49_region?: string;
+  status: Manifest['status'];
+  license: Manifest['source']['license'];
+  licenses: string[];
+  levels: string[];
+  datasets: ({
+    level: Level;
+    features: number;
+    url?: string;
+    bytes?: number;
+    sha256?: string;
+    parts?: number;
+    license: string;
+  } & ApiGeometry)[];
+}
+
+/** `api/v1/index.json`: every manifest, in catalogue order. */
+export interface ApiIndex {
+  api_version: typeof API_VERSION;
+  count: number;
+  entries: ApiIndexEntry[];
+}
+
+/**
+ * One search result as stored in a shard (`search/{key}.json`), an array to
+ * keep shards small: [kind, display name, matching names ([] = the display
+ * name), level, country, parent, link, members]. kind "c" country, "r" M49
+ * region, "u" unit; link relative to the base, e.g. "earth/USA/#unit-US-TX";
+ * members: a region's ISO3 codes, space separated.
+ */
+export type SearchRecord = [
+  kind: 'c' | 'r' | 'u',
+  name: string,
+  names: string[],
+  level: string,
+  country: string,
+  parent: string,
+  link: string,
+  members: string,
+];
