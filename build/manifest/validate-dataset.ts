@@ -5,7 +5,13 @@
 import { isInside, type DataFiles } from './data-files.ts';
 import type { Problem } from '../core/problem.ts';
 import type { ManifestRule } from '../core/rules.ts';
-import { MAX_PREVIEW_BYTES, type BBox, type Dataset, type FileStats, type GeometryTypes } from '../../src/shared/manifest.ts';
+import {
+  MAX_PREVIEW_BYTES,
+  type BBox,
+  type Dataset,
+  type FileStats,
+  type GeometryTypes,
+} from '../../src/shared/manifest.ts';
 import { byCodepoint } from '../measure/measure.ts';
 import { show } from './schema.ts';
 import { checkBboxMembers } from './validate-bbox.ts';
