@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/shared/manifest.ts';
-import { withFields } from '../../build/manifest/fields.ts';
+import { withFields } from '../../build/manifest/key-order.ts';
 
 const dataset: Dataset = {
   level: 'ADM2',
