@@ -5,6 +5,8 @@
 // all overlap, whatever their shape: the index behind every check here that
 // would otherwise test all pairs (chains, holes, polygons, segments).
 
+import { work } from './limits.ts';
+
 const NODE = 8;
 const CURVE_BITS = 16; // a 65,536 × 65,536 grid over the items' extent
 
@@ -18,8 +20,6 @@ export interface Boxes {
 }
 
 export class BoxTree {
-  /** Boxes tested by queries so far: the work, for tests that bound it. */
-  tested = 0;
   /** The items the last query found (see query()). */
   found: Int32Array = new Int32Array(64);
   private readonly items: Int32Array; // item ids in curve order (level 0)
@@ -103,7 +103,7 @@ export class BoxTree {
           levels[depth++] = level - 1;
         } else {
           if (count === limit) {
-            this.tested += tested;
+            work.tests += tested;
             return -1;
           }
           if (count === found.length) found = this.found = grow(found);
@@ -111,7 +111,7 @@ export class BoxTree {
         }
       }
     }
-    this.tested += tested;
+    work.tests += tested;
     return count;
   }
 }

@@ -52,11 +52,6 @@ export class ChainIndex {
     this.seen = new Int32Array(count);
   }
 
-  /** Boxes tested by the index's queries so far. */
-  get tested(): number {
-    return this.tree.tested;
-  }
-
   /**
    * Returns how many chains after position `a` in sweep order have a piece
    * whose box meets one of chain order[a]'s; their positions, ascending, in

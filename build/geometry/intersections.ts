@@ -7,7 +7,7 @@
 // points costs about n log n, never n².
 import { ChainIndex } from './chain-index.ts';
 import { bucketOf, buildChains, type Chains } from './chains.ts';
-import { indexLimits } from './limits.ts';
+import { indexLimits, work } from './limits.ts';
 import { COLLINEAR, isCrossing, orientation, type XY } from './orientation.ts';
 import type { Ring, Rings } from './rings.ts';
 import { TouchGraph } from './touches.ts';
@@ -41,6 +41,7 @@ export function analyseIntersections(g: Rings): IntersectionResult {
     const stop = bucketEnd[bucketOf(chains, iMaxX)]!;
     budget -= stop - a - 1;
     if (budget < 0) break;
+    work.tests += stop - a - 1;
     for (let b = a + 1; b < stop; b++) {
       // Most chains met overlap in x but not in y (the ring's other side), so
       // y is tested first, its two tests combined without branches (which the

@@ -13,3 +13,11 @@ export const indexLimits = {
   /** …if it has at least this many segments. */
   segmentsForIndex: 64,
 };
+
+/**
+ * Envelope and segment tests done so far, in every loop that could meet all
+ * pairs (sweep steps, R-tree boxes, holes and polygons paired, segments
+ * scanned to locate a point): tests bound it on adversarial shapes, to catch
+ * a return to quadratic work without timing anything.
+ */
+export const work = { tests: 0 };

@@ -6,7 +6,7 @@
 // hole with a hole in every gap) gets an index of its segments, so each
 // location costs about log n instead of n; the answers are the same.
 import { BoxTree } from './box-tree.ts';
-import { indexLimits } from './limits.ts';
+import { indexLimits, work } from './limits.ts';
 import {
   COLLINEAR,
   COUNTERCLOCKWISE,
@@ -127,6 +127,7 @@ function segmentCrossing(xs: Float64Array, ys: Float64Array, k: number, px: numb
 /** Counts crossings of the ray from (px, py) towards +x over one ring; returns -1 if the point is on it. */
 function crossings(g: Rings, ring: Ring, px: number, py: number): number {
   const { xs, ys } = g;
+  work.tests += ring.end - ring.start;
   let count = 0;
   for (let k = ring.start; k < ring.end; k++) {
     const crossing = segmentCrossing(xs, ys, k, px, py);
@@ -230,6 +231,7 @@ function onSegment(g: Rings, i: number, p: XY): boolean {
 
 /** Returns the first segment of `ring` that p lies on (the next one if p is its end point). */
 function intersectingSegIndex(g: Rings, ring: Ring, p: XY): number {
+  work.tests += ring.end - ring.start;
   for (let i = ring.start; i < ring.end; i++) {
     if (!onSegment(g, i, p)) continue;
     return (p[0] === g.xs[i + 1] && p[1] === g.ys[i + 1] ? i + 1 : i) - ring.start;

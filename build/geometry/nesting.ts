@@ -6,7 +6,7 @@
 // shell with 100,000 holes is not 10^10 envelope tests; the first problem
 // reported is the one the pairwise loops report.
 import { BoxTree, grow, sortAscending } from './box-tree.ts';
-import { indexLimits } from './limits.ts';
+import { indexLimits, work } from './limits.ts';
 import { EXTERIOR, INTERIOR, Locator } from './locate.ts';
 import type { XY } from './orientation.ts';
 import { covers, type Ring, type Rings } from './rings.ts';
@@ -57,6 +57,7 @@ export class Nesting {
     for (let p = 0; p < polygons.length; p++) {
       const shell = polygons[p]![0]!;
       const count = tree ? this.outerCandidates(tree, shell) : polygons.length;
+      if (!tree) work.tests += count;
       for (let k = 0; k < count; k++) {
         const outer = polygons[tree ? this.outers[k]! : k]!;
         if (outer === polygons[p] || !covers(outer[0]!, shell)) continue;
@@ -74,6 +75,7 @@ export class Nesting {
   private holesAround(polygon: Ring[], ring: Ring): number {
     let count = 0;
     if (polygon.length - 1 < indexLimits.ringsForIndex) {
+      work.tests += polygon.length - 1;
       for (let h = 1; h < polygon.length; h++)
         if (covers(polygon[h]!, ring)) count = this.addAround(count, h);
       return count;
