@@ -4,16 +4,18 @@
 import { open, stat } from 'node:fs/promises';
 import { findSegments } from '../measure/parallel.ts';
 import { checkInWorker } from './parallel.ts';
-import { GeometryReader } from './parse-geometry.ts';
+import type { GeometryProblemKind } from './kinds.ts';
+import { GeometryReader, type FlatGeometry } from './parse-geometry.ts';
+import { COORDINATE_OUT_OF_RANGE, findOutOfRange } from './range.ts';
 import { FeatureCutter, readFeatureBytes, type ByteRange } from './read-features.ts';
-import { checkFlat, type GeometryIssue } from './validity.ts';
+import { checkFlat, isPolygonal, type GeometryIssue } from './validity.ts';
 
 /** One invalid feature: e.g. pointer "/features/8/geometry/coordinates/3/0". */
 export interface FeatureIssue {
   feature: number;
   pointer: string;
   structural: boolean; // RFC 7946 structure: an error; else an OGC rule: a warning unless --strict
-  kind: string; // e.g. "ring self-intersection"
+  kind: GeometryProblemKind; // e.g. "ring self-intersection"
   message: string; // e.g. "ring self-intersection at or near [-47.3019, -16.0392]"
 }
 
@@ -86,10 +88,28 @@ export async function checkRange(
     const index = firstIndex + checked++;
     const geometry = reader.read(bytes);
     if (!geometry) continue;
-    const issue = checkFlat(geometry);
-    if (issue) issues.push(featureIssue(index, issue));
+    checkFeature(index, geometry, issues);
   }
   return { checked, issues, between: cutter.isBetweenFeatures() };
+}
+
+/**
+ * Adds the problems of feature `index` to `issues`: its first validity
+ * problem, then its first position out of lon/lat range (reported only for
+ * lon/lat datasets, build/manifest/validate-geometry.ts). So a feature has at
+ * most one of each, in that order.
+ */
+export function checkFeature(index: number, f: FlatGeometry, issues: FeatureIssue[]): void {
+  if (!isPolygonal(f)) return;
+  const issue = checkFlat(f);
+  if (issue) issues.push(featureIssue(index, issue));
+  const range = findOutOfRange(f);
+  if (range) issues.push(featureIssue(index, range));
+}
+
+/** Returns how many features of a verdict are invalid (by the validity rules; a range problem alone does not count). */
+export function invalidFeatures(result: FileGeometry): number {
+  return result.issues.filter((issue) => issue.kind !== COORDINATE_OUT_OF_RANGE).length;
 }
 
 /** Returns the issue of feature `index`, its pointer down to the ring (or position) at fault. */

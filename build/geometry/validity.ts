@@ -3,6 +3,7 @@
 // order GEOS's IsValidOp checks them, so the first problem reported is the
 // one GEOS (PostGIS ST_IsValid, shapely is_valid) reports.
 import { analyseIntersections } from './intersections.ts';
+import type { GeometryProblemKind } from './kinds.ts';
 import { Nesting } from './nesting.ts';
 import type { XY } from './orientation.ts';
 import type { FlatGeometry } from './parse-geometry.ts';
@@ -11,7 +12,7 @@ import { collectRings, type Ring, type Rings } from './rings.ts';
 /** What is wrong with a geometry, found at `path` below its "coordinates" (e.g. [3, 0]: polygon 3, shell). */
 export interface GeometryIssue {
   structural: boolean; // RFC 7946 structure (always an error), else an OGC validity rule
-  kind: string; // GEOS's words, e.g. "ring self-intersection"; or "ring not closed", "ring too short"
+  kind: GeometryProblemKind; // GEOS's words, e.g. "ring self-intersection"; or "ring not closed", "ring too short"
   path: number[];
   message: string; // e.g. "ring self-intersection at or near [-47.3019, -16.0392]"
 }
@@ -26,10 +27,14 @@ export function checkGeometry(type: string, coordinates: unknown): GeometryIssue
   return checkFlat(flatten(type, coordinates as number[][][] | number[][][][]));
 }
 
+/** Returns whether a flat geometry is a Polygon or MultiPolygon nested as its type says (else the measurer reports it). */
+export function isPolygonal(f: FlatGeometry): boolean {
+  return (f.type === 'Polygon' || f.type === 'MultiPolygon') && f.multi === (f.type === 'MultiPolygon');
+}
+
 /** Returns the first problem of a flat Polygon or MultiPolygon (build/geometry/parse-geometry.ts), or undefined. */
 export function checkFlat(f: FlatGeometry): GeometryIssue | undefined {
-  if (f.type !== 'Polygon' && f.type !== 'MultiPolygon') return undefined;
-  if (f.multi !== (f.type === 'MultiPolygon')) return undefined; // the measurer reports the wrong nesting
+  if (!isPolygonal(f)) return undefined;
   const pathOf: PathOf = (p, ...rest) => (f.multi ? [p, ...rest] : rest);
   return checkStructure(f, pathOf) ?? checkPoints(f, pathOf) ?? checkTopology(collectRings(f), pathOf);
 }
@@ -71,7 +76,7 @@ export function showPoint(at: readonly number[]): string {
 }
 
 /** An OGC validity problem, worded as GEOS words it, with where. */
-function issue(kind: string, path: number[], at: readonly number[]): GeometryIssue {
+function issue(kind: GeometryProblemKind, path: number[], at: readonly number[]): GeometryIssue {
   return { structural: false, kind, path, message: `${kind} at or near ${showPoint(at)}` };
 }
 
