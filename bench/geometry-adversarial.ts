@@ -69,10 +69,18 @@ function ours(script: string, path: string): Timing | string {
     first: number;
     best: number;
     bestCpu: number;
+    read: number;
     positions: number;
     issue: string;
   };
-  return { seconds: r.best, cpu: r.bestCpu, first: r.first, positions: r.positions, verdict: r.issue };
+  return {
+    seconds: r.best,
+    cpu: r.bestCpu,
+    first: r.first,
+    read: r.read,
+    positions: r.positions,
+    verdict: r.issue,
+  };
 }
 
 function geos(path: string): Timing | string {

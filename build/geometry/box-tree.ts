@@ -10,15 +10,6 @@ import { work } from './limits.ts';
 const NODE = 8;
 const CURVE_BITS = 16; // a 65,536 × 65,536 grid over the items' extent
 
-/** Boxes by item: minX[i], minY[i], maxX[i], maxY[i] for i < count. */
-export interface Boxes {
-  count: number;
-  minX: ArrayLike<number>;
-  minY: ArrayLike<number>;
-  maxX: ArrayLike<number>;
-  maxY: ArrayLike<number>;
-}
-
 export class BoxTree {
   /** The items the last query found (see query()). */
   found: Int32Array = new Int32Array(64);
@@ -30,9 +21,10 @@ export class BoxTree {
   private readonly nodes: Int32Array; // the query's stack: nodes…
   private readonly levels: Int32Array; // …and their levels
 
-  constructor(boxes: Boxes) {
-    const n = boxes.count;
-    this.items = curveOrder(boxes);
+  /** `boxes`: item i's box is boxes[4i…4i+3] = minX, minY, maxX, maxY. */
+  constructor(boxes: Float64Array) {
+    const n = boxes.length >> 2;
+    this.items = curveOrder(boxes, n);
     let total = 0;
     for (let size = n; ; size = Math.ceil(size / NODE)) {
       this.levelStart.push(total);
@@ -41,11 +33,11 @@ export class BoxTree {
     }
     const box = new Float64Array(4 * total);
     for (let k = 0; k < n; k++) {
-      const item = this.items[k]!;
-      box[4 * k] = boxes.minX[item]!;
-      box[4 * k + 1] = boxes.minY[item]!;
-      box[4 * k + 2] = boxes.maxX[item]!;
-      box[4 * k + 3] = boxes.maxY[item]!;
+      const item = 4 * this.items[k]!;
+      box[4 * k] = boxes[item]!;
+      box[4 * k + 1] = boxes[item + 1]!;
+      box[4 * k + 2] = boxes[item + 2]!;
+      box[4 * k + 3] = boxes[item + 3]!;
     }
     const starts = this.levelStart;
     for (let level = 1; level < starts.length; level++) {
@@ -117,15 +109,14 @@ export class BoxTree {
 }
 
 /** Returns the item ids sorted by the Hilbert-curve position of their boxes' centres. */
-function curveOrder(boxes: Boxes): Int32Array {
-  const n = boxes.count;
+function curveOrder(boxes: Float64Array, n: number): Int32Array {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
   for (let i = 0; i < n; i++) {
-    const cx = (boxes.minX[i]! + boxes.maxX[i]!) / 2;
-    const cy = (boxes.minY[i]! + boxes.maxY[i]!) / 2;
+    const cx = (boxes[4 * i]! + boxes[4 * i + 2]!) / 2;
+    const cy = (boxes[4 * i + 1]! + boxes[4 * i + 3]!) / 2;
     if (cx < x0) x0 = cx;
     if (cx > x1) x1 = cx;
     if (cy < y0) y0 = cy;
@@ -136,8 +127,8 @@ function curveOrder(boxes: Boxes): Int32Array {
   const sy = y1 > y0 ? cells / (y1 - y0) : 0;
   const keys = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    const cx = (boxes.minX[i]! + boxes.maxX[i]!) / 2;
-    const cy = (boxes.minY[i]! + boxes.maxY[i]!) / 2;
+    const cx = (boxes[4 * i]! + boxes[4 * i + 2]!) / 2;
+    const cy = (boxes[4 * i + 1]! + boxes[4 * i + 3]!) / 2;
     keys[i] = hilbert(Math.floor((cx - x0) * sx), Math.floor((cy - y0) * sy));
   }
   return radixSort(keys);

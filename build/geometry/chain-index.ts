@@ -31,22 +31,23 @@ export class ChainIndex {
     const { count, start, end, order } = chains;
     let segments = 0;
     for (let c = 0; c < count; c++) segments += end[c]! - start[c]!;
-    const minX = new Float64Array(segments);
-    const minY = new Float64Array(segments);
-    const maxX = new Float64Array(segments);
-    const maxY = new Float64Array(segments);
+    const boxes = new Float64Array(4 * segments);
     this.segmentChain = new Int32Array(segments);
     let k = 0;
     for (let c = 0; c < count; c++) {
       for (let s = start[c]!; s < end[c]!; s++, k++) {
-        minX[k] = Math.min(xs[s]!, xs[s + 1]!);
-        maxX[k] = Math.max(xs[s]!, xs[s + 1]!);
-        minY[k] = Math.min(ys[s]!, ys[s + 1]!);
-        maxY[k] = Math.max(ys[s]!, ys[s + 1]!);
+        const ax = xs[s]!;
+        const bx = xs[s + 1]!;
+        const ay = ys[s]!;
+        const by = ys[s + 1]!;
+        boxes[4 * k] = ax < bx ? ax : bx;
+        boxes[4 * k + 1] = ay < by ? ay : by;
+        boxes[4 * k + 2] = ax < bx ? bx : ax;
+        boxes[4 * k + 3] = ay < by ? by : ay;
         this.segmentChain[k] = c;
       }
     }
-    this.tree = new BoxTree({ count: segments, minX, minY, maxX, maxY });
+    this.tree = new BoxTree(boxes);
     this.rank = new Int32Array(count);
     for (let a = 0; a < count; a++) this.rank[order[a]!] = a;
     this.seen = new Int32Array(count);

@@ -6,7 +6,7 @@ import { findSegments } from '../measure/parallel.ts';
 import { checkInWorker } from './parallel.ts';
 import type { GeometryProblemKind } from './kinds.ts';
 import { GeometryReader, type FlatGeometry } from './parse-geometry.ts';
-import { COORDINATE_OUT_OF_RANGE, findOutOfRange } from './range.ts';
+import { COORDINATE_OUT_OF_RANGE, findOutOfRange, inRange } from './range.ts';
 import { FeatureCutter, readFeatureBytes, type ByteRange } from './read-features.ts';
 import { checkFlat, isPolygonal, type GeometryIssue } from './validity.ts';
 
@@ -44,7 +44,12 @@ export async function checkGeometryFile(
   const { size } = await stat(path);
   if (size < (options.parallelMinBytes ?? PARALLEL_MIN_BYTES)) return strip(await checkRange(path));
   const file = await open(path, 'r');
-  const segments = await findSegments(file, size, Math.ceil(size / 2)).finally(() => file.close());
+  let segments;
+  try {
+    segments = findSegments(file, size, Math.ceil(size / 2));
+  } finally {
+    await file.close();
+  }
   if (segments.length < 2) return strip(await checkRange(path));
   const cut = segments[1]!.from;
   const second = checkInWorker(path, cut, size);
@@ -97,13 +102,20 @@ export async function checkRange(
  * Adds the problems of feature `index` to `issues`: its first validity
  * problem, then its first position out of lon/lat range (reported only for
  * lon/lat datasets, build/manifest/validate-geometry.ts). So a feature has at
- * most one of each, in that order.
+ * most one of each, in that order. `scanned`: the bbox of every position
+ * read so far, this feature's included (the measurer's): while it is in
+ * range, no feature needs looking at.
  */
-export function checkFeature(index: number, f: FlatGeometry, issues: FeatureIssue[]): void {
+export function checkFeature(
+  index: number,
+  f: FlatGeometry,
+  issues: FeatureIssue[],
+  scanned?: Float64Array,
+): void {
   if (!isPolygonal(f)) return;
   const issue = checkFlat(f);
   if (issue) issues.push(featureIssue(index, issue));
-  const range = findOutOfRange(f);
+  const range = !scanned || !inRange(scanned) ? findOutOfRange(f) : undefined;
   if (range) issues.push(featureIssue(index, range));
 }
 

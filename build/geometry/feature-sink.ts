@@ -73,11 +73,11 @@ export class GeometrySink implements PositionSink {
     g.polygonEnds[g.polygons++] = g.rings;
   }
 
-  endGeometry(type: string, feature: number): void {
+  endGeometry(type: string, feature: number, box: Float64Array): void {
     const g = this.g;
     g.type = type;
     g.multi = type === 'MultiPolygon';
-    checkFeature(feature, g, this.issues);
+    checkFeature(feature, g, this.issues, box);
   }
 }
 

@@ -149,22 +149,19 @@ class SegmentIndex {
     const { xs, ys } = g;
     let count = 0;
     for (const ring of rings) count += ring.end - ring.start;
-    const minX = new Float64Array(count);
-    const minY = new Float64Array(count);
-    const maxX = new Float64Array(count);
-    const maxY = new Float64Array(count);
+    const boxes = new Float64Array(4 * count);
     this.segment = new Int32Array(count);
     let item = 0;
     for (const ring of rings) {
       for (let k = ring.start; k < ring.end; k++, item++) {
-        minX[item] = Math.min(xs[k]!, xs[k + 1]!);
-        maxX[item] = Math.max(xs[k]!, xs[k + 1]!);
-        minY[item] = Math.min(ys[k]!, ys[k + 1]!);
-        maxY[item] = Math.max(ys[k]!, ys[k + 1]!);
+        boxes[4 * item] = Math.min(xs[k]!, xs[k + 1]!);
+        boxes[4 * item + 1] = Math.min(ys[k]!, ys[k + 1]!);
+        boxes[4 * item + 2] = Math.max(xs[k]!, xs[k + 1]!);
+        boxes[4 * item + 3] = Math.max(ys[k]!, ys[k + 1]!);
         this.segment[item] = k;
       }
     }
-    this.tree = new BoxTree({ count, minX, minY, maxX, maxY });
+    this.tree = new BoxTree(boxes);
   }
 
   /** The crossings of the ray from (px, py) towards +x over all the rings; -1 if the point is on one. */

@@ -128,21 +128,14 @@ export class Nesting {
 }
 
 /** The envelopes of rings[from…], as a BoxTree takes them. */
-function envelopes(rings: Ring[], from: number) {
-  const count = rings.length - from;
-  const boxes = {
-    count,
-    minX: new Float64Array(count),
-    minY: new Float64Array(count),
-    maxX: new Float64Array(count),
-    maxY: new Float64Array(count),
-  };
-  for (let k = 0; k < count; k++) {
+function envelopes(rings: Ring[], from: number): Float64Array {
+  const boxes = new Float64Array(4 * (rings.length - from));
+  for (let k = 0; from + k < rings.length; k++) {
     const ring = rings[from + k]!;
-    boxes.minX[k] = ring.minX;
-    boxes.minY[k] = ring.minY;
-    boxes.maxX[k] = ring.maxX;
-    boxes.maxY[k] = ring.maxY;
+    boxes[4 * k] = ring.minX;
+    boxes[4 * k + 1] = ring.minY;
+    boxes[4 * k + 2] = ring.maxX;
+    boxes[4 * k + 3] = ring.maxY;
   }
   return boxes;
 }

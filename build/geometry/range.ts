@@ -17,6 +17,11 @@ export function isLonLat(crs: { authority: string; code: string; epsg: number })
   );
 }
 
+/** Returns whether a bbox [minX, minY, maxX, maxY] lies within [-180, 180] × [-90, 90] (an empty one does). */
+export function inRange(box: ArrayLike<number>): boolean {
+  return box[0]! >= -180 && box[2]! <= 180 && box[1]! >= -90 && box[3]! <= 90;
+}
+
 /**
  * Returns the first position of a Polygon or MultiPolygon outside
  * [-180, 180] × [-90, 90], as a problem at its path below "coordinates"

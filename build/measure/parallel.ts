@@ -7,6 +7,7 @@
 // state the worker assumed (inside "features", before a feature); otherwise,
 // or if the worker found a problem there, this thread scans it again, so the
 // results and error messages are always those of one sequential pass.
+import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { LazyWorker } from '../core/lazy-worker.ts';
@@ -34,13 +35,16 @@ export const WORKER = 2;
  * of features larger than the window), at a `{"type":"Feature"` that follows
  * a ',' or '['. Neither is sure to be between features (the second may even
  * lie inside a string): that is checked when the segments join, and a
- * segment whose start was not is scanned again in sequence.
+ * segment whose start was not is scanned again in sequence. The reads are
+ * synchronous (tens of 64 KiB reads, about a millisecond): asynchronous
+ * ones each waited behind a chunk of the other files being scanned, and
+ * the file's scan started up to a second late.
  */
-export async function findSegments(file: FileHandle, size: number, segmentBytes: number): Promise<Segment[]> {
+export function findSegments(file: FileHandle, size: number, segmentBytes: number): Segment[] {
   const cuts = [0];
   const window = Buffer.allocUnsafe(WINDOW);
   for (let at = segmentBytes; at < size - segmentBytes / 2; at += segmentBytes) {
-    const cut = await findCut(file, window, at, Math.min(at + Math.min(segmentBytes, SEARCH_BYTES), size));
+    const cut = findCut(file.fd, window, at, Math.min(at + Math.min(segmentBytes, SEARCH_BYTES), size));
     if (cut > cuts[cuts.length - 1]!) cuts.push(cut);
   }
   return cuts.map((from, k) => ({ from, to: cuts[k + 1] ?? size, last: k === cuts.length - 1 }));
@@ -51,8 +55,8 @@ const SEARCH_BYTES = 4 << 20; // how far past a segment's nominal start a featur
 const OVERLAP = 64; // windows overlap by this much, so a feature's opening cut by one lies whole in the next
 
 /** Returns where a feature seems to start from `at` on (before `limit`), or -1 (see findSegments). */
-async function findCut(file: FileHandle, window: Buffer, at: number, limit: number): Promise<number> {
-  let { bytesRead } = await file.read(window, 0, window.length, at);
+function findCut(fd: number, window: Buffer, at: number, limit: number): number {
+  let bytesRead = readSync(fd, window, 0, window.length, at);
   let i = window.subarray(0, bytesRead).indexOf(0x0a);
   if (i >= 0) {
     while (i < bytesRead && isSpace(window[i]!)) i++;
@@ -63,7 +67,7 @@ async function findCut(file: FileHandle, window: Buffer, at: number, limit: numb
     if (found >= 0) return at + found;
     if (bytesRead < window.length || at + bytesRead >= limit) return -1;
     at += bytesRead - OVERLAP;
-    ({ bytesRead } = await file.read(window, 0, window.length, at));
+    bytesRead = readSync(fd, window, 0, window.length, at);
   }
 }
 

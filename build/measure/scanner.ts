@@ -351,7 +351,7 @@ export class FeatureCollectionScanner {
       );
     }
     this.geometryTypes.set(type, (this.geometryTypes.get(type) ?? 0) + 1);
-    this.coords.sink?.endGeometry(type, this.features - 1);
+    this.coords.sink?.endGeometry(type, this.features - 1, this.coords.box);
   }
 
   /** Checks the string value of a "type" member. */

@@ -94,7 +94,7 @@ describe('measure equals JSON.parse + @turf/bbox + sha256 on generated FeatureCo
     const path = join(dir, 'one-line.geojson');
     writeFileSync(path, text);
     const file = await open(path);
-    const segments = await findSegments(file, text.length, 1000);
+    const segments = findSegments(file, text.length, 1000);
     await file.close();
     expect(segments.length).toBeGreaterThan(4);
     for (const { from } of segments.slice(1)) expect(text.slice(from - 1, from + 9)).toBe(',{"type": ');
@@ -113,7 +113,7 @@ describe('measure equals JSON.parse + @turf/bbox + sha256 on generated FeatureCo
     const path = join(dir, 'nested.geojson');
     writeFileSync(path, text);
     const file = await open(path);
-    const segments = await findSegments(file, text.length, 1000);
+    const segments = findSegments(file, text.length, 1000);
     await file.close();
     expect(segments.some(({ from }) => text.slice(from - 1, from) === '[')).toBe(true); // a cut inside "kin"
     expect(await measureGeoJSON(path, { parallelMinBytes: 0, segmentBytes: 1000 })).toEqual(
@@ -128,7 +128,7 @@ describe('measure equals JSON.parse + @turf/bbox + sha256 on generated FeatureCo
     const path = join(dir, 'lines.geojson');
     writeFileSync(path, text);
     const file = await open(path);
-    const segments = await findSegments(file, text.length, 1000);
+    const segments = findSegments(file, text.length, 1000);
     await file.close();
     expect(segments.length).toBeGreaterThan(4);
     for (const { from } of segments.slice(1)) expect(text.slice(from - 2, from + 2)).toBe(',\n{"');
