@@ -6,6 +6,10 @@
 // recorded before it, are the same as the sweep's.
 import { BoxTree, grow, sortAscending } from './box-tree.ts';
 import type { Chains } from './chains.ts';
+import { work } from './limits.ts';
+import type { Rings } from './rings.ts';
+
+const SMALL_RING = 16; // segments: a ring this small is looked up once for all its chains
 
 /**
  * Lists, for each chain in sweep order, the later chains that may meet it:
@@ -20,14 +24,26 @@ export class ChainIndex {
   private readonly segmentChain: Int32Array; // per segment in the tree, its chain
   private readonly rank: Int32Array; // per chain, its position in sweep order
   private readonly seen: Int32Array; // per chain, 1 + the position that last listed it
+  private readonly boxes: Float64Array; // per segment in the tree: minX, minY, maxX, maxY
   private later: Int32Array = new Int32Array(64);
   private count = 0;
+  // The segments whose box meets the envelope of the last small ring asked
+  // about: its chains come one after another in sweep order (their boxes
+  // start at the same x), and one query serves them all.
+  private cachedRing = -1;
+  private cache: Int32Array = new Int32Array(64);
+  private cached = 0;
+
+  private readonly xs: Float64Array;
+  private readonly ys: Float64Array;
 
   constructor(
     private readonly chains: Chains,
-    private readonly xs: Float64Array,
-    private readonly ys: Float64Array,
+    private readonly g: Rings,
   ) {
+    const { xs, ys } = g;
+    this.xs = xs;
+    this.ys = ys;
     const { count, start, end, order } = chains;
     let segments = 0;
     for (let c = 0; c < count; c++) segments += end[c]! - start[c]!;
@@ -47,6 +63,7 @@ export class ChainIndex {
         this.segmentChain[k] = c;
       }
     }
+    this.boxes = boxes;
     this.tree = new BoxTree(boxes);
     this.rank = new Int32Array(count);
     for (let a = 0; a < count; a++) this.rank[order[a]!] = a;
@@ -63,19 +80,52 @@ export class ChainIndex {
     const from = this.chains.start[chain]!;
     const to = this.chains.end[chain]!;
     this.count = 0;
-    // One query with the chain's box finds what its segments' would, and
-    // some more; where it finds many more (a chain's box holding the turns
-    // inside a spiral), each segment asks on its own.
-    if (this.collect(a, from, to, to - from === 1 ? Infinity : 8 + 4 * (to - from)) < 0) {
+    const ring = this.chains.ring[chain]!;
+    const { start, end } = this.g.rings[ring]!;
+    if (end - start <= SMALL_RING) {
+      this.collectCached(a, ring, from, to);
+    } else if (this.collect(a, from, to, to - from === 1 ? Infinity : 8 + 4 * (to - from)) < 0) {
+      // One query with the chain's box finds what its segments' would, and
+      // some more; where it finds many more (a chain's box holding the turns
+      // inside a spiral), each segment asks on its own.
       for (let s = from; s < to; s++) this.collect(a, s, s + 1, Infinity);
     }
     sortAscending(this.later, this.count);
     return this.count;
   }
 
+  /** As collect() for the chain of points from…to of a small ring: from the segments around the ring, those whose box meets the chain's. */
+  private collectCached(a: number, ring: number, from: number, to: number): void {
+    const { tree, boxes, xs, ys } = this;
+    if (this.cachedRing !== ring) {
+      const r = this.g.rings[ring]!;
+      const found = tree.query(r.minX, r.minY, r.maxX, r.maxY);
+      while (this.cache.length < found) this.cache = grow(this.cache);
+      for (let k = 0; k < found; k++) this.cache[k] = tree.found[k]!;
+      this.cached = found;
+      this.cachedRing = ring;
+    }
+    work.tests += this.cached;
+    const x0 = Math.min(xs[from]!, xs[to]!);
+    const y0 = Math.min(ys[from]!, ys[to]!);
+    const x1 = Math.max(xs[from]!, xs[to]!);
+    const y1 = Math.max(ys[from]!, ys[to]!);
+    for (let k = 0; k < this.cached; k++) {
+      const item = this.cache[k]!;
+      if (
+        boxes[4 * item]! > x1 ||
+        boxes[4 * item + 1]! > y1 ||
+        boxes[4 * item + 2]! < x0 ||
+        boxes[4 * item + 3]! < y0
+      )
+        continue;
+      this.add(a, this.segmentChain[item]!);
+    }
+  }
+
   /** Adds the chains after `a` with a segment whose box meets that of points s…e (monotone: their ends' box); -1 if over `limit`. */
   private collect(a: number, s: number, e: number, limit: number): number {
-    const { tree, segmentChain, rank, seen, xs, ys } = this;
+    const { tree, segmentChain, xs, ys } = this;
     const found = tree.query(
       Math.min(xs[s]!, xs[e]!),
       Math.min(ys[s]!, ys[e]!),
@@ -83,15 +133,17 @@ export class ChainIndex {
       Math.max(ys[s]!, ys[e]!),
       limit,
     );
-    for (let k = 0; k < found; k++) {
-      const c = segmentChain[tree.found[k]!]!;
-      const b = rank[c]!;
-      if (b <= a || seen[c] === a + 1) continue;
-      seen[c] = a + 1;
-      if (this.count === this.later.length) this.later = grow(this.later);
-      this.later[this.count++] = b;
-    }
+    for (let k = 0; k < found; k++) this.add(a, segmentChain[tree.found[k]!]!);
     return found;
+  }
+
+  /** Lists chain c if it comes after position a and is not listed yet. */
+  private add(a: number, c: number): void {
+    const b = this.rank[c]!;
+    if (b <= a || this.seen[c] === a + 1) return;
+    this.seen[c] = a + 1;
+    if (this.count === this.later.length) this.later = grow(this.later);
+    this.later[this.count++] = b;
   }
 
   /** The positions the last laterOverlaps() found. */

@@ -53,7 +53,7 @@ export function analyseIntersections(g: Rings): IntersectionResult {
     }
   }
   if (a < count && !state.invalid) {
-    const index = new ChainIndex(chains, g.xs, g.ys);
+    const index = new ChainIndex(chains, g);
     for (; a < count && !state.invalid; a++) {
       const later = index.laterOverlaps(a);
       const positions = index.positions();

@@ -112,7 +112,7 @@ export class Nesting {
   private nestedPoint(shell: Ring, outer: Ring[]): XY | undefined {
     const { g, locator } = this;
     const p0: XY = [g.xs[shell.start]!, g.ys[shell.start]!];
-    for (const p of [p0, shell.raw1]) {
+    for (const p of [p0, [shell.raw1x, shell.raw1y] as const]) {
       const loc = locator.locateInPolygon(outer, p[0], p[1]);
       if (loc === EXTERIOR) return undefined;
       if (loc === INTERIOR) return p;

@@ -21,19 +21,18 @@ export class TouchGraph {
     g.rings.forEach((ring, r) => {
       if (ring.index === 0) this.firstRing[ring.polygon] = r;
     });
-    this.nodes = g.rings.map((ring, r) =>
-      g.polygons[ring.polygon]!.length > 1 ? { ring: r, touches: undefined, root: undefined } : undefined,
-    );
+    // A ring's node is made at its first touch: a ring that touches none
+    // takes no part in a cycle (and a feature may have a million rings).
+    this.nodes = new Array<Node | undefined>(g.rings.length);
   }
 
-  /** Records that rings r0 and r1 touch at `at` (rings of other polygons are ignored). */
+  /** Records that rings r0 and r1 touch at `at` (rings of other polygons, and of polygons without holes, are ignored). */
   add(r0: number, r1: number, at: XY): void {
-    const n0 = this.nodes[r0];
-    const n1 = this.nodes[r1];
-    if (!n0 || !n1) return;
     const ring0 = this.g.rings[r0]!;
     const ring1 = this.g.rings[r1]!;
-    if (ring0.polygon !== ring1.polygon) return;
+    if (ring0.polygon !== ring1.polygon || this.g.polygons[ring0.polygon]!.length < 2) return;
+    const n0 = (this.nodes[r0] ??= { ring: r0, touches: undefined, root: undefined });
+    const n1 = (this.nodes[r1] ??= { ring: r1, touches: undefined, root: undefined });
     const t01 = n0.touches?.get(ring1.index);
     const t10 = n1.touches?.get(ring0.index);
     if ((t01 && !same(t01, at)) || (t10 && !same(t10, at))) {
