@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { GeometryReader } from '../build/geometry/parse-geometry.ts';
 import { checkFlat } from '../build/geometry/validity.ts';
 
-const WARM_RUNS = 20;
+const WARM_RUNS = 200;
 const WARM_SECONDS = 3;
 
 const [path, repeats] = process.argv.slice(2);
