@@ -1,5 +1,5 @@
 // A static packed R-tree over axis-aligned boxes (as GEOS's HPRtree): items
-// sorted along a Hilbert curve by their centres, 16 to a node, each level's
+// sorted along a Hilbert curve by their centres, 8 to a node, each level's
 // node boxes enclosing the level below. Built in O(n) (a radix sort of the
 // curve positions) and queried in about O(log n + k) for boxes that do not
 // all overlap, whatever their shape: the index behind every check here that

@@ -28,12 +28,11 @@ export class ChainIndex {
   private later: Int32Array = new Int32Array(64);
   private count = 0;
   // The segments whose box meets the envelope of the last small ring asked
-  // about: its chains come one after another in sweep order (their boxes
-  // start at the same x), and one query serves them all.
+  // about: a small ring's chains mostly start at its westmost x, so they
+  // come one after another in sweep order, and one query serves them all.
   private cachedRing = -1;
   private cache: Int32Array = new Int32Array(64);
   private cached = 0;
-
   private readonly xs: Float64Array;
   private readonly ys: Float64Array;
 
@@ -71,9 +70,10 @@ export class ChainIndex {
   }
 
   /**
-   * Returns how many chains after position `a` in sweep order have a piece
-   * whose box meets one of chain order[a]'s; their positions, ascending, in
-   * `positions()[0…count)` (valid until the next call).
+   * Returns how many chains after position `a` in sweep order have a segment
+   * whose box meets the box of chain order[a] (or of one of its segments);
+   * their positions, ascending, in `positions()[0…count)` (valid until the
+   * next call).
    */
   laterOverlaps(a: number): number {
     const chain = this.chains.order[a]!;
