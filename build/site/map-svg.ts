@@ -63,7 +63,7 @@ export function ringPath(ring: Ring, project: (p: Position) => [number, number])
 }
 
 /** A polygon smaller than this (SVG units, its box's longer side) is drawn with a marker around it. */
-export const MARKER_BELOW = 3;
+export const MARKER_BELOW = 6;
 /** Markers of one unit closer than this (SVG units) are drawn once. */
 const MARKER_CELL = 8;
 
@@ -72,7 +72,9 @@ const MARKER_CELL = 8;
  * smaller than MARKER_BELOW, so islands and tiny units that the pixel grid
  * shrinks to a speck stay visible (every island of Tuvalu or Kiribati); one
  * per MARKER_CELL square per unit, so a chain of islets is a few rings, not a
- * smear. The script resizes them as the reader zooms (src/client/markers.ts).
+ * smear, and none within MARKER_CELL of a larger polygon of the same unit
+ * (the islets along a coast are seen with it). The script resizes them as the
+ * reader zooms (src/client/markers.ts).
  */
 function tinyMarkers(
   polygons: Ring[][],
@@ -82,16 +84,22 @@ function tinyMarkers(
   const out: string[] = [];
   const seen = new Set<string>();
   const at = new Float64Array(2);
-  for (const polygon of polygons) {
+  const boxes = polygons.map((polygon) => {
     let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
     for (const p of Array.isArray(polygon[0]) ? polygon[0] : []) {
       if (!Array.isArray(p) || p.length < 2) continue;
       toPlane(p[0], p[1], at);
       [x0, y0, x1, y1] = [Math.min(x0, at[0]), Math.min(y0, at[1]), Math.max(x1, at[0]), Math.max(y1, at[1])];
     }
+    return [x0, y0, x1, y1];
+  });
+  const large = boxes.filter(([x0, y0, x1, y1]) => Math.max(x1 - x0, y1 - y0) >= MARKER_BELOW);
+  for (const [x0, y0, x1, y1] of boxes) {
     const size = Math.max(x1 - x0, y1 - y0);
     if (!(size < MARKER_BELOW)) continue;
     const [cx, cy] = [(x0 + x1) / 2, (y0 + y1) / 2];
+    const c = MARKER_CELL;
+    if (large.some(([a, b, e, f]) => cx >= a - c && cx <= e + c && cy >= b - c && cy <= f + c)) continue;
     const cell = `${Math.floor(cx / MARKER_CELL)} ${Math.floor(cy / MARKER_CELL)}`;
     if (seen.has(cell)) continue;
     seen.add(cell);

@@ -114,8 +114,8 @@ export function enhanceMap(figure: HTMLElement): void {
   const highlight = () => {
     for (const el of svg.querySelectorAll('.selected')) el.classList.remove('selected');
     if (selectedId === undefined) return;
-    for (const el of svg.querySelectorAll<SVGElement>('[data-u]')) {
-      if (el.dataset.u === selectedId) el.classList.add('selected');
+    for (const el of svg.querySelectorAll<SVGElement>('[data-u], [data-t]')) {
+      if ((el.dataset.u ?? el.dataset.t) === selectedId) el.classList.add('selected');
     }
   };
   /** Names unit `id` of the level shown below the map and in the caption, and highlights it. */
@@ -307,8 +307,8 @@ export function enhanceMap(figure: HTMLElement): void {
   viewport.addEventListener('pointerup', end);
   viewport.addEventListener('pointercancel', end);
   viewport.addEventListener('click', (e) => {
-    const shape = (e.target as Element).closest?.('[data-u]') as SVGElement | null;
-    const id = shape?.dataset.u;
+    const shape = (e.target as Element).closest?.('[data-u], [data-t]') as SVGElement | null;
+    const id = shape?.dataset.u ?? shape?.dataset.t;
     if (id === undefined || moved > 3) return;
     void name(id);
     announce({ level: figure.dataset.level ?? '', id, source: 'map' });
@@ -343,10 +343,11 @@ export function enhanceMap(figure: HTMLElement): void {
     e.preventDefault();
   });
 
-  /** A unit selected anywhere on the page: shown at its level, framed (unless picked here), named. */
+  /** A unit selected elsewhere on the page (list, search, permalink): shown at its level, framed, named. */
   const onSelected = async (detail: SelectDetail) => {
+    if (detail.source === 'map') return; // named already, by the click that announced it
     if (detail.level && detail.level !== figure.dataset.level) await showLevel(detail.level);
-    if (detail.source !== 'map') frameUnit(detail.id);
+    frameUnit(detail.id);
     interacted();
     await name(detail.id);
   };

@@ -3,7 +3,7 @@
 // build-time picture, each tile placed by a transform and clipped to its
 // square (the buffer's clip edges never show), so the viewBox engine of
 // map.ts stays the whole interaction. A unit's pieces across tiles share
-// data-u, the unit's id, so naming and highlighting work on them as on the
+// data-t, the unit's id, so naming and highlighting work on them as on the
 // picture. Loaded on the map's first interaction, never before.
 import type { TilesInfo } from '../shared/tiles.ts';
 import { Archive, rangeFetcher } from './pmtiles-reader.ts';
@@ -61,7 +61,7 @@ export class TileLayer {
       path.setAttribute('fill-rule', 'evenodd');
       path.setAttribute('d', piece.d);
       const id = this.ids?.[piece.unit];
-      if (id !== undefined) path.dataset.u = id;
+      if (id !== undefined) path.dataset.t = id; // the unit's id; data-u stays the picture's (keyboard order)
       g.append(path);
     }
     this.drawn.set(key, g);
