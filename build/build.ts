@@ -29,6 +29,7 @@ export interface BuildOptions {
   base?: string; // URL path the site lives under, default "/"
   siteUrl?: string; // e.g. "https://boundaries.example.org", for absolute sitemap URLs
   onProgress?: (stage: string, done?: number, total?: number) => void;
+  tiles?: boolean; // false: no map tiles (pages keep their pictures); bench:tiles's baseline
 }
 
 export type BuildResult =
@@ -113,7 +114,12 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
 
   const buildCache = await loadBuildCache(root);
   const cache = buildCache.data;
-  const fingerprint = await inputFingerprint(root, { out, base, siteUrl: options.siteUrl ?? null });
+  const fingerprint = await inputFingerprint(root, {
+    out,
+    base,
+    siteUrl: options.siteUrl ?? null,
+    tiles: options.tiles !== false,
+  });
   if (cache.fingerprint === fingerprint && cache.summary && (await distUnchanged(root, out, cache))) {
     const { manifests, datasets, files, bytes } = cache.summary;
     const write = { files, bytes, written: 0, reused: files, dataBytesCopied: 0, swapped: false };
@@ -147,13 +153,16 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const planes = await countryPlanes(root, loaded);
   const drawn = await readAtlas(root, loaded, planes);
   progress('cutting map tiles');
-  const tiles = await countryTiles(
-    root,
-    base,
-    loaded,
-    planes,
-    (file, level) => drawn.atlas.get(file)?.levels.find((l) => l.level === level)?.units.length,
-  );
+  const tiles =
+    options.tiles === false
+      ? { byManifest: new Map(), files: new Map(), filesRead: 0, bytesRead: 0 }
+      : await countryTiles(
+          root,
+          base,
+          loaded,
+          planes,
+          (file, level) => drawn.atlas.get(file)?.levels.find((l) => l.level === level)?.units.length,
+        );
   for (const [file, levels] of tiles.byManifest) {
     const atlas = drawn.atlas.get(file);
     if (atlas) atlas.tiles = levels;
