@@ -12,6 +12,7 @@
 import type { TilesInfo } from '../shared/tiles.ts';
 import { countryDocument, parentName, type CountryDocument } from './country-data.ts';
 import { onLevel, onSelect, select as announce, switchLevel, type SelectDetail } from './events.ts';
+import { updateLabels } from './labels.ts';
 import { updateMarkers } from './markers.ts';
 import type { TileLayer } from './tile-layer.ts';
 import { panBy, zoomAt, type View } from './view.ts';
@@ -79,6 +80,7 @@ export function enhanceMap(figure: HTMLElement): void {
     frame = 0;
     const k = pxPerUnit();
     updateMarkers(svg, k);
+    updateLabels(svg, view, k);
     if (layer) void layer.update(view, k).then((drawn) => drawn && highlight());
   };
   const apply = () => {

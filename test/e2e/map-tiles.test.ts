@@ -65,6 +65,10 @@ describe.skipIf(!HAVE_CHROMIUM)('map tiles in Chromium', () => {
     await page.waitForLoadState('networkidle');
     expect(await page.locator('figure.map svg path.f').count()).toBeGreaterThan(10);
     expect(requests.filter((u) => /pmtiles|tile-layer/.test(u))).toEqual([]);
+    // Names where they fit: Texas is wide enough at 1×, Rhode Island is not.
+    const labels = await page.locator('figure.map svg g.labels text').allTextContents();
+    expect(labels).toContain('Texas');
+    expect(labels).not.toContain('Rhode Island');
     await page.click('.map-tools button[aria-label="Zoom in"]');
     await expect.poll(() => page.locator('figure.map svg .t').count()).toBeGreaterThan(0);
     expect(requests.filter((u) => u.endsWith('.pmtiles')).length).toBeGreaterThan(0);
