@@ -19,11 +19,11 @@ import { levelArchive, TILES_VERSION, type LevelTiles } from './level-tiles.ts';
 import { readLevelRings } from './level-rings.ts';
 
 /**
- * Largest level (its full files together) cut into tiles: cutting holds every
- * position in memory several times over, so a larger level keeps its static
- * picture only.
+ * Largest level (its full files together) cut into tiles: cutting runs on the
+ * main thread and holds every position in memory several times over, so a
+ * larger level keeps its static picture only (until cutting moves to a worker).
  */
-export const MAX_TILED_BYTES = 64 * 2 ** 20;
+export const MAX_TILED_BYTES = 16 * 2 ** 20;
 
 export interface CountryTiles {
   /** By manifest file, then level: what the page's map needs to load the level's tiles. */

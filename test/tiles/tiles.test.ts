@@ -196,7 +196,7 @@ describe('shared borders', () => {
       const { checked, disagree } = await disagreements(await cut(iso, level, 'ADM0'));
       expect(checked).toBeGreaterThan(300);
       expect(disagree).toBe(0);
-    });
+    }, 120_000);
   }
 });
 
@@ -245,5 +245,5 @@ describe('bytes per view', () => {
       }
     }
     for (const zoom of [1, 8, 64]) expect(worst[zoom], `${zoom}×`).toBeLessThanOrEqual(600_000);
-  });
+  }, 120_000);
 });
