@@ -15,6 +15,8 @@ import { GeometryChecker } from './geometry/cache.ts';
 import { normaliseBase } from './site/pages/html.ts';
 import { compareManifests } from './manifest/summary.ts';
 import { readAtlas } from './site/atlas.ts';
+import { countryPlanes } from './site/map-planes.ts';
+import { countryTiles } from './tiles/country-tiles.ts';
 import { renderSite } from './site/site.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
 import { validateManifests, type LoadedManifest } from './manifest/validate.ts';
@@ -27,6 +29,7 @@ export interface BuildOptions {
   base?: string; // URL path the site lives under, default "/"
   siteUrl?: string; // e.g. "https://boundaries.example.org", for absolute sitemap URLs
   onProgress?: (stage: string, done?: number, total?: number) => void;
+  tiles?: boolean; // false: no map tiles (pages keep their pictures); bench:tiles's baseline
 }
 
 export type BuildResult =
@@ -111,7 +114,12 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
 
   const buildCache = await loadBuildCache(root);
   const cache = buildCache.data;
-  const fingerprint = await inputFingerprint(root, { out, base, siteUrl: options.siteUrl ?? null });
+  const fingerprint = await inputFingerprint(root, {
+    out,
+    base,
+    siteUrl: options.siteUrl ?? null,
+    tiles: options.tiles !== false,
+  });
   if (cache.fingerprint === fingerprint && cache.summary && (await distUnchanged(root, out, cache))) {
     const { manifests, datasets, files, bytes } = cache.summary;
     const write = { files, bytes, written: 0, reused: files, dataBytesCopied: 0, swapped: false };
@@ -142,7 +150,23 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     progress('converting downloads', done, total),
   );
   progress('reading units and drawing maps');
-  const drawn = await readAtlas(root, loaded);
+  const planes = await countryPlanes(root, loaded);
+  const drawn = await readAtlas(root, loaded, planes);
+  progress('cutting map tiles');
+  const tiles =
+    options.tiles === false
+      ? { byManifest: new Map(), files: new Map(), filesRead: 0, bytesRead: 0 }
+      : await countryTiles(
+          root,
+          base,
+          loaded,
+          planes,
+          (file, level) => drawn.atlas.get(file)?.levels.find((l) => l.level === level)?.units.length,
+        );
+  for (const [file, levels] of tiles.byManifest) {
+    const atlas = drawn.atlas.get(file);
+    if (atlas) atlas.tiles = levels;
+  }
   const bundle = await clientBundle();
   progress('rendering pages');
   const site = renderSite(
@@ -150,7 +174,12 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     loaded,
     { atlas: drawn.atlas, downloads: downloads.byManifest, geometry },
   );
-  const generated = new Map<string, string | Buffer>([...(await publicFiles()), ...bundle.files, ...site]);
+  const generated = new Map<string, string | Buffer>([
+    ...(await publicFiles()),
+    ...bundle.files,
+    ...site,
+    ...tiles.files,
+  ]);
   for (const { file, text } of loaded) generated.set(file, text); // manifests are published verbatim
 
   const write = await writeDist(
@@ -174,8 +203,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     manifests: loaded.length,
     datasets,
     ms,
-    geojsonFilesRead: read.filesMeasured + drawn.filesRead,
-    geojsonBytesRead: read.bytesRead + drawn.bytesRead + write.dataBytesCopied,
+    geojsonFilesRead: read.filesMeasured + drawn.filesRead + tiles.filesRead,
+    geojsonBytesRead: read.bytesRead + drawn.bytesRead + tiles.bytesRead + write.dataBytesCopied,
     write,
     warnings: problems,
     conversionWarnings: downloads.warnings,

@@ -21,14 +21,16 @@ export function separateMaps(atlas: CountryAtlas): { level: string; svg: string 
 /**
  * Returns the map figure's attributes: data-maps = {level: URL of its SVG, or
  * "" for the inline one}, e.g. {"ADM1":"","ADM2":"/earth/USA/map-ADM2.svg"},
- * and data-level, the level drawn inline.
+ * data-level, the level drawn inline, and data-tiles = {level: TilesInfo},
+ * where the script finds each level's full-detail tiles.
  */
 export function atlasMapAttributes(base: string, m: Manifest, atlas: CountryAtlas): Html {
   const maps: Record<string, string> = {};
   for (const l of atlas.levels) {
     if (l.map) maps[l.level] = l.level === atlas.mapLevel ? '' : fileUrl(base, mapFile(m, l.level));
   }
-  return markup` data-maps="${JSON.stringify(maps)}" data-level="${atlas.mapLevel ?? ''}"`;
+  const tiles = atlas.tiles && Object.keys(atlas.tiles).length > 0 ? JSON.stringify(atlas.tiles) : undefined;
+  return markup` data-maps="${JSON.stringify(maps)}" data-level="${atlas.mapLevel ?? ''}"${tiles ? markup` data-tiles="${tiles}"` : markup``}`;
 }
 
 /** Returns the ADM1 unit names by code, e.g. "US-AK" → "Alaska", for naming split parts. */

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { cacheFiles, loadCache, saveCache, type FileStamp } from '../publish/build-cache.ts';
 import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
 import { renderMapSvg } from './map-svg.ts';
-import { MAX_DRAWN_BYTES, mapSource, type CountryMap } from './maps.ts';
+import { drawnSource, mapSource, type CountryMap } from './maps.ts';
+import type { Plane } from './map-plane.ts';
+import type { TilesInfo } from '../../src/shared/tiles.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { readFeatureBytes } from '../geometry/read-features.ts';
 import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './units.ts';
@@ -16,7 +18,7 @@ import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './uni
 /** Largest full file read for units; above it the units come from the preview (bboxes then approximate). */
 export const MAX_UNITS_FILE_BYTES = 32 * 2 ** 20;
 /** Bumped when units or SVGs are computed differently, so cached ones are redone. */
-const VERSION = 2;
+const VERSION = 4;
 
 export interface LevelMap {
   svg: string; // from renderMapSvg()
@@ -34,6 +36,7 @@ export interface AtlasLevel {
 export interface CountryAtlas {
   levels: AtlasLevel[];
   mapLevel?: Level; // e.g. "ADM1"; see mapSource()
+  tiles?: Record<string, TilesInfo>; // by level: its full-detail tiles (build/tiles/country-tiles.ts)
 }
 
 /** Returns the map a country page shows: the atlas's map of its default level. */
@@ -44,7 +47,7 @@ export function mainMap(atlas: CountryAtlas): CountryMap | undefined {
 
 type AtlasCache = Record<
   string,
-  FileStamp & { v: number; title?: string; units?: Unit[]; svg?: string | null }
+  FileStamp & { v: number; drawing?: string; units?: Unit[]; svg?: string | null }
 >;
 
 interface Read {
@@ -86,20 +89,15 @@ async function streamedRows(root: string, path: string): Promise<UnitRow[] | und
   }
 }
 
-/** Returns the file a level's map is drawn from: its preview, else the full file when at most MAX_DRAWN_BYTES. */
-function drawnSource(d: Dataset): string | undefined {
-  if (d.preview) return d.preview;
-  if (d.path && d.bytes !== undefined && d.bytes <= MAX_DRAWN_BYTES) return d.path;
-  return undefined;
-}
-
 /**
  * Returns the atlas of every manifest, keyed by manifest file, and counts the
- * GeoJSON files (and bytes) it had to read (cache misses).
+ * GeoJSON files (and bytes) it had to read (cache misses). Every level of a
+ * country is drawn in its plane from `planes`, when it has one.
  */
 export async function readAtlas(
   root: string,
   loaded: LoadedManifest[],
+  planes: Map<string, Plane> = new Map(), // by manifest file: map-planes.ts
 ): Promise<{ atlas: Map<string, CountryAtlas> } & Read> {
   const cache = await loadCache<AtlasCache>(
     cacheFiles(root).atlas,
@@ -111,11 +109,15 @@ export async function readAtlas(
   // A file both listed and drawn (a small level without preview) is read once per run.
   const parsed = new Map<string, Promise<{ features: unknown[] } | undefined>>();
 
-  /** Returns the cache entry of `path` (units and/or SVG, as `fill` computes them), read only on a miss. */
+  /**
+   * Returns the cache entry of `path` (units and/or SVG, as `fill` computes
+   * them), read only on a miss; `drawing` is what else an SVG depends on (its
+   * title and plane), undefined for units.
+   */
   const entry = async (
     path: string,
     key: string,
-    title: string | undefined,
+    drawing: string | undefined,
     fill: (features: unknown[], rows?: UnitRow[]) => { units?: Unit[]; svg?: string | null },
   ) => {
     const info = await stat(join(root, path));
@@ -125,10 +127,10 @@ export async function readAtlas(
       hit.v !== VERSION ||
       hit.size !== info.size ||
       hit.mtimeMs !== info.mtimeMs ||
-      hit.title !== title
+      hit.drawing !== drawing
     ) {
       // A units-only read of a large file streams (the map is never drawn from one: MAX_DRAWN_BYTES).
-      const stream = title === undefined && info.size > MAX_UNITS_FILE_BYTES;
+      const stream = drawing === undefined && info.size > MAX_UNITS_FILE_BYTES;
       if (stream || !parsed.has(path)) {
         read.filesRead++;
         read.bytesRead += info.size;
@@ -140,7 +142,7 @@ export async function readAtlas(
         v: VERSION,
         size: info.size,
         mtimeMs: info.mtimeMs,
-        title,
+        drawing,
         ...fill(collection?.features ?? [], rows),
       };
       if (!collection) hit = { ...hit, units: [], svg: null };
@@ -152,7 +154,7 @@ export async function readAtlas(
   const atlas = new Map<string, CountryAtlas>();
   for (const { file, manifest } of loaded) {
     const levels: AtlasLevel[] = [];
-    for (const d of manifest.datasets) levels.push(await readLevel(manifest, d, entry));
+    for (const d of manifest.datasets) levels.push(await readLevel(manifest, d, entry, planes.get(file)));
     parsed.clear(); // keep one manifest's files in memory at most
     atlas.set(file, { levels, mapLevel: mapSource(manifest)?.level });
   }
@@ -164,11 +166,11 @@ export async function readAtlas(
 type Entry = (
   path: string,
   key: string,
-  title: string | undefined,
+  drawing: string | undefined,
   fill: (features: unknown[], rows?: UnitRow[]) => { units?: Unit[]; svg?: string | null },
 ) => Promise<{ units?: Unit[]; svg?: string | null }>;
 
-async function readLevel(m: Manifest, d: Dataset, entry: Entry): Promise<AtlasLevel> {
+async function readLevel(m: Manifest, d: Dataset, entry: Entry, plane?: Plane): Promise<AtlasLevel> {
   const units: Unit[] = [];
   const sources = unitSources(d);
   for (const path of sources) {
@@ -182,7 +184,7 @@ async function readLevel(m: Manifest, d: Dataset, entry: Entry): Promise<AtlasLe
   const drawn = drawnSource(d);
   if (!drawn) return { level: d.level, units };
   const title = `Map of ${m.name.en}, ${d.level} ${drawn === d.preview ? 'preview' : 'boundaries'}`;
-  const hit = await entry(drawn, `map ${drawn}`, title, (fs) => {
+  const hit = await entry(drawn, `map ${drawn}`, JSON.stringify([title, plane]), (fs) => {
     const ids = new Map<number, string>();
     const typed = fs as Parameters<typeof levelUnits>[0];
     // Ids by feature index: the units of the drawn file, computed like the list's (same codes, names, ids).
@@ -197,6 +199,7 @@ async function readLevel(m: Manifest, d: Dataset, entry: Entry): Promise<AtlasLe
           { features: fs },
           title,
           [...typed.keys()].map((i) => ids.get(i)),
+          plane,
         )?.svg ?? null,
     };
   });

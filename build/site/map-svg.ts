@@ -1,11 +1,12 @@
 // Draws a GeoJSON FeatureCollection as a small inline SVG at build time, so a
 // country page shows its outline offline, with no tile server and no script.
-// Projection: equirectangular with x scaled by cos(mid-latitude); the path is
-// snapped to the pixel grid, which drops every vertex finer than a pixel.
-// The frame holds the main mass (build/site/map-frame.ts); outlying shapes are
+// The projection and frame come from map-plane.ts (the plane the tiles share);
+// the path is snapped to the pixel grid, which drops every vertex finer than a
+// pixel. The frame holds the main mass (map-frame.ts); outlying shapes are
 // drawn outside it, and the SVG's data-extent gives the box of everything.
-import { mainFrame, type Box } from './map-frame.ts';
-import { longitudeSpan } from './units.ts';
+import { MAP_WIDTH, OuterRings, planeOf, polygonsOf, projector, type Plane } from './map-plane.ts';
+
+export { MAP_WIDTH, MAX_HEIGHT, MIN_HEIGHT } from './map-plane.ts';
 
 type Position = number[];
 type Ring = Position[];
@@ -13,22 +14,7 @@ type Ring = Position[];
 export interface MapSvg {
   svg: string; // e.g. '<svg viewBox="0 0 600 450" …><path …/></svg>'
   features: number; // features drawn
-}
-
-/** Frame of every map, in SVG user units; the content is centred in it. */
-export const MAP_WIDTH = 600;
-export const MIN_HEIGHT = 300;
-export const MAX_HEIGHT = 600;
-const PAD = 12;
-
-/** Returns the polygons (lists of rings) of a GeoJSON geometry, ignoring other types. */
-function polygonsOf(geometry: unknown): Ring[][] {
-  const g = geometry as { type?: string; coordinates?: unknown; geometries?: unknown[] } | null;
-  if (!g) return [];
-  if (g.type === 'Polygon' && Array.isArray(g.coordinates)) return [g.coordinates as Ring[]];
-  if (g.type === 'MultiPolygon' && Array.isArray(g.coordinates)) return g.coordinates as Ring[][];
-  if (g.type === 'GeometryCollection' && Array.isArray(g.geometries)) return g.geometries.flatMap(polygonsOf);
-  return [];
+  plane: Plane; // the projection and frame it was drawn in
 }
 
 /** Returns a feature's display name from the usual property keys, or undefined. */
@@ -44,32 +30,11 @@ function escapeXml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 }
 
-/**
- * Returns the longitude shift that keeps a shape crossing the antimeridian
- * together: 360 when moving western longitudes east makes it narrower
- * (Fiji: -180…180 becomes 177…182), else 0.
- */
-function antimeridianShift(lons: number[]): number {
-  return longitudeSpan(lons).crosses ? 360 : 0;
-}
-
-/** Returns the box and area of a polygon's outer ring in projected units (x = lon × cos). */
-function outerBox(polygon: Ring[], lon: (p: Position) => number, cos: number): Box {
-  const ring = (polygon[0] ?? []).filter((p) => Array.isArray(p) && p.length >= 2);
-  let [x0, y0, x1, y1, twice] = [Infinity, Infinity, -Infinity, -Infinity, 0];
-  ring.forEach((p, i) => {
-    const x = lon(p) * cos;
-    [x0, x1, y0, y1] = [Math.min(x0, x), Math.max(x1, x), Math.min(y0, p[1]), Math.max(y1, p[1])];
-    const q = ring[(i + 1) % ring.length];
-    twice += x * q[1] - lon(q) * cos * p[1];
-  });
-  return { x0, y0, x1, y1, area: Math.abs(twice) / 2 };
-}
-
 /** Returns one ring as relative path commands on the pixel grid, or a dot when it collapses. */
-function ringPath(ring: Ring, project: (p: Position) => [number, number]): string {
+export function ringPath(ring: Ring, project: (p: Position) => [number, number]): string {
   const points: [number, number][] = [];
   for (const position of ring) {
+    if (!Array.isArray(position) || position.length < 2) continue;
     const [x, y] = project(position);
     const last = points[points.length - 1];
     if (last && last[0] === x && last[1] === y) continue;
@@ -97,78 +62,101 @@ function ringPath(ring: Ring, project: (p: Position) => [number, number]): strin
   return `${d}z`;
 }
 
+/** A polygon smaller than this (SVG units, its box's longer side) is drawn with a marker around it. */
+export const MARKER_BELOW = 6;
+/** Markers of one unit closer than this (SVG units) are drawn once. */
+const MARKER_CELL = 8;
+
+/**
+ * Returns a marker (a ring around it, data-s its size) for every polygon
+ * smaller than MARKER_BELOW, so islands and tiny units that the pixel grid
+ * shrinks to a speck stay visible (every island of Tuvalu or Kiribati); one
+ * per MARKER_CELL square per unit, so a chain of islets is a few rings, not a
+ * smear, and none within MARKER_CELL of a larger polygon of the same unit
+ * (the islets along a coast are seen with it). The script resizes them as the
+ * reader zooms (src/client/markers.ts).
+ */
+function tinyMarkers(
+  polygons: Ring[][],
+  toPlane: ReturnType<typeof projector>,
+  id: string | undefined,
+): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const at = new Float64Array(2);
+  const boxes = polygons.map((polygon) => {
+    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const p of Array.isArray(polygon[0]) ? polygon[0] : []) {
+      if (!Array.isArray(p) || p.length < 2) continue;
+      toPlane(p[0], p[1], at);
+      [x0, y0, x1, y1] = [Math.min(x0, at[0]), Math.min(y0, at[1]), Math.max(x1, at[0]), Math.max(y1, at[1])];
+    }
+    return [x0, y0, x1, y1];
+  });
+  const large = boxes.filter(([x0, y0, x1, y1]) => Math.max(x1 - x0, y1 - y0) >= MARKER_BELOW);
+  for (const [x0, y0, x1, y1] of boxes) {
+    const size = Math.max(x1 - x0, y1 - y0);
+    if (!(size < MARKER_BELOW)) continue;
+    const [cx, cy] = [(x0 + x1) / 2, (y0 + y1) / 2];
+    const c = MARKER_CELL;
+    if (large.some(([a, b, e, f]) => cx >= a - c && cx <= e + c && cy >= b - c && cy <= f + c)) continue;
+    const cell = `${Math.floor(cx / MARKER_CELL)} ${Math.floor(cy / MARKER_CELL)}`;
+    if (seen.has(cell)) continue;
+    seen.add(cell);
+    const u = id ? ` data-u="${escapeXml(id)}"` : '';
+    out.push(
+      `<circle class="m"${u} cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="4" data-s="${size.toFixed(2)}"/>`,
+    );
+  }
+  return out;
+}
+
 /**
  * Returns an SVG of every (Multi)Polygon feature of `collection`, one `<path>`
- * per feature with its name as tooltip, fitted into a frame MAP_WIDTH wide
- * and MIN_HEIGHT to MAX_HEIGHT high; `title` labels the image for screen readers. Undefined when the
- * collection has no polygon to draw.
+ * per feature with its name as tooltip (and `ids[i]` as data-u), in `plane`
+ * (the country's, so every level lines up), else the one planeOf frames for
+ * the collection itself; `title` labels the image for screen readers.
+ * Undefined when the collection has no polygon to draw.
  */
 export function renderMapSvg(
   collection: unknown,
   title: string,
   ids: (string | undefined)[] = [],
+  given?: Plane,
 ): MapSvg | undefined {
   const features = ((collection as { features?: unknown[] })?.features ?? []) as {
     geometry?: unknown;
     properties?: unknown;
   }[];
-  const shapes = features
-    .map((feature, i) => ({
-      id: ids[i],
-      name: featureName(feature.properties),
-      polygons: polygonsOf(feature.geometry),
-    }))
-    .filter((shape) => shape.polygons.length > 0);
-  const all = shapes.flatMap((s) => s.polygons.flat(2)).filter((p) => Array.isArray(p) && p.length >= 2);
-  if (all.length === 0) return undefined;
-
-  const shift = antimeridianShift(all.map((p) => p[0]));
-  const lon = (p: Position) => (shift && p[0] < 0 ? p[0] + shift : p[0]);
-  let [south, north] = [Infinity, -Infinity];
-  for (const p of all) [south, north] = [Math.min(south, p[1]), Math.max(north, p[1])];
-  const cos = Math.max(Math.cos((((south + north) / 2) * Math.PI) / 180), 0.05);
-  const boxes: Box[] = shapes.flatMap((s) => s.polygons.map((polygon) => outerBox(polygon, lon, cos)));
-  const frame = mainFrame(boxes.filter((b) => Number.isFinite(b.x0)));
-  const west = frame.x0 / cos;
-  const east = frame.x1 / cos;
-  [south, north] = [frame.y0, frame.y1];
-  const width = Math.max((east - west) * cos, 1e-9);
-  const height = Math.max(north - south, 1e-9);
-  // The frame is MAP_WIDTH wide; its height follows the shape, within bounds
-  // (Chile gets a tall frame, Russia a wide one).
-  const frameHeight = Math.round(
-    Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, (MAP_WIDTH - 2 * PAD) * (height / width) + 2 * PAD)),
-  );
-  const scale = Math.min((MAP_WIDTH - 2 * PAD) / width, (frameHeight - 2 * PAD) / height);
-  const offsetX = (MAP_WIDTH - width * scale) / 2;
-  const offsetY = (frameHeight - height * scale) / 2;
-  const project = (p: Position): [number, number] => [
-    Math.round(offsetX + (lon(p) - west) * cos * scale),
-    Math.round(offsetY + (north - p[1]) * scale),
-  ];
-
-  const paths = shapes.map((shape) => {
-    const d = shape.polygons
+  const outer = new OuterRings();
+  for (const feature of features) outer.add(feature.geometry);
+  const plane = outer.coords.length > 0 ? (given ?? planeOf(outer)) : undefined;
+  if (!plane) return undefined;
+  const toPlane = projector(plane);
+  const at = new Float64Array(2);
+  const project = (p: Position): [number, number] => {
+    toPlane(p[0], p[1], at);
+    return [Math.round(at[0]), Math.round(at[1])];
+  };
+  const paths: string[] = [];
+  const markers: string[] = [];
+  features.forEach((feature, i) => {
+    const polygons = polygonsOf(feature.geometry);
+    if (polygons.length === 0) return;
+    markers.push(...tinyMarkers(polygons, toPlane, ids[i]));
+    const d = polygons
       .flat()
-      .filter((ring) => Array.isArray(ring) && ring.length > 0)
+      .filter((ring) => Array.isArray(ring) && ring.some((p) => Array.isArray(p) && p.length >= 2))
       .map((ring) => ringPath(ring, project))
       .join('');
-    const tooltip = shape.name ? `<title>${escapeXml(shape.name)}</title>` : '';
-    const id = shape.id ? ` data-u="${escapeXml(shape.id)}"` : '';
-    return `<path class="f"${id} fill-rule="evenodd" d="${d}">${tooltip}</path>`;
+    if (!d) return;
+    const name = featureName(feature.properties);
+    const tooltip = name ? `<title>${escapeXml(name)}</title>` : '';
+    const id = ids[i] ? ` data-u="${escapeXml(ids[i]!)}"` : '';
+    paths.push(`<path class="f"${id} fill-rule="evenodd" d="${d}">${tooltip}</path>`);
   });
-  // Everything drawn, in SVG units, for zooming out to the outlying shapes.
-  const [ex0, ey0] = project([
-    Math.min(...boxes.map((b) => b.x0)) / cos,
-    Math.max(...boxes.map((b) => b.y1)),
-  ]);
-  const [ex1, ey1] = project([
-    Math.max(...boxes.map((b) => b.x1)) / cos,
-    Math.min(...boxes.map((b) => b.y0)),
-  ]);
-  const extent = [Math.min(ex0, 0), Math.min(ey0, 0), Math.max(ex1, MAP_WIDTH), Math.max(ey1, frameHeight)];
   const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${MAP_WIDTH} ${frameHeight}" data-extent="${extent.join(' ')}" role="img" aria-labelledby="map-title">` +
-    `<title id="map-title">${escapeXml(title)}</title>${paths.join('')}</svg>`;
-  return { svg, features: shapes.length };
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${MAP_WIDTH} ${plane.height}" data-extent="${plane.extent.join(' ')}" role="img" aria-labelledby="map-title">` +
+    `<title id="map-title">${escapeXml(title)}</title>${paths.join('')}${markers.length ? `<g class="markers">${markers.join('')}</g>` : ''}</svg>`;
+  return { svg, features: paths.length, plane };
 }

@@ -28,3 +28,10 @@ export function mapSource(m: Manifest): Omit<CountryMap, 'svg'> | undefined {
   if (small) return { level: small.level, from: small.path!, preview: false };
   return undefined;
 }
+
+/** Returns the file a level's map is drawn from: its preview, else the full file when at most MAX_DRAWN_BYTES. */
+export function drawnSource(d: Dataset): string | undefined {
+  if (d.preview) return d.preview;
+  if (d.path && d.bytes !== undefined && d.bytes <= MAX_DRAWN_BYTES) return d.path;
+  return undefined;
+}

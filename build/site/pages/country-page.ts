@@ -176,7 +176,7 @@ function mapFigure(m: Manifest, map: CountryMap | undefined, atlas: Html): Html 
   }
   return markup`<figure class="map"${atlas}>
 ${raw(map.svg)}
-<figcaption>${map.level} ${map.preview ? 'preview' : 'file'} <code>${map.from.slice(map.from.lastIndexOf('/') + 1)}</code>, drawn at build time (equirectangular, simplified to the pixel grid, framed on the main territory).</figcaption>
+<figcaption>${map.level} ${map.preview ? 'preview' : 'file'} <code>${map.from.slice(map.from.lastIndexOf('/') + 1)}</code>, drawn at build time (Lambert azimuthal equal-area centred on the country, simplified to the pixel grid, framed on the main territory; rings mark shapes too small to see).</figcaption>
 </figure>`;
 }
 

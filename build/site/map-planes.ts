@@ -1,0 +1,67 @@
+// The plane of each country's maps, one per country so that every level of
+// it lines up (the level switch keeps the reader where they are): framed on
+// the first drawable level in the order ADM0, ADM1, ADM2… (the country's own
+// outline first), from the file its picture is drawn from. The atlas draws
+// every level's SVG in it and the tiles stage cuts every level's tiles in it.
+// Cached in <root>/.cache/geoshelf/planes.json by file, size and mtime.
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Dataset, Manifest } from '../../src/shared/manifest.ts';
+import { cacheFiles, loadCache, saveCache, type FileStamp } from '../publish/build-cache.ts';
+import type { LoadedManifest } from '../manifest/validate.ts';
+import { OuterRings, planeOf, type Plane } from './map-plane.ts';
+import { drawnSource } from './maps.ts';
+
+/** Bumped when planes are computed differently, so cached ones are redone. */
+const VERSION = 1;
+
+type PlaneCache = Record<string, FileStamp & { v: number; plane: Plane | null }>;
+
+const ORDER = ['ADM0', 'ADM1', 'ADM2', 'ADM3', 'ADM4', 'ADM5', 'QUAD'];
+
+/** Returns the file a country's plane is framed on: the drawn file of its first level in ORDER. */
+export function planeSource(m: Manifest): string | undefined {
+  const sorted = [...m.datasets].sort((a, b) => ORDER.indexOf(a.level) - ORDER.indexOf(b.level));
+  return sorted.map((d: Dataset) => drawnSource(d)).find((path) => path !== undefined);
+}
+
+/** Returns the plane framed on a GeoJSON file's polygons, or undefined when it has none (or cannot be read). */
+async function framedOn(path: string): Promise<Plane | undefined> {
+  try {
+    const collection = JSON.parse(await readFile(path, 'utf8')) as { features?: { geometry?: unknown }[] };
+    const outer = new OuterRings();
+    for (const feature of Array.isArray(collection?.features) ? collection.features : []) {
+      outer.add(feature?.geometry);
+    }
+    return planeOf(outer);
+  } catch {
+    return undefined; // the validator reports data files; an unreadable one just frames no map
+  }
+}
+
+/** Returns the plane of every manifest that has a drawable level, keyed by manifest file. */
+export async function countryPlanes(root: string, loaded: LoadedManifest[]): Promise<Map<string, Plane>> {
+  const cache = await loadCache<PlaneCache>(
+    cacheFiles(root).planes,
+    {},
+    (c) => typeof c === 'object' && c !== null,
+  );
+  const used: PlaneCache = {};
+  const planes = new Map<string, Plane>();
+  for (const { file, manifest } of loaded) {
+    const path = planeSource(manifest);
+    if (!path) continue;
+    const info = await stat(join(root, path)).catch(() => undefined);
+    if (!info) continue;
+    let hit = cache.data[path];
+    if (!hit || hit.v !== VERSION || hit.size !== info.size || hit.mtimeMs !== info.mtimeMs) {
+      const plane = await framedOn(join(root, path));
+      hit = { v: VERSION, size: info.size, mtimeMs: info.mtimeMs, plane: plane ?? null };
+    }
+    used[path] = hit;
+    if (hit.plane) planes.set(file, hit.plane);
+  }
+  cache.data = used;
+  await saveCache(cache);
+  return planes;
+}
