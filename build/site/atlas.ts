@@ -10,7 +10,7 @@ import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
 import { renderMapSvg } from './map-svg.ts';
 import { MAX_DRAWN_BYTES, mapSource } from './maps.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
-import { readFeatureBytes } from '../geometry/read-features.ts';
+import { readFeatureBytes } from '../geojson/features.ts';
 import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './units.ts';
 
 /** Largest full file read for units; above it the units come from the preview (bboxes then approximate). */

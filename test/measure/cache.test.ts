@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Measurer } from '../../build/measure/cache.ts';
-import { GeoJSONError } from '../../build/measure/measure.ts';
+import { GeoJSONError } from '../../build/geojson/errors.ts';
 
 const FIXTURES = new URL('../fixtures/measure/', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'geoshelf-measure-cache-'));

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { BIN, cli } from '../support/cli.ts';
 import { describe, expect, it } from 'vitest';
-import { GeoJSONError, measureGeoJSON } from '../../build/measure/measure.ts';
+import { GeoJSONError } from '../../build/geojson/errors.ts';
+import { measureGeoJSON } from '../../build/measure/measure.ts';
 
 const FIXTURES = new URL('../fixtures/measure/', import.meta.url).pathname;
 const run = promisify(execFile);
