@@ -110,7 +110,7 @@ describe('Measurer: measure once per run, and not again across runs while files 
   });
 
   it('a malformed file rejects every caller with the same GeoJSONError and is not cached', async () => {
-    const bad = `${FIXTURES}invalid/null-geometry.geojson`;
+    const bad = `${FIXTURES}false/null-geometry.geojson`;
     const measurer = new Measurer({ cacheFile });
     await expect(measurer.measure(bad)).rejects.toBeInstanceOf(GeoJSONError);
     await expect(measurer.measure(bad)).rejects.toThrow('features[1].geometry is null');
