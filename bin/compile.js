@@ -57,7 +57,7 @@ const TOOLS = ['esbuild', 'vite', 'ajv', 'ajv-formats'];
 
 /**
  * Returns why lib/ under `packageDir` is not the compiled form of the sources
- * as they are now (e.g. "build/measure/scanner.ts changed"), or undefined
+ * as they are now (e.g. "build/geojson/scanner.ts changed"), or undefined
  * when it is. Reads every input (about 1 MB): a few milliseconds.
  */
 export function staleness(packageDir = PACKAGE_DIR) {

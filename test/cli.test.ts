@@ -164,8 +164,8 @@ describe('geoshelf CLI', () => {
     ],
     [
       'measure',
-      ['measure', 'test/fixtures/measure/invalid/not-utf8.geojson'],
-      /^test\/fixtures\/measure\/invalid\/not-utf8\.geojson: byte 83: not UTF-8/,
+      ['measure', 'test/fixtures/measure/false/not-utf8.geojson'],
+      /^test\/fixtures\/measure\/false\/not-utf8\.geojson: byte 83: not UTF-8/,
     ],
     [
       'locations import',

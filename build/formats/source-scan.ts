@@ -2,14 +2,42 @@
 // typed fields, the feature count, each feature's bbox and byte range (so the
 // FlatGeobuf writer can re-read features in Hilbert order), the geometry
 // kinds, and whether any position has a z. Memory: 48 bytes per feature.
+import { open } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
 import type { GeoFeature } from '../core/read-features.ts';
+import { readFeatureCollection, type ReadOptions } from '../geojson/features.ts';
 import { FieldCollector, type Field } from './fields.ts';
-import { open } from 'node:fs/promises';
-import { parseFeature, parseJson, scanFeatures, type SourceFeature } from './feature-stream.ts';
-import { firstZ, shapeBbox, shapeOf, type Layout } from './geometry.ts';
+import { firstZ, shapeOf, type Layout } from './geometry.ts';
 
 const BLOCK = 4 << 20;
+
+/** One feature of a source file, with where its text lies (byte offsets, end exclusive). */
+export interface SourceFeature {
+  index: number; // 0, 1, 2… in file order
+  start: number;
+  end: number;
+  feature: GeoFeature;
+}
+
+/** Parses JSON text of a file; a UserError says which file and byte. */
+export function parseJson(path: string, bytes: Buffer, start: number, what = 'feature'): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw new UserError(
+      `${path}: byte ${start}: cannot read ${what}: ${(error as Error).message.split('\n')[0]}`,
+    );
+  }
+}
+
+/** Parses one feature's bytes; a UserError says which file and byte. */
+export function parseFeature(path: string, bytes: Buffer, start: number): GeoFeature {
+  const value = parseJson(path, bytes, start) as GeoFeature;
+  if (value === null || typeof value !== 'object' || value.type !== 'Feature') {
+    throw new UserError(`${path}: byte ${start}: cannot read feature: not a Feature`);
+  }
+  return value;
+}
 
 /** A writer fed one feature at a time, in source order (see pump). */
 export interface FeatureSink<R = unknown> {
@@ -37,8 +65,8 @@ export function layoutOf(scan: SourceScan): Layout {
   return { multi: scan.multiPolygons > 0, z: scan.zAt !== undefined };
 }
 
-/** Scans `path` once and returns what the writers need before writing. */
-export async function scanSource(path: string): Promise<SourceScan> {
+/** Scans `path` once and returns what the writers need before writing (`options`: for tests). */
+export async function scanSource(path: string, options: ReadOptions = {}): Promise<SourceScan> {
   const collector = new FieldCollector();
   let boxes = new Float64Array(4 * 64);
   let starts = new Float64Array(64);
@@ -47,55 +75,42 @@ export async function scanSource(path: string): Promise<SourceScan> {
   let count = 0;
   let polygons = 0;
   let multiPolygons = 0;
-  let zAt: string | undefined;
-  for await (const raw of scanFeatures(path)) {
-    if (count === starts.length) {
-      const grow = (a: Float64Array, n: number) => {
-        const b = new Float64Array(n);
-        b.set(a);
-        return b;
-      };
-      boxes = grow(boxes, boxes.length * 2);
-      starts = grow(starts, starts.length * 2);
-      ends = grow(ends, ends.length * 2);
-    }
-    let multi: boolean;
-    let properties: Record<string, unknown> | null;
-    if (raw.box && raw.properties) {
-      // The fast path: only the properties object is parsed.
-      boxes.set(raw.box, count * 4);
-      multi = raw.multi!;
-      const [from, to] = raw.properties;
-      properties = parseJson(path, raw.bytes.subarray(from, to), raw.start + from, 'properties') as Record<
-        string,
-        unknown
-      >;
-    } else {
-      // Also every feature with a z: the fast path stops at a position's third number.
-      const feature = parseFeature(path, raw.bytes, raw.start);
-      let shape;
-      try {
-        shape = shapeOf(feature);
-      } catch (error) {
-        throw new UserError(`${path}: byte ${raw.start}: ${(error as Error).message}`);
-      }
-      boxes.set(shapeBbox(shape), count * 4);
-      multi = shape.multi;
-      const z = zAt === undefined ? firstZ(shape) : undefined;
-      if (z !== undefined) zAt = `/features/${count}/geometry/coordinates${z}`;
-      properties = feature.properties;
-    }
-    if (multi) multiPolygons++;
-    else polygons++;
-    bbox[0] = Math.min(bbox[0], boxes[count * 4]);
-    bbox[1] = Math.min(bbox[1], boxes[count * 4 + 1]);
-    bbox[2] = Math.max(bbox[2], boxes[count * 4 + 2]);
-    bbox[3] = Math.max(bbox[3], boxes[count * 4 + 3]);
-    starts[count] = raw.start;
-    ends[count] = raw.end;
-    collector.add(properties);
-    count++;
-  }
+  let zStart = -1; // the first feature with a z: its byte range and index
+  let zEnd = -1;
+  let zIndex = -1;
+  let properties: Record<string, unknown> | null = null;
+  // The reader hands over each feature's positions read (its extent), and the
+  // text of its "properties" alone: only that is parsed, never the geometry.
+  await readFeatureCollection(
+    path,
+    {
+      keep: 'properties',
+      properties(bytes, start) {
+        properties = parseJson(path, bytes, start, 'properties') as Record<string, unknown>;
+      },
+      feature({ start, end, type, box, z }) {
+        if (count === starts.length) {
+          boxes = grown(boxes, boxes.length * 2);
+          starts = grown(starts, starts.length * 2);
+          ends = grown(ends, ends.length * 2);
+        }
+        boxes.set(box, count * 4);
+        if (type === 'MultiPolygon') multiPolygons++;
+        else polygons++;
+        bbox[0] = Math.min(bbox[0], box[0]);
+        bbox[1] = Math.min(bbox[1], box[1]);
+        bbox[2] = Math.max(bbox[2], box[2]);
+        bbox[3] = Math.max(bbox[3], box[3]);
+        if (z && zStart < 0) [zStart, zEnd, zIndex] = [start, end, count];
+        starts[count] = start;
+        ends[count] = end;
+        collector.add(properties); // null when the feature's "properties" is null
+        properties = null;
+        count++;
+      },
+    },
+    options,
+  );
   if (count === 0) throw new UserError(`${path}: has no features to convert`);
   return {
     path,
@@ -107,8 +122,27 @@ export async function scanSource(path: string): Promise<SourceScan> {
     ends: ends.subarray(0, count),
     polygons,
     multiPolygons,
-    ...(zAt === undefined ? {} : { zAt }),
+    ...(zStart < 0 ? {} : { zAt: await firstZAt(path, zStart, zEnd, zIndex) }),
   };
+}
+
+function grown(a: Float64Array, n: number): Float64Array<ArrayBuffer> {
+  const b = new Float64Array(n);
+  b.set(a);
+  return b;
+}
+
+/** Returns the JSON pointer of the first position with a z in the feature at bytes [start, end) of `path`. */
+async function firstZAt(path: string, start: number, end: number, index: number): Promise<string> {
+  const file = await open(path, 'r');
+  try {
+    const bytes = Buffer.allocUnsafe(end - start);
+    await file.read(bytes, 0, bytes.length, start);
+    const shape = shapeOf(parseFeature(path, bytes, start));
+    return `/features/${index}/geometry/coordinates${firstZ(shape)!}`;
+  } finally {
+    await file.close();
+  }
 }
 
 /**

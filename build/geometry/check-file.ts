@@ -1,137 +1,84 @@
 // Checks the geometry of every feature of one GeoJSON file, one feature at a
-// time (bounded memory), and returns one issue per invalid feature. A large
-// file is shared with a worker thread (build/geometry/parallel.ts).
-import { open, stat } from 'node:fs/promises';
-import { findSegments } from '../measure/parallel.ts';
+// time (bounded memory), and returns one issue per invalid feature: the
+// GeoJSON reader (build/geojson/) hands each feature's positions to a
+// GeometrySink. A large file is shared with a worker thread
+// (build/geometry/parallel.ts). Used when the measurer's own pass did not
+// check the file (its measurement came from the cache).
+import { open, type FileHandle } from 'node:fs/promises';
+import { inFile } from '../geojson/errors.ts';
+import { scanRange } from '../geojson/read.ts';
+import { FeatureCollectionScanner } from '../geojson/scanner.ts';
+import { findSegments } from '../geojson/segments.ts';
+import { GeometrySink } from './feature-sink.ts';
 import { checkInWorker } from './parallel.ts';
-import type { GeometryProblemKind } from './kinds.ts';
-import { GeometryReader, type FlatGeometry } from './parse-geometry.ts';
-import { COORDINATE_OUT_OF_RANGE, findOutOfRange, inRange } from './range.ts';
-import { FeatureCutter, readFeatureBytes, type ByteRange } from './read-features.ts';
-import { checkFlat, isPolygonal, type GeometryIssue } from './validity.ts';
-
-/** One invalid feature: e.g. pointer "/features/8/geometry/coordinates/3/0". */
-export interface FeatureIssue {
-  feature: number;
-  pointer: string;
-  structural: boolean; // RFC 7946 structure: an error; else an OGC rule: a warning unless --strict
-  kind: GeometryProblemKind; // e.g. "ring self-intersection"
-  message: string; // e.g. "ring self-intersection at or near [-47.3019, -16.0392]"
-}
-
-/** The geometry verdict on one file: features checked, and the invalid ones. */
-export interface FileGeometry {
-  checked: number;
-  issues: FeatureIssue[];
-}
-
-/** The check of a byte range: feature indices count from its start; `between`: it ended between features. */
-export interface RangeResult extends FileGeometry {
-  between: boolean;
-}
+import { moveIssue, type FileGeometry, type RangeResult } from './verdict.ts';
 
 const PARALLEL_MIN_BYTES = 32 << 20; // share with a worker thread from this size on
 
 /**
  * Returns the verdict on every feature of `path`, a GeoJSON FeatureCollection
- * the measurer accepted. `parallelMinBytes` (tests) lowers the size from which
- * a worker thread takes the second half.
+ * (the measurer's problems, a GeoJSONError, if it is malformed).
+ * For tests: `parallelMinBytes` lowers the size from which a worker thread
+ * takes the second half; `chunkSize` (bytes per read) cuts tokens at a chunk's end.
  */
 export async function checkGeometryFile(
   path: string,
-  options: { parallelMinBytes?: number } = {},
+  options: { parallelMinBytes?: number; chunkSize?: number } = {},
 ): Promise<FileGeometry> {
-  const { size } = await stat(path);
-  if (size < (options.parallelMinBytes ?? PARALLEL_MIN_BYTES)) return strip(await checkRange(path));
   const file = await open(path, 'r');
-  let segments;
   try {
-    segments = findSegments(file, size, Math.ceil(size / 2));
+    const { size } = await file.stat();
+    const segments =
+      size >= (options.parallelMinBytes ?? PARALLEL_MIN_BYTES)
+        ? findSegments(file, size, Math.ceil(size / 2))
+        : [];
+    const { chunkSize } = options;
+    const sink = new GeometrySink();
+    const scanner = new FeatureCollectionScanner(sink);
+    let from = 0;
+    if (segments.length >= 2) {
+      const cut = segments[1]!.from;
+      const second = checkInWorker(path, cut, size);
+      const { carry } = await scanRange(file, scanner, { from: 0, to: cut, toEnd: false, chunkSize });
+      const part = carry === 0 && scanner.isBetweenFeatures() ? await second : undefined;
+      if (part?.between) return join(scanner.features, sink, part);
+      // The cut was not between features (or the worker failed): go on here.
+      from = cut - carry;
+    }
+    await scanRange(file, scanner, { from, to: size, toEnd: true, chunkSize });
+    return { checked: scanner.features, issues: sink.issues };
+  } catch (error) {
+    throw inFile(path, error);
   } finally {
     await file.close();
   }
-  if (segments.length < 2) return strip(await checkRange(path));
-  const cut = segments[1]!.from;
-  const second = checkInWorker(path, cut, size);
-  const cutter = new FeatureCutter();
-  const first = await checkRange(path, { from: 0, to: cut, midFeatures: false }, cutter);
-  const part = cutter.isBetweenFeatures() ? await second : undefined;
-  if (part) return join(first, part);
-  // The cut was not between features (or the worker failed): go on here.
-  const rest = await checkRange(path, { from: cut, to: size, midFeatures: false }, cutter, first.checked);
-  return { checked: first.checked + rest.checked, issues: [...first.issues, ...rest.issues] };
 }
 
-function strip({ checked, issues }: RangeResult): FileGeometry {
-  return { checked, issues };
-}
-
-/** Returns the first half's result followed by the worker's, its feature indices moved on. */
-function join(first: RangeResult, second: RangeResult): FileGeometry {
-  const moved = second.issues.map((issue) => moveIssue(issue, first.checked));
-  return { checked: first.checked + second.checked, issues: [...first.issues, ...moved] };
-}
-
-/** Returns the issue of a part of a file as the whole file's: its feature index moved on by `offset`. */
-export function moveIssue(issue: FeatureIssue, offset: number): FeatureIssue {
-  const feature = issue.feature + offset;
-  const pointer = `/features/${feature}${issue.pointer.slice(`/features/${issue.feature}`.length)}`;
-  return { ...issue, feature, pointer };
-}
-
-/** Checks the features of `range` (default: the whole file); indices start at `firstIndex`. */
-export async function checkRange(
-  path: string,
-  range?: ByteRange,
-  cutter = new FeatureCutter(range?.midFeatures ?? false),
-  firstIndex = 0,
-): Promise<RangeResult> {
-  const issues: FeatureIssue[] = [];
-  let checked = 0;
-  const reader = new GeometryReader();
-  for await (const { bytes } of readFeatureBytes(path, range, cutter)) {
-    const index = firstIndex + checked++;
-    const geometry = reader.read(bytes);
-    if (!geometry) continue;
-    checkFeature(index, geometry, issues);
-  }
-  return { checked, issues, between: cutter.isBetweenFeatures() };
+/** Returns the first part's verdict followed by the worker's, its feature indices moved on. */
+function join(checked: number, sink: GeometrySink, second: RangeResult): FileGeometry {
+  const moved = second.issues.map((issue) => moveIssue(issue, checked));
+  return { checked: checked + second.checked, issues: [...sink.issues, ...moved] };
 }
 
 /**
- * Adds the problems of feature `index` to `issues`: its first validity
- * problem, then its first position out of lon/lat range (reported only for
- * lon/lat datasets, build/manifest/validate-geometry.ts). So a feature has at
- * most one of each, in that order. `scanned`: the bbox of every position
- * read so far, this feature's included (the measurer's): while it is in
- * range, no feature needs looking at.
+ * Checks the features of bytes [from, to) of `path`, which start inside the
+ * "features" array before a feature (a worker's half); indices count from
+ * there. `between`: the range ended between features, and was checked whole.
  */
-export function checkFeature(
-  index: number,
-  f: FlatGeometry,
-  issues: FeatureIssue[],
-  scanned?: Float64Array,
-): void {
-  if (!isPolygonal(f)) return;
-  const issue = checkFlat(f);
-  if (issue) issues.push(featureIssue(index, issue));
-  const range = !scanned || !inRange(scanned) ? findOutOfRange(f) : undefined;
-  if (range) issues.push(featureIssue(index, range));
-}
-
-/** Returns how many features of a verdict are invalid (by the validity rules; a range problem alone does not count). */
-export function invalidFeatures(result: FileGeometry): number {
-  return result.issues.filter((issue) => issue.kind !== COORDINATE_OUT_OF_RANGE).length;
-}
-
-/** Returns the issue of feature `index`, its pointer down to the ring (or position) at fault. */
-export function featureIssue(index: number, issue: GeometryIssue): FeatureIssue {
-  const below = issue.path.map((i) => `/${i}`).join('');
-  return {
-    feature: index,
-    pointer: `/features/${index}/geometry/coordinates${below}`,
-    structural: issue.structural,
-    kind: issue.kind,
-    message: issue.message,
-  };
+export async function checkRange(path: string, from: number, to: number): Promise<RangeResult> {
+  const sink = new GeometrySink();
+  const scanner = new FeatureCollectionScanner(sink);
+  scanner.startBetweenFeatures();
+  let file: FileHandle | undefined;
+  try {
+    file = await open(path, 'r');
+    const { size } = await file.stat();
+    const { carry } = await scanRange(file, scanner, { from, to, toEnd: to >= size });
+    const between = to >= size || (carry === 0 && scanner.isBetweenFeatures());
+    return { checked: scanner.features, issues: sink.issues, between };
+  } catch {
+    return { checked: 0, issues: [], between: false }; // this thread checks the range again, and says why
+  } finally {
+    await file?.close();
+  }
 }

@@ -1,10 +1,10 @@
-// Checks geometry inside the measurer's pass (build/measure/scanner.ts): the
-// scanner already reads every position to its exact double for the bbox, so
-// it hands them here as it goes, and each feature's geometry is checked when
-// it is complete. One read and one parse of the file serve both.
-import type { PositionSink } from '../measure/positions.ts';
-import { checkFeature, type FeatureIssue } from './check-file.ts';
-import type { FlatGeometry } from './parse-geometry.ts';
+// Checks geometry as the GeoJSON reader (build/geojson/scanner.ts) reads it:
+// the reader reads every position to its exact double, so it hands them here
+// as it goes, and each feature's geometry is checked when it is complete. In
+// the measurer's pass, one read and one parse of the file serve both.
+import type { PositionSink } from '../geojson/positions.ts';
+import type { FlatGeometry } from './flat-geometry.ts';
+import { checkFeature, type FeatureIssue } from './verdict.ts';
 
 /** Keeps one geometry's positions, rings and polygons flat, and the issues of the features checked so far. */
 export class GeometrySink implements PositionSink {
@@ -25,6 +25,9 @@ export class GeometrySink implements PositionSink {
     polygonEnds: new Int32Array(1 << 8),
     polygons: 0,
   };
+
+  /** `onGeometry`: what to do with each geometry instead of checking it (a benchmark reads one). */
+  constructor(private readonly onGeometry?: (feature: number, g: FlatGeometry) => void) {}
 
   get xy(): Float64Array {
     return this.g.xy;
@@ -77,7 +80,8 @@ export class GeometrySink implements PositionSink {
     const g = this.g;
     g.type = type;
     g.multi = type === 'MultiPolygon';
-    checkFeature(feature, g, this.issues, box);
+    if (this.onGeometry) this.onGeometry(feature, g);
+    else checkFeature(feature, g, this.issues, box);
   }
 }
 

@@ -7,7 +7,7 @@
 // cache; otherwise the check runs inside the measurer's own pass.)
 import { compiledScript } from '../core/compiled.ts';
 import { LazyWorker } from '../core/lazy-worker.ts';
-import type { RangeResult } from './check-file.ts';
+import type { RangeResult } from './verdict.ts';
 
 let nextId = 0;
 const jobs = new Map<number, (result: RangeResult | undefined) => void>();

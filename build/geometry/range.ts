@@ -4,7 +4,7 @@
 // validity problem, if any, and only for datasets whose CRS is lon/lat in
 // degrees (validate's geometry rule, build/manifest/validate-geometry.ts).
 import type { GeometryIssue } from './validity.ts';
-import type { FlatGeometry } from './parse-geometry.ts';
+import type { FlatGeometry } from './flat-geometry.ts';
 
 export const COORDINATE_OUT_OF_RANGE = 'coordinate out of range';
 

@@ -1,7 +1,7 @@
 // The shape the validity checks work on: every ring of one Polygon or
 // MultiPolygon in two flat coordinate arrays, with repeated consecutive
 // points removed (GEOS removes them too: they are not an error).
-import type { FlatGeometry } from './parse-geometry.ts';
+import type { FlatGeometry } from './flat-geometry.ts';
 
 /** One ring of a polygonal geometry, as points [start, end] of `Rings.xs/ys` (end = start: closed). */
 export interface Ring {

@@ -6,7 +6,7 @@ import { analyseIntersections } from './intersections.ts';
 import type { GeometryProblemKind } from './kinds.ts';
 import { Nesting } from './nesting.ts';
 import type { XY } from './orientation.ts';
-import type { FlatGeometry } from './parse-geometry.ts';
+import type { FlatGeometry } from './flat-geometry.ts';
 import { collectRings, type Ring, type Rings } from './rings.ts';
 
 /** What is wrong with a geometry, found at `path` below its "coordinates" (e.g. [3, 0]: polygon 3, shell). */
@@ -32,7 +32,7 @@ export function isPolygonal(f: FlatGeometry): boolean {
   return (f.type === 'Polygon' || f.type === 'MultiPolygon') && f.multi === (f.type === 'MultiPolygon');
 }
 
-/** Returns the first problem of a flat Polygon or MultiPolygon (build/geometry/parse-geometry.ts), or undefined. */
+/** Returns the first problem of a flat Polygon or MultiPolygon (./flat-geometry.ts), or undefined. */
 export function checkFlat(f: FlatGeometry): GeometryIssue | undefined {
   if (!isPolygonal(f)) return undefined;
   const pathOf: PathOf = (p, ...rest) => (f.multi ? [p, ...rest] : rest);

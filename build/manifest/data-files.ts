@@ -5,8 +5,9 @@ import type { ManifestRule } from '../core/rules.ts';
 import type { FileStats } from '../../src/shared/manifest.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
 import type { GeometryChecker } from '../geometry/cache.ts';
-import type { FileGeometry } from '../geometry/check-file.ts';
-import { GeoJSONError, type BboxMismatch } from '../measure/measure.ts';
+import type { FileGeometry } from '../geometry/verdict.ts';
+import { GeoJSONError } from '../geojson/errors.ts';
+import type { BboxMismatch } from '../measure/measure.ts';
 import { outsideProblem, resolveInData } from '../core/data-root.ts';
 import { Slots } from '../core/slots.ts';
 

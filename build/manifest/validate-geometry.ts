@@ -6,7 +6,7 @@
 // In a lon/lat dataset, a feature's first position out of range is a
 // problem too (a warning, an error when strict), beside its validity problem.
 import type { Problem } from '../core/problem.ts';
-import type { FileGeometry } from '../geometry/check-file.ts';
+import type { FileGeometry } from '../geometry/verdict.ts';
 import { COORDINATE_OUT_OF_RANGE } from '../geometry/range.ts';
 import type { DatasetContext } from './dataset-context.ts';
 import { isInside } from './data-files.ts';

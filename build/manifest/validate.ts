@@ -11,7 +11,7 @@ import { MeasurementCache } from '../measure/cache.ts';
 import { CHECKED_PARALLEL_MIN_BYTES } from '../measure/measure.ts';
 import { warmSegmentWorker } from '../measure/parallel.ts';
 import { GeometryChecker } from '../geometry/cache.ts';
-import { invalidFeatures } from '../geometry/check-file.ts';
+import { invalidFeatures } from '../geometry/verdict.ts';
 import { isLonLat } from '../geometry/range.ts';
 import type { GeometryCounts } from './validate-geometry.ts';
 import { isValid } from './schema.ts';

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { cacheDir } from '../core/files.ts';
 import type { FileStats } from '../../src/shared/manifest.ts';
-import type { FileGeometry } from '../geometry/check-file.ts';
+import type { FileGeometry } from '../geometry/verdict.ts';
 import { measureAndCheckGeoJSON, measureGeoJSONFile, type BboxMismatch } from './measure.ts';
 
 const CACHE_VERSION = 2; // 2: with the file's wrong bbox members

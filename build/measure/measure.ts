@@ -6,27 +6,16 @@ import { open } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
 import type { BBox, FileStats, GeometryTypes } from '../../src/shared/manifest.ts';
-import { moveIssue, type FileGeometry } from '../geometry/check-file.ts';
+import { holdsExtent } from '../geojson/bbox-members.ts';
+import { ScanError, inFile } from '../geojson/errors.ts';
+import { scanRange } from '../geojson/read.ts';
+import { FeatureCollectionScanner } from '../geojson/scanner.ts';
+import { findSegments } from '../geojson/segments.ts';
 import { GeometrySink } from '../geometry/feature-sink.ts';
+import { moveIssue, type FileGeometry } from '../geometry/verdict.ts';
 import { hashFileInWorker } from './hash.ts';
 import type { Hashed } from './sha256-file.ts';
-import { findSegments, joinSegment, shareWithWorker } from './parallel.ts';
-import { scanRange } from './read.ts';
-import { FeatureCollectionScanner } from './scanner.ts';
-import { holdsExtent } from './scanner-bbox.ts';
-import { ScanError } from './tokens.ts';
-
-/** A malformed GeoJSON file: one problem, printed as "PATH: byte OFFSET: reason". */
-export class GeoJSONError extends UserError {
-  override name = 'GeoJSONError';
-  constructor(
-    readonly path: string,
-    readonly offset: number,
-    readonly reason: string,
-  ) {
-    super(problem(path, reason, { byte: offset, rule: 'geojson' }));
-  }
-}
+import { joinSegment, shareWithWorker } from './parallel.ts';
 
 const WORKER_MIN_BYTES = 8 << 20; // hash on a second thread from this size on
 const PARALLEL_MIN_BYTES = 64 << 20; // share the scan with a worker thread from this size on
@@ -157,12 +146,12 @@ async function measureFile(path: string, options: MeasureOptions, sink?: Geometr
     };
     if (scanner.bboxes.unchecked === 0) return { stats, bboxes: bboxMismatches(scanner, stats.bbox) };
     // A feature's bbox after its coordinates, in a file whose first feature had
-    // none: their extent was not kept (build/measure/scanner-bbox.ts). Rare; one more pass keeps every one.
+    // none: their extent was not kept (build/geojson/bbox-members.ts). Rare; one more pass keeps every one.
     const again = new FeatureCollectionScanner(undefined, { trackAll: true });
     await scanRange(file, again, { from: 0, to: size, toEnd: true, chunkSize });
     return { stats, bboxes: bboxMismatches(again, stats.bbox) };
   } catch (error) {
-    if (error instanceof ScanError) throw new GeoJSONError(path, error.offset, error.reason);
+    if (error instanceof ScanError) throw inFile(path, error);
     const code = (error as NodeJS.ErrnoException).code; // e.g. EISDIR: a folder was named
     if (typeof code === 'string' && code.startsWith('E'))
       throw new UserError(problem(path, `cannot read: ${code}`));

@@ -4,27 +4,12 @@
 // has claimed. Hashing first: the main thread meanwhile scans from the start.
 import { open, type FileHandle } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import type { FeatureIssue } from '../geometry/check-file.ts';
+import { scanRange } from '../geojson/read.ts';
+import { FeatureCollectionScanner } from '../geojson/scanner.ts';
+import type { Segment } from '../geojson/segments.ts';
 import { GeometrySink } from '../geometry/feature-sink.ts';
-import { FREE, WORKER, type Segment } from './parallel.ts';
-import { scanRange } from './read.ts';
-import { FeatureCollectionScanner } from './scanner.ts';
-import type { BboxIssue, Stated } from './scanner-bbox.ts';
+import { FREE, WORKER, type SegmentResult } from './segment-claims.ts';
 import { sha256OfFile, type Hashed } from './sha256-file.ts';
-
-/** The worker's scan of one segment. */
-export interface SegmentResult {
-  ok: boolean; // false: a problem, or it did not end between features (the main thread scans it again)
-  bytesRead?: number;
-  features?: number;
-  box?: number[];
-  geometryTypes?: [string, number][];
-  properties?: string[];
-  issues?: FeatureIssue[]; // with geometry checks: feature indices from the segment's start
-  collectionBbox?: Stated; // the collection's bbox member, when it comes after "features"
-  bboxIssues?: BboxIssue[]; // feature indices from the segment's start
-  bboxUnchecked?: number; // bbox members whose extent was not kept
-}
 
 interface Job {
   id: number;

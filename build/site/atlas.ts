@@ -12,7 +12,7 @@ import { drawnSource, mapSource, type CountryMap } from './maps.ts';
 import type { Plane } from './map-plane.ts';
 import type { TilesInfo } from '../../src/shared/tiles.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
-import { readFeatureBytes } from '../geometry/read-features.ts';
+import { readFeatureBytes } from '../geojson/features.ts';
 import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './units.ts';
 
 /** Largest full file read for units; above it the units come from the preview (bboxes then approximate). */

@@ -1,17 +1,16 @@
 // The scan every writer starts from: feature byte ranges, per-feature bboxes
-// and geometry kinds read without JSON.parse (the fast path), and the typed
-// fields, compared with a plain JSON.parse of the same files and @turf/bbox.
+// and geometry kinds read by the GeoJSON reader (no JSON.parse of geometry),
+// and the typed fields, compared with a plain JSON.parse of the same files and @turf/bbox.
 import turfBbox from '@turf/bbox';
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { FieldCollector } from '../../build/formats/fields.ts';
-import { scanFeatures } from '../../build/formats/feature-stream.ts';
 import { scanSource } from '../../build/formats/source-scan.ts';
 
 const REPO = new URL('../../', import.meta.url).pathname;
 
 describe('scanSource', () => {
-  // USA_ADM2 (2.4 MB) crosses 1 MiB chunk ends, where features take the JSON.parse path.
+  // USA_ADM2 (2.4 MB) crosses 1 MiB chunk ends.
   test.each([
     'data/earth/USA/USA_ADM2.geojson',
     'data/earth/CHL/CHL_ADM1.geojson',
@@ -35,7 +34,7 @@ describe('scanSource', () => {
     },
   );
 
-  test('positions laid out otherwise (spaces, exponents) → the feature is parsed instead, same bbox', async () => {
+  test('positions laid out otherwise (spaces, exponents) → the same bbox and fields', async () => {
     const path = '/tmp/geoshelf-scan-test.geojson';
     const feature = {
       type: 'Feature',
@@ -55,10 +54,6 @@ describe('scanSource', () => {
     const { writeFileSync, rmSync } = await import('node:fs');
     writeFileSync(path, `{"type":"FeatureCollection","features":[ ${JSON.stringify(feature, null, 1)} ]}`);
     try {
-      const raws = [];
-      for await (const raw of scanFeatures(path)) raws.push({ ...raw, box: raw.box && [...raw.box] });
-      expect(raws).toHaveLength(1);
-      expect(raws[0].box).toBeUndefined(); // not the fast path
       const scan = await scanSource(path);
       expect([...scan.boxes]).toEqual([0.001, 2, 3, 4.5]);
       expect(scan.fields).toEqual([
@@ -69,7 +64,7 @@ describe('scanSource', () => {
     }
   });
 
-  test('a one-line level whose features span chunks → every feature on the fast path, bboxes = @turf/bbox, wherever a chunk ends', async () => {
+  test('a one-line level whose features span chunks → bboxes = @turf/bbox, wherever a chunk ends', async () => {
     const { writeFileSync, rmSync } = await import('node:fs');
     const path = '/tmp/geoshelf-scan-one-line.geojson';
     // Three features of ~0.8 MB each, on one line: every chunk end (1 MiB) falls inside a geometry.
@@ -80,7 +75,7 @@ describe('scanSource', () => {
         type: 'Polygon' as const,
         coordinates: [
           Array.from({ length: 30_001 }, (_, k) =>
-            // 6 decimals, as boundary files write them (17 digits take the parse path anyway)
+            // 6 decimals, as boundary files write them (17 digits take the general path)
             k === 30_000
               ? [f, 0]
               : [Math.round((f + Math.sin(k)) * 1e6) / 1e6, Math.round(-Math.cos(k) * 1e7) / 1e6],
@@ -94,9 +89,6 @@ describe('scanSource', () => {
       // Shifted by 0…23 bytes: the chunk's end falls on every byte of a position, its '[' included.
       for (let shift = 0; shift < 24; shift++) {
         writeFileSync(path, ' '.repeat(shift) + text);
-        const raws: boolean[] = [];
-        for await (const raw of scanFeatures(path)) raws.push(raw.box !== undefined);
-        expect(raws, `shift ${shift}`).toEqual([true, true, true]);
         const scan = await scanSource(path);
         features.forEach((feature, i) =>
           expect([...scan.boxes.subarray(i * 4, i * 4 + 4)], `shift ${shift}`).toEqual(turfBbox(feature)),

@@ -58,6 +58,10 @@ describe('geometry fixtures', () => {
     const kinds = new Set<string>();
     for (const path of invalid)
       for (const issue of (await checkGeometryFile(path)).issues) kinds.add(issue.kind);
-    expect([...kinds].sort()).toEqual([...GEOMETRY_PROBLEM_KINDS].sort());
+    // No file reaches the checks with a non-finite coordinate: the GeoJSON reader
+    // refuses it first, as the measurer does (test/fixtures/measure/false/non-finite-coordinate.geojson);
+    // the check itself is tested on coordinates in memory (test/geometry/read.test.ts).
+    const reachable = GEOMETRY_PROBLEM_KINDS.filter((kind) => kind !== 'invalid coordinate');
+    expect([...kinds].sort()).toEqual([...reachable].sort());
   });
 });

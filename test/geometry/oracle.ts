@@ -3,9 +3,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkGeometryFile, type FileGeometry } from '../../build/geometry/check-file.ts';
+import { checkGeometryFile } from '../../build/geometry/check-file.ts';
+import type { FileGeometry } from '../../build/geometry/verdict.ts';
 import { COORDINATE_OUT_OF_RANGE } from '../../build/geometry/range.ts';
-import { GeoJSONError, measureAndCheckGeoJSON } from '../../build/measure/measure.ts';
+import { GeoJSONError } from '../../build/geojson/errors.ts';
+import { measureAndCheckGeoJSON } from '../../build/measure/measure.ts';
 
 const PYTHON = '/usr/bin/python3'; // the python3 on PATH may lack shapely
 const SCRIPT = new URL('./geos_oracle.py', import.meta.url).pathname;

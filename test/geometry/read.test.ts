@@ -1,23 +1,30 @@
-// The streaming reader: features cut from chunks of any size, strings with
-// braces and escapes, files split between this thread and the worker.
+// The geometry checks' reading (the GeoJSON reader with a GeometrySink):
+// positions to exact doubles, features cut from chunks of any size, files
+// split between this thread and the worker.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FeatureCollectionScanner } from '../../build/geojson/scanner.ts';
 import { checkGeometryFile } from '../../build/geometry/check-file.ts';
-import { GeometryParseError, GeometryReader } from '../../build/geometry/parse-geometry.ts';
-import { FeatureCutter } from '../../build/geometry/read-features.ts';
+import { GeometrySink } from '../../build/geometry/feature-sink.ts';
 import { checkGeometry } from '../../build/geometry/validity.ts';
 import { measureAndCheckGeoJSON, measureGeoJSON } from '../../build/measure/measure.ts';
 
 const USA = new URL('../../data/earth/USA/USA_ADM2.geojson', import.meta.url).pathname;
 
-function cut(text: string, chunk: number): string[] {
-  const cutter = new FeatureCutter();
-  const out: string[] = [];
+/** Returns the positions of each geometry of `text`, a FeatureCollection, fed to the reader `chunk` bytes at a time. */
+function positions(text: string, chunk: number): number[][] {
+  const out: number[][] = [];
+  const sink = new GeometrySink((_, g) => out.push([...g.xy.subarray(0, 2 * g.positions)]));
+  const scanner = new FeatureCollectionScanner(sink);
   const bytes = Buffer.from(text);
-  for (let at = 0; at < bytes.length; at += chunk) {
-    for (const feature of cutter.push(bytes.subarray(at, at + chunk))) out.push(feature.bytes.toString());
+  let held = Buffer.alloc(0); // a token cut by the chunk's end, carried into the next
+  for (let at = 0; at < bytes.length || at === 0; at += chunk) {
+    const buf = Buffer.concat([held, bytes.subarray(at, at + chunk)]);
+    const eof = at + chunk >= bytes.length;
+    const stop = scanner.scan(buf, 0, buf.length, at - held.length, eof);
+    held = Buffer.from(buf.subarray(stop));
   }
   return out;
 }
@@ -26,58 +33,22 @@ describe('geometry reader', () => {
   const dir = mkdtempSync(join(tmpdir(), 'geoshelf-geometry-read-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('cuts the same features whatever the chunk size (keys, strings with braces and escapes across chunks)', () => {
-    const features = [
-      { type: 'Feature', properties: { name: 'a "}{" b\\', features: [1, { x: '[' }] }, geometry: null },
-      {
-        type: 'Feature',
-        geometry: {
-          type: 'Polygon',
-          coordinates: [
-            [
-              [0, 0],
-              [1, 0],
-              [1, 1],
-              [0, 0],
-            ],
-          ],
-        },
-        properties: {},
-      },
-    ].map((f) => JSON.stringify(f));
-    const text = `{"type":"FeatureCollection","bbox":[0,0,1,1],"properties":{"features":[{"x":1}]},"features":[\n${features.join(',\n')}\n]}`;
-    for (const chunk of [1, 2, 3, 7, 64, 1 << 20]) expect(cut(text, chunk)).toEqual(features);
-  });
-
-  it('reads positions to the doubles JSON.parse gives (exponents, long digits, negative zero, 3D)', () => {
-    const coordinates = [
-      [
-        [1e-7, -0],
-        [12.345678901234567, 2.5e2],
-        [0.1, 0.30000000000000004, 99],
-        [1e-7, -0],
-      ],
+  it('reads positions to the doubles JSON.parse gives (exponents, long digits, negative zero, 3D), whatever the chunk size', () => {
+    const ring = [
+      [1e-7, -0],
+      [12.345678901234567, 2.5e2],
+      [0.1, 0.30000000000000004, 99],
+      [1e-7, -0],
     ];
-    // written by hand: JSON.stringify would print -0 as 0 and 1e-7 as 1e-7 anyway
-    const text =
-      '{"type":"Feature","geometry":{"coordinates":[[[1e-7,-0],[12.345678901234567,2.5E+2],[0.1,0.30000000000000004,99],[1e-7,-0]]],"type":"Polygon"}}';
-    const g = new GeometryReader().read(Buffer.from(text))!;
-    expect(g.type).toBe('Polygon');
-    expect([...g.xy.subarray(0, 2 * g.positions)]).toEqual(coordinates[0]!.flatMap((p) => [p[0], p[1]]));
-    expect(Object.is(g.xy[1], -0)).toBe(true);
-  });
-
-  it('malformed bytes (read beside the measurer, before it refuses the file) throw, never hang', () => {
-    const reader = new GeometryReader();
-    for (const text of [
-      '{"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,',
-      '{"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,}]]]}}',
-      '{"geometry":{"type":"Polygon","coordinates":[[[0,0],[-,1]]]}}',
-      '{"geometry":{"type":"Polygon","coordinates":[[["0",0]]]}}',
-      '{"geometry":{"type":"Polygon","coordinates":[]}}',
-      '{"geometry":{"type":"Polygon" "coordinates":1}}',
-    ]) {
-      expect(() => reader.read(Buffer.from(text)), text).toThrow(GeometryParseError);
+    // written by hand: JSON.stringify would print -0 as 0
+    const feature =
+      '{"type":"Feature","properties":{"name":"a \\"}{\\" b"},"geometry":{"coordinates":[[[1e-7,-0],[12.345678901234567,2.5E+2],[0.1,0.30000000000000004,99],[1e-7,-0]]],"type":"Polygon"}}';
+    const text = `{"type":"FeatureCollection","features":[${feature},\n${feature}]}`;
+    const want = ring.flatMap((p) => [p[0]!, p[1]!]);
+    for (const chunk of [1, 2, 3, 7, 64, 1 << 20]) {
+      const read = positions(text, chunk);
+      expect(read, `chunk ${chunk}`).toEqual([want, want]);
+      expect(Object.is(read[1]![1], -0)).toBe(true);
     }
   });
 

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { GeoJSONError } from '../../build/geojson/errors.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
-import { GeoJSONError } from '../../build/measure/measure.ts';
 
 const FIXTURES = new URL('../fixtures/measure/', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'geoshelf-measure-cache-'));
@@ -110,7 +110,7 @@ describe('MeasurementCache: measure once per run, and not again across runs whil
   });
 
   it('a malformed file rejects every caller with the same GeoJSONError and is not cached', async () => {
-    const bad = `${FIXTURES}invalid/null-geometry.geojson`;
+    const bad = `${FIXTURES}false/null-geometry.geojson`;
     const measurer = new MeasurementCache({ cacheFile });
     await expect(measurer.measure(bad)).rejects.toBeInstanceOf(GeoJSONError);
     await expect(measurer.measure(bad)).rejects.toThrow('features[1].geometry is null');

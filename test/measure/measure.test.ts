@@ -3,85 +3,22 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { BIN, cli } from '../support/cli.ts';
 import { describe, expect, it } from 'vitest';
-import { GeoJSONError, measureGeoJSON } from '../../build/measure/measure.ts';
+import { GeoJSONError } from '../../build/geojson/errors.ts';
+import { measureGeoJSON } from '../../build/measure/measure.ts';
+
+import { falseFixtures } from '../support/geojson-fixtures.ts';
 
 const FIXTURES = new URL('../fixtures/measure/', import.meta.url).pathname;
 const run = promisify(execFile);
 
-// Each file in test/fixtures/measure/invalid/ and the exact reason expected
-// (the message is "PATH: " + this). Offsets point at the offending byte: the
-// token, or the '{' of the object that lacks a member.
-const INVALID: [name: string, reason: string][] = [
-  ['control-character', `byte 82: invalid JSON: control character 0x09 in a string`],
-  ['coordinate-ends-with-dot', 'byte 137: invalid JSON: malformed number'],
-  ['coordinate-minus-alone', 'byte 137: invalid JSON: malformed number'],
-  ['coordinate-with-leading-zero', `byte 140: invalid JSON: expected ',' or ']', found '1'`],
-  ['coordinates-not-an-array', `byte 128: features[0].geometry.coordinates is not an array`],
-  ['duplicate-features-key', `byte 42: the FeatureCollection has a duplicate "features" key`],
-  ['duplicate-geometry-key', `byte 157: features[0] has a duplicate "geometry" key`],
-  ['empty-file', `byte 0: unexpected end of file`],
-  ['empty-position', `byte 137: features[0].geometry.coordinates: a position has fewer than 2 numbers`],
-  ['empty-ring', `byte 130: features[0].geometry.coordinates: empty array`],
-  ['feature-not-an-object', `byte 41: features[0] is not an object`],
-  ['feature-wrong-type', `byte 49: features[0].type is "Featur", not "Feature"`],
-  ['features-not-an-array', `byte 39: "features" is not an array`],
-  [
-    'geometry-collection',
-    `byte 104: features[0].geometry.type "GeometryCollection" is not Polygon or MultiPolygon`,
-  ],
-  ['geometry-no-coordinates', `byte 96: features[0].geometry has no "coordinates"`],
-  ['invalid-escape', `byte 77: invalid JSON: invalid escape '\\x' in a string`],
-  ['invalid-json', `byte 40: invalid JSON: expected a value, found '}'`],
-  ['invalid-literal', `byte 78: invalid JSON: expected a value, found 't'`],
-  ['malformed-number', `byte 79: invalid JSON: malformed number`],
-  ['missing-comma', `byte 139: invalid JSON: expected ',' or ']', found '0'`],
-  [
-    'multipolygon-too-shallow-type-last',
-    `byte 111: features[0].geometry.coordinates: MultiPolygon positions must be nested 4 arrays deep, found 3`,
-  ],
-  ['no-features', `byte 0: not a FeatureCollection: no "features" member`],
-  ['not-utf8', 'byte 83: not UTF-8: a GeoJSON file must be UTF-8 text (RFC 8259)'],
-  ['utf8-surrogate', 'byte 80: not UTF-8: a GeoJSON file must be UTF-8 text (RFC 8259)'],
-  ['utf8-cut-at-end', 'byte 82: not UTF-8: a GeoJSON file must be UTF-8 text (RFC 8259)'],
-  ['no-geometry', `byte 159: features[1] has no "geometry"`],
-  ['no-properties', `byte 41: features[0] has no "properties"`],
-  ['no-type', `byte 0: not a FeatureCollection: no "type" member`],
-  ['non-finite-coordinate', `byte 137: features[0].geometry.coordinates: non-finite coordinate 1e400`],
-  ['non-finite-z', `byte 156: features[0].geometry.coordinates: non-finite coordinate -1E400`],
-  ['not-a-feature-collection', `byte 8: not a FeatureCollection: "type" is "Feature"`],
-  ['null-coordinate', `byte 139: features[0].geometry.coordinates: a coordinate is not a number`],
-  ['null-geometry', `byte 214: features[1].geometry is null`],
-  ['point', `byte 104: features[0].geometry.type "Point" is not Polygon or MultiPolygon`],
-  [
-    'polygon-too-deep',
-    `byte 131: features[0].geometry.coordinates: Polygon positions must be nested 3 arrays deep, found an array 4 deep`,
-  ],
-  [
-    'polygon-too-shallow',
-    `byte 130: features[0].geometry.coordinates: Polygon positions must be nested 3 arrays deep, found a number 2 arrays deep`,
-  ],
-  [
-    'position-with-one-number',
-    `byte 138: features[0].geometry.coordinates: a position has fewer than 2 numbers`,
-  ],
-  ['properties-not-an-object', `byte 72: features[0].properties is not an object or null`],
-  ['string-coordinate', `byte 137: features[0].geometry.coordinates: a coordinate is not a number`],
-  ['too-deep-nesting', `byte 10076: nesting deeper than 10000 levels`],
-  ['top-level-array', `byte 0: not a FeatureCollection: the top-level value is not an object`],
-  ['trailing-content', `byte 161: unexpected 'x' after the FeatureCollection`],
-  ['truncated', `byte 232: unexpected end of file`],
-  ['uneven-nesting', `byte 139: features[0].geometry.coordinates: positions are nested unevenly`],
-];
+// Each file in test/fixtures/measure/false/ has beside it (NAME.geojson.expected.txt)
+// the exact message expected, "PATH: byte OFFSET: reason". Offsets point at the
+// offending byte: the token, or the '{' of the object that lacks a member.
+const INVALID = falseFixtures();
 
 describe('malformed GeoJSON → GeoJSONError "PATH: byte OFFSET: reason"', () => {
-  it('every fixture in invalid/ has a case here', async () => {
-    const { readdirSync } = await import('node:fs');
-    const files = readdirSync(`${FIXTURES}invalid`).map((f) => f.replace(/\.geojson$/, ''));
-    expect(files.sort()).toEqual(INVALID.map(([name]) => name).sort());
-  });
-
   it.each(INVALID)('%s → %s', async (name, reason) => {
-    const path = `${FIXTURES}invalid/${name}.geojson`;
+    const path = `${FIXTURES}false/${name}.geojson`;
     // The same error whether the bad token is inside one read or cut by the end of one,
     // and when the file is scanned in segments shared with a worker thread.
     for (const options of [
@@ -99,7 +36,7 @@ describe('malformed GeoJSON → GeoJSONError "PATH: byte OFFSET: reason"', () =>
   });
 
   it('a folder → UserError "PATH: cannot read: EISDIR"', async () => {
-    await expect(measureGeoJSON(`${FIXTURES}valid`)).rejects.toThrow(`${FIXTURES}valid: cannot read: EISDIR`);
+    await expect(measureGeoJSON(`${FIXTURES}true`)).rejects.toThrow(`${FIXTURES}true: cannot read: EISDIR`);
   });
 
   it('a missing file → UserError "PATH: cannot read: no such file"', async () => {
@@ -111,11 +48,11 @@ describe('malformed GeoJSON → GeoJSONError "PATH: byte OFFSET: reason"', () =>
 
 // Choices where the issue is silent, each pinned by a valid fixture.
 describe('valid edge cases', () => {
-  const measure = (name: string) => measureGeoJSON(`${FIXTURES}valid/${name}.geojson`);
+  const measure = (name: string) => measureGeoJSON(`${FIXTURES}true/${name}.geojson`);
 
   it('a UTF-8 byte order mark is skipped (but counted in bytes and sha256)', async () => {
     const stats = await measure('bom');
-    expect(stats).toMatchObject({ bytes: readFileSync(`${FIXTURES}valid/bom.geojson`).length, features: 1 });
+    expect(stats).toMatchObject({ bytes: readFileSync(`${FIXTURES}true/bom.geojson`).length, features: 1 });
   });
 
   it('features: [] is measurable: 0 features, bbox of infinities like @turf/bbox, no types, no properties', async () => {
@@ -164,9 +101,9 @@ describe('valid edge cases', () => {
 
 describe('geoshelf measure FILE…', () => {
   it('prints one JSON line per file with path first; a bad file goes to stderr, the rest still print, exit 1', async () => {
-    const good = `${FIXTURES}valid/member-order.geojson`;
-    const bad = `${FIXTURES}invalid/null-geometry.geojson`;
-    const empty = `${FIXTURES}valid/empty-features.geojson`;
+    const good = `${FIXTURES}true/member-order.geojson`;
+    const bad = `${FIXTURES}false/null-geometry.geojson`;
+    const empty = `${FIXTURES}true/empty-features.geojson`;
     const error = await run('node', [BIN, 'measure', good, bad, empty]).catch(
       (e: { code: number; stdout: string; stderr: string }) => e,
     );
@@ -182,7 +119,7 @@ describe('geoshelf measure FILE…', () => {
   });
 
   it('all files good → exit 0', async () => {
-    const { code, stdout } = await cli('measure', `${FIXTURES}valid/bom.geojson`);
+    const { code, stdout } = await cli('measure', `${FIXTURES}true/bom.geojson`);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ features: 1, properties: ['name'] });
   });

@@ -1,8 +1,10 @@
-// The hot loop of measureGeoJSON: the "coordinates" array of a geometry, which
+// The hot loop of the GeoJSON reader: the "coordinates" array of a geometry, which
 // is nearly all of a boundary file's bytes. It checks the nesting, reads each
 // number to the exact double its text denotes, and widens the bbox.
 import { readPositionRun, readPositionRunInto, type PositionSink } from './positions.ts';
-import { ScanError, describeByte, lastNumber, readNumber } from './tokens.ts';
+import { ScanError } from './errors.ts';
+import { lastNumber, readNumber } from './numbers.ts';
+import { describeByte } from './tokens.ts';
 
 /** Where the scan of one "coordinates" array stands; kept across chunks. */
 export interface CoordinateState {
@@ -14,6 +16,7 @@ export interface CoordinateState {
   closeAllowed: boolean; // just after '[' (where ']' would close an empty array)
   box: Float64Array; // [minX, minY, maxX, maxY] of the whole file so far
   sink: PositionSink | undefined; // keeps the positions, rings and polygons when geometry is checked in the same pass
+  z: boolean; // a position of this array had a third number
 }
 
 const TYPE_OF_LEAF = ['', '', '', 'Polygon', 'MultiPolygon'];
@@ -26,6 +29,7 @@ export function startCoordinates(s: CoordinateState, expectedLeaf: number): void
   s.count = 0;
   s.expectValue = true;
   s.closeAllowed = false;
+  s.z = false;
   s.sink?.reset();
 }
 
@@ -117,7 +121,7 @@ export function scanCoordinates(
           if (count === 0) sink.x = v;
           else sink.y = v;
         }
-      }
+      } else s.z = true; // the fast path stops at a third number: it comes here
       count++;
       expectValue = false;
       closeAllowed = false;

@@ -1,17 +1,18 @@
-// The byte-level state machine behind measureGeoJSON (build/measure.ts). It
-// reads a GeoJSON FeatureCollection chunk by chunk, never as one string, and
-// keeps only what the stats need: counts, bbox, geometry types, property names;
-// and checks the file's own bbox members (build/measure/scanner-bbox.ts).
+// The byte-level state machine of the GeoJSON reader, behind the measurer,
+// the geometry checks and the format writers. It reads a FeatureCollection
+// chunk by chunk, never as one string, checks it as the measurer reports it,
+// and keeps what the stats need: counts, bbox, geometry types, property names;
+// and checks the file's own bbox members (./bbox-members.ts). Positions go to
+// a PositionSink (./positions.ts), each feature's bytes to a FeatureListener.
 import type { PositionSink } from './positions.ts';
 import { depthReason, scanCoordinates, startCoordinates, type CoordinateState } from './coordinates.ts';
-import { BboxMembers } from './scanner-bbox.ts';
+import { BboxMembers } from './bbox-members.ts';
+import { ScanError } from './errors.ts';
+import { lastNumber, readNumber } from './numbers.ts';
 import {
-  ScanError,
   describeByte,
   isWhitespace,
-  lastNumber,
   readLiteral,
-  readNumber,
   readString,
   skipStringBody,
   startsValue,
@@ -52,7 +53,31 @@ import {
   LEAF_DEPTH,
   placeOf,
   wrongKindReason,
-} from './scanner-states.ts';
+} from './states.ts';
+
+/** One feature as the scan passes its end. */
+export interface FeatureEnd {
+  index: number; // counted from the scan's start
+  start: number; // file offsets of its text, end exclusive
+  end: number;
+  bytes: Buffer | undefined; // its text, with keep "feature"; valid only during the call
+  type: string; // "Polygon" or "MultiPolygon"
+  box: Float64Array; // [minX, minY, maxX, maxY] of its positions; valid only during the call
+  z: boolean; // a position has a third number
+}
+
+/** What a user of the reader is handed of each feature (build/geojson/features.ts). */
+export interface FeatureListener {
+  /**
+   * The bytes it reads: each feature's text whole ("feature"), or only its
+   * "properties" objects ("properties"), so the scan keeps no more in memory.
+   */
+  readonly keep: 'feature' | 'properties';
+  /** A "properties" object (not null), its text at file offset `start`; `bytes` are valid only during the call. */
+  properties(bytes: Buffer, start: number): void;
+  /** A feature ends (after its properties). */
+  feature(feature: FeatureEnd): void;
+}
 
 /**
  * Scans one FeatureCollection fed as consecutive chunks. `scan` consumes what
@@ -72,10 +97,18 @@ export class FeatureCollectionScanner {
     closeAllowed: false,
     box: new Float64Array([Infinity, Infinity, -Infinity, -Infinity]),
     sink: undefined,
+    z: false,
   };
   readonly bboxes: BboxMembers; // the file's own bbox members, and those that do not hold their extent
 
+  /** The file offset from which the bytes read must be kept for the listener (-1: none): see scanRange. */
+  keepFrom = -1;
+
   private base = 0; // file offset of buf[0] in the current call
+  private buf: Buffer = Buffer.alloc(0); // the bytes of the current call
+  private readonly listener: FeatureListener | undefined;
+  private propertiesStart = 0;
+  private featureZ = false;
   private stack = new Uint8Array(64);
   private depth = 0;
   private expect = E_VALUE;
@@ -95,11 +128,13 @@ export class FeatureCollectionScanner {
   /**
    * `sink`: keeps every geometry's positions and is handed each complete one
    * (geometry checked in this pass). `trackAll`: keep every geometry's extent
-   * for its bbox members (build/measure/scanner-bbox.ts).
+   * for its bbox members (./bbox-members.ts), as a listener needs (each
+   * feature's own extent). `listener`: handed each feature.
    */
-  constructor(sink?: PositionSink, options: { trackAll?: boolean } = {}) {
+  constructor(sink?: PositionSink, options: { trackAll?: boolean; listener?: FeatureListener } = {}) {
     this.coords.sink = sink;
-    this.bboxes = new BboxMembers(options.trackAll);
+    this.listener = options.listener;
+    this.bboxes = new BboxMembers(options.trackAll || options.listener !== undefined);
   }
 
   /**
@@ -109,6 +144,7 @@ export class FeatureCollectionScanner {
    */
   scan(buf: Buffer, start: number, end: number, base: number, eof: boolean): number {
     this.base = base;
+    this.buf = buf;
     let i = start;
     for (;;) {
       if (this.inCoordinates) {
@@ -134,7 +170,7 @@ export class FeatureCollectionScanner {
 
   /**
    * Puts the scanner inside the "features" array, before a feature: where a
-   * worker starts on the second part of a file (build/measure-parallel.ts).
+   * worker starts on the second part of a file (build/measure/parallel.ts).
    * "type" and "features" count as seen, so a second one is an error and the
    * main thread then scans that part itself.
    */
@@ -315,6 +351,7 @@ export class FeatureCollectionScanner {
       this.featureStart = i + this.base;
       this.featureSeen = 0;
       this.bboxes.startFeature();
+      if (this.listener?.keep === 'feature') this.keepFrom = this.featureStart;
     } else if (role === R_GEOMETRY) {
       frame = F_GEOMETRY;
       this.geometryStart = i + this.base;
@@ -323,6 +360,8 @@ export class FeatureCollectionScanner {
       this.bboxes.startGeometry();
     } else if (role === R_PROPERTIES) {
       frame = F_PROPERTIES;
+      this.propertiesStart = i + this.base;
+      if (this.listener?.keep === 'properties') this.keepFrom = this.propertiesStart;
     } else if (role === R_BBOX || role === R_BBOX_ITEM) {
       this.notANumber(); // and skipped
     } else if (role !== R_ANY) {
@@ -370,9 +409,10 @@ export class FeatureCollectionScanner {
   private close(i: number): number {
     const frame = this.stack[this.depth - 1];
     if (frame === F_TOP) this.closeCollection();
-    else if (frame === F_FEATURE) this.closeFeature();
+    else if (frame === F_FEATURE) this.closeFeature(i);
     else if (frame === F_GEOMETRY) this.closeGeometry();
     else if (frame === F_BBOX) this.bboxes.end();
+    else if (frame === F_PROPERTIES && this.listener) this.closeProperties(i);
     this.depth--;
     this.valueDone();
     return i + 1;
@@ -383,10 +423,30 @@ export class FeatureCollectionScanner {
     if (missing) throw new ScanError(this.topStart, `not a FeatureCollection: no "${missing}" member`);
   }
 
-  private closeFeature(): void {
+  private closeFeature(i: number): void {
     const missing = firstMissing(this.featureSeen, ['type', 'geometry', 'properties']);
     if (missing) throw new ScanError(this.featureStart, `${this.where(F_FEATURE)} has no "${missing}"`);
     this.bboxes.endFeature(this.features - 1);
+    const listener = this.listener;
+    if (!listener) return;
+    const { featureStart: start, base } = this;
+    listener.feature({
+      index: this.features - 1,
+      start,
+      end: base + i + 1,
+      bytes: listener.keep === 'feature' ? this.buf.subarray(start - base, i + 1) : undefined,
+      type: this.geometryType,
+      box: this.bboxes.extent,
+      z: this.featureZ,
+    });
+    this.keepFrom = -1;
+  }
+
+  private closeProperties(i: number): void {
+    // Its bytes are all in buf: kept from its start (or its feature's) on.
+    const start = this.propertiesStart;
+    this.listener!.properties(this.buf.subarray(start - this.base, i + 1), start);
+    if (this.listener!.keep === 'properties') this.keepFrom = -1;
   }
 
   private closeGeometry(): void {
@@ -401,6 +461,7 @@ export class FeatureCollectionScanner {
       );
     }
     this.geometryTypes.set(type, (this.geometryTypes.get(type) ?? 0) + 1);
+    this.featureZ = this.coords.z;
     this.coords.sink?.endGeometry(type, this.features - 1, this.coords.box);
     this.bboxes.endGeometry(this.features - 1);
   }

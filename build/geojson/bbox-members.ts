@@ -1,5 +1,4 @@
-// The "bbox" members of a FeatureCollection, for the scanner (build/measure/
-// scanner.ts). RFC 7946 5: a bbox, where present, holds the extent of the
+// The "bbox" members of a FeatureCollection, for the scanner (./scanner.ts). RFC 7946 5: a bbox, where present, holds the extent of the
 // coordinates of its object. Each member is read as it comes (before or after
 // what it covers) and compared, once that object is complete, with the plain
 // min/max of its coordinates, as a manifest's bbox is (spec 2.2). The
@@ -12,7 +11,7 @@
 // that still finds its extent untracked (after the coordinates, in a file whose
 // first feature had none) is counted in `unchecked`; the caller then scans the
 // file again with `trackAll`.
-import { F_FEATURE, F_GEOMETRY, F_TOP } from './scanner-states.ts';
+import { F_FEATURE, F_GEOMETRY, F_TOP } from './states.ts';
 
 /** A feature's or a geometry's bbox member that does not hold its extent. */
 export interface BboxIssue {
@@ -54,6 +53,11 @@ export class BboxMembers {
 
   /** `trackAll`: keep every geometry's extent (a second pass, when `unchecked` > 0). */
   constructor(private readonly trackAll = false) {}
+
+  /** The extent of the last geometry's coordinates (while every geometry's is tracked). */
+  get extent(): Float64Array {
+    return this.geometryBox;
+  }
 
   /** The array of a bbox member of `owner` (the frame it is in) starts. */
   start(owner: number): void {

@@ -1,29 +1,14 @@
-// JSON tokens read straight from bytes for the GeoJSON scanner: strings,
-// numbers (parsed to the exact double the text denotes) and literals. Each
-// reader returns the index after the token, or -1 when the chunk ends inside it
-// (the caller carries the bytes over into the next chunk).
-
-/** A malformed input at a byte offset; measureGeoJSON turns it into a GeoJSONError. */
-export class ScanError extends Error {
-  constructor(
-    readonly offset: number,
-    readonly reason: string,
-  ) {
-    super(`byte ${offset}: ${reason}`);
-  }
-}
+// JSON tokens read straight from bytes for the GeoJSON scanner: strings and
+// literals (numbers: ./numbers.ts). Each reader returns the index after the
+// token, or -1 when the chunk ends inside it (the caller carries the bytes
+// over into the next chunk).
+import { ScanError } from './errors.ts';
 
 /** Where a string being read stands: 0 = plain text, 1 = after '\', 2..5 = hex digits of \u left. */
 export interface StringState {
   inEscape: number;
   escaped: boolean; // the string had an escape: decode it with JSON.parse
 }
-
-/** The value of the last number read by readNumber. */
-export const lastNumber = { value: 0 };
-
-// Exact powers of ten: a double holds 10^0 … 10^22 exactly (Clinger's fast path).
-export const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 
 export function isWhitespace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
@@ -119,72 +104,6 @@ export function readLiteral(buf: Uint8Array, i: number, end: number, eof: boolea
     }
   }
   return i + word.length;
-}
-
-/**
- * Reads a JSON number at buf[i] into lastNumber.value and returns the index
- * after it, or -1 if the chunk ends inside it. The value is the double nearest
- * to the text: up to 15 significant digits with a power of ten ≤ 22 it is one
- * correctly rounded multiply or divide; anything else goes through Number().
- */
-export function readNumber(buf: Buffer, i: number, end: number, eof: boolean, base: number): number {
-  const start = i;
-  let c = buf[i];
-  if (c === 0x2d) {
-    if (++i >= end) return eof ? badNumber(base, start) : -1;
-    c = buf[i];
-  }
-  let mantissa = 0;
-  let digits = 0; // significant digits in mantissa
-  let exponent = 0;
-  if (c === 0x30) {
-    i++;
-  } else if (c >= 0x31 && c <= 0x39) {
-    while (i < end && (c = buf[i]) >= 0x30 && c <= 0x39) {
-      mantissa = mantissa * 10 + (c - 0x30);
-      digits++;
-      i++;
-    }
-  } else return badNumber(base, start);
-  if (i < end && buf[i] === 0x2e) {
-    const dot = ++i;
-    while (i < end && (c = buf[i]) >= 0x30 && c <= 0x39) {
-      if (mantissa !== 0 || c !== 0x30) {
-        mantissa = mantissa * 10 + (c - 0x30);
-        digits++;
-      }
-      exponent--;
-      i++;
-    }
-    if (i === dot && (i < end || eof)) return badNumber(base, start);
-  }
-  if (i < end && (buf[i] | 0x20) === 0x65) {
-    i++;
-    let sign = 1;
-    if (i < end && (buf[i] === 0x2b || buf[i] === 0x2d)) sign = buf[i++] === 0x2d ? -1 : 1;
-    const first = i;
-    let e = 0;
-    while (i < end && (c = buf[i]) >= 0x30 && c <= 0x39) {
-      if (e < 100_000) e = e * 10 + (c - 0x30);
-      i++;
-    }
-    if (i === first && (i < end || eof)) return badNumber(base, start);
-    exponent += sign * e;
-  }
-  if (i >= end && !eof) return -1; // the number may go on in the next chunk
-  let value: number;
-  if (digits <= 15 && exponent >= -22 && exponent <= 22) {
-    value = exponent < 0 ? mantissa / POW10[-exponent] : mantissa * POW10[exponent];
-    if (buf[start] === 0x2d) value = -value;
-  } else {
-    value = Number(buf.toString('latin1', start, i));
-  }
-  lastNumber.value = value;
-  return i;
-}
-
-function badNumber(base: number, start: number): never {
-  throw new ScanError(base + start, 'invalid JSON: malformed number');
 }
 
 /** Returns whether byte c can start a JSON value: { [ " - 0-9 t f n. */

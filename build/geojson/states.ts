@@ -1,4 +1,4 @@
-// The states of the GeoJSON scanner (build/measure/scanner.ts): what it
+// The states of the GeoJSON scanner (./scanner.ts): what it
 // expects next, which container it is in, and what the next value means.
 
 // What the scanner expects next in the innermost container.

@@ -3,8 +3,8 @@
 // every byte of a large file goes through readPositionRun, so it is one flat
 // loop with the number parsing written out; anything unusual (spaces, a third
 // number, an exponent, more than 15 digits, the end of the chunk) stops it and
-// the general scan in measure-coordinates.ts takes over at that position.
-import { POW10 } from './tokens.ts';
+// the general scan in ./coordinates.ts takes over at that position.
+import { POW10 } from './numbers.ts';
 
 /**
  * Reads positions "[x,y]" from buf[i] (a '[') on, as long as they follow one
@@ -74,7 +74,7 @@ export function readPositionRun(buf: Uint8Array, i: number, end: number, box: Fl
   return done;
 }
 
-/** Where positions are kept for the geometry checks (build/geometry/feature-sink.ts). */
+/** Where a user of the reader keeps positions, e.g. the geometry checks (build/geometry/feature-sink.ts). */
 export interface PositionSink {
   xy: Float64Array; // [x0, y0, x1, y1, …]
   positions: number;
