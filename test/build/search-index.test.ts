@@ -1,5 +1,5 @@
 // The place search: shards written by build/site/search-index.ts, matched and
-// ranked by src/client/rank.ts exactly as the browser does (one shard per
+// ranked by src/client/place-ranking.ts exactly as the browser does (one shard per
 // query, chosen by the first word of two letters or more).
 import { describe, expect, it } from 'vitest';
 import type { CountryAtlas } from '../../build/site/atlas.ts';
@@ -9,7 +9,7 @@ import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
 import type { LoadedManifest } from '../../build/manifest/validate.ts';
 import { fold, shardKey, words } from '../../src/shared/fold.ts';
 import type { SearchRecord } from '../../src/shared/api.ts';
-import { rank } from '../../src/client/rank.ts';
+import { rank } from '../../src/client/place-ranking.ts';
 
 const manifest = (iso_a3: string, en: string, iso_a2?: string, m49_region?: string) =>
   ({ body: 'earth', iso_a3, iso_a2, name: { en }, m49_region, datasets: [] }) as unknown as Manifest;

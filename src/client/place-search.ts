@@ -5,7 +5,7 @@
 // found) are announced to the index table as an "atlas-countries" event.
 import { fold, shardKey, SHARD_PREFIX, words } from '../shared/fold.ts';
 import type { SearchRecord } from '../shared/api.ts';
-import { rank, type Hit } from './rank.ts';
+import { rank, type Hit } from './place-ranking.ts';
 
 /** Results shown; the status line counts all. */
 const SHOWN = 20;
