@@ -109,9 +109,13 @@ export interface ApiIndex {
 /**
  * One search result as stored in a shard (`search/{key}.json`), an array to
  * keep shards small: [kind, display name, matching names ([] = the display
- * name), level, country, parent, link, members]. kind "c" country, "r" M49
- * region, "u" unit; link relative to the base, e.g. "earth/USA/#unit-US-TX";
- * members: a region's ISO3 codes, space separated.
+ * name), level, country, parent, link, countries, names in other languages].
+ * kind "c" country, "r" M49 region, "u" unit; link relative to the base,
+ * e.g. "earth/USA/#unit-US-TX"; countries: ISO3 codes, space separated (a
+ * region's members, a country's own code, a unit's country). A shard lists
+ * only the names with a word in it; the other-language names (a unit's
+ * "Bayern", "Baviera") rank after its own and English ones, and are left out
+ * when there are none.
  */
 export type SearchRecord = [
   kind: 'c' | 'r' | 'u',
@@ -121,5 +125,6 @@ export type SearchRecord = [
   country: string,
   parent: string,
   link: string,
-  members: string,
+  countries: string,
+  others?: string[],
 ];
