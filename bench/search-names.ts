@@ -26,7 +26,7 @@ for (const iso of readdirSync(join(ROOT, 'data/earth')).sort()) {
   }
   loaded.push({ file, manifest, text: '' });
   const adm1 = manifest.datasets.find((d) => d.level === 'ADM1');
-  if (!adm1) continue;
+  if (!adm1?.path) continue;
   const { features } = JSON.parse(readFileSync(join(ROOT, adm1.path), 'utf8')) as {
     features: Parameters<typeof levelUnits>[0];
   };
