@@ -7,6 +7,9 @@ import type { BBox, Level, Manifest } from './manifest.ts';
 export const API_VERSION = 1;
 
 /** One unit (a feature of a level) as a country document lists it. */
+/** Units per page of a country page's units list, on the page as built and in the script (one number for both). */
+export const UNITS_PAGE = 100;
+
 export interface ApiUnit {
   id: string; // e.g. "US-TX"
   name: string;
