@@ -85,6 +85,17 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
     }
   });
 
+  it('search: a query matching only units lists their countries in the table, not an empty one', async () => {
+    await page.goto(`${server.origin}/?q=calama`);
+    await expect.poll(results).toEqual(['Calama ADM2 in Antofagasta, Chile']);
+    const rows = () =>
+      page.$$eval('#catalogue tbody tr:not([hidden])', (trs) =>
+        trs.map((tr) => (tr as HTMLTableRowElement).cells[1].textContent),
+      );
+    await expect.poll(rows).toEqual(['CHL']);
+    expect(await page.textContent('#count')).toBe('Showing 1 of 3');
+  });
+
   it('search: no match says so; one letter asks for another', async () => {
     await page.goto(`${server.origin}/`);
     await page.fill('#q', 'qqqq');

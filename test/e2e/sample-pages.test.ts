@@ -86,45 +86,53 @@ describe.skipIf(!HAVE_CHROMIUM)('sample data pages in Chromium', () => {
       ]),
     );
 
-  it('USA ADM2: 3,141 counties in pages of 100, each with its FIPS code; a permalink opens its page', async () => {
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`${server.origin}/earth/USA/?ulevel=ADM2`);
-    await listed(page);
-    expect(await status()).toBe('Showing 1–100 of 3,141');
-    expect((await names())[0]).toEqual(['Abbeville', '45001']);
-    expect(await page.locator('#units-ADM2 ~ .table-scroll tbody tr').count()).toBe(100);
-    await page.click('#units-ADM2 ~ .pager button:has-text("Next")');
-    expect(await status()).toBe('Showing 101–200 of 3,141');
-    expect(page.url()).toContain('pADM2=2');
-    await page.fill('#units-filter-ADM2', 'autauga');
-    expect(await names()).toEqual([['Autauga', '01001']]);
-    expect(await page.isVisible('#units-ADM2 ~ .pager')).toBe(false);
-    await page.goto(`${server.origin}/earth/USA/#unit-USA-ADM2-US-WY.56045`); // Weston, near the end by name
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.id))
-      .toBe('unit-USA-ADM2-US-WY.56045');
-    expect(await page.inputValue('#units-level')).toBe('ADM2');
-    expect(await status()).toMatch(/^Showing 3,[01]\d\d–3,[01]\d\d of 3,141$/);
-  });
+  it(
+    'USA ADM2: 3,141 counties in pages of 100, each with its FIPS code; a permalink opens its page',
+    { timeout: 120_000 },
+    async () => {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`${server.origin}/earth/USA/?ulevel=ADM2`);
+      await listed(page);
+      expect(await status()).toBe('Showing 1–100 of 3,141');
+      expect((await names())[0]).toEqual(['Abbeville', '45001']);
+      expect(await page.locator('#units-ADM2 ~ .table-scroll tbody tr').count()).toBe(100);
+      await page.click('#units-ADM2 ~ .pager button:has-text("Next")');
+      expect(await status()).toBe('Showing 101–200 of 3,141');
+      expect(page.url()).toContain('pADM2=2');
+      await page.fill('#units-filter-ADM2', 'autauga');
+      expect(await names()).toEqual([['Autauga', '01001']]);
+      expect(await page.isVisible('#units-ADM2 ~ .pager')).toBe(false);
+      await page.goto(`${server.origin}/earth/USA/#unit-USA-ADM2-US-WY.56045`); // Weston, near the end by name
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.id))
+        .toBe('unit-USA-ADM2-US-WY.56045');
+      expect(await page.inputValue('#units-level')).toBe('ADM2');
+      expect(await status()).toMatch(/^Showing 3,[01]\d\d–3,[01]\d\d of 3,141$/);
+    },
+  );
 
-  it('USA ADM2 without script: the first 100 counties on the page, the next ones a link away', async () => {
-    const context = await browser.newContext({
-      javaScriptEnabled: false,
-      viewport: { width: 390, height: 844 },
-    });
-    const plain = await context.newPage();
-    await plain.goto(`${server.origin}/earth/USA/`);
-    expect(await plain.locator('#units-ADM2 ~ .table-scroll tbody tr').count()).toBe(100);
-    await plain.click('#units-ADM2 ~ .pager a[rel=next]');
-    await plain.waitForURL(`${server.origin}/earth/USA/units/ADM2/2/`);
-    expect(await plain.textContent('h1')).toBe(
-      'United States of America: ADM2 units 101–200 of 3,141, by name',
-    );
-    expect(await plain.locator('tbody tr').count()).toBe(100);
-    const over = await plain.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(over).toBeLessThanOrEqual(0);
-    await context.close();
-  });
+  it(
+    'USA ADM2 without script: the first 100 counties on the page, the next ones a link away',
+    { timeout: 120_000 },
+    async () => {
+      const context = await browser.newContext({
+        javaScriptEnabled: false,
+        viewport: { width: 390, height: 844 },
+      });
+      const plain = await context.newPage();
+      await plain.goto(`${server.origin}/earth/USA/`);
+      expect(await plain.locator('#units-ADM2 ~ .table-scroll tbody tr').count()).toBe(100);
+      await plain.click('#units-ADM2 ~ .pager a[rel=next]');
+      await plain.waitForURL(`${server.origin}/earth/USA/units/ADM2/2/`);
+      expect(await plain.textContent('h1')).toBe(
+        'United States of America: ADM2 units 101–200 of 3,141, by name',
+      );
+      expect(await plain.locator('tbody tr').count()).toBe(100);
+      const over = await plain.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(over).toBeLessThanOrEqual(0);
+      await context.close();
+    },
+  );
 
   it.each(['light', 'dark'] as const)(
     'axe-core (WCAG 2.2 AA): the USA ADM2 list and its page 2 (%s)',
@@ -151,5 +159,6 @@ describe.skipIf(!HAVE_CHROMIUM)('sample data pages in Chromium', () => {
       }
       await page.emulateMedia({ colorScheme: 'light' });
     },
+    120_000, // axe on a page of 100 units with their 3,141 in the script's memory
   );
 });
