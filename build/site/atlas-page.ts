@@ -1,9 +1,9 @@
 // The atlas parts of a country page: the data attributes the map's script
-// reads (one SVG per drawn level), the units section (filled by the script
-// from the country's JSON document), and the unit names of split parts.
+// reads (one SVG per drawn level) and the unit names of split parts (the
+// units list is units-list.ts).
 import type { Manifest } from '../../src/shared/manifest.ts';
-import { formatInt, markup, type Html } from './pages/html.ts';
-import { countryApi, countryPage, fileUrl } from './pages/paths.ts';
+import { markup, type Html } from './pages/html.ts';
+import { countryPage, fileUrl } from './pages/paths.ts';
 import type { CountryAtlas } from './atlas.ts';
 
 /** Returns the path inside dist/ of a level's map, e.g. "earth/USA/map-ADM2.svg". */
@@ -37,26 +37,4 @@ export function atlasMapAttributes(base: string, m: Manifest, atlas: CountryAtla
 export function partNames(atlas: CountryAtlas): Map<string, string> {
   const adm1 = atlas.levels.find((l) => l.level === 'ADM1');
   return new Map((adm1?.units ?? []).filter((u) => u.code && u.name).map((u) => [u.code, u.name]));
-}
-
-/**
- * Returns the units section: counts per level now; the script renders each
- * level's list (sortable, filterable, one permalink #unit-ID per unit) from
- * the country's JSON document, which scales to levels of 50,000 units where
- * HTML rows would not. Without script it says where the list is.
- */
-export function unitsSection(base: string, m: Manifest, atlas: CountryAtlas): Html {
-  const levels = atlas.levels.filter((l) => l.level !== 'ADM0' && l.units.length > 0);
-  if (levels.length === 0) return markup``;
-  const api = `${base}${countryApi(m)}`;
-  const counts = levels.map(
-    (l, i) =>
-      markup`${i ? ', ' : ''}${l.level}: ${formatInt(l.units.length)} ${l.units.length === 1 ? 'unit' : 'units'}`,
-  );
-  return markup`<section id="units" class="units" aria-labelledby="units-h" data-api="${api}">
-<h2 id="units-h">Units</h2>
-<p>${counts}. Each has a permalink on this page (e.g. <code>#unit-${levels[0].units[0].id}</code>).</p>
-<p class="needs-js">Listing and filtering the units needs JavaScript; the same list is in the <a href="${api}">JSON document</a> of ${m.name.en}, under <code>units</code>.</p>
-</section>
-`;
 }

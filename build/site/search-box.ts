@@ -1,5 +1,5 @@
 // The search box of the 404 page and the results area the script fills on
-// both the index and the 404 page (src/client/atlas-search.ts).
+// both the index and the 404 page (src/client/place-search.ts).
 import { markup, type Html } from './pages/html.ts';
 
 /** Returns the results area: a status line (live region) and the list of results. */

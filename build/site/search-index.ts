@@ -3,15 +3,18 @@
 // every entry with a word starting "te": Texas, Tennessee, Tétouan…), so the
 // browser loads one small file per query instead of the whole catalogue.
 // Countries are found by every name world-countries (mledoze/countries) gives
-// them: common, official, native, alternative spellings and 23 translations.
-// That dataset is read here, at build time only; the browser gets the shards.
+// them: common, official, native, alternative spellings and 23 translations;
+// ISO 3166-2 subdivisions also by their English and other-language names
+// (subdivision-names.ts). Both are read here, at build time only; the browser
+// gets the shards.
 import { createRequire } from 'node:module';
 import type { SearchRecord } from '../../src/shared/api.ts';
-import { fold, shardKey, SHARD_PREFIX, words } from '../../src/shared/fold.ts';
+import { fold, nameShardKeys, words } from '../../src/shared/fold.ts';
 import type { Manifest } from '../../src/shared/manifest.ts';
 import { countryPage } from './pages/paths.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { CountryAtlas } from './atlas.ts';
+import { subdivisionNames } from './subdivision-names.ts';
 
 interface WorldCountry {
   cca3: string;
@@ -58,43 +61,88 @@ interface Entry {
   country: string;
   parent: string;
   link: string;
-  members: string;
+  countries: string; // see SearchRecord: a region's members, a country's or a unit's country's ISO3
   names: string[]; // every name and code it is found by
+  others: string[]; // names in other languages, ranked after `names`
+}
+
+/** Returns `names` without repeats by folded words ("Québec" = "Quebec"), and without those in `except`. */
+function distinct(names: string[], except: string[] = []): string[] {
+  const seen = new Set(except.map((n) => words(fold(n)).join(' ')));
+  return names.filter((n) => {
+    const key = words(fold(n)).join(' ');
+    if (!key || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Returns the entries of one country's units (every level but ADM0), named and ranked by their names. */
+function unitEntries(m: Manifest, atlas: CountryAtlas | undefined): Entry[] {
+  const page = countryPage(m);
+  const levels = atlas?.levels ?? [];
+  const namesByCode = new Map<string, string>([[m.iso_a3, m.name.en]]);
+  if (m.iso_a2) namesByCode.set(m.iso_a2, m.name.en);
+  for (const level of levels) {
+    for (const u of level.units) if (u.code && !namesByCode.has(u.code)) namesByCode.set(u.code, u.name);
+  }
+  const out: Entry[] = [];
+  for (const level of levels) {
+    if (level.level === 'ADM0') continue; // the country itself
+    for (const u of level.units) {
+      const more = subdivisionNames(u.code, m.iso_a2);
+      const names = distinct([u.name, ...u.names, u.code, ...(more?.en ?? [])]);
+      out.push({
+        kind: 'u',
+        name: u.name || u.code,
+        level: level.level,
+        country: m.name.en,
+        parent: namesByCode.get(u.parent) ?? u.parent,
+        link: `${page}#unit-${u.id}`,
+        countries: m.iso_a3,
+        names,
+        others: distinct(more?.other ?? [], names),
+      });
+    }
+  }
+  return out;
 }
 
 function entries(loaded: LoadedManifest[], atlas: Map<string, CountryAtlas>): Entry[] {
   const out: Entry[] = [];
   const regions = new Map<string, string[]>();
   for (const { file, manifest: m } of loaded) {
-    const page = countryPage(m);
-    const country = { country: '', parent: '', members: m.iso_a3 };
-    out.push({ kind: 'c', name: m.name.en, level: 'ADM0', link: page, ...country, names: countryNames(m) });
+    const country = { country: '', parent: '', countries: m.iso_a3, others: [] };
+    out.push({
+      kind: 'c',
+      name: m.name.en,
+      level: 'ADM0',
+      link: countryPage(m),
+      ...country,
+      names: countryNames(m),
+    });
     for (const region of regionsOf(m)) regions.set(region, [...(regions.get(region) ?? []), m.iso_a3]);
-    const levels = atlas.get(file)?.levels ?? [];
-    const namesByCode = new Map<string, string>([[m.iso_a3, m.name.en]]);
-    if (m.iso_a2) namesByCode.set(m.iso_a2, m.name.en);
-    for (const level of levels) {
-      for (const u of level.units) if (u.code && !namesByCode.has(u.code)) namesByCode.set(u.code, u.name);
-    }
-    for (const level of levels) {
-      if (level.level === 'ADM0') continue; // the country itself
-      for (const u of level.units) {
-        out.push({
-          kind: 'u',
-          name: u.name || u.code,
-          level: level.level,
-          country: m.name.en,
-          parent: namesByCode.get(u.parent) ?? u.parent,
-          link: `${page}#unit-${u.id}`,
-          members: '',
-          names: [u.name, ...u.names, u.code].filter(Boolean),
-        });
-      }
-    }
+    out.push(...unitEntries(m, atlas.get(file)));
   }
   for (const [region, members] of regions) {
-    const fields = { level: 'M49', country: '', parent: '', link: '', members: members.join(' ') };
+    const fields = {
+      level: 'M49',
+      country: '',
+      parent: '',
+      link: '',
+      countries: members.join(' '),
+      others: [],
+    };
     out.push({ kind: 'r', name: region, ...fields, names: [region] });
+  }
+  return out;
+}
+
+/** Returns `names` grouped by the shards they are stored under (nameShardKeys). */
+function byShard(names: string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const name of names) {
+    for (const key of nameShardKeys(name)) out.set(key, [...(out.get(key) ?? []), name]);
   }
   return out;
 }
@@ -103,8 +151,9 @@ function entries(loaded: LoadedManifest[], atlas: Map<string, CountryAtlas>): En
  * Returns the shards of the search index, keyed by their path inside dist/
  * (e.g. "search/te.json"): each holds the records with a word in it, listing
  * only the names that have such a word (the rest are in other shards). Words
- * shorter than SHARD_PREFIX ("d" in "Côte d'Ivoire") shard nothing: a query
- * loads its shard by a word of at least that length.
+ * shorter than SHARD_PREFIX ("d" in "Côte d'Ivoire") and little words after
+ * a name's first ("de" in "Santiago de Cuba") shard nothing: a query loads
+ * the shards of its other words.
  */
 export function renderSearchIndex(
   loaded: LoadedManifest[],
@@ -112,20 +161,23 @@ export function renderSearchIndex(
 ): Map<string, string> {
   const shards = new Map<string, SearchRecord[]>();
   for (const e of entries(loaded, atlas)) {
-    const byShard = new Map<string, string[]>();
-    for (const name of e.names) {
-      for (const word of words(fold(name))) {
-        if (word.length < SHARD_PREFIX) continue;
-        const key = shardKey(word);
-        const list = byShard.get(key) ?? [];
-        if (!list.includes(name)) list.push(name);
-        byShard.set(key, list);
-      }
-    }
-    for (const [key, names] of byShard) {
+    const own = byShard(e.names);
+    const others = byShard(e.others);
+    for (const key of new Set([...own.keys(), ...others.keys()])) {
+      const names = own.get(key) ?? [];
       // The matching names; [] when only the displayed name matches (most units), to keep shards small.
       const matched = names.length === 1 && names[0] === e.name ? [] : names;
-      const record: SearchRecord = [e.kind, e.name, matched, e.level, e.country, e.parent, e.link, e.members];
+      const record: SearchRecord = [
+        e.kind,
+        e.name,
+        matched,
+        e.level,
+        e.country,
+        e.parent,
+        e.link,
+        e.countries,
+      ];
+      if (others.has(key)) record.push(others.get(key)!);
       const shard = shards.get(key);
       if (shard) shard.push(record);
       else shards.set(key, [record]);

@@ -14,6 +14,7 @@ import { renderApiPage } from './api-page.ts';
 import { mapFile, separateMaps } from './atlas-page.ts';
 import type { CountryAtlas } from './atlas.ts';
 import { renderSearchIndex } from './search-index.ts';
+import { unitsPages } from './units-list.ts';
 import { searchBox } from './search-box.ts';
 import type { GeometryByFile } from './geometry-status.ts';
 
@@ -87,6 +88,9 @@ export function renderSite(
       `${countryPage(manifest)}index.html`,
       renderCountryPage(context, file, manifest, factsOf(file)),
     );
+    for (const [path, html] of unitsPages(context, manifest, atlas.get(file) ?? { levels: [] })) {
+      files.set(path, html);
+    }
     for (const { level, svg } of separateMaps(atlas.get(file) ?? { levels: [] })) {
       files.set(mapFile(manifest, level), svg);
     }

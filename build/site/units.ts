@@ -7,7 +7,7 @@ export interface Unit {
   id: string; // anchor on the country page, without "unit-": e.g. "US-TX", "USA-ADM2-US-AL.01001"
   name: string; // e.g. "Texas"; "" when the file names none
   names: string[]; // other names the file carries (name_en, NAME…), for search
-  code: string; // shapeISO or another code property, e.g. "US-TX"; "" when none
+  code: string; // shapeISO or another code property, e.g. "US-TX", else the level's own key (a county's FIPS "01001"); "" when none
   parent: string; // parent code, e.g. "US" or "US-AL"; "" when none
   bbox: BBox; // plain min/max, as the spec's bboxes
   display_bbox: BBox; // west > east when the shape crosses the antimeridian (RFC 7946 §5.2)
@@ -18,6 +18,8 @@ type Position = number[];
 
 const NAME_KEYS = ['shapeName', 'name', 'NAME', 'name_en', 'NAME_EN', 'name_local', 'NAME_LOCAL'];
 const CODE_KEYS = ['shapeISO', 'iso_3166_2', 'code', 'ISO', 'iso'];
+/** Keys of units that have no ISO code (US counties): shown and searched as their code, never their id. */
+const KEY_KEYS = ['FIPS', 'fips', 'GEOID', 'geoid', 'src_shape_id'];
 const PARENT_KEYS = ['parentISO', 'adm1ISO'];
 
 function text(p: Record<string, unknown>, keys: string[]): string[] {
@@ -95,6 +97,7 @@ export interface UnitRow {
   name: string;
   names: string[];
   code: string;
+  iso: boolean; // the code is an ISO-like code (CODE_KEYS), not a level's key (KEY_KEYS)
   parents: string[];
   stable: string | undefined; // shapeID or the feature id
   box: { bbox: BBox; display_bbox: BBox } | undefined; // undefined: the feature has no position
@@ -104,6 +107,7 @@ export interface UnitRow {
 export function unitRow(f: Feature): UnitRow {
   const p = f.properties ?? {};
   const names = text(p, NAME_KEYS);
+  const iso = text(p, CODE_KEYS)[0] as string | undefined;
   const lons: number[] = [];
   const lats: number[] = [];
   eachPosition(f.geometry, (q) => {
@@ -113,7 +117,8 @@ export function unitRow(f: Feature): UnitRow {
   return {
     name: names[0] ?? '',
     names: names.slice(1),
-    code: text(p, CODE_KEYS)[0] ?? '',
+    code: iso ?? text(p, KEY_KEYS)[0] ?? '',
+    iso: iso !== undefined,
     parents: text(p, PARENT_KEYS),
     stable: text(p, ['shapeID'])[0] ?? (f.id === undefined ? undefined : String(f.id)),
     box: lons.length > 0 ? bboxes(lons, lats) : undefined,
@@ -132,7 +137,8 @@ export function levelUnits(features: Feature[], dataset: Dataset): Unit[] {
 
 /** Returns the units of a level from its features' rows (unitRow), as levelUnits does. */
 export function unitsOfRows(rows: UnitRow[], dataset: Dataset): Unit[] {
-  const codes = rows.map((r) => r.code);
+  // Ids come from ISO-like codes only, so that showing a level's key (FIPS) changed no permalink.
+  const codes = rows.map((r) => (r.iso ? r.code : ''));
   const uniqueCodes = codes.every((c) => c) && new Set(codes).size === codes.length;
   const partCodes = new Set((dataset.parts ?? []).map((p) => p.code));
   const used = new Set<string>();

@@ -4,7 +4,7 @@
 // A unit is a feature with at least one position, numbered in file order
 // across the level's files, as the units list numbers them (build/site/units.ts).
 import { DoubleList, IntList } from '../formats/topology.ts';
-import { readFeatureBytes } from '../geometry/read-features.ts';
+import { readFeatureBytes } from '../geojson/features.ts';
 import { polygonsOf } from '../site/map-plane.ts';
 
 export class LevelRings {

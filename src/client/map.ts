@@ -230,8 +230,11 @@ export function enhanceMap(figure: HTMLElement): void {
   }
   let levelSelect: HTMLSelectElement | undefined;
   /** Shows `level`'s map, keeping the view (every level of a country shares its plane). */
-  const showLevel = async (level: string) => {
-    if (!(level in maps) || level === figure.dataset.level) return;
+  // The level being loaded: data-level names it at once, its picture arrives later, so a
+  // selection made meanwhile waits for it rather than framing the previous level's shapes.
+  let loading: Promise<void> = Promise.resolve();
+  const showLevel = (level: string): Promise<void> => {
+    if (!(level in maps) || level === figure.dataset.level) return loading;
     if (!svgs.has(level))
       svgs.set(
         level,
@@ -239,6 +242,10 @@ export function enhanceMap(figure: HTMLElement): void {
       );
     figure.dataset.level = level;
     if (levelSelect) levelSelect.value = level;
+    loading = loadLevel(level);
+    return loading;
+  };
+  const loadLevel = async (level: string) => {
     const text = await svgs.get(level)!;
     if (figure.dataset.level !== level) return;
     const kept = view;
@@ -348,7 +355,7 @@ export function enhanceMap(figure: HTMLElement): void {
   /** A unit selected elsewhere on the page (list, search, permalink): shown at its level, framed, named. */
   const onSelected = async (detail: SelectDetail) => {
     if (detail.source === 'map') return; // named already, by the click that announced it
-    if (detail.level && detail.level !== figure.dataset.level) await showLevel(detail.level);
+    await showLevel(detail.level ?? figure.dataset.level ?? '');
     frameUnit(detail.id);
     interacted();
     await name(detail.id);

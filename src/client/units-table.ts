@@ -1,9 +1,17 @@
-// The country page's units list: one table per level, rendered from the
-// country's JSON document (a level may hold 50,000 units: the page does not
-// carry them as HTML), filterable and sortable, with the filter and sort in
-// the URL (?units=tex&usort=code). Every row is a permalink target
-// (#unit-US-TX): on arrival the script renders the list, then scrolls to it.
+// The country page's units list, enhanced: the page as built lists each
+// level's first UNITS_PAGE units and links further pages (build/site/units-list.ts);
+// this script replaces that with one table per level rendered from the
+// country's JSON document (a level may hold 50,000 units), filterable,
+// sortable and paged, showing one level at a time (a level switch, in step
+// with the map's through the geoshelf:level event). Filter, sort, page and
+// level live in the URL (?fADM2=tex&sADM2=-code&pADM2=3&ulevel=ADM2). Every
+// row is a permalink target (#unit-US-TX): on arrival the script opens the
+// row's level and page, then scrolls to it; choosing a unit in the list
+// announces it as a geoshelf:select event, and a unit selected elsewhere
+// (map, search) is shown in the list.
 import { countryDocument, parentName, type ApiUnit, type CountryDocument } from './country-data.ts';
+import { onLevel, onSelect, select, switchLevel } from './events.ts';
+import { UNITS_PAGE } from '../shared/api.ts';
 import { fold } from '../shared/fold.ts';
 
 type Key = 'name' | 'code' | 'parent';
@@ -20,9 +28,18 @@ interface Row {
   tr?: HTMLTableRowElement;
 }
 
-function cell(tr: HTMLTableRowElement, text: string, tag: 'td' | 'th' = 'td'): HTMLElement {
+interface LevelTable {
+  level: string;
+  section: HTMLElement;
+  rows: Row[];
+  /** Shows the page holding `row` (clearing a filter that hides it); returns its <tr>. */
+  reveal: (row: Row) => HTMLTableRowElement;
+}
+
+function cell(tr: HTMLTableRowElement, label: string, text: string, tag: 'td' | 'th' = 'td'): HTMLElement {
   const c = document.createElement(tag);
   c.textContent = text || '–';
+  c.dataset.label = label; // the narrow-screen card layout (.stack) shows it
   tr.append(c);
   return c;
 }
@@ -35,18 +52,18 @@ function renderRow(
   const tr = document.createElement('tr');
   tr.id = `unit-${row.unit.id}`;
   tr.tabIndex = -1;
-  const th = cell(tr, '', 'th');
+  const th = cell(tr, 'Name', '', 'th');
   th.setAttribute('scope', 'row');
   const link = document.createElement('a');
   link.href = `#unit-${row.unit.id}`;
   link.textContent = row.unit.name || row.unit.code || row.unit.id;
   link.title = 'Permalink';
   th.replaceChildren(link);
-  cell(tr, row.unit.code);
-  cell(tr, row.parent);
+  cell(tr, 'Code', row.unit.code);
+  cell(tr, 'Parent', row.parent);
   if (!withParts) return tr;
   const part = row.unit.part ? partUrl(row.unit.part) : undefined;
-  const td = cell(tr, '');
+  const td = cell(tr, 'Part file', '');
   if (part && row.unit.part) {
     const a = document.createElement('a');
     a.href = part;
@@ -57,7 +74,21 @@ function renderRow(
   return tr;
 }
 
-function levelTable(doc: CountryDocument, level: string, units: ApiUnit[], params: URLSearchParams) {
+function button(text: string): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = text;
+  return b;
+}
+
+const int = (n: number) => n.toLocaleString('en-US');
+
+function levelTable(
+  doc: CountryDocument,
+  level: string,
+  units: ApiUnit[],
+  params: URLSearchParams,
+): LevelTable {
   const parts = doc.urls.find((u) => u.level === level)?.parts ?? [];
   const partUrl = (code: string) => parts.find((p) => p.code === code)?.url;
   const rows: Row[] = units.map((unit) => {
@@ -70,9 +101,11 @@ function levelTable(doc: CountryDocument, level: string, units: ApiUnit[], param
   });
   const section = document.createElement('section');
   section.className = 'units-level';
+  section.dataset.level = level;
   const h = document.createElement('h3');
   h.id = `units-${level}`;
-  h.textContent = `${level}: ${units.length.toLocaleString('en-US')} units`;
+  h.textContent = `${level}: ${int(units.length)} ${units.length === 1 ? 'unit' : 'units'}`;
+  section.setAttribute('aria-labelledby', h.id);
   const label = document.createElement('label');
   const input = document.createElement('input');
   input.type = 'search';
@@ -83,46 +116,65 @@ function levelTable(doc: CountryDocument, level: string, units: ApiUnit[], param
   const count = document.createElement('p');
   count.setAttribute('role', 'status');
   const table = document.createElement('table');
-  table.className = 'units-table';
+  table.className = 'units-table stack';
   table.innerHTML = '<caption class="visually-hidden"></caption><thead><tr></tr></thead><tbody></tbody>';
   table.caption!.textContent = `${level} units of ${doc.manifest.name.en}; column buttons sort`;
   const head = table.tHead!.rows[0];
   const sortSpec = /^(-?)(name|code|parent)$/.exec(params.get(`s${level}`) ?? '');
   let sortKey: Key = (sortSpec?.[2] as Key) ?? 'name';
   let descending = sortSpec?.[1] === '-';
+  let page = Math.max(1, Number(params.get(`p${level}`)) || 1);
   const columns = parts.length ? [...COLUMNS, ['part', 'Part file'] as const] : COLUMNS;
   for (const [key, text] of columns) {
     const th = document.createElement('th');
     th.scope = 'col';
     if (key === 'part') th.textContent = text;
     else {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = text;
+      const b = button(text);
       b.dataset.sort = key;
       th.append(b);
     }
     head.append(th);
   }
+  const pager = document.createElement('nav');
+  pager.className = 'pager';
+  pager.setAttribute('aria-label', `Pages of the ${level} units`);
+  const prev = button('Previous');
+  const next = button('Next');
+  const where = document.createElement('span');
+  pager.append(prev, where, next);
+
   const tbody = table.tBodies[0];
+  let shown: Row[] = [];
+  const value = (r: Row) => (sortKey === 'parent' ? r.parent : r.unit[sortKey]);
   const update = () => {
     const q = fold(input.value);
-    const shown = rows.filter((r) => !q || r.search.includes(q));
-    const value = (r: Row) => (sortKey === 'parent' ? r.parent : r.unit[sortKey]);
+    shown = rows.filter((r) => !q || r.search.includes(q));
     shown.sort((a, b) => (descending ? -1 : 1) * value(a).localeCompare(value(b), 'en'));
-    tbody.replaceChildren(...shown.map((r) => (r.tr ??= renderRow(r, parts.length > 0, partUrl))));
-    count.textContent = `Showing ${shown.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')}`;
+    const pages = Math.max(1, Math.ceil(shown.length / UNITS_PAGE));
+    page = Math.min(page, pages);
+    const from = (page - 1) * UNITS_PAGE;
+    const slice = shown.slice(from, from + UNITS_PAGE);
+    tbody.replaceChildren(...slice.map((r) => (r.tr ??= renderRow(r, parts.length > 0, partUrl))));
+    count.textContent =
+      shown.length > UNITS_PAGE
+        ? `Showing ${int(from + 1)}–${int(from + slice.length)} of ${int(shown.length)}${shown.length < rows.length ? ` found (${int(rows.length)} in all)` : ''}`
+        : `Showing ${int(shown.length)} of ${int(rows.length)}`;
+    pager.hidden = pages === 1;
+    where.textContent = `Page ${int(page)} of ${int(pages)}`;
+    prev.disabled = page === 1;
+    next.disabled = page === pages;
     for (const th of head.cells) {
       const key = th.querySelector('button')?.dataset.sort;
       if (key === sortKey) th.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
       else th.removeAttribute('aria-sort');
     }
     const url = new URL(location.href);
-    url.searchParams.delete(`f${level}`);
-    url.searchParams.delete(`s${level}`);
+    for (const p of ['f', 's', 'p']) url.searchParams.delete(`${p}${level}`);
     if (input.value) url.searchParams.set(`f${level}`, input.value);
     if (sortKey !== 'name' || descending)
       url.searchParams.set(`s${level}`, `${descending ? '-' : ''}${sortKey}`);
+    if (page > 1) url.searchParams.set(`p${level}`, String(page));
     history.replaceState(history.state, '', url);
   };
   head.addEventListener('click', (e) => {
@@ -130,45 +182,122 @@ function levelTable(doc: CountryDocument, level: string, units: ApiUnit[], param
     if (!key) return;
     descending = key === sortKey ? !descending : false;
     sortKey = key;
+    page = 1;
     update();
   });
-  input.addEventListener('input', update);
+  input.addEventListener('input', () => {
+    page = 1;
+    update();
+  });
+  const turn = (by: number) => {
+    page += by;
+    update();
+    h.scrollIntoView({ block: 'nearest' }); // the new page starts where the reader looks
+  };
+  prev.addEventListener('click', () => turn(-1));
+  next.addEventListener('click', () => turn(1));
   update();
+  const reveal = (row: Row) => {
+    if (!shown.includes(row)) {
+      input.value = ''; // a filter hid it: show everything again
+      update();
+    }
+    const at = Math.floor(shown.indexOf(row) / UNITS_PAGE) + 1;
+    if (at !== page) {
+      page = at;
+      update();
+    }
+    return row.tr!;
+  };
   const scroll = document.createElement('div');
   scroll.className = 'table-scroll';
   scroll.append(table);
-  section.append(h, label, input, count, scroll);
-  return { section, rows, input, update };
+  section.append(h, label, input, count, scroll, pager);
+  return { level, section, rows, reveal };
 }
 
-/** Renders the units of every level but ADM0 into `section`, then follows a permalink (#unit-…). */
+/**
+ * Replaces the built list of `section` (#units) with the enhanced one, then
+ * follows a permalink (#unit-…) and keeps the shown level in step with the map.
+ */
 export async function enhanceUnits(section: HTMLElement): Promise<void> {
   const doc = await countryDocument();
-  if (!doc) return;
-  section.querySelector('.needs-js')?.remove();
+  if (!doc) return; // the built list stays
   const params = new URLSearchParams(location.search);
   const tables = Object.entries(doc.units)
-    .filter(([level, units]) => level !== 'ADM0' && units.length > 0)
+    .filter(([level, units]) => level !== 'ADM0' && units && units.length > 0)
     .map(([level, units]) => levelTable(doc, level, units, params));
+  if (tables.length === 0) return;
+  section.querySelectorAll('.units-level').forEach((s) => s.remove());
+
+  // One level at a time: the one in the URL, else the map's, else the first.
+  const levels = tables.map((t) => t.level);
+  const mapLevel = document.querySelector<HTMLElement>('figure.map')?.dataset.level ?? '';
+  const usual = levels.includes(mapLevel) ? mapLevel : levels[0]; // left out of the URL
+  let current = [params.get('ulevel'), usual].find((l) => l && levels.includes(l)) ?? usual;
+  const chooser = document.createElement('p');
+  chooser.className = 'units-levels';
+  const picker = document.createElement('select');
+  picker.id = 'units-level';
+  for (const level of levels) picker.add(new Option(level, level));
+  const pickerLabel = document.createElement('label');
+  pickerLabel.htmlFor = picker.id;
+  pickerLabel.textContent = 'Level ';
+  chooser.append(pickerLabel, picker);
+  if (levels.length > 1) section.append(chooser);
   section.append(...tables.map((t) => t.section));
 
+  const show = (level: string) => {
+    current = level;
+    picker.value = level;
+    for (const t of tables) t.section.hidden = t.level !== level;
+    const url = new URL(location.href);
+    if (level === usual) url.searchParams.delete('ulevel');
+    else url.searchParams.set('ulevel', level);
+    history.replaceState(history.state, '', url);
+  };
+  show(current);
+  picker.addEventListener('change', () => {
+    show(picker.value);
+    switchLevel({ level: picker.value });
+  });
+  onLevel(({ level }) => {
+    if (level !== current && levels.includes(level)) show(level);
+  });
+
+  /** Shows the unit `id` (of `level` when given) in the list and marks it; returns its level and row. */
+  const reveal = (id: string, level?: string) => {
+    for (const t of tables) {
+      if (level && t.level !== level) continue;
+      const row = t.rows.find((r) => r.unit.id === id);
+      if (!row) continue;
+      if (t.level !== current) show(t.level);
+      const tr = t.reveal(row);
+      document.querySelector('tr.target')?.classList.remove('target');
+      tr.classList.add('target');
+      return { level: t.level, tr };
+    }
+    return undefined;
+  };
+
+  let clicked = ''; // the id of a unit whose link in the list was just followed
+  section.addEventListener('click', (e) => {
+    const link = (e.target as HTMLElement).closest<HTMLAnchorElement>('tbody th a[href^="#unit-"]');
+    if (link) clicked = decodeURIComponent(link.hash.slice('#unit-'.length));
+  });
   const follow = () => {
     if (!location.hash.startsWith('#unit-')) return;
     const id = decodeURIComponent(location.hash.slice('#unit-'.length));
-    for (const t of tables) {
-      const row = t.rows.find((r) => r.unit.id === id);
-      if (!row) continue;
-      if (!row.tr?.isConnected) {
-        t.input.value = ''; // a filter hid it: show everything again
-        t.update();
-      }
-      document.querySelector('tr.target')?.classList.remove('target');
-      row.tr!.classList.add('target');
-      row.tr!.scrollIntoView({ block: 'center' });
-      row.tr!.focus({ preventScroll: true });
-      return;
-    }
+    const found = reveal(id);
+    if (!found) return;
+    found.tr.scrollIntoView({ block: 'center' });
+    found.tr.focus({ preventScroll: true });
+    select({ level: found.level, id, source: clicked === id ? 'list' : 'hash' });
+    clicked = '';
   };
+  onSelect(({ level, id, source }) => {
+    if (source === 'map' || source === 'search') reveal(id, level); // shown and marked, the focus stays
+  });
   window.addEventListener('hashchange', follow);
   follow();
 }

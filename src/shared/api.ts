@@ -7,6 +7,9 @@ import type { BBox, Level, Manifest } from './manifest.ts';
 export const API_VERSION = 1;
 
 /** One unit (a feature of a level) as a country document lists it. */
+/** Units per page of a country page's units list, on the page as built and in the script (one number for both). */
+export const UNITS_PAGE = 100;
+
 export interface ApiUnit {
   id: string; // e.g. "US-TX"
   name: string;
@@ -109,9 +112,13 @@ export interface ApiIndex {
 /**
  * One search result as stored in a shard (`search/{key}.json`), an array to
  * keep shards small: [kind, display name, matching names ([] = the display
- * name), level, country, parent, link, members]. kind "c" country, "r" M49
- * region, "u" unit; link relative to the base, e.g. "earth/USA/#unit-US-TX";
- * members: a region's ISO3 codes, space separated.
+ * name), level, country, parent, link, countries, names in other languages].
+ * kind "c" country, "r" M49 region, "u" unit; link relative to the base,
+ * e.g. "earth/USA/#unit-US-TX"; countries: ISO3 codes, space separated (a
+ * region's members, a country's own code, a unit's country). A shard lists
+ * only the names with a word in it; the other-language names (a unit's
+ * "Bayern", "Baviera") rank after its own and English ones, and are left out
+ * when there are none.
  */
 export type SearchRecord = [
   kind: 'c' | 'r' | 'u',
@@ -121,5 +128,6 @@ export type SearchRecord = [
   country: string,
   parent: string,
   link: string,
-  members: string,
+  countries: string,
+  others?: string[],
 ];

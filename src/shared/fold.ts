@@ -7,9 +7,18 @@ export function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
 }
 
-/** Returns the words of folded text: "côte d'ivoire" → ["cote", "d", "ivoire"]. */
+/** Dotted initials, e.g. "d.c." or "u.s.a", whose dots words() drops: "Washington, D.C." reads as "washington dc". */
+const INITIALS = /(?<![\p{L}\p{N}])\p{L}(?:\.\p{L})+\.?(?![\p{L}\p{N}])/gu;
+
+/**
+ * Returns the words of folded text: "côte d'ivoire" → ["cote", "d", "ivoire"],
+ * with dotted initials as one word: "washington, d.c." → ["washington", "dc"].
+ */
 export function words(folded: string): string[] {
-  return folded.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return folded
+    .replace(INITIALS, (initials) => initials.replaceAll('.', ''))
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 /** Shortest query word that loads a shard (one letter would load a huge one). */
@@ -25,4 +34,26 @@ export function shardKey(word: string): string {
     .slice(0, SHARD_PREFIX)
     .map((c) => (/[a-z0-9]/.test(c) ? c : `_${c.codePointAt(0)!.toString(16)}`))
     .join('');
+}
+
+/**
+ * Little words that shard a name only when they begin it: "La Paz" is in the
+ * "la" shard, "Santiago de Cuba" is not in "de" (it is in "sa" and "cu").
+ * Without this the shards of "de", "la", "di"… hold a large share of every
+ * Spanish, Portuguese, Italian and French name. A query skips them when it
+ * picks its shards (place-ranking.ts), unless it has no other word.
+ */
+export const LITTLE_WORDS = new Set([
+  ...['de', 'del', 'della', 'delle', 'dei', 'degli', 'des', 'du', 'di', 'da', 'do', 'dos', 'das'],
+  ...['la', 'le', 'les', 'los', 'las', 'el', 'lo', 'il', 'of', 'the', 'and', 'y', 'et', 'e', 'und'],
+  ...['van', 'von', 'der', 'den', 'en', 'au', 'aux', 'sur'],
+]);
+
+/** Returns the shard keys a name is stored under: one per word of SHARD_PREFIX letters or more, little words only first. */
+export function nameShardKeys(name: string): string[] {
+  const keys = new Set<string>();
+  words(fold(name)).forEach((word, i) => {
+    if (word.length >= SHARD_PREFIX && (i === 0 || !LITTLE_WORDS.has(word))) keys.add(shardKey(word));
+  });
+  return [...keys];
 }

@@ -44,6 +44,28 @@ describe('levelUnits', () => {
     ]);
   });
 
+  it("no ISO code → the level's own key (a county's FIPS in src_shape_id) is its code; the id stays the feature id", () => {
+    const units = levelUnits(
+      [
+        feature(
+          { shapeName: 'Autauga', shapeISO: '', parentISO: 'US-AL', src_shape_id: '01001' },
+          square(-86, 32),
+          'USA:ADM2:US-AL.01001',
+        ),
+        feature(
+          { shapeName: 'Baldwin', FIPS: '01003', parentISO: 'US-AL' },
+          square(-87, 30),
+          'USA:ADM2:US-AL.01003',
+        ),
+      ],
+      dataset('ADM2'),
+    );
+    expect(units.map((u) => [u.id, u.code])).toEqual([
+      ['USA-ADM2-US-AL.01001', '01001'],
+      ['USA-ADM2-US-AL.01003', '01003'],
+    ]);
+  });
+
   it('no codes (US counties) → the feature id, made URL-safe; a part from adm1ISO', () => {
     const units = levelUnits(
       [

@@ -1,15 +1,16 @@
 // The place search: shards written by build/site/search-index.ts, matched and
-// ranked by src/client/rank.ts exactly as the browser does (one shard per
-// query, chosen by the first word of two letters or more).
+// ranked by src/client/place-ranking.ts exactly as the browser does (the shards
+// of the query's words, queryShardKeys()).
 import { describe, expect, it } from 'vitest';
 import type { CountryAtlas } from '../../build/site/atlas.ts';
 import { renderSearchIndex } from '../../build/site/search-index.ts';
 import { levelUnits } from '../../build/site/units.ts';
 import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
 import type { LoadedManifest } from '../../build/manifest/validate.ts';
-import { fold, shardKey, words } from '../../src/shared/fold.ts';
+import { fold, words } from '../../src/shared/fold.ts';
 import type { SearchRecord } from '../../src/shared/api.ts';
-import { rank } from '../../src/client/rank.ts';
+import { queryShardKeys, rank } from '../../src/client/place-ranking.ts';
+import { tableCountries } from '../../src/client/place-search.ts';
 
 const manifest = (iso_a3: string, en: string, iso_a2?: string, m49_region?: string) =>
   ({ body: 'earth', iso_a3, iso_a2, name: { en }, m49_region, datasets: [] }) as unknown as Manifest;
@@ -42,6 +43,8 @@ const countries: [string, string, string?, string?][] = [
   ['FJI', 'Fiji', 'FJ'],
   ['CHL', 'Chile', 'CL', 'South America'],
   ['USA', 'United States', 'US', 'Northern America'],
+  ['DEU', 'Germany', 'DE', 'Western Europe'],
+  ['CUB', 'Cuba', 'CU', 'Caribbean'],
 ];
 const loaded: LoadedManifest[] = countries.map(([iso, en, iso2, region]) => ({
   file: `data/earth/${iso}/manifest.json`,
@@ -73,15 +76,31 @@ const atlas = new Map<string, CountryAtlas>([
       ],
     },
   ],
+  [
+    'data/earth/DEU/manifest.json',
+    { levels: [level('ADM1', [unit('Bayern', 'DE-BY', 'DEU'), unit('Niedersachsen', 'DE-NI', 'DEU', 2)])] },
+  ],
+  [
+    'data/earth/CUB/manifest.json',
+    {
+      levels: [
+        level('ADM1', [unit('Santiago de Cuba', 'CU-13', 'CUB'), unit('La Habana', 'CU-03', 'CUB', 2)]),
+      ],
+    },
+  ],
 ]);
 const files = renderSearchIndex(loaded, atlas);
 
 /** Returns [name, kind, level, country, parent] of the results, as the browser ranks them. */
+function hits(query: string) {
+  const shards = queryShardKeys(query).map((key) => {
+    const text = files.get(`search/${key}.json`);
+    return text ? (JSON.parse(text) as SearchRecord[]) : [];
+  });
+  return rank(shards, query);
+}
 function search(query: string) {
-  const word = words(fold(query)).find((w) => w.length >= 2)!;
-  const text = files.get(`search/${shardKey(word)}.json`);
-  const records = text ? (JSON.parse(text) as SearchRecord[]) : [];
-  return rank(records, query).map(({ record: r }) => [r[1], r[0], r[3], r[4], r[5]]);
+  return hits(query).map(({ record: r }) => [r[1], r[0], r[3], r[4], r[5]]);
 }
 const names = (query: string) => search(query).map((r) => r[0]);
 
@@ -104,7 +123,13 @@ describe('search index', () => {
 
   it('a unit by name, with its level, country and parent named', () => {
     expect(search('Dallas')).toEqual([['Dallas', 'u', 'ADM2', 'United States', 'Texas']]);
-    expect(search('Santiago')).toEqual([['Región Metropolitana de Santiago', 'u', 'ADM1', 'Chile', 'Chile']]);
+    expect(search('Santiago')[0]).toEqual([
+      'Región Metropolitana de Santiago',
+      'u',
+      'ADM1',
+      'Chile',
+      'Chile',
+    ]);
   });
 
   it('a unit by code: "US-TX" → Texas', () => {
@@ -139,6 +164,31 @@ describe('search index', () => {
       expect(record[2].every((n) => words(fold(n)).some((w) => w.startsWith('te')))).toBe(true);
     }
     expect(new Set(te.map((r) => r[6] + r[1])).size).toBe(te.length);
+  });
+
+  it.each([
+    ['Bavaria', 'Bayern'],
+    ['Lower Saxony', 'Niedersachsen'],
+    ['Havana', 'La Habana'],
+  ])('a subdivision by its English name (vendored iso3166-2-db/CLDR names): %s → %s', (query, unit) => {
+    expect(names(query)[0]).toBe(unit);
+  });
+
+  it('a subdivision by a name in another language, ranked after own and English names: "Baviera" → Bayern', () => {
+    expect(names('Baviera')[0]).toBe('Bayern');
+    expect(hits('Baviera')[0].via).toBe('Baviera');
+  });
+
+  it('"unit country": "santiago chile" finds the Chilean unit first, not Santiago de Cuba', () => {
+    expect(names('santiago chile')[0]).toBe('Región Metropolitana de Santiago');
+    expect(names('santiago cuba')[0]).toBe('Santiago de Cuba');
+    expect(names('dallas united states')).toEqual(['Dallas']);
+    expect(names('dallas chile')).toEqual([]);
+  });
+
+  it('a units-only result puts the countries containing the units in the table', () => {
+    expect([...tableCountries(hits('Bavaria'))]).toEqual(['DEU']);
+    expect([...tableCountries(hits('chile'))]).toEqual(['CHL']); // a country found: only it
   });
 
   it('no match → nothing; one letter loads no shard', () => {

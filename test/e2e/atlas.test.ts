@@ -85,6 +85,17 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
     }
   });
 
+  it('search: a query matching only units lists their countries in the table, not an empty one', async () => {
+    await page.goto(`${server.origin}/?q=calama`);
+    await expect.poll(results).toEqual(['Calama ADM2 in Antofagasta, Chile']);
+    const rows = () =>
+      page.$$eval('#catalogue tbody tr:not([hidden])', (trs) =>
+        trs.map((tr) => (tr as HTMLTableRowElement).cells[1].textContent),
+      );
+    await expect.poll(rows).toEqual(['CHL']);
+    expect(await page.textContent('#count')).toBe('Showing 1 of 3');
+  });
+
   it('search: no match says so; one letter asks for another', async () => {
     await page.goto(`${server.origin}/`);
     await page.fill('#q', 'qqqq');
@@ -203,6 +214,9 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
         trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells).map((c) => c.textContent)),
       );
     await expect.poll(() => rows('ADM1')).toHaveLength(3);
+    expect(await page.isVisible('#units-filter-ADM2')).toBe(false); // one level at a time
+    await page.selectOption('#units-level', 'ADM2');
+    expect(page.url()).toContain('ulevel=ADM2');
     expect((await rows('ADM2')).find((r) => r[0] === 'Calama')).toEqual([
       'Calama',
       '–',
@@ -218,6 +232,40 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
     expect(page.url()).toContain('sADM2=-name');
     await page.goto(page.url());
     await expect.poll(async () => (await rows('ADM2')).map((r) => r[0])).toEqual(['Santiago', 'Puente Alto']);
+  });
+
+  it('units list and events: choosing a unit announces geoshelf:select (source list); geoshelf:level switches the list', async () => {
+    await page.addInitScript(() => {
+      const seen: unknown[] = ((window as unknown as { seen: unknown[] }).seen = []);
+      document.addEventListener('geoshelf:select', (e) =>
+        seen.push({ type: 'select', ...(e as CustomEvent).detail }),
+      );
+      document.addEventListener('geoshelf:level', (e) =>
+        seen.push({ type: 'level', ...(e as CustomEvent).detail }),
+      );
+    });
+    const seen = () => page.evaluate(() => (window as unknown as { seen: unknown[] }).seen);
+    await page.goto(`${server.origin}/earth/CHL/#unit-CL-AN`);
+    await expect.poll(seen).toEqual([{ type: 'select', level: 'ADM1', id: 'CL-AN', source: 'hash' }]);
+    await page.click('#unit-CL-RM a');
+    await expect.poll(seen).toContainEqual({ type: 'select', level: 'ADM1', id: 'CL-RM', source: 'list' });
+    await page.evaluate(() =>
+      document.dispatchEvent(new CustomEvent('geoshelf:level', { detail: { level: 'ADM2' } })),
+    );
+    await expect.poll(() => page.isVisible('#units-ADM2')).toBe(true);
+    expect(await page.isVisible('#units-ADM1')).toBe(false);
+    expect(await page.inputValue('#units-level')).toBe('ADM2');
+    await page.selectOption('#units-level', 'ADM1'); // the list's own switch tells the map
+    await expect.poll(seen).toContainEqual({ type: 'level', level: 'ADM1' });
+    // A unit selected on the map (or by search) is shown and marked in the list, on its level.
+    await page.evaluate(() =>
+      document.dispatchEvent(
+        new CustomEvent('geoshelf:select', {
+          detail: { level: 'ADM2', id: 'CHL-ADM2-CL-AN.calama', source: 'map' },
+        }),
+      ),
+    );
+    await expect.poll(() => page.isVisible('[id="unit-CHL-ADM2-CL-AN.calama"].target')).toBe(true);
   });
 
   it('permalinks: #unit-CL-AN opens the page at its row and names it on the map; a hash change follows', async () => {
@@ -244,7 +292,7 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
     await expect.poll(results).toEqual(['Calama ADM2 in Antofagasta, Chile']);
   });
 
-  it('without script: the index says search needs it; the map stays a picture; the units list says where it is', async () => {
+  it('without script: the index says search needs it; the map stays a picture; the units list is in the page (first page per level)', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const plain = await context.newPage();
     await plain.goto(`${server.origin}/`);
@@ -254,7 +302,20 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
     await plain.goto(`${server.origin}/earth/CHL/`);
     expect(await plain.locator('figure.map svg path').count()).toBe(3);
     expect(await plain.isVisible('.map-tools')).toBe(false);
-    expect(await plain.textContent('#units .needs-js')).toContain('needs JavaScript');
+    // The units list is built into the page: each level's first page, by name, with codes and part files.
+    const plainRows = await plain.$$eval('#units-ADM2 ~ .table-scroll tbody tr', (trs) =>
+      trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells).map((c) => c.textContent)),
+    );
+    expect(plainRows.map((r) => r[0])).toEqual([
+      'Antofagasta',
+      'Calama',
+      'Isla Santa María',
+      'Puente Alto',
+      'Santiago',
+    ]);
+    expect(plainRows[1]).toEqual(['Calama', '–', 'Antofagasta', 'CL-AN.geojson']);
+    expect(await plain.locator('#units-ADM1 ~ .table-scroll tbody tr').count()).toBe(3);
+    expect(await plain.textContent('#units')).not.toContain('needs JavaScript');
     await context.close();
   });
 

@@ -1,13 +1,14 @@
 // One page per manifest: identity, status, attribution, the map, the
 // datasets table (with sha256 copy buttons and downloads) and split parts.
 import type { Dataset, GeometryTypes, Manifest, Part } from '../../../src/shared/manifest.ts';
-import { formatBytes, formatInt, licenseLink, markup, raw, type Html } from './html.ts';
+import { formatBytes, formatInt, licenseLink, markup, nameText, raw, type Html } from './html.ts';
 import { statusBadge } from './index-page.ts';
 import { renderPage, type PageContext } from './layout.ts';
 import { countryApi, fileUrl } from './paths.ts';
 import type { CountryDownloads, DatasetDownloads } from '../../formats/downloads.ts';
 import { downloadsSection, levelLinks, partLinks } from './downloads.ts';
-import { atlasMapAttributes, partNames, unitsSection } from '../atlas-page.ts';
+import { atlasMapAttributes, partNames } from '../atlas-page.ts';
+import { unitsSection } from '../units-list.ts';
 import { mainMap, type CountryAtlas } from '../atlas.ts';
 import type { CountryMap } from '../maps.ts';
 import { datasetGeometry, describeGeometry, type GeometryByFile } from '../geometry-status.ts';
@@ -90,7 +91,7 @@ function datasetRow(
 <td data-label="Features" class="num">${formatInt(d.features)}</td>
 <td data-label="Size" class="num">${size(d.bytes)}</td>
 <td data-label="sha256" class="sha-cell">${sha(d.sha256, `${m.iso_a3} ${d.level}`)}</td>
-<td data-label="Geometry">${geometry(d.geometry_types)}${validity(d, byFile)}</td>
+<td data-label="Geometry"><div>${geometry(d.geometry_types)}${validity(d, byFile)}</div></td>
 <td data-label="Properties" class="props">${d.properties.join(', ') || '–'}</td>
 <td data-label="Licence">${licenseLink(d.license)}</td>
 <td data-label="Simplification">${simplification}</td>
@@ -172,7 +173,7 @@ ${notes}<dt>Manifest</dt><dd><a href="${fileUrl(base, file)}">manifest.json</a> 
 
 function mapFigure(m: Manifest, map: CountryMap | undefined, atlas: Html): Html {
   if (!map) {
-    return markup`<p class="no-map">No preview of ${m.name.en} is small enough to draw here; download a file below.</p>`;
+    return markup`<p class="no-map">No preview of ${nameText(m.name.en)} is small enough to draw here; download a file below.</p>`;
   }
   return markup`<figure class="map"${atlas}>
 ${raw(map.svg)}
@@ -200,8 +201,8 @@ export function renderCountryPage(
   const banner = STATUS_NOTES[m.status]
     ? markup`<p class="banner banner-${m.status}" role="note"><strong>${statusBadge(m.status)}</strong> ${STATUS_NOTES[m.status]}</p>\n`
     : '';
-  const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li><li><a href="${base}?body=${m.body}">${m.body}</a></li><li aria-current="page">${m.name.en}</li></ol></nav>
-<h1>${m.name.en}${es}</h1>
+  const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li><li><a href="${base}?body=${m.body}">${m.body}</a></li><li aria-current="page">${nameText(m.name.en)}</li></ol></nav>
+<h1>${nameText(m.name.en)}${es}</h1>
 ${banner}<div class="overview">
 ${mapFigure(m, map, atlasMapAttributes(base, m, atlas))}
 <section aria-labelledby="about"><h2 id="about" class="visually-hidden">About this entry</h2>

@@ -3,7 +3,7 @@
 // the downloads (the format `sha256sum -c` checks).
 import type { CountryDownloads, Download, LayerDownloads } from '../../formats/downloads.ts';
 import { FORMAT_LABEL } from '../../formats/formats.ts';
-import { formatBytes, formatInt, markup, type Html } from './html.ts';
+import { formatBytes, formatInt, markup, nameText, type Html } from './html.ts';
 import { fileUrl } from './paths.ts';
 
 /** Short labels for the crowded parts table, e.g. "GPKG". */
@@ -44,7 +44,7 @@ export function downloadsSection(base: string, name: string, downloads: CountryD
     : '';
   const notConverted = skipped.length > 0 ? markup`<p>Not converted: ${skipped.join('; ')}.</p>` : '';
   return markup`<h2 id="downloads">Whole country and other formats</h2>
-<p><a class="download" href="${fileUrl(base, a.url)}" download="${a.file}">${name}: everything in one .zip</a> <small>(${formatBytes(a.bytes)})</small>: the manifest and every GeoJSON file it lists (levels, parts, previews).
+<p><a class="download archive" href="${fileUrl(base, a.url)}" download="${a.file}">${nameText(name)}: everything in one .zip</a> <small>(${formatBytes(a.bytes)})</small>: the manifest and every GeoJSON file it lists (levels, parts, previews).
 sha256 <code class="sha">${a.sha256}</code> <button type="button" class="copy" data-copy="${a.sha256}" aria-label="Copy the sha256 of the ${name} archive" hidden>Copy</button></p>
 <p>Each level and part is also published as GeoPackage (EPSG:4326, with an R-tree index), FlatGeobuf (with its spatial index, for HTTP range requests), a zipped Shapefile and TopoJSON, with the same features and properties.${renames}${grid} Checksums of every file: <a href="${fileUrl(base, `${folder}SHA256SUMS`)}">SHA256SUMS</a> (for <code>sha256sum -c</code>).</p>
 ${notConverted}`;

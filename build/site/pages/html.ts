@@ -96,3 +96,17 @@ export function normaliseBase(base: string): string {
   if (/\/\.\.?\//.test(b) || /[?#\s"<>\\]/.test(b)) throw new Error(`unusable base path "${base}"`);
   return b;
 }
+
+/** Names longer than this are clamped to a few lines on the page (the `clamp` class), whole in a title. */
+export const LONG_NAME = 80;
+
+/**
+ * Returns a name from data as page text: as it is when short; else in a span
+ * the style sheet clamps to three lines (wrapping anywhere, so a name without
+ * spaces cannot widen the page), with the whole name in its title.
+ */
+export function nameText(name: string): Html {
+  return name.length > LONG_NAME
+    ? markup`<span class="clamp" title="${name}">${name}</span>`
+    : markup`${name}`;
+}

@@ -47,6 +47,7 @@ ${options.main}
 </main>
 <footer class="site-footer"><div class="wrap">
 <p>Administrative boundaries published as plain GeoJSON files. Each country page names its sources and licences: please credit them when you reuse the data.</p>
+<p>Place search: country names from world-countries (ODbL 1.0); subdivision names from iso3166-2-db (MIT; GeoNames CC BY 4.0, © OpenStreetMap contributors ODbL 1.0, Wikipedia) and Unicode CLDR.</p>
 </div></footer>
 </body>
 </html>

@@ -3,28 +3,24 @@
 // precomputed index per query word prefix (search/te.json), once, and shows
 // the best results in #results; the countries found (and those of a region
 // found) are announced to the index table as an "atlas-countries" event.
-import { fold, shardKey, SHARD_PREFIX, words } from '../shared/fold.ts';
-import type { SearchRecord } from '../shared/api.ts';
-import { rank, type Hit } from './rank.ts';
+import { fold, words } from '../shared/fold.ts';
+import { queryShardKeys, rank, type Hit } from './place-ranking.ts';
+import { loadShards } from './search-shards.ts';
 
 /** Results shown; the status line counts all. */
 const SHOWN = 20;
 
-const shards = new Map<string, Promise<SearchRecord[]>>();
-
-/** Returns a shard's records, fetched once; a missing shard (no word starts so) is empty. */
-function loadShard(base: string, key: string): Promise<SearchRecord[]> {
-  let shard = shards.get(key);
-  if (!shard) {
-    shard = fetch(`${base}search/${key}.json`)
-      .then((r) => (r.ok ? (r.json() as Promise<SearchRecord[]>) : []))
-      .catch(() => {
-        shards.delete(key); // offline for a moment: try again on the next keystroke
-        return [];
-      });
-    shards.set(key, shard);
-  }
-  return shard;
+/**
+ * Returns the ISO3 codes the index table shows for `hits`: the countries and
+ * regions' members found, or, when only units were found ("Bavaria",
+ * "santiago chile"), the countries that contain them, rather than an empty table.
+ */
+export function tableCountries(hits: Hit[]): Set<string> {
+  const countries = new Set<string>();
+  const add = (hit: Hit) => hit.record[7].split(' ').forEach((c) => c && countries.add(c));
+  hits.filter((hit) => hit.record[0] !== 'u').forEach(add);
+  if (countries.size === 0) hits.forEach(add);
+  return countries;
 }
 
 function describe(hit: Hit): string {
@@ -77,26 +73,23 @@ export function enhanceSearch(input: HTMLInputElement, base: string): () => Prom
     announce(null); // the last query's countries no longer apply
     const query = input.value;
     const queryWords = words(fold(query));
-    const key = queryWords.find((w) => w.length >= SHARD_PREFIX);
-    if (!key) {
+    const keys = queryShardKeys(query);
+    if (keys.length === 0) {
       box.hidden = queryWords.length === 0;
       status.textContent = queryWords.length ? 'Type two letters or more to search places by name.' : '';
       list.replaceChildren();
       return;
     }
-    const records = await loadShard(base, shardKey(key));
+    const shards = await loadShards(base, keys);
     if (run !== latest) return; // a newer keystroke already answered
-    const hits = rank(records, query);
+    const hits = rank(shards, query);
     box.hidden = false;
     status.textContent = hits.length
       ? `${hits.length} ${hits.length === 1 ? 'place' : 'places'} found${hits.length > SHOWN ? `, the first ${SHOWN} shown` : ''}`
       : `No place found for “${query.trim()}”.`;
     list.replaceChildren(...hits.slice(0, SHOWN).map((hit) => renderHit(base, hit)));
-    // Then the table: the countries found, and those of a region found.
-    const countries = new Set<string>();
-    for (const hit of hits)
-      if (hit.record[0] !== 'u') hit.record[7].split(' ').forEach((c) => countries.add(c));
-    announce(countries);
+    // Then the table: the countries found, those of a region found, or those containing the units found.
+    announce(tableCountries(hits));
   };
   input.addEventListener('input', run);
   return run;

@@ -1,5 +1,5 @@
 // Pure helpers of the index page's search, filters and sorting: no DOM here,
-// so the rules are unit-tested in Node (test/build/client-search.test.ts).
+// so the rules are unit-tested in Node (test/build/catalogue-filters.test.ts).
 
 /** One index row as the client sees it (read from the row's cells by main.ts). */
 export interface RowKeys {

@@ -6,7 +6,7 @@ import {
   searchKey,
   type Filters,
   type RowKeys,
-} from '../../src/client/search.ts';
+} from '../../src/client/catalogue-filters.ts';
 
 const row = (
   name: string,

@@ -1,0 +1,164 @@
+/// <reference lib="dom" />
+// (DOM types: this file drives a browser, and its page.evaluate() callbacks run there.)
+// Every country page of the sample data (data/earth, ~240 countries) in
+// Chromium, built as `geoshelf build` builds it: no horizontal scroll at
+// phone, tablet and desktop widths once the script has rendered the units
+// list; and the paged units list of a large level (the USA's 3,141
+// counties), with and without script, axe-clean in light and dark.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../build/build.ts';
+import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const WIDTHS = [320, 390, 768, 1280];
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Waits until the page's script has rendered the units list (pages without units have none). */
+async function listed(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => !document.getElementById('units') || document.querySelector('#units [role=status]'),
+  );
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('sample data pages in Chromium', () => {
+  let out: string;
+  let browser: Browser;
+  let server: { origin: string; close: () => void };
+  let page: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    out = mkdtempSync(join(tmpdir(), 'geoshelf-sample-'));
+    const result = await buildCatalogue({ root: ROOT, out: join(out, 'dist') });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    server = await serveStatic(join(out, 'dist'));
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    page.on('pageerror', (error) => errors.push(error.message));
+  }, 180_000);
+
+  afterAll(async () => {
+    expect(errors).toEqual([]);
+    await browser?.close();
+    server?.close();
+    if (out) rmSync(out, { recursive: true, force: true });
+  });
+
+  it(`no country page scrolls sideways at ${WIDTHS.join(', ')} px`, { timeout: 600_000 }, async () => {
+    const countries = readdirSync(join(out, 'dist/earth')).filter((d) => /^[A-Z]{3}$/.test(d));
+    expect(countries.length).toBeGreaterThanOrEqual(235);
+    const wide: string[] = [];
+    // A few tabs at once: a page mostly waits on its script and its JSON document.
+    const queue = [...countries];
+    const tabs = await Promise.all(
+      [1, 2, 3].map(() => browser.newPage({ viewport: { width: WIDTHS[0], height: 844 } })),
+    );
+    await Promise.all(
+      tabs.map(async (tab) => {
+        tab.on('pageerror', (error) => errors.push(error.message));
+        for (let iso = queue.shift(); iso; iso = queue.shift()) {
+          await tab.setViewportSize({ width: WIDTHS[0], height: 844 });
+          await tab.goto(`${server.origin}/earth/${iso}/`, { waitUntil: 'domcontentloaded' });
+          await listed(tab);
+          for (const width of WIDTHS) {
+            await tab.setViewportSize({ width, height: 844 });
+            const over = await tab.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+            if (over > 0) wide.push(`${iso} at ${width} px: ${over} px too wide`);
+          }
+        }
+        await tab.close();
+      }),
+    );
+    expect(wide).toEqual([]);
+  });
+
+  const status = () => page.textContent('#units-ADM2 ~ [role=status]');
+  const names = () =>
+    page.$$eval('#units-ADM2 ~ .table-scroll tbody tr', (trs) =>
+      trs.map((tr) => [
+        (tr as HTMLTableRowElement).cells[0].textContent,
+        (tr as HTMLTableRowElement).cells[1].textContent,
+      ]),
+    );
+
+  it(
+    'USA ADM2: 3,141 counties in pages of 100, each with its FIPS code; a permalink opens its page',
+    { timeout: 120_000 },
+    async () => {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`${server.origin}/earth/USA/?ulevel=ADM2`);
+      await listed(page);
+      expect(await status()).toBe('Showing 1–100 of 3,141');
+      expect((await names())[0]).toEqual(['Abbeville', '45001']);
+      expect(await page.locator('#units-ADM2 ~ .table-scroll tbody tr').count()).toBe(100);
+      await page.click('#units-ADM2 ~ .pager button:has-text("Next")');
+      expect(await status()).toBe('Showing 101–200 of 3,141');
+      expect(page.url()).toContain('pADM2=2');
+      await page.fill('#units-filter-ADM2', 'autauga');
+      expect(await names()).toEqual([['Autauga', '01001']]);
+      expect(await page.isVisible('#units-ADM2 ~ .pager')).toBe(false);
+      await page.goto(`${server.origin}/earth/USA/#unit-USA-ADM2-US-WY.56045`); // Weston, near the end by name
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.id))
+        .toBe('unit-USA-ADM2-US-WY.56045');
+      expect(await page.inputValue('#units-level')).toBe('ADM2');
+      expect(await status()).toMatch(/^Showing 3,[01]\d\d–3,[01]\d\d of 3,141$/);
+    },
+  );
+
+  it(
+    'USA ADM2 without script: the first 100 counties on the page, the next ones a link away',
+    { timeout: 120_000 },
+    async () => {
+      const context = await browser.newContext({
+        javaScriptEnabled: false,
+        viewport: { width: 390, height: 844 },
+      });
+      const plain = await context.newPage();
+      await plain.goto(`${server.origin}/earth/USA/`);
+      expect(await plain.locator('#units-ADM2 ~ .table-scroll tbody tr').count()).toBe(100);
+      await plain.click('#units-ADM2 ~ .pager a[rel=next]');
+      await plain.waitForURL(`${server.origin}/earth/USA/units/ADM2/2/`);
+      expect(await plain.textContent('h1')).toBe(
+        'United States of America: ADM2 units 101–200 of 3,141, by name',
+      );
+      expect(await plain.locator('tbody tr').count()).toBe(100);
+      const over = await plain.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(over).toBeLessThanOrEqual(0);
+      await context.close();
+    },
+  );
+
+  it.each(['light', 'dark'] as const)(
+    'axe-core (WCAG 2.2 AA): the USA ADM2 list and its page 2 (%s)',
+    async (scheme) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const path of ['/earth/USA/?ulevel=ADM2&pADM2=2', '/earth/USA/units/ADM2/2/']) {
+        await page.goto(`${server.origin}${path}`);
+        await listed(page);
+        await page.addScriptTag({ content: AXE });
+        const violations = await page.evaluate(async () => {
+          const axe = (
+            window as unknown as {
+              axe: {
+                run: (o: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+              };
+            }
+          ).axe;
+          const result = await axe.run({
+            runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'],
+          });
+          return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')} (${v.nodes.length})`);
+        });
+        expect(violations, `${path} (${scheme})`).toEqual([]);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+    },
+    120_000, // axe on a page of 100 units with their 3,141 in the script's memory
+  );
+});
