@@ -2,7 +2,7 @@
 // the file is read in chunks and cut at each feature's braces, so memory is
 // bounded by the largest feature, never the file (files may exceed V8's
 // ~512 MB string limit). The file is expected to have passed the measurer
-// (build/measure.ts), which reports malformed JSON with its byte offset.
+// (build/measure/measure.ts), which reports malformed JSON with its byte offset.
 import { open } from 'node:fs/promises';
 import { GeometryParseError } from './parse-geometry.ts';
 

@@ -1,4 +1,4 @@
-// The byte-level state machine behind measureGeoJSON (build/measure.ts). It
+// The byte-level state machine behind measureGeoJSON (build/measure/measure.ts). It
 // reads a GeoJSON FeatureCollection chunk by chunk, never as one string, and
 // keeps only what the stats need: counts, bbox, geometry types, property names;
 // and checks the file's own bbox members (build/measure/scanner-bbox.ts).
@@ -134,7 +134,7 @@ export class FeatureCollectionScanner {
 
   /**
    * Puts the scanner inside the "features" array, before a feature: where a
-   * worker starts on the second part of a file (build/measure-parallel.ts).
+   * worker starts on the second part of a file (build/measure/parallel.ts).
    * "type" and "features" count as seen, so a second one is an error and the
    * main thread then scans that part itself.
    */

@@ -15,7 +15,7 @@ if (!present)
   console.warn(`skipping corpus tests: ${CORPUS} is absent (the shared corpus is not checked out)`);
 
 const ARG = 'data/earth/ARG/manifest.json';
-// The ADM2 parts not copied into the corpus (see its SOURCE.md): all but AR-C and unassigned.
+// The ADM2 parts not copied into the corpus (see ../shared/corpus/world-geojson/SOURCE.md): all but AR-C and unassigned.
 const MISSING_PARTS = 'ABDFGHJKLMNPQRSTUVWXYZ'.split('');
 const COMPLETE = ['ABW', 'AIA', 'ALA', 'AND', 'ATG', 'LIE', 'SMR'];
 
