@@ -3,7 +3,7 @@
 // the same features (shapely; its JSON load and shape() excluded), measured in
 // the same run. Targets: validate ≤ 0.5× the GEOS loop, peak RSS ≤ 200 MB.
 // GEOSHELF_BENCH_MB=50 runs a smaller level (for a quick look; figures in
-// BENCHMARKS.md are from the 200 MB level).
+// docs/benchmarks.md are from the 200 MB level).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -78,7 +78,8 @@ function geosOnce(path: string): Run & { features: number; invalid: number } {
 // The same busy loop in one process, then in two at once: how much two
 // threads get on this machine. validate spreads its work over both cores and
 // GEOS's loop uses one, so on a host whose two vCPUs share a physical core
-// (each then runs at ~60%) the ratio rises although neither program changed.
+// (each then runs at a fraction of its speed) the ratio rises although neither
+// program changed.
 const SPIN = 'let x = 0; for (let i = 0; i < 2e8; i++) x += i % 7; if (x < 0) console.log(x);';
 
 /** Returns the wall seconds `copies` processes running SPIN at once take. */

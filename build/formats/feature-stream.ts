@@ -1,10 +1,11 @@
 // Splits a GeoJSON FeatureCollection into its features without parsing
 // them, in 1 MiB chunks, so a level larger than V8's string limit (~512 MB)
 // scans with flat memory (one chunk plus the largest feature). JSON.parse of
-// a 100 MB level costs about 1 s, so the scan reads only what the writers
-// need up front: each feature's byte range, its bbox (positions read by the
-// measurer's fast reader), Polygon or MultiPolygon (from the depth of its
-// positions) and the byte range of its `properties` object. A position cut
+// a whole level is the largest cost of a conversion, so the scan reads only
+// what the writers need up front: each feature's byte range, its bbox
+// (positions read by the measurer's fast reader), Polygon or MultiPolygon
+// (from the depth of its positions) and the byte range of its `properties`
+// object. A position cut
 // by a chunk's end is read again at the start of the next chunk. Anything
 // laid out otherwise (spaces inside positions, exponents, a third number)
 // is marked, and the caller parses that feature instead. The
