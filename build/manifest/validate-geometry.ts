@@ -5,7 +5,7 @@
 // error; the OGC rules (GEOS's IsValidOp) are warnings, errors when strict.
 import type { Problem } from '../core/problem.ts';
 import type { FileGeometry } from '../geometry/check-file.ts';
-import type { DatasetContext } from './validate-dataset.ts';
+import type { DatasetContext } from './dataset-context.ts';
 import { isInside } from './data-files.ts';
 
 /** The geometry status of one file: features checked, and how many are invalid. */

@@ -13,7 +13,8 @@ import { warmSegmentWorker } from '../measure/parallel.ts';
 import { GeometryChecker } from '../geometry/cache.ts';
 import type { GeometryCounts } from './validate-geometry.ts';
 import { isValid } from './schema.ts';
-import { checkDataset, type DatasetContext } from './validate-dataset.ts';
+import type { DatasetContext } from './dataset-context.ts';
+import { checkDataset } from './validate-dataset.ts';
 
 export type { LoadedManifest } from './load.ts';
 
