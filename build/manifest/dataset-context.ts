@@ -8,6 +8,7 @@ export interface DatasetContext {
   folder: string; // its folder, e.g. "data/earth/ARG/"
   data: DataFiles;
   strict?: boolean; // OGC geometry rules are errors, not warnings (validate --strict)
+  lonLat?: boolean; // the manifest's crs is lon/lat in degrees (OGC CRS84, EPSG:4326): coordinate ranges are checked
   index: number;
   dataset: Dataset;
 }
