@@ -158,7 +158,7 @@ export function commentsOf(text: string): { text: string; line: number }[] {
     if (TRIVIA.has(kind)) continue;
     if ((kind === K.SlashToken || kind === K.SlashEqualsToken) && !endsExpression) {
       kind = scanner.reScanSlashToken();
-    } else if (kind === K.TemplateHead || kind === K.OpenBraceToken || kind === K.DollarBraceToken) {
+    } else if (kind === K.TemplateHead || kind === K.OpenBraceToken) {
       braces.push(kind === K.TemplateHead);
     } else if (kind === K.CloseBraceToken && braces.pop()) {
       kind = scanner.reScanTemplateToken(false);
