@@ -10,7 +10,7 @@ export default defineConfig({
     globalSetup: ['test/support/compile.ts'],
     // Many files wait more than they compute (a browser, child processes, a
     // server shutting down, a file watcher): four workers overlap those waits
-    // on 2 cores (58 s → 39 s for the suite), and no test asserts on time.
+    // on 2 cores (docs/benchmarks.md, npm test), and no test asserts on time.
     maxWorkers: 4,
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -7,7 +7,7 @@
 // same run. Targets: validate ≤ 0.5× the GEOS loop, peak RSS ≤ 200 MB.
 // validate runs as a child process with a timeout: a hang (a run that never
 // exits) fails the benchmark loudly. GEOSHELF_BENCH_MB=50 makes the ADM1
-// 50 MB (for a quick look; figures in BENCHMARKS.md are from 200 MB).
+// 50 MB (for a quick look; figures in docs/benchmarks.md are from 200 MB).
 // The adversarial shapes follow, in bench/geometry-adversarial.ts.
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
@@ -82,7 +82,8 @@ async function geosOnce(files: string[]): Promise<Run & { features: number; inva
 // The same busy loop in one process, then in two at once: how much two
 // threads get on this machine. validate spreads its work over both cores and
 // GEOS's loop uses one, so on a host whose two vCPUs share a physical core
-// (each then runs at ~60%) the ratio rises although neither program changed.
+// (each then runs at a fraction of its speed) the ratio rises although neither
+// program changed.
 const SPIN = 'let x = 0; for (let i = 0; i < 2e8; i++) x += i % 7; if (x < 0) console.log(x);';
 
 /** Returns the wall seconds `copies` processes running SPIN at once take. */

@@ -193,7 +193,7 @@ async function compileNode(packageDir, out, inputs) {
 /**
  * The manifest schema as ajv's standalone code, bundled with the ajv runtime
  * helpers and formats it requires into one CommonJS file: loading ajv and
- * compiling the schema at run time cost every command over 0.1 s.
+ * compiling the schema at run time was a large part of every command's start.
  */
 async function compileSchema(packageDir, out, inputs) {
   const require = createRequire(join(packageDir, 'package.json'));

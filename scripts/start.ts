@@ -45,7 +45,7 @@ if (!existsSync(DB)) {
   if (code !== 0) process.exit(code);
 }
 
-// Build the catalogue first (incremental: a no-op rebuild takes well under a second).
+// Build the catalogue first (incremental: with nothing changed it reads and writes nothing).
 const built = await main(['build', '--root', '.', '--out', 'dist']);
 if (built !== 0) process.exit(built);
 

@@ -1,4 +1,4 @@
-// The layering of STYLE.md (src/cli/ → build/<stage>/ → build/core/, browser
+// The layering of the house style (../shared/STYLE.md) (src/cli/ → build/<stage>/ → build/core/, browser
 // code apart, no cycles), checked by dependency-cruiser with the rules of
 // .dependency-cruiser.js: each rule against a small tree that breaks it (a
 // rule that stopped matching fails here), then the repository itself.
@@ -31,7 +31,7 @@ afterAll(() => rm(trees, { recursive: true, force: true }));
 /**
  * Returns each violation of the rules in `baseDir`'s `folders` as
  * "rule: from → to" (a cycle: its modules in order), then each cycle
- * between stage folders as "no-stage-cycle: build/a ⇄ build/b".
+ * between stage folders as "no-stage-cycle: A ⇄ B" (two stage folders).
  */
 async function violations(baseDir: string, folders = CRUISED): Promise<string[]> {
   const present = folders.filter((f) => existsSync(join(baseDir, f)));

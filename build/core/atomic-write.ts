@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 
 /**
  * Returns a temporary path beside `path` (same folder, so a rename onto `path`
- * is atomic), e.g. "data/earth/CHL/.manifest.json.1a2b3c4d.tmp".
+ * is atomic), e.g. ".manifest.json.1a2b3c4d.tmp" beside data/earth/CHL/manifest.json.
  */
 export function tempPathBeside(path: string): string {
   return join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);

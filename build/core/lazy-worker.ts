@@ -20,8 +20,8 @@ export class LazyWorker<Reply> {
 
   /**
    * Starts the worker now, before any job, so that it is ready when the
-   * first one comes (a thread takes ~0.1 s to boot); it does not keep the
-   * process alive. Returns false if no worker can run.
+   * first one comes (a thread's boot is not free: docs/benchmarks.md); it
+   * does not keep the process alive. Returns false if no worker can run.
    */
   warm(): boolean {
     return (this.worker ?? this.spawn()) !== undefined;

@@ -1,7 +1,8 @@
 // Builds a TopoJSON topology of one level in typed arrays, for memory about
 // 25 bytes per position and one pass over the data. topojson-server, which
-// the preview uses, needs about 12× the level's size in memory and 15 s for
-// a 100 MB level; this follows the same method with flat arrays:
+// the preview uses, holds every position as a JS array, twice (many times the
+// level's size in memory: docs/benchmarks.md, bench:formats); this follows the
+// same method with flat arrays:
 //   1. quantise every ring to the integer grid (dropping repeated points),
 //   2. find junctions: a point seen again with other neighbours,
 //   3. cut each ring at its junctions into arcs (a ring without any stays

@@ -17,8 +17,9 @@ export interface ZipEntry {
 const ENTRY_DATE = new Date(Date.UTC(2000, 0, 1));
 
 /**
- * Deflate level 1: on a 100 MB GeoJSON level, 1.1 s for 32.5 MB against 7 s
- * for 28.2 MB at zlib's default 6; binary formats barely compress either way.
+ * Deflate level 1: several times faster than zlib's default 6 for a little
+ * more size on GeoJSON (docs/benchmarks.md, bench:formats); binary formats
+ * barely compress either way.
  */
 export const ZIP_LEVEL = 1;
 

@@ -110,7 +110,7 @@ export function buildChains(g: Rings): Chains {
 
 /**
  * Orders the chains by minX in about as many buckets as chains (a counting
- * sort, O(n)): a comparison sort cost a fifth of the whole check. The sweep
+ * sort, O(n)): a comparison sort was a large share of the whole check. The sweep
  * scans from each chain to the bucket of its maxX and tests the exact
  * envelopes, so every overlapping pair is still met once (from the one that
  * comes first).

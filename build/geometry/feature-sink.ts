@@ -11,7 +11,7 @@ export class GeometrySink implements PositionSink {
   // Doubles from the start (NaN, not 0): a field that starts as a small
   // integer changes the object's hidden class the first time a coordinate is
   // stored, and readPositionRunInto's optimized code, which checks it, was
-  // thrown away ~600 times a run (a deoptimization loop).
+  // thrown away again and again (a deoptimization loop).
   x = NaN;
   y = NaN;
   readonly issues: FeatureIssue[] = [];

@@ -1,5 +1,5 @@
 // Finds, reads and parses every data/{body}/{ISO3}/manifest.json under a root:
-// invalid JSON is reported with line:column, and the schema check (build/schema.ts)
+// invalid JSON is reported with line:column, and the schema check (build/manifest/schema.ts)
 // turns the rest into typed `Manifest`s.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';

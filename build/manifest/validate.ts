@@ -1,4 +1,4 @@
-// Validates every manifest under a root: the schema (build/schema.ts), then the
+// Validates every manifest under a root: the schema (build/manifest/schema.ts), then the
 // rules that need more than one field or the files themselves (folder, paths,
 // recomputed stats, previews, parts, licences). Every problem is reported once;
 // a check whose input is already wrong (missing file, schema error) is skipped.

@@ -117,8 +117,8 @@ const worker = new LazyWorker<Reply>(
 );
 
 /**
- * Starts the segment worker ahead of its first job (it takes ~0.1–0.3 s to
- * boot), for a caller that knows a large file is coming: the worker is then
+ * Starts the segment worker ahead of its first job (a thread's boot is not
+ * free), for a caller that knows a large file is coming: the worker is then
  * ready to take its share of the scan from the start.
  */
 export function warmSegmentWorker(): void {

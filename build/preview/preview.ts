@@ -1,6 +1,6 @@
 // Makes a dataset's preview: the least simplified rendering whose file fits a
 // byte budget, found by bisection over thresholds that are computed once per
-// input (build/simplify.ts), never by re-running the simplification per try.
+// input (build/preview/simplify.ts), never by re-running the simplification per try.
 import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
 import type { Dataset, Simplification } from '../../src/shared/manifest.ts';

@@ -1,6 +1,6 @@
 // Reads what the atlas needs from every level of every manifest, once: its
 // units (build/site/units.ts) and, when a preview or a small file can be
-// drawn, its map as SVG with one `data-u` per unit (build/map-svg.ts). Both
+// drawn, its map as SVG with one `data-u` per unit (build/site/map-svg.ts). Both
 // are cached in <root>/.cache/geoshelf/atlas.json by source file, size and
 // mtime, so a rebuild reads only changed files.
 import { readFile, stat } from 'node:fs/promises';

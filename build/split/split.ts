@@ -119,8 +119,8 @@ function assignByOverlap(feature: GeoFeature, index: number, name: string, paren
 
 /** One file of the split, not yet written. */
 export interface PartText {
-  code: string; // e.g. "AR-C" or "unassigned"
-  path: string; // e.g. "data/earth/ARG/ADM2/AR-C.geojson"
+  code: string; // e.g. "US-CA" or "unassigned"
+  path: string; // e.g. "data/earth/USA/ADM2/US-CA.geojson"
   text: string;
   features: number;
 }

