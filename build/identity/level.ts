@@ -2,7 +2,9 @@
 // feature's code, name, parent code, properties and shape, one feature
 // parsed at a time (a level may be larger than V8's string limit).
 import { fold, words } from '../../src/shared/fold.ts';
-import { readFeatureBytes } from '../geometry/read-features.ts';
+import { createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { FeatureCutter, readFeatureBytes } from '../geometry/read-features.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS, textValues } from './keys.ts';
 import type { MatchUnit } from './match.ts';
 import { shapeOf } from './shape.ts';
@@ -41,6 +43,18 @@ export async function readLevelUnits(files: string[], codeKey?: string): Promise
   const units: LevelUnit[] = [];
   for (const file of files) {
     for await (const { bytes } of readFeatureBytes(file)) {
+      units.push(levelUnit(JSON.parse(bytes.toString('utf8')), codeKey));
+    }
+  }
+  return units;
+}
+
+/** Returns the units of a gzipped GeoJSON file (a level kept in the release ledger). */
+export async function readGzippedLevelUnits(file: string, codeKey?: string): Promise<LevelUnit[]> {
+  const units: LevelUnit[] = [];
+  const cutter = new FeatureCutter();
+  for await (const chunk of createReadStream(file).pipe(createGunzip())) {
+    for (const { bytes } of cutter.push(chunk as Buffer)) {
       units.push(levelUnit(JSON.parse(bytes.toString('utf8')), codeKey));
     }
   }

@@ -67,6 +67,14 @@ describe('identity matching: two real vintages of the U.S. counties', () => {
     expect(s.boundary.length).toBeLessThan(0.03 * 3142);
   });
 
+  it('the re-digitisation limits can be overridden: fixed limits (k = 0) call most independent drawings boundary changes', async () => {
+    const [olds, news] = await Promise.all([units(v.counties2015), units(v.counties2017)]);
+    const fixed = { ...DEFAULT_THRESHOLDS, redigitiseKDistance: 0, redigitiseKArea: 0 };
+    const s = summary(olds, news, matchUnits(olds, news, fixed, IGNORED));
+    expect(s.identities).toBe(3142);
+    expect(s.boundary.length).toBeGreaterThan(0.5 * 3142);
+  });
+
   it('2017 → 2017 with known edits: exactly the rename, re-code, merge, split and moved boundary', async () => {
     const [olds, news] = await Promise.all([units(v.counties2017), units(v.counties2017Edited)]);
     const s = summary(olds, news, matchUnits(olds, news, DEFAULT_THRESHOLDS, IGNORED));
