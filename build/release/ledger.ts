@@ -46,13 +46,21 @@ export interface ReleaseRecord {
 /** A release read from the ledger. */
 export interface LedgerRelease {
   record: ReleaseRecord;
+  site: ReleaseSite;
   dir: string; // e.g. "data/releases/2026.11"
 }
 
 export interface Ledger {
   releases: LedgerRelease[]; // by sequence
-  objects: Map<string, string>; // sha256 → file, relative to the root
+  objects: Map<string, string>; // sha256 → level file (gzipped), relative to the root
+  siteObjects: Map<string, string>; // sha256 → published file, relative to the root
   problems: Problem[];
+}
+
+/** site.json: every file the release published (its dist/, under releases/VERSION/), each stored in site/ by sha256. */
+export interface ReleaseSite {
+  base: string; // the URL path it was built for, e.g. "/releases/2026.11/"
+  files: ReleasedFile[]; // paths inside the release's folder of dist/, sorted
 }
 
 /**
@@ -84,19 +92,22 @@ export function objectName(sha256: string): string {
 export async function readLedger(root: string): Promise<Ledger> {
   const problems: Problem[] = [];
   const objects = new Map<string, string>();
+  const siteObjects = new Map<string, string>();
   let names: string[];
   try {
     names = (await readdir(join(root, LEDGER_DIR), { withFileTypes: true }))
       .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
       .map((e) => e.name);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { releases: [], objects, problems };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { releases: [], objects, siteObjects, problems };
     throw error;
   }
   const releases: LedgerRelease[] = [];
   for (const name of names) {
     const dir = `${LEDGER_DIR}/${name}`;
     const record = await readJson<ReleaseRecord>(root, `${dir}/release.json`, problems);
+    const site = await readJson<ReleaseSite>(root, `${dir}/site.json`, problems);
     for (const extra of ['registry.json', 'changes.json']) {
       try {
         await stat(join(root, dir, extra));
@@ -112,14 +123,21 @@ export async function readLedger(root: string): Promise<Ledger> {
     } catch {
       // a release that stored no object
     }
-    if (!record) continue;
+    try {
+      for (const file of await readdir(join(root, dir, 'site'))) {
+        if (/^[0-9a-f]{64}$/.test(file)) siteObjects.set(file, `${dir}/site/${file}`);
+      }
+    } catch {
+      // a release that published nothing new
+    }
+    if (!record || !site) continue;
     if (record.version !== name) {
       problems.push(
         ledgerProblem(`${dir}/release.json`, `says version "${record.version}", in folder "${name}"`),
       );
       continue;
     }
-    releases.push({ record, dir });
+    releases.push({ record, site, dir });
   }
   releases.sort((a, b) => a.record.sequence - b.record.sequence);
   releases.forEach((r, i) => {
@@ -141,7 +159,19 @@ export async function readLedger(root: string): Promise<Ledger> {
       }),
     );
   });
-  return { releases, objects, problems };
+  for (const r of releases) {
+    r.site.files.forEach((file, f) => {
+      if (siteObjects.has(file.sha256)) return;
+      problems.push({
+        ...ledgerProblem(
+          `${r.dir}/site.json`,
+          `the ledger lost releases/${r.record.version}/${file.path} (site/${file.sha256} is in no release folder)`,
+        ),
+        pointer: `/files/${f}`,
+      });
+    });
+  }
+  return { releases, objects, siteObjects, problems };
 }
 
 /** Returns registry.json of a release, by ID. */

@@ -1,5 +1,6 @@
-// `geoshelf release VERSION`'s stage: freezes the validated data tree as a
-// release in the ledger (build/release/ledger.ts). Units keep the IDs of the
+// Wires `geoshelf release VERSION` together: validate → identify units →
+// build the catalogue as this release publishes it → record all of it in
+// the ledger (build/release/ledger.ts). Units keep the IDs of the
 // previous release where they are the same place (build/identity/); a country
 // whose files are all unchanged keeps its units as they were, unread. The new
 // release folder is written aside and moved into data/releases/ by one
@@ -12,13 +13,16 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import type { Dataset, Level } from '../../src/shared/manifest.ts';
-import { cacheDir } from '../core/files.ts';
+import { buildCatalogue } from '../build.ts';
+import { cacheDir, listFiles } from '../core/files.ts';
+import { normaliseBase } from '../site/pages/html.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS } from '../identity/keys.ts';
 import { readGzippedLevelUnits, readLevelUnits } from '../identity/level.ts';
 import { identifyCountry, retire, type LevelVintage, type PreviousLevel } from '../identity/registry.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../identity/thresholds.ts';
 import { validateManifests, type LoadedManifest, type ValidateOptions } from '../manifest/validate.ts';
+import { releasedFiles, sameFiles } from './files.ts';
 import {
   LEDGER_DIR,
   objectName,
@@ -29,11 +33,13 @@ import {
   type ReleasedFile,
   type ReleasedLevel,
   type ReleaseRecord,
+  type ReleaseSite,
 } from './ledger.ts';
 
 export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geometry'> {
   thresholds?: Thresholds;
   codeKey?: string; // the property holding each unit's code, when not shapeISO and the like
+  base?: string; // the URL path the site is served under (build --base), default "/"
   /** For tests: called once the new release folder is complete, before it is moved into the ledger. */
   beforeCommit?: (staged: string) => Promise<void> | void;
 }
@@ -77,31 +83,9 @@ export async function makeRelease(
     };
   }
   const made = await identify(root, version, manifests, files, ledger, options);
-  await commit(root, ledger, made, options.beforeCommit);
+  const committed = await commit(root, ledger, made, options);
+  if (committed.problems) return { status: 'refused', problems: committed.problems };
   return { status: 'recorded', problems: validated.problems, record: made.record, changes: made.changes };
-}
-
-/** Every file of the release: each manifest and every file it lists, with its sha256, sorted by path. */
-async function releasedFiles(root: string, manifests: LoadedManifest[]): Promise<ReleasedFile[]> {
-  const files = new Map<string, ReleasedFile>();
-  const hashed = async (path: string) => {
-    const bytes = await readFile(join(root, path));
-    files.set(path, { path, sha256: sha256(bytes), bytes: bytes.length });
-  };
-  for (const { file, manifest } of manifests) {
-    await hashed(file);
-    for (const d of manifest.datasets) {
-      // validate has recomputed these and found them equal to the files
-      if (d.path) files.set(d.path, { path: d.path, sha256: d.sha256!, bytes: d.bytes! });
-      for (const p of d.parts ?? []) files.set(p.path, { path: p.path, sha256: p.sha256, bytes: p.bytes });
-      if (d.preview) await hashed(d.preview);
-    }
-  }
-  return [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
-}
-
-function sameFiles(a: ReleasedFile[], b: ReleasedFile[]): boolean {
-  return a.length === b.length && a.every((f, i) => f.path === b[i]!.path && f.sha256 === b[i]!.sha256);
 }
 
 /** The files of one level, in feature order: its file, or its parts one after the other. */
@@ -252,21 +236,30 @@ function removeLevel(level: ReleasedLevel, registry: Map<string, RegistryUnit>):
 }
 
 /**
- * Writes the release folder aside (under the root's cache), with the level
- * files no earlier release stored, then moves it into the ledger by one
+ * Writes the release folder aside (under the root's cache): its records,
+ * the level files no earlier release stored, and the catalogue as this
+ * release publishes it (built once, now, for releases/VERSION/; each file
+ * stored once across releases). Then moves it into the ledger by one
  * rename: until then the ledger is as it was.
  */
 async function commit(
   root: string,
   ledger: Ledger,
   made: Made,
-  beforeCommit?: (staged: string) => Promise<void> | void,
-): Promise<void> {
+  options: ReleaseOptions,
+): Promise<{ problems?: Problem[] }> {
   const stagingRoot = join(cacheDir(root), 'release-staging');
   await rm(stagingRoot, { recursive: true, force: true }); // what a killed release left
-  const staged = join(stagingRoot, randomBytes(4).toString('hex'));
+  const id = randomBytes(4).toString('hex');
+  const staged = join(stagingRoot, id);
+  const siteOut = join(stagingRoot, `${id}-site`);
+  const version = made.record.version;
   try {
+    const base = `${normaliseBase(options.base ?? '/')}releases/${version}/`;
+    const built = await buildCatalogue({ root, out: siteOut, base, releases: false, releaseOf: version });
+    if (!built.ok) return { problems: built.problems };
     await mkdir(join(staged, 'objects'), { recursive: true });
+    await mkdir(join(staged, 'site'), { recursive: true });
     const json = (value: unknown) => `${JSON.stringify(value, null, 1)}\n`;
     await writeFile(join(staged, 'release.json'), json(made.record));
     await writeFile(join(staged, 'registry.json'), json(made.registry));
@@ -283,14 +276,22 @@ async function commit(
         );
       }
     }
-    await beforeCommit?.(staged);
+    const site: ReleaseSite = { base, files: [] };
+    const published = new Set(ledger.siteObjects.keys());
+    for (const path of await listFiles(siteOut)) {
+      const bytes = await readFile(join(siteOut, path));
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      site.files.push({ path, sha256, bytes: bytes.length });
+      if (published.has(sha256)) continue;
+      published.add(sha256);
+      await writeFile(join(staged, 'site', sha256), bytes);
+    }
+    await writeFile(join(staged, 'site.json'), json(site));
+    await options.beforeCommit?.(staged);
     await mkdir(join(root, LEDGER_DIR), { recursive: true });
-    await rename(staged, join(root, LEDGER_DIR, made.record.version));
+    await rename(staged, join(root, LEDGER_DIR, version));
+    return {};
   } finally {
     await rm(stagingRoot, { recursive: true, force: true });
   }
-}
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }

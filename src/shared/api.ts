@@ -171,3 +171,28 @@ export type ReleaseChange = ChangeOf &
   );
 
 export type ReleaseChangeType = ReleaseChange['type'];
+
+/** Which release the catalogue at the root is: `release` null when it has changes not yet released. */
+export interface ApiReleaseStatus {
+  release: string | null; // e.g. "2026.11": the root holds exactly that release's files
+  latest: string | null; // the last release made, null before the first
+  unreleased_changes: boolean; // the root differs from the last release (or there is none yet)
+}
+
+/** One release as dist/api/releases.json lists it. */
+export interface ApiRelease {
+  version: string;
+  sequence: number; // 1, 2, 3… in the order they were made
+  previous: string | null;
+  url: string; // the frozen catalogue, e.g. "/releases/2026.11/"
+  changes_url: string; // every change since the previous release (ReleaseChange[])
+  units_url: string; // the unit registry (RegistryUnit[])
+  counts: { files: number; units: number; changes: Partial<Record<ReleaseChangeType, number>> };
+}
+
+/** dist/api/releases.json. */
+export interface ApiReleases {
+  api_version: typeof API_VERSION;
+  current: ApiReleaseStatus;
+  releases: ApiRelease[]; // newest first
+}

@@ -9,17 +9,19 @@ import { versionProblem } from '../../../build/release/ledger.ts';
 import { makeRelease } from '../../../build/release/release.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../../../build/identity/thresholds.ts';
 import { problemSummary } from '../../../build/core/report.ts';
+import { normaliseBase } from '../../../build/site/pages/html.ts';
 import { defineCommand, PER_FILE, UsageError } from '../command.ts';
 
 const t = DEFAULT_THRESHOLDS;
-const usage = `Usage: geoshelf release VERSION [--root DIR] [--json] [--code-key PROPERTY]
+const usage = `Usage: geoshelf release VERSION [--root DIR] [--base PATH] [--json] [--code-key PROPERTY]
                         [--redigitise-area SHARE] [--redigitise-distance METRES]
                         [--redigitise-k-distance K] [--redigitise-k-area K]
 
 Freezes the data under DIR as release VERSION, recorded in DIR/data/releases/VERSION/
 (commit it beside the manifests): every file with its sha256, the unit registry
-(an opaque ID per unit that stays the same while the unit is the same place)
-and the changes since the previous release. Refuses (exit 1) when validate finds
+(an opaque ID per unit that stays the same while the unit is the same place),
+the changes since the previous release, and the catalogue as built now, which
+every later build publishes unchanged under releases/VERSION/. Refuses (exit 1) when validate finds
 errors, when the ledger is damaged, or when VERSION is recorded with other
 files; recording the same files again does nothing.
 
@@ -28,6 +30,8 @@ and ending with a letter or digit, e.g. 2026.11, 1.2.0 or 1.0.0-rc.1.
 
 Options:
   --root DIR                  folder that holds data/ (default: the current folder)
+  --base PATH                 URL path the site is served under, as given to build
+                              (default: /); the release is published at PATH/releases/VERSION/
   --json                      print problems on stdout as a JSON array
   --code-key PROPERTY         the property holding each unit's code (default: the
                               first of shapeISO, iso_3166_2, code, ISO, iso)
@@ -55,6 +59,7 @@ export default defineCommand({
   positionals: true,
   options: {
     root: { type: 'string', default: '.' },
+    base: { type: 'string', default: '/' },
     json: { type: 'boolean', default: false },
     'code-key': { type: 'string' },
     'redigitise-area': { type: 'string' },
@@ -82,6 +87,11 @@ export default defineCommand({
       ),
       redigitiseKArea: nonNegative('redigitise-k-area', values['redigitise-k-area'], t.redigitiseKArea),
     };
+    try {
+      normaliseBase(values.base);
+    } catch (error) {
+      throw new UsageError(`--base: ${(error as Error).message}`);
+    }
     const root = resolve(values.root);
     const measurer = Measurer.forRoot(root);
     const geometry = GeometryChecker.forRoot(root);
@@ -90,6 +100,7 @@ export default defineCommand({
       geometry,
       thresholds,
       codeKey: values['code-key'],
+      base: values.base,
     });
     await measurer.save();
     await geometry.save();
