@@ -1,51 +1,163 @@
-// The data of bench:geometry: a level of valid polygons, one feature per line,
-// rings of 150-1,500 positions with 6 decimals, a fifth of them MultiPolygons
-// of three polygons with holes. Deterministic for a seed.
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+// The data of bench:geometry: a country's tree as published files come,
+// deterministic for a seed. A small ADM0 (one feature, on one line), a large
+// ADM1 whose whole FeatureCollection is one line (as many published files
+// are), an ADM2 with one feature per line, and a small preview of each level
+// (every feature kept, each shell cut to 6 positions). Polygons are
+// star-shaped rings of 150-1,500 positions with 6 decimals, some with holes:
+// valid by construction.
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { measureGeoJSON } from '../build/measure/measure.ts';
 import { seededRandom } from '../test/support/random.ts';
 import { starPolygon } from '../test/geometry/generate.ts';
 
-/** Returns feature number i as one line of GeoJSON. */
-function featureLine(random: () => number, i: number): string {
+type Geometry =
+  { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] };
+
+/** Returns a unit's geometry: `parts` star polygons around (x, y) (a fifth with holes), or one. */
+function unitGeometry(random: () => number, parts: number): Geometry {
   const x = random() * 340 - 170;
   const y = random() * 160 - 80;
   const n = () => 150 + Math.floor(random() * 1351);
-  const multi = random() < 0.2;
-  const geometry = multi
-    ? {
-        type: 'MultiPolygon',
-        coordinates: [0, 1, 2].map((k) =>
-          starPolygon(random, x + k * 0.25, y, 0.1, n(), k === 0 ? 0 : 1 + k),
-        ),
-      }
-    : { type: 'Polygon', coordinates: starPolygon(random, x, y, 0.1, n(), 0) };
-  const properties = { shapeName: `Region ${i}`, shapeISO: `XX-${i}`, shapeGroup: 'XXX', shapeType: 'ADM2' };
-  return JSON.stringify({ type: 'Feature', id: `XXX:ADM2:${i}`, properties, geometry });
+  if (parts === 1 && random() >= 0.2)
+    return { type: 'Polygon', coordinates: starPolygon(random, x, y, 0.1, n(), 0) };
+  const count = parts === 1 ? 3 : parts;
+  return {
+    type: 'MultiPolygon',
+    coordinates: Array.from({ length: count }, (_, k) =>
+      starPolygon(
+        random,
+        x + (k % 8) * 0.25,
+        y + Math.floor(k / 8) * 0.25,
+        0.1,
+        n(),
+        k % 5 === 0 ? 0 : 1 + (k % 3),
+      ),
+    ),
+  };
 }
 
-/** Writes a FeatureCollection of about `bytes` at `path` unless it is already there. */
-export function ensureLevel(path: string, bytes: number, seed: number): void {
-  if (existsSync(path)) return;
-  console.log(`generating ${path} (~${Math.round(bytes / 1e6)} MB, once; kept for later runs)…`);
-  mkdirSync(dirname(path), { recursive: true });
-  const temp = `${path}.tmp`;
-  const fd = openSync(temp, 'w');
+function feature(level: string, i: number, geometry: Geometry) {
+  const properties = { shapeName: `Region ${i}`, shapeISO: `XX-${i}`, shapeGroup: 'XXX', shapeType: level };
+  return { type: 'Feature', id: `XXX:${level}:${i}`, properties, geometry };
+}
+
+/**
+ * Returns a preview of a unit, as a simplification would make it: each
+ * polygon's shell cut to 6 positions spread along it (a star-shaped ring
+ * stays valid), holes dropped (they are below the tolerance), coordinates
+ * rounded to 3 decimals.
+ */
+function previewOf(geometry: Geometry): Geometry {
+  const cut = (ring: number[][]) => {
+    const kept = Array.from({ length: 6 }, (_, k) =>
+      ring[Math.floor((k * (ring.length - 1)) / 6)]!.map((v) => Number(v.toFixed(3))),
+    );
+    return [...kept, kept[0]!];
+  };
+  return geometry.type === 'Polygon'
+    ? { type: 'Polygon', coordinates: [cut(geometry.coordinates[0]!)] }
+    : { type: 'MultiPolygon', coordinates: geometry.coordinates.map((polygon) => [cut(polygon[0]!)]) };
+}
+
+interface LevelSpec {
+  level: string;
+  bytes: number; // about this size (the ADM0: one feature whatever its size)
+  parts: number; // polygons per unit
+  oneLine: boolean; // the whole FeatureCollection on one line
+}
+
+/** Writes a level and its preview (unless there); returns their paths. */
+function ensureLevel(
+  dir: string,
+  iso: string,
+  spec: LevelSpec,
+  seed: number,
+): { path: string; preview: string } {
+  const path = join(dir, `${iso}_${spec.level}.geojson`);
+  const preview = join(dir, 'preview', `${iso}_${spec.level}.preview.geojson`);
+  if (existsSync(path) && existsSync(preview)) return { path, preview };
+  console.log(`generating ${path} (~${Math.round(spec.bytes / 1e6)} MB, once; kept for later runs)…`);
+  mkdirSync(dirname(preview), { recursive: true });
   const random = seededRandom(seed);
-  let written = writeSync(fd, '{"type":"FeatureCollection","features":[\n');
+  const fd = openSync(`${path}.tmp`, 'w');
+  const separator = spec.oneLine ? ',' : ',\n';
+  let written = writeSync(fd, `{"type":"FeatureCollection","features":[${spec.oneLine ? '' : '\n'}`);
+  const previews: string[] = [];
   let block: string[] = [];
   let blockLength = 0;
-  for (let i = 0; written + blockLength < bytes; i++) {
-    const line = (i === 0 ? '' : ',\n') + featureLine(random, i);
-    block.push(line);
-    blockLength += line.length;
+  for (let i = 0; i === 0 || written + blockLength < spec.bytes; i++) {
+    const unit = feature(spec.level, i, unitGeometry(random, spec.parts));
+    const text = (i === 0 ? '' : separator) + JSON.stringify(unit);
+    previews.push(JSON.stringify({ ...unit, geometry: previewOf(unit.geometry) }));
+    block.push(text);
+    blockLength += text.length;
     if (blockLength > 8 << 20) {
       written += writeSync(fd, block.join(''));
       block = [];
       blockLength = 0;
     }
   }
-  writeSync(fd, `${block.join('')}\n]}\n`);
+  writeSync(fd, `${block.join('')}${spec.oneLine ? '' : '\n'}]}\n`);
   closeSync(fd);
-  renameSync(temp, path);
+  writeFileSync(preview, `{"type":"FeatureCollection","features":[\n${previews.join(',\n')}\n]}\n`);
+  renameSync(`${path}.tmp`, path);
+  return { path, preview };
+}
+
+/**
+ * Writes (once) under `root` the tree of one country, FJI: ADM0, ADM1 of
+ * about `adm1Bytes` on one line, ADM2 of half that one feature per line,
+ * each with a preview, and a manifest stating their measured stats. Returns
+ * every GeoJSON file validate checks.
+ */
+export async function ensureCountry(root: string, adm1Bytes: number, seed: number): Promise<string[]> {
+  const dir = join(root, 'data/earth/FJI');
+  const levels: LevelSpec[] = [
+    { level: 'ADM0', bytes: 0, parts: 60, oneLine: true },
+    { level: 'ADM1', bytes: adm1Bytes, parts: 25, oneLine: true },
+    { level: 'ADM2', bytes: adm1Bytes / 2, parts: 1, oneLine: false },
+  ];
+  const files = levels.map((spec, k) => ensureLevel(dir, 'FJI', spec, seed + k));
+  const manifestPath = join(dir, 'manifest.json');
+  if (!existsSync(manifestPath)) {
+    const datasets = [];
+    for (const [k, { path, preview }] of files.entries()) {
+      const stats = await measureGeoJSON(path);
+      datasets.push({
+        level: levels[k]!.level,
+        path: path.slice(root.length + 1),
+        ...stats,
+        preview: preview.slice(root.length + 1),
+        preview_bytes: statSync(preview).size,
+        license: 'CC0-1.0',
+      });
+    }
+    const manifest = {
+      schema_version: 1,
+      body: 'earth',
+      iso_a3: 'FJI',
+      name: { en: 'Fiji', es: 'Fiyi' },
+      crs: { authority: 'OGC', code: 'CRS84', epsg: 4326 },
+      status: 'ok',
+      source: {
+        name: 'bench:geometry',
+        url: 'https://example.org/bench',
+        license: 'CC0-1.0',
+        retrieved: '2026-11-22',
+      },
+      datasets,
+    };
+    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  }
+  return files.flatMap(({ path, preview }) => [path, preview]);
 }

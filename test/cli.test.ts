@@ -175,8 +175,8 @@ describe('geoshelf CLI', () => {
     ],
     [
       'locations import',
-      ['locations', 'import', 'test/fixtures/locations/invalid/bad.csv', '--db', join(tmp, 'x.sqlite')],
-      /^test\/fixtures\/locations\/invalid\/bad\.csv:\d+: |\.sqlite: nothing written/,
+      ['locations', 'import', 'test/fixtures/locations/false/bad.csv', '--db', join(tmp, 'x.sqlite')],
+      /^test\/fixtures\/locations\/false\/bad\.csv:\d+: |\.sqlite: nothing written/,
     ],
     ['serve', ['serve', '--db', join(tmp, 'missing.sqlite')], /^geoshelf serve: cannot open /],
   ];

@@ -4,6 +4,7 @@
 // their source's sha256 is unchanged, else converted. Returns where each
 // file goes in dist/ (downloads/{body}/{ISO3}/…) and what pages and the API
 // list about it; writing dist/ is the publish stage's job.
+import { runAll } from '../core/slots.ts';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheDir } from '../core/files.ts';
@@ -59,37 +60,6 @@ export function downloadsFolder(m: Manifest): string {
 }
 
 /**
- * Runs `task` on every item, in order, with at most `slots` slots busy: an
- * item takes `weight(item)` of them (1 or `slots`). Stops starting items
- * after one fails; throws the first failure once the running ones settle.
- */
-async function pool<T>(
-  items: T[],
-  slots: number,
-  task: (item: T) => Promise<void>,
-  weight: (item: T) => number = () => 1,
-): Promise<void> {
-  let free = slots;
-  let failure: { error: unknown } | undefined;
-  const running = new Set<Promise<void>>();
-  for (const item of items) {
-    const w = Math.min(slots, weight(item));
-    while (free < w && !failure) await Promise.race(running);
-    if (failure) break;
-    free -= w;
-    const run: Promise<void> = task(item)
-      .catch((error: unknown) => void (failure ??= { error }))
-      .finally(() => {
-        free += w;
-        running.delete(run);
-      });
-    running.add(run);
-  }
-  await Promise.all(running);
-  if (failure) throw failure.error;
-}
-
-/**
  * Returns the downloads of every manifest in `loaded` (converting what the
  * cache lacks) and removes cached conversions no manifest uses any more.
  * `measurer` gives each source's sha256 (already measured by validation).
@@ -142,7 +112,7 @@ export async function prepareDownloads(
   const total = jobs.length + pending.length;
   // The country archives only read the sources: they are written meanwhile (zlib deflates on
   // the thread pool, so a large archive overlaps the conversions instead of following them).
-  const archives = pool(pending, 1, async ({ file, text, manifest, datasets }) => {
+  const archives = runAll(pending, 1, async ({ file, text, manifest, datasets }) => {
     const zip = await countryZip(cache, root, file, text, manifest, measurer);
     used.add(`country:${zip.key}`);
     if (zip.converted) result.converted++;
@@ -159,7 +129,7 @@ export async function prepareDownloads(
     await Promise.all(jobs.map(async (job) => [job, (await stat(join(root, job.source))).size] as const)),
   );
   const bySize = [...jobs].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
-  const conversions = pool(
+  const conversions = runAll(
     bySize,
     2,
     async (job) => {

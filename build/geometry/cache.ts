@@ -8,7 +8,7 @@ import { cacheDir } from '../core/files.ts';
 import { checkGeometryFile, type FileGeometry } from './check-file.ts';
 
 // Bumped whenever the rules or messages change, so old verdicts are dropped.
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2; // 2: a position out of lon/lat range is reported too
 
 interface CacheEntry {
   size: number;

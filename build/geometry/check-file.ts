@@ -4,16 +4,18 @@
 import { open, stat } from 'node:fs/promises';
 import { findSegments } from '../measure/parallel.ts';
 import { checkInWorker } from './parallel.ts';
-import { GeometryReader } from './parse-geometry.ts';
+import type { GeometryProblemKind } from './kinds.ts';
+import { GeometryReader, type FlatGeometry } from './parse-geometry.ts';
+import { COORDINATE_OUT_OF_RANGE, findOutOfRange, inRange } from './range.ts';
 import { FeatureCutter, readFeatureBytes, type ByteRange } from './read-features.ts';
-import { checkFlat, type GeometryIssue } from './validity.ts';
+import { checkFlat, isPolygonal, type GeometryIssue } from './validity.ts';
 
 /** One invalid feature: e.g. pointer "/features/8/geometry/coordinates/3/0". */
 export interface FeatureIssue {
   feature: number;
   pointer: string;
   structural: boolean; // RFC 7946 structure: an error; else an OGC rule: a warning unless --strict
-  kind: string; // e.g. "ring self-intersection"
+  kind: GeometryProblemKind; // e.g. "ring self-intersection"
   message: string; // e.g. "ring self-intersection at or near [-47.3019, -16.0392]"
 }
 
@@ -42,7 +44,12 @@ export async function checkGeometryFile(
   const { size } = await stat(path);
   if (size < (options.parallelMinBytes ?? PARALLEL_MIN_BYTES)) return strip(await checkRange(path));
   const file = await open(path, 'r');
-  const segments = await findSegments(file, size, Math.ceil(size / 2)).finally(() => file.close());
+  let segments;
+  try {
+    segments = findSegments(file, size, Math.ceil(size / 2));
+  } finally {
+    await file.close();
+  }
   if (segments.length < 2) return strip(await checkRange(path));
   const cut = segments[1]!.from;
   const second = checkInWorker(path, cut, size);
@@ -86,10 +93,35 @@ export async function checkRange(
     const index = firstIndex + checked++;
     const geometry = reader.read(bytes);
     if (!geometry) continue;
-    const issue = checkFlat(geometry);
-    if (issue) issues.push(featureIssue(index, issue));
+    checkFeature(index, geometry, issues);
   }
   return { checked, issues, between: cutter.isBetweenFeatures() };
+}
+
+/**
+ * Adds the problems of feature `index` to `issues`: its first validity
+ * problem, then its first position out of lon/lat range (reported only for
+ * lon/lat datasets, build/manifest/validate-geometry.ts). So a feature has at
+ * most one of each, in that order. `scanned`: the bbox of every position
+ * read so far, this feature's included (the measurer's): while it is in
+ * range, no feature needs looking at.
+ */
+export function checkFeature(
+  index: number,
+  f: FlatGeometry,
+  issues: FeatureIssue[],
+  scanned?: Float64Array,
+): void {
+  if (!isPolygonal(f)) return;
+  const issue = checkFlat(f);
+  if (issue) issues.push(featureIssue(index, issue));
+  const range = !scanned || !inRange(scanned) ? findOutOfRange(f) : undefined;
+  if (range) issues.push(featureIssue(index, range));
+}
+
+/** Returns how many features of a verdict are invalid (by the validity rules; a range problem alone does not count). */
+export function invalidFeatures(result: FileGeometry): number {
+  return result.issues.filter((issue) => issue.kind !== COORDINATE_OUT_OF_RANGE).length;
 }
 
 /** Returns the issue of feature `index`, its pointer down to the ring (or position) at fault. */

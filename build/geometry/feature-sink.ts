@@ -3,9 +3,8 @@
 // it hands them here as it goes, and each feature's geometry is checked when
 // it is complete. One read and one parse of the file serve both.
 import type { PositionSink } from '../measure/positions.ts';
-import { featureIssue, type FeatureIssue } from './check-file.ts';
+import { checkFeature, type FeatureIssue } from './check-file.ts';
 import type { FlatGeometry } from './parse-geometry.ts';
-import { checkFlat } from './validity.ts';
 
 /** Keeps one geometry's positions, rings and polygons flat, and the issues of the features checked so far. */
 export class GeometrySink implements PositionSink {
@@ -74,12 +73,11 @@ export class GeometrySink implements PositionSink {
     g.polygonEnds[g.polygons++] = g.rings;
   }
 
-  endGeometry(type: string, feature: number): void {
+  endGeometry(type: string, feature: number, box: Float64Array): void {
     const g = this.g;
     g.type = type;
     g.multi = type === 'MultiPolygon';
-    const issue = checkFlat(g);
-    if (issue) this.issues.push(featureIssue(feature, issue));
+    checkFeature(feature, g, this.issues, box);
   }
 }
 

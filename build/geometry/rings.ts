@@ -14,8 +14,9 @@ export interface Ring {
   minY: number;
   maxX: number;
   maxY: number;
-  raw1: [number, number]; // the second position as written, repeats included (GEOS tests it)
-  ccw?: boolean; // orientation, computed when first needed
+  raw1x: number; // the second position as written, repeats included (GEOS tests it)
+  raw1y: number;
+  ccw: boolean | undefined; // orientation, computed when first needed
 }
 
 export interface Rings {
@@ -72,8 +73,21 @@ export function collectRings(f: FlatGeometry): Rings {
         if (y < minY) minY = y;
         if (y > maxY) maxY = y;
       }
-      const raw1: [number, number] = [src[2 * from + 2]!, src[2 * from + 3]!];
-      const ring: Ring = { start, end: n - 1, polygon: p, source, index, minX, minY, maxX, maxY, raw1 };
+      // Plain fields, no array per ring: a MultiPolygon may have a million rings.
+      const ring: Ring = {
+        start,
+        end: n - 1,
+        polygon: p,
+        source,
+        index,
+        minX,
+        minY,
+        maxX,
+        maxY,
+        raw1x: src[2 * from + 2]!,
+        raw1y: src[2 * from + 3]!,
+        ccw: undefined,
+      };
       rings.push(ring);
       list.push(ring);
     }

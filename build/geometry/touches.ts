@@ -7,7 +7,7 @@ import type { Rings } from './rings.ts';
 
 interface Node {
   ring: number; // index in Rings.rings
-  touches: Map<number, XY>; // ring index in the polygon → where they touch (the first point found)
+  touches: Map<number, XY> | undefined; // ring index in the polygon → where they touch (the first point found); made at the first touch
   root: Node | undefined; // the touch set this ring was reached from
 }
 
@@ -21,27 +21,26 @@ export class TouchGraph {
     g.rings.forEach((ring, r) => {
       if (ring.index === 0) this.firstRing[ring.polygon] = r;
     });
-    this.nodes = g.rings.map((ring, r) =>
-      g.polygons[ring.polygon]!.length > 1 ? { ring: r, touches: new Map(), root: undefined } : undefined,
-    );
+    // A ring's node is made at its first touch: a ring that touches none
+    // takes no part in a cycle (and a feature may have a million rings).
+    this.nodes = new Array<Node | undefined>(g.rings.length);
   }
 
-  /** Records that rings r0 and r1 touch at `at` (rings of other polygons are ignored). */
+  /** Records that rings r0 and r1 touch at `at` (rings of other polygons, and of polygons without holes, are ignored). */
   add(r0: number, r1: number, at: XY): void {
-    const n0 = this.nodes[r0];
-    const n1 = this.nodes[r1];
-    if (!n0 || !n1) return;
     const ring0 = this.g.rings[r0]!;
     const ring1 = this.g.rings[r1]!;
-    if (ring0.polygon !== ring1.polygon) return;
-    const t01 = n0.touches.get(ring1.index);
-    const t10 = n1.touches.get(ring0.index);
+    if (ring0.polygon !== ring1.polygon || this.g.polygons[ring0.polygon]!.length < 2) return;
+    const n0 = (this.nodes[r0] ??= { ring: r0, touches: undefined, root: undefined });
+    const n1 = (this.nodes[r1] ??= { ring: r1, touches: undefined, root: undefined });
+    const t01 = n0.touches?.get(ring1.index);
+    const t10 = n1.touches?.get(ring0.index);
     if ((t01 && !same(t01, at)) || (t10 && !same(t10, at))) {
       this.doubleTouch = { at, polygon: ring0.polygon };
       return;
     }
-    if (!t01) n0.touches.set(ring1.index, at);
-    if (!t10) n1.touches.set(ring0.index, at);
+    if (!t01) (n0.touches ??= new Map()).set(ring1.index, at);
+    if (!t10) (n1.touches ??= new Map()).set(ring0.index, at);
   }
 
   /** Returns where touching rings form a cycle (the interior is disconnected), or undefined. */
@@ -61,6 +60,7 @@ export class TouchGraph {
   private touchesOf(node: Node): [Node, XY][] {
     const polygon = this.g.rings[node.ring]!.polygon;
     // GEOS keeps touches in a map ordered by ring id (shell first, then holes).
+    if (!node.touches) return [];
     return [...node.touches.entries()]
       .sort((a, b) => a[0] - b[0])
       .map(([index, at]) => [this.nodeOf(polygon, index), at]);

@@ -3,15 +3,16 @@
 // order GEOS's IsValidOp checks them, so the first problem reported is the
 // one GEOS (PostGIS ST_IsValid, shapely is_valid) reports.
 import { analyseIntersections } from './intersections.ts';
-import { EXTERIOR, INTERIOR, isRingNested, locateInPolygon } from './locate.ts';
+import type { GeometryProblemKind } from './kinds.ts';
+import { Nesting } from './nesting.ts';
 import type { XY } from './orientation.ts';
 import type { FlatGeometry } from './parse-geometry.ts';
-import { collectRings, covers, type Ring, type Rings } from './rings.ts';
+import { collectRings, type Ring, type Rings } from './rings.ts';
 
 /** What is wrong with a geometry, found at `path` below its "coordinates" (e.g. [3, 0]: polygon 3, shell). */
 export interface GeometryIssue {
   structural: boolean; // RFC 7946 structure (always an error), else an OGC validity rule
-  kind: string; // GEOS's words, e.g. "ring self-intersection"; or "ring not closed", "ring too short"
+  kind: GeometryProblemKind; // GEOS's words, e.g. "ring self-intersection"; or "ring not closed", "ring too short"
   path: number[];
   message: string; // e.g. "ring self-intersection at or near [-47.3019, -16.0392]"
 }
@@ -26,10 +27,14 @@ export function checkGeometry(type: string, coordinates: unknown): GeometryIssue
   return checkFlat(flatten(type, coordinates as number[][][] | number[][][][]));
 }
 
+/** Returns whether a flat geometry is a Polygon or MultiPolygon nested as its type says (else the measurer reports it). */
+export function isPolygonal(f: FlatGeometry): boolean {
+  return (f.type === 'Polygon' || f.type === 'MultiPolygon') && f.multi === (f.type === 'MultiPolygon');
+}
+
 /** Returns the first problem of a flat Polygon or MultiPolygon (build/geometry/parse-geometry.ts), or undefined. */
 export function checkFlat(f: FlatGeometry): GeometryIssue | undefined {
-  if (f.type !== 'Polygon' && f.type !== 'MultiPolygon') return undefined;
-  if (f.multi !== (f.type === 'MultiPolygon')) return undefined; // the measurer reports the wrong nesting
+  if (!isPolygonal(f)) return undefined;
   const pathOf: PathOf = (p, ...rest) => (f.multi ? [p, ...rest] : rest);
   return checkStructure(f, pathOf) ?? checkPoints(f, pathOf) ?? checkTopology(collectRings(f), pathOf);
 }
@@ -71,7 +76,7 @@ export function showPoint(at: readonly number[]): string {
 }
 
 /** An OGC validity problem, worded as GEOS words it, with where. */
-function issue(kind: string, path: number[], at: readonly number[]): GeometryIssue {
+function issue(kind: GeometryProblemKind, path: number[], at: readonly number[]): GeometryIssue {
   return { structural: false, kind, path, message: `${kind} at or near ${showPoint(at)}` };
 }
 
@@ -157,22 +162,13 @@ function checkTopology(g: Rings, pathOf: PathOf): GeometryIssue | undefined {
     const { kind, ring } = found.invalid;
     return issue(kind, pathOf(ring.source, ring.index), found.invalid.at);
   }
-  for (const polygon of g.polygons) {
-    const shell = polygon[0]!;
-    for (const hole of polygon.slice(1)) {
-      if (!covers(shell, hole) || !isRingNested(g, hole, shell)) {
-        return issue('hole lies outside shell', pathOf(hole.source, hole.index), at(hole));
-      }
-    }
-  }
-  for (const polygon of g.polygons) {
-    const nested = findNestedHole(g, polygon);
-    if (nested) return issue('holes are nested', pathOf(nested.source, nested.index), at(nested));
-  }
-  if (g.polygons.length > 1) {
-    const nested = findNestedShell(g);
-    if (nested) return issue('nested shells', pathOf(nested.shell.source, 0), nested.at);
-  }
+  const nesting = new Nesting(g);
+  const outside = nesting.findHoleOutsideShell();
+  if (outside) return issue('hole lies outside shell', pathOf(outside.source, outside.index), at(outside));
+  const nested = nesting.findNestedHole();
+  if (nested) return issue('holes are nested', pathOf(nested.source, nested.index), at(nested));
+  const shell = nesting.findNestedShell();
+  if (shell) return issue('nested shells', pathOf(shell.shell.source, 0), shell.at);
   const disconnected = found.touches.doubleTouch ?? found.touches.findHoleCycle();
   if (disconnected)
     return issue(
@@ -181,44 +177,4 @@ function checkTopology(g: Rings, pathOf: PathOf): GeometryIssue | undefined {
       disconnected.at,
     );
   return undefined;
-}
-
-/** Returns a hole that lies inside another hole of the polygon (GEOS's IndexedNestedHoleTester). */
-function findNestedHole(g: Rings, polygon: Ring[]): Ring | undefined {
-  const holes = polygon.slice(1);
-  for (const hole of holes) {
-    for (const other of holes) {
-      if (other === hole || !covers(other, hole)) continue;
-      if (isRingNested(g, hole, other)) return hole;
-    }
-  }
-  return undefined;
-}
-
-/** Returns a shell that lies inside another polygon, outside its holes (GEOS's IndexedNestedPolygonTester). */
-function findNestedShell(g: Rings): { shell: Ring; at: XY } | undefined {
-  for (const polygon of g.polygons) {
-    const shell = polygon[0]!;
-    for (const outer of g.polygons) {
-      if (outer === polygon || !covers(outer[0]!, shell)) continue;
-      const at = nestedPoint(g, shell, outer);
-      if (at) return { shell, at };
-    }
-  }
-  return undefined;
-}
-
-function nestedPoint(g: Rings, shell: Ring, outer: Ring[]): XY | undefined {
-  const p0: XY = [g.xs[shell.start]!, g.ys[shell.start]!];
-  for (const p of [p0, shell.raw1]) {
-    const loc = locateInPolygon(g, outer, p[0], p[1]);
-    if (loc === EXTERIOR) return undefined;
-    if (loc === INTERIOR) return p;
-  }
-  // Both points are on the outer polygon's boundary: the incident segments decide.
-  if (!isRingNested(g, shell, outer[0]!)) return undefined;
-  for (const hole of outer.slice(1)) {
-    if (covers(hole, shell) && isRingNested(g, shell, hole)) return undefined;
-  }
-  return p0;
 }

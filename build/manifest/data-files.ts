@@ -8,6 +8,7 @@ import type { GeometryChecker } from '../geometry/cache.ts';
 import type { FileGeometry } from '../geometry/check-file.ts';
 import { GeoJSONError, type BboxMismatch } from '../measure/measure.ts';
 import { outsideProblem, resolveInData } from '../core/data-root.ts';
+import { Slots } from '../core/slots.ts';
 
 /** What a file path in a manifest leads to (links followed, never out of data/). */
 export type FileState =
@@ -44,8 +45,7 @@ export function isInside(folder: string, path: string): boolean {
 export class DataFiles {
   private readonly states = new Map<string, Promise<FileState>>();
   private readonly measurements = new Map<string, Promise<Measured>>();
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly measureSlots = new Slots(CONCURRENCY);
   private readonly geometries = new Map<string, Promise<FileGeometry | undefined>>();
   private readonly reported = new Set<string>();
   private readonly geometrySlots = new Slots(2); // each check holds a 1 MiB buffer and may use a worker
@@ -161,57 +161,26 @@ export class DataFiles {
   measure(file: string): Promise<Measured> {
     let measured = this.measurements.get(file);
     if (!measured) {
-      measured = this.limit(async () => {
-        // Measure the real file, never a link's target outside data/ (state() checked it).
-        const state = await this.state(file);
-        if (state.kind !== 'file') throw new Error(`measure() of ${file}, which is ${state.kind}`);
-        // With geometry checks, one pass over the file measures and checks it.
-        const { measurer } = this;
-        if (measurer.measureChecked) return measurer.measureChecked(state.real, this.checker !== undefined);
-        return { stats: await measurer.measure(state.real), bboxes: [] }; // a bare measurer: bboxes unknown
-      }).then(
-        ({ stats, bboxes, geometry }): Measured => ({ ok: true, stats, bboxes, geometry }),
-        (error: unknown): Measured => {
-          if (error instanceof GeoJSONError)
-            return { ok: false, reason: `byte ${error.offset}: ${error.reason}` };
-          throw error;
-        },
-      );
+      measured = this.measureSlots
+        .run(async () => {
+          // Measure the real file, never a link's target outside data/ (state() checked it).
+          const state = await this.state(file);
+          if (state.kind !== 'file') throw new Error(`measure() of ${file}, which is ${state.kind}`);
+          // With geometry checks, one pass over the file measures and checks it.
+          const { measurer } = this;
+          if (measurer.measureChecked) return measurer.measureChecked(state.real, this.checker !== undefined);
+          return { stats: await measurer.measure(state.real), bboxes: [] }; // a bare measurer: bboxes unknown
+        })
+        .then(
+          ({ stats, bboxes, geometry }): Measured => ({ ok: true, stats, bboxes, geometry }),
+          (error: unknown): Measured => {
+            if (error instanceof GeoJSONError)
+              return { ok: false, reason: `byte ${error.offset}: ${error.reason}` };
+            throw error;
+          },
+        );
       this.measurements.set(file, measured);
     }
     return measured;
-  }
-
-  private async limit<T>(task: () => Promise<T>): Promise<T> {
-    // A finishing task hands its slot straight to the next waiting one.
-    if (this.running < CONCURRENCY) this.running += 1;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running -= 1;
-    }
-  }
-}
-
-/** At most `size` tasks at a time; a finishing task hands its slot straight to the next. */
-class Slots {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private readonly size: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running < this.size) this.running += 1;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running -= 1;
-    }
   }
 }

@@ -5,7 +5,7 @@ import type { Problem } from '../core/problem.ts';
 import type { ManifestRule } from '../core/rules.ts';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
-import { setFields } from './fields.ts';
+import { setFields } from './key-order.ts';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { DataFiles } from './data-files.ts';
 import { type LoadedManifest } from './load.ts';

@@ -11,7 +11,7 @@
 import type { Problem } from '../core/problem.ts';
 import type { BboxMismatch } from '../measure/measure.ts';
 import { show } from './schema.ts';
-import type { DatasetContext } from './validate-dataset.ts';
+import type { DatasetContext } from './dataset-context.ts';
 
 /** Returns the problems of the bbox members of `path`, in that file (none when it was reported already). */
 export function checkBboxMembers(

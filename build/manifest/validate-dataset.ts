@@ -2,13 +2,13 @@
 // manifest's folder and existing, recomputed stats, the preview, the parts and
 // the unassigned count. A file that is missing or malformed is one problem;
 // nothing else is said about it.
-import { isInside, type DataFiles } from './data-files.ts';
+import { isInside } from './data-files.ts';
+import type { DatasetContext } from './dataset-context.ts';
 import type { Problem } from '../core/problem.ts';
 import type { ManifestRule } from '../core/rules.ts';
 import {
   MAX_PREVIEW_BYTES,
   type BBox,
-  type Dataset,
   type FileStats,
   type GeometryTypes,
 } from '../../src/shared/manifest.ts';
@@ -16,15 +16,6 @@ import { byCodepoint } from '../measure/measure.ts';
 import { show } from './schema.ts';
 import { checkBboxMembers } from './validate-bbox.ts';
 import { checkDatasetGeometry } from './validate-geometry.ts';
-
-export interface DatasetContext {
-  file: string; // the manifest, e.g. "data/earth/ARG/manifest.json"
-  folder: string; // its folder, e.g. "data/earth/ARG/"
-  data: DataFiles;
-  strict?: boolean; // OGC geometry rules are errors, not warnings (validate --strict)
-  index: number;
-  dataset: Dataset;
-}
 
 /** The stats a manifest states for one file (bytes and sha256 are optional on datasets). */
 type Declared = Omit<FileStats, 'bytes' | 'sha256'> & { bytes?: number; sha256?: string };

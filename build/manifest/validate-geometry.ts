@@ -3,9 +3,12 @@
 // feature by feature (build/geometry/). One problem per invalid feature, in
 // the GeoJSON file, pointing down to the ring: RFC 7946 structure is an
 // error; the OGC rules (GEOS's IsValidOp) are warnings, errors when strict.
+// In a lon/lat dataset, a feature's first position out of range is a
+// problem too (a warning, an error when strict), beside its validity problem.
 import type { Problem } from '../core/problem.ts';
 import type { FileGeometry } from '../geometry/check-file.ts';
-import type { DatasetContext } from './validate-dataset.ts';
+import { COORDINATE_OUT_OF_RANGE } from '../geometry/range.ts';
+import type { DatasetContext } from './dataset-context.ts';
 import { isInside } from './data-files.ts';
 
 /** The geometry status of one file: features checked, and how many are invalid. */
@@ -24,7 +27,10 @@ export async function checkDatasetGeometry(context: DatasetContext): Promise<Pro
   return files.flatMap((path, i) => {
     const result = found[i];
     if (path === undefined || !result) return [];
-    return result.issues.map((issue): Problem => ({
+    const issues = context.lonLat
+      ? result.issues
+      : result.issues.filter((issue) => issue.kind !== COORDINATE_OUT_OF_RANGE);
+    return issues.map((issue): Problem => ({
       file: path,
       pointer: issue.pointer,
       rule: 'geometry',

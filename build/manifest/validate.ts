@@ -11,9 +11,12 @@ import { Measurer } from '../measure/cache.ts';
 import { CHECKED_PARALLEL_MIN_BYTES } from '../measure/measure.ts';
 import { warmSegmentWorker } from '../measure/parallel.ts';
 import { GeometryChecker } from '../geometry/cache.ts';
+import { invalidFeatures } from '../geometry/check-file.ts';
+import { isLonLat } from '../geometry/range.ts';
 import type { GeometryCounts } from './validate-geometry.ts';
 import { isValid } from './schema.ts';
-import { checkDataset, type DatasetContext } from './validate-dataset.ts';
+import type { DatasetContext } from './dataset-context.ts';
+import { checkDataset } from './validate-dataset.ts';
 
 export type { LoadedManifest } from './load.ts';
 
@@ -24,6 +27,7 @@ interface Subject {
   body?: Body;
   isoA3?: string;
   source?: Source;
+  lonLat: boolean; // the crs is lon/lat in degrees: coordinates are checked against their range
   datasets: { index: number; dataset: Dataset }[];
 }
 
@@ -78,7 +82,7 @@ export async function validateManifests(
   subjects.forEach((subject, i) => byFile.get(subject.file)!.push(...found[i]!));
   const geometry = new Map<string, GeometryCounts>();
   for (const [file, result] of await data.geometryResults()) {
-    geometry.set(file, { checked: result.checked, invalid: result.issues.length });
+    geometry.set(file, { checked: result.checked, invalid: invalidFeatures(result) });
   }
   return { manifests: loaded.manifests, problems: [...byFile.values()].flat(), geometry };
 }
@@ -104,6 +108,7 @@ function subjectOf(file: string, manifest: Manifest): Subject {
     body: manifest.body,
     isoA3: manifest.iso_a3,
     source: manifest.source,
+    lonLat: isLonLat(manifest.crs),
     datasets: manifest.datasets.map((dataset, index) => ({ index, dataset })),
   };
 }
@@ -118,6 +123,7 @@ function partialSubjectOf(file: string, value: unknown): Subject {
     body: isValid.body(raw.body) ? raw.body : undefined,
     isoA3: isValid.isoA3(raw.iso_a3) ? raw.iso_a3 : undefined,
     source: isValid.source(raw.source) ? raw.source : undefined,
+    lonLat: false, // a crs the schema refused says nothing sure
     datasets: datasets.flatMap((dataset, index) => (isValid.dataset(dataset) ? [{ index, dataset }] : [])),
   };
 }
@@ -156,6 +162,7 @@ async function checkSubject(subject: Subject, data: DataFiles, strict: boolean):
     folder: `data/${folder.body}/${folder.iso}/`,
     data,
     strict,
+    lonLat: subject.lonLat,
   };
   const datasetProblems = await Promise.all(
     subject.datasets.map(({ index, dataset }) => checkDataset({ ...context, index, dataset })),

@@ -114,7 +114,7 @@ async function measureFile(path: string, options: MeasureOptions, sink?: Geometr
     // and hashed here: starting threads would cost more.
     const segments =
       size >= (options.parallelMinBytes ?? PARALLEL_MIN_BYTES)
-        ? await findSegments(file, size, options.segmentBytes ?? SEGMENT_BYTES)
+        ? findSegments(file, size, options.segmentBytes ?? SEGMENT_BYTES)
         : [{ from: 0, to: size, last: true }];
     const shared =
       segments.length > 1 ? shareWithWorker(path, segments, chunkSize, sink !== undefined) : undefined;

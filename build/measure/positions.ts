@@ -88,8 +88,11 @@ export interface PositionSink {
   push(): void;
   endRing(): void;
   endPolygon(): void;
-  /** The geometry of feature `feature` (its index in the scan) is complete and of `type`, e.g. "Polygon". */
-  endGeometry(type: string, feature: number): void;
+  /**
+   * The geometry of feature `feature` (its index in the scan) is complete and
+   * of `type`, e.g. "Polygon"; `box` is the bbox of every position scanned so far.
+   */
+  endGeometry(type: string, feature: number, box: Float64Array): void;
 }
 
 /**

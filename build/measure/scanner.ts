@@ -401,7 +401,7 @@ export class FeatureCollectionScanner {
       );
     }
     this.geometryTypes.set(type, (this.geometryTypes.get(type) ?? 0) + 1);
-    this.coords.sink?.endGeometry(type, this.features - 1);
+    this.coords.sink?.endGeometry(type, this.features - 1, this.coords.box);
     this.bboxes.endGeometry(this.features - 1);
   }
 

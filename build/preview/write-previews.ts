@@ -11,7 +11,7 @@ import { UserError } from '../core/errors.ts';
 import { cacheDir } from '../core/files.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { uninterruptible } from '../core/uninterruptible.ts';
-import { withFields } from '../manifest/fields.ts';
+import { withFields } from '../manifest/key-order.ts';
 import { findManifests, loadManifests, type LoadedManifest } from '../manifest/load.ts';
 import type { Dataset, Simplification } from '../../src/shared/manifest.ts';
 import { writeManifest } from '../manifest/update.ts';

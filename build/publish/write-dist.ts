@@ -5,6 +5,7 @@
 // it is. Equality is decided without reading GeoJSON: data files by their
 // source's size and mtime, generated files by a hash recorded at write time
 // (or, when the record does not match, by comparing bytes).
+import { runAll } from '../core/slots.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
@@ -50,32 +51,12 @@ async function tryLink(from: string, to: string): Promise<boolean> {
   }
 }
 
-/** Runs `task` on every item, at most `limit` at a time, and returns the results in order. */
-async function pool<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await task(items[i]);
-    }
-  };
-  // Wait for every worker even when one fails, so nothing writes after the caller cleans up.
-  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) {
-    next = items.length;
-    throw failed.reason;
-  }
-  return results;
-}
-
 const sameStamp = (a: Stats, r: { ino: number; size: number; mtimeMs: number }) =>
   a.ino === r.ino && a.size === r.size && a.mtimeMs === r.mtimeMs;
 
 /** Returns each file of the plan with whether `previous` already holds it, byte for byte. */
 async function compare(root: string, previous: string | undefined, plan: DistPlan, cache: BuildCache) {
-  const generated = pool([...plan.generated], 16, async ([path, contents]): Promise<Entry> => {
+  const generated = runAll([...plan.generated], 16, async ([path, contents]): Promise<Entry> => {
     const bytes = typeof contents === 'string' ? Buffer.from(contents) : contents;
     const hash = createHash('sha256').update(bytes).digest('hex');
     const old = previous && (await statOrUndefined(join(previous, path)));
@@ -95,7 +76,7 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
     ...plan.data.map((path): [string, string | undefined] => [path, undefined]),
     ...[...(plan.built ?? [])].map(([path, from]): [string, string | undefined] => [path, from]),
   ];
-  const data = pool(sources, 16, async ([path, from]): Promise<Entry> => {
+  const data = runAll(sources, 16, async ([path, from]): Promise<Entry> => {
     let real = from;
     if (real === undefined) {
       const found = await resolveInData(root, path);
@@ -165,7 +146,7 @@ export async function writeDist(
   const made = new Map<string, Promise<unknown>>(); // folder → its mkdir
   try {
     await mkdir(temp, { recursive: true });
-    await pool(entries, 16, async (e) => {
+    await runAll(entries, 16, async (e) => {
       const dest = join(temp, e.path);
       const dir = dirname(dest);
       if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));

@@ -9,7 +9,7 @@ import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
 import { readFeatures } from '../core/read-features.ts';
 import { uninterruptible } from '../core/uninterruptible.ts';
-import { withFields } from '../manifest/fields.ts';
+import { withFields } from '../manifest/key-order.ts';
 import { findManifests, loadManifests } from '../manifest/load.ts';
 import type { Level, Part } from '../../src/shared/manifest.ts';
 import { writeManifest } from '../manifest/update.ts';

@@ -16,7 +16,7 @@ import {
   type FieldMap,
   type RawRecord,
 } from './read-input.ts';
-import { Positions, ImportTarget, TargetError } from './target.ts';
+import { NumberedRows, ImportTarget, TargetError } from './target.ts';
 import { LOCATION_TYPES, type Location, type LocationType } from './types.ts';
 
 export { FIELDS, type Field } from './read-input.ts';
@@ -121,14 +121,14 @@ async function load(
     problemCount++;
     if (p.rule === 'id-exists') existing++;
   };
-  const positions = new Positions(target, options.files);
+  const rows = new NumberedRows(target, options.files);
   // With --type, a record may have no type of its own.
   const required = REQUIRED_FIELDS.filter((field) => field !== 'type' || options.type === undefined);
   let records = 0;
   // problems of the rows staged but not yet inserted, reported in input order when they are
   let pending: { seq: number; problem: Problem }[] = [];
   const flush = () => {
-    pending.push(...positions.flush());
+    pending.push(...rows.flush());
     pending.sort((a, b) => a.seq - b.seq);
     for (const item of pending) report(item.problem);
     pending = [];
@@ -152,17 +152,17 @@ async function load(
             problem: locationProblem(file, result, { line: raw.line, pointer: raw.pointer }),
           });
         } else {
-          positions.stage(result.location, result.generated, fileIndex, raw, seq);
+          rows.stage(result.location, result.generated, fileIndex, raw, seq);
         }
         if (records % 20_000 === 0) options.onProgress?.(records, file, bytes);
       }
-      if (positions.staged >= STAGE_ROWS) flush();
+      if (rows.staged >= STAGE_ROWS) flush();
     }
     flush();
     options.onProgress?.(records, file, bytes);
   }
   if (target.bulk && !target.finishBulk()) return 'restart';
-  return { problems, problemCount, existing, inserted: positions.inserted };
+  return { problems, problemCount, existing, inserted: rows.inserted };
 }
 
 function text(value: unknown): string | undefined {

@@ -248,7 +248,7 @@ interface Staged {
  * inserts them a batch at a time sorted by id (neighbouring keys touch the same
  * index pages, so a small cache suffices), and explains id conflicts.
  */
-export class Positions {
+export class NumberedRows {
   inserted = 0;
   private numbered = 0;
   private batch: Staged[] = [];

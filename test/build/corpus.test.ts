@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
 import { cli } from '../support/cli.ts';
+import { corpusPresent, WORLD_GEOJSON } from '../support/corpus.ts';
 
-const CORPUS = join(process.cwd(), '../shared/corpus/world-geojson');
+const CORPUS = WORLD_GEOJSON;
 const scratch = mkdtempSync(join(tmpdir(), 'geoshelf-corpus-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-if (!existsSync(CORPUS)) console.warn(`skipping corpus build tests: ${CORPUS} is absent`);
 
-describe.skipIf(!existsSync(CORPUS))('build of the World-GeoJSON corpus', () => {
+describe.skipIf(!corpusPresent(CORPUS))('build of the World-GeoJSON corpus', () => {
   it('with ARG (files missing) → every problem printed as FILE: POINTER: message, exit 1, no output', async () => {
     const out = join(scratch, 'refused');
     const run = await cli('build', '--root', CORPUS, '--out', out);

@@ -1,11 +1,14 @@
 // Turf-style fixtures: test/fixtures/geometry/true/*.geojson are valid;
 // each false/*.geojson holds one feature with one defect, and its properties
 // give the exact problem expected ("POINTER: message") and its severity.
-// GEOS must agree on the verdict and, for OGC rules, on the kind.
+// GEOS must agree on the verdict and, for OGC rules, on the kind (GEOS does
+// not check coordinate ranges: to it that fixture is valid).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkGeometryFile } from '../../build/geometry/check-file.ts';
+import { GEOMETRY_PROBLEM_KINDS } from '../../build/geometry/kinds.ts';
+import { COORDINATE_OUT_OF_RANGE } from '../../build/geometry/range.ts';
 import { geosVerdicts, skipOracle } from './oracle.ts';
 
 const ROOT = new URL('../fixtures/geometry/', import.meta.url).pathname;
@@ -39,7 +42,9 @@ describe('geometry fixtures', () => {
       const files = [...valid, ...invalid];
       const verdicts = geosVerdicts(files);
       for (const [i, path] of files.entries()) {
-        const [issue] = (await checkGeometryFile(path)).issues;
+        const [issue] = (await checkGeometryFile(path)).issues.filter(
+          (found) => found.kind !== COORDINATE_OUT_OF_RANGE,
+        );
         const geos = verdicts[i]![0]!;
         if (issue?.structural) continue; // RFC 7946: shapely closes open rings, refuses short ones
         expect([path, geos?.[0]]).toEqual([path, issue === undefined]);
@@ -49,21 +54,10 @@ describe('geometry fixtures', () => {
     },
   );
 
-  it('every kind of problem has a fixture', async () => {
+  it('every kind of problem (build/geometry/kinds.ts) has a fixture', async () => {
     const kinds = new Set<string>();
     for (const path of invalid)
       for (const issue of (await checkGeometryFile(path)).issues) kinds.add(issue.kind);
-    expect([...kinds].sort()).toEqual([
-      'hole lies outside shell',
-      'holes are nested',
-      'interior is disconnected',
-      'invalid coordinate',
-      'nested shells',
-      'ring not closed',
-      'ring self-intersection',
-      'ring too short',
-      'self-intersection',
-      'too few points in geometry component',
-    ]);
+    expect([...kinds].sort()).toEqual([...GEOMETRY_PROBLEM_KINDS].sort());
   });
 });

@@ -105,3 +105,32 @@ export function starPolygon(
   }
   return rings;
 }
+
+/**
+ * Returns a Polygon or MultiPolygon of up to 12 small grid polygons, each
+ * with up to 8 more holes: many rings on a small grid, so holes and shells
+ * nest, touch and cross in every way, in numbers that take the checks'
+ * indexes when their limits are lowered.
+ */
+export function manyRingsGeometry(random: () => number): Polygonal {
+  const polygons: number[][][][] = [];
+  const count = 1 + Math.floor(random() * 12);
+  for (let p = 0; p < count; p++) {
+    const base = gridGeometry(random);
+    for (const polygon of (base.type === 'Polygon'
+      ? [base.coordinates]
+      : base.coordinates) as number[][][][]) {
+      const extra = Math.floor(random() * 8);
+      for (let h = 0; h < extra; h++) {
+        const hole = gridGeometry(random);
+        polygon.push(
+          ((hole.type === 'Polygon' ? hole.coordinates : hole.coordinates[0]) as number[][][])[0]!,
+        );
+      }
+      polygons.push(polygon);
+    }
+  }
+  return polygons.length === 1
+    ? { type: 'Polygon', coordinates: polygons[0]! }
+    : { type: 'MultiPolygon', coordinates: polygons };
+}

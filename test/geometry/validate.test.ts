@@ -59,7 +59,11 @@ function collection(geometries: number[][][][]): string {
 }
 
 /** A tree with one ADM1 dataset whose file and preview hold `geometries`, the manifest's stats right. */
-async function tree(root: string, geometries: number[][][][]): Promise<void> {
+async function tree(
+  root: string,
+  geometries: number[][][][],
+  crs = { authority: 'OGC', code: 'CRS84', epsg: 4326 },
+): Promise<void> {
   mkdirSync(join(root, 'data/earth/FJI/preview'), { recursive: true });
   writeFileSync(join(root, DATA), collection(geometries));
   writeFileSync(join(root, PREVIEW), collection(geometries));
@@ -69,7 +73,7 @@ async function tree(root: string, geometries: number[][][][]): Promise<void> {
     body: 'earth',
     iso_a3: 'FJI',
     name: { en: 'Fiji', es: 'Fiyi' },
-    crs: { authority: 'OGC', code: 'CRS84', epsg: 4326 },
+    crs,
     status: 'ok',
     source: { name: 'test', url: 'https://example.org', license: 'CC0-1.0', retrieved: '2026-11-22' },
     datasets: [{ level: 'ADM1', path: DATA, ...stats, preview: PREVIEW, license: 'CC0-1.0' }],
@@ -112,6 +116,66 @@ describe('validate: geometry', () => {
     await tree(r, [bowTie]);
     const { problems } = await validateManifests(r, { measurer: new Measurer(), strict: true });
     expect(problems.map((p) => p.severity)).toEqual(['error', 'error']);
+  });
+
+  // Out of range: lon 1000; lat -500 (in a ring that also crosses itself); 1e300.
+  const outOfRange = [
+    [
+      [
+        [0, 0],
+        [10, 0],
+        [1000, 5],
+        [0, 5],
+        [0, 0],
+      ],
+    ],
+    [
+      [
+        [0, 0],
+        [10, 0],
+        [10, -500],
+        [0, 5],
+        [0, 0],
+      ],
+    ],
+    [
+      [
+        [0, 0],
+        [1e300, 0],
+        [1, 1],
+        [0, 0],
+      ],
+    ],
+  ];
+
+  it('a lon/lat dataset: each feature’s first position out of range is a warning at its pointer, beside its validity problem', async () => {
+    const r = root();
+    await tree(r, outOfRange);
+    const { problems, geometry } = await validateManifests(r, { measurer: new Measurer() });
+    const shown = (file: string) => [
+      `${file}: /features/0/geometry/coordinates/0/2: warning: coordinate out of range: longitude 1000 is outside [-180, 180]`,
+      `${file}: /features/1/geometry/coordinates/0: warning: self-intersection at or near [0.099, 0]`,
+      `${file}: /features/1/geometry/coordinates/0/2: warning: coordinate out of range: latitude -500 is outside [-90, 90]`,
+      `${file}: /features/2/geometry/coordinates/0/1: warning: coordinate out of range: longitude 1e+300 is outside [-180, 180]`,
+    ];
+    expect(problems.map((p) => `${p.file}: ${p.pointer}: ${p.severity}: ${p.message}`)).toEqual([
+      ...shown(DATA),
+      ...shown(PREVIEW),
+    ]);
+    expect(problems.every((p) => p.rule === 'geometry')).toBe(true);
+    expect(geometry.get(DATA)).toEqual({ checked: 3, invalid: 1 }); // the count is of invalid geometries
+    const strict = await validateManifests(r, { measurer: new Measurer(), strict: true });
+    expect(strict.problems.map((p) => p.severity)).toEqual(Array(8).fill('error'));
+  });
+
+  it('a dataset in a projected CRS (EPSG:3857): coordinates are not checked against lon/lat ranges', async () => {
+    const r = root();
+    await tree(r, outOfRange, { authority: 'EPSG', code: '3857', epsg: 3857 });
+    const { problems } = await validateManifests(r, { measurer: new Measurer() });
+    expect(problems.map((p) => p.message)).toEqual([
+      'self-intersection at or near [0.099, 0]',
+      'self-intersection at or near [0.099, 0]',
+    ]);
   });
 
   it('text output: the first 10 invalid features of a file, then a count', () => {

@@ -17,7 +17,7 @@ describe('geoshelf locations import (CLI)', () => {
     const { stdout } = await cliProcess(
       'locations',
       'import',
-      'test/fixtures/locations/valid/stations.csv',
+      'test/fixtures/locations/true/stations.csv',
       '--db',
       db,
     );
@@ -26,18 +26,18 @@ describe('geoshelf locations import (CLI)', () => {
 
   it('bad rows → exit 1, one line per rejected row, then what happened; nothing written', async () => {
     const db = join(dir, 'bad.sqlite');
-    const error = await cli('locations', 'import', 'test/fixtures/locations/invalid/bad.csv', '--db', db);
+    const error = await cli('locations', 'import', 'test/fixtures/locations/false/bad.csv', '--db', db);
     expect(error.code).toBe(1);
     const lines = error.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(7);
-    expect(lines[0]).toBe('test/fixtures/locations/invalid/bad.csv:3: name is empty');
+    expect(lines[0]).toBe('test/fixtures/locations/false/bad.csv:3: name is empty');
     expect(lines[6]).toBe(`${db}: nothing written: 6 problem(s)`);
     expect(existsSync(db)).toBe(false);
   });
 
   it('importing the same file twice → one line: the records are already there, use --replace', async () => {
     const db = join(dir, 'twice.sqlite');
-    const csv = 'test/fixtures/locations/valid/stations.csv';
+    const csv = 'test/fixtures/locations/true/stations.csv';
     expect((await cli('locations', 'import', csv, '--db', db)).code).toBe(0);
     const again = await cli('locations', 'import', csv, '--db', db);
     expect(again).toEqual({
@@ -46,21 +46,14 @@ describe('geoshelf locations import (CLI)', () => {
       stderr: `${db}: nothing written: 4 records are already in it (the same ids, e.g. ${csv}:2); was this input imported before? Add --replace to replace every row with the input, or import a different file\n`,
     });
     // with other problems too, each is listed as before
-    const mixed = await cli(
-      'locations',
-      'import',
-      csv,
-      'test/fixtures/locations/invalid/bad.csv',
-      '--db',
-      db,
-    );
+    const mixed = await cli('locations', 'import', csv, 'test/fixtures/locations/false/bad.csv', '--db', db);
     expect(mixed.stderr).toContain(`${csv}:2: id `);
     expect(mixed.stderr).toContain('bad.csv:3: name is empty');
     expect((await cli('locations', 'import', csv, '--db', db, '--replace')).code).toBe(0);
   });
 
   it('bad flags → exit 2 (usage), one line', async () => {
-    const csv = 'test/fixtures/locations/valid/stations.csv';
+    const csv = 'test/fixtures/locations/true/stations.csv';
     for (const [args, message] of [
       [
         ['--type', 'gasolinera', csv],

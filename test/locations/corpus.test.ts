@@ -1,6 +1,6 @@
 // The real files of the original service (../shared/corpus/ubi-copec), imported with the CLI.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
@@ -9,9 +9,10 @@ import { tempDir } from '../server/helpers.ts';
 
 const run = promisify(execFile);
 import { BIN } from '../support/cli.ts';
-const CORPUS = new URL('../../../shared/corpus/ubi-copec/', import.meta.url).pathname;
+import { corpusPresent, UBI_COPEC } from '../support/corpus.ts';
+const CORPUS = UBI_COPEC;
 
-describe.skipIf(!existsSync(CORPUS))(
+describe.skipIf(!corpusPresent(CORPUS))(
   'import of the real corpus files (skipped: ../shared/corpus/ubi-copec absent)',
   () => {
     let dir: string;

@@ -9,8 +9,8 @@ import { importLocations, type ImportResult } from '../../src/locations/import.t
 import { tempDir } from '../server/helpers.ts';
 
 const FIXTURES = 'test/fixtures/locations'; // relative, as a user would type it: messages name it
-const VALID = `${FIXTURES}/valid`;
-const INVALID = `${FIXTURES}/invalid`;
+const VALID = `${FIXTURES}/true`;
+const INVALID = `${FIXTURES}/false`;
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -250,13 +250,13 @@ describe('rejected rows: every one reported with file and place, nothing written
 
   it('file-level problems: invalid JSON, missing file, unknown extension', async () => {
     const result = await importLocations({
-      files: [`${INVALID}/broken.json`, join(dir, 'missing.csv'), `${FIXTURES}/invalid/bad.csv.expected.txt`],
+      files: [`${INVALID}/broken.json`, join(dir, 'missing.csv'), `${FIXTURES}/false/bad.csv.expected.txt`],
       db: join(dir, 'x.sqlite'),
     });
     expect(lines(result)).toEqual([
-      expect.stringMatching(/^test\/fixtures\/locations\/invalid\/broken\.json: invalid JSON: /),
+      expect.stringMatching(/^test\/fixtures\/locations\/false\/broken\.json: invalid JSON: /),
       `${join(dir, 'missing.csv')}: cannot read: no such file`,
-      `${FIXTURES}/invalid/bad.csv.expected.txt: unknown file type (expected .csv, .json or .geojson)`,
+      `${FIXTURES}/false/bad.csv.expected.txt: unknown file type (expected .csv, .json or .geojson)`,
     ]);
   });
 

@@ -2,18 +2,16 @@
 // complete countries validate and are reproduced exactly by `manifest`; ARG
 // lacks 25 files on purpose, and validate reports exactly those.
 import { formatProblem } from '../../build/core/problem.ts';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Measurer } from '../../build/measure/cache.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
 import { cli, lines, tempCopy } from './helpers.ts';
+import { corpusPresent, WORLD_GEOJSON } from '../support/corpus.ts';
 
-const CORPUS = new URL('../../../shared/corpus/world-geojson/', import.meta.url).pathname;
-const present = existsSync(join(CORPUS, 'data'));
-if (!present)
-  console.warn(`skipping corpus tests: ${CORPUS} is absent (the shared corpus is not checked out)`);
-
+const CORPUS = WORLD_GEOJSON;
+const present = corpusPresent(join(CORPUS, 'data'));
 const ARG = 'data/earth/ARG/manifest.json';
 // The ADM2 parts not copied into the corpus (see its SOURCE.md): all but AR-C and unassigned.
 const MISSING_PARTS = 'ABDFGHJKLMNPQRSTUVWXYZ'.split('');

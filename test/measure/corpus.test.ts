@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FileStats, Manifest } from '../../src/shared/manifest.ts';
 import { measureGeoJSON } from '../../build/measure/measure.ts';
+import { corpusPresent, WORLD_GEOJSON } from '../support/corpus.ts';
 
-const ROOT = new URL('../../../shared/corpus/world-geojson/', import.meta.url).pathname;
+const ROOT = WORLD_GEOJSON;
 
 /** Every data file and part a corpus manifest describes and the corpus holds, with the stats it states. */
 function describedFiles(): [path: string, stated: FileStats][] {
@@ -29,7 +30,7 @@ function describedFiles(): [path: string, stated: FileStats][] {
   return files.filter(([path]) => existsSync(join(ROOT, path)));
 }
 
-describe.skipIf(!existsSync(ROOT))(
+describe.skipIf(!corpusPresent(ROOT))(
   'real corpus (../shared/corpus/world-geojson; skipped where absent): measure reproduces the manifests',
   () => {
     const files = existsSync(ROOT) ? describedFiles() : [];

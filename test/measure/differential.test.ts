@@ -87,6 +87,40 @@ describe('measure equals JSON.parse + @turf/bbox + sha256 on generated FeatureCo
     expect(await measureGeoJSON(path, { parallelMinBytes: 0, segmentBytes: 1 << 20 })).toEqual(expected);
   }, 120_000);
 
+  it('a FeatureCollection on one line is cut where a feature opens, and the worker scans those segments', async () => {
+    const feature = (x: number) =>
+      `{"type": "Feature","properties":{"n":${x}},"geometry":{"type":"Polygon","coordinates":[[[${x},1],[2,-${x}],[${x},1]]]}}`;
+    const text = `{"type":"FeatureCollection","features":[${Array.from({ length: 100 }, (_, i) => feature(i)).join(',')}]}`;
+    const path = join(dir, 'one-line.geojson');
+    writeFileSync(path, text);
+    const file = await open(path);
+    const segments = findSegments(file, text.length, 1000);
+    await file.close();
+    expect(segments.length).toBeGreaterThan(4);
+    for (const { from } of segments.slice(1)) expect(text.slice(from - 1, from + 9)).toBe(',{"type": ');
+    const shared = shareWithWorker(path, segments)!; // this thread claims none: the worker scans all but the first
+    const parts = await Promise.all(segments.slice(1).map((_, k) => shared.result(k + 1)));
+    expect(parts.every((part) => part?.ok)).toBe(true);
+    expect(await measureGeoJSON(path, { parallelMinBytes: 0, segmentBytes: 1000 })).toEqual(
+      expectedStats(Buffer.from(text)),
+    );
+  });
+
+  it('an opening that is not between features (a Feature inside properties) is a cut the join refuses: the stats stay JSON.parse’s', async () => {
+    const feature = (x: number) =>
+      `{"type":"Feature","properties":{"n":${x},"kin":[{"type":"Feature","properties":{"m":${x}}}]},"geometry":{"type":"Polygon","coordinates":[[[${x},1],[2,-${x}],[${x},1]]]}}`;
+    const text = `{"type":"FeatureCollection","features":[${Array.from({ length: 100 }, (_, i) => feature(i)).join(',')}]}`;
+    const path = join(dir, 'nested.geojson');
+    writeFileSync(path, text);
+    const file = await open(path);
+    const segments = findSegments(file, text.length, 1000);
+    await file.close();
+    expect(segments.some(({ from }) => text.slice(from - 1, from) === '[')).toBe(true); // a cut inside "kin"
+    expect(await measureGeoJSON(path, { parallelMinBytes: 0, segmentBytes: 1000 })).toEqual(
+      expectedStats(Buffer.from(text)),
+    );
+  });
+
   it('the worker thread scans segments from the last back (not only the sequential fallback)', async () => {
     const line = (x: number) =>
       `{"type":"Feature","properties":{"n":${x}},"geometry":{"type":"Polygon","coordinates":[[[${x},1],[2,-${x}],[${x},1]]]}}`;
@@ -94,7 +128,7 @@ describe('measure equals JSON.parse + @turf/bbox + sha256 on generated FeatureCo
     const path = join(dir, 'lines.geojson');
     writeFileSync(path, text);
     const file = await open(path);
-    const segments = await findSegments(file, text.length, 1000);
+    const segments = findSegments(file, text.length, 1000);
     await file.close();
     expect(segments.length).toBeGreaterThan(4);
     for (const { from } of segments.slice(1)) expect(text.slice(from - 2, from + 2)).toBe(',\n{"');

@@ -7,8 +7,9 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/app.ts';
 import { request, serve, tempDir } from './helpers.ts';
+import { corpusPresent, UBI_COPEC } from '../support/corpus.ts';
 
-const COPEC = new URL('../../../shared/corpus/ubi-copec/copec.db', import.meta.url).pathname;
+const COPEC = join(UBI_COPEC, 'copec.db');
 
 /** Writes a database shaped like the original service's (SQLAlchemy's DDL). */
 function writeLegacyDb(path: string): void {
@@ -135,7 +136,7 @@ describe('a legacy database (table ubicaciones)', () => {
   });
 });
 
-describe.skipIf(!existsSync(COPEC))(
+describe.skipIf(!corpusPresent(COPEC))(
   'the original copec.db (../shared/corpus/ubi-copec; skipped when absent)',
   () => {
     let server: RunningServer;

@@ -10,7 +10,7 @@ import { Measurer } from '../../build/measure/cache.ts';
 import { readFeatures, type GeoFeature } from '../../build/core/read-features.ts';
 import { assignFeatures, parentsOf, slug } from '../../build/split/split.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
-import { cli, FIXTURE, tempCopy } from './helpers.ts';
+import { cli, FIXTURE, tempCopy } from '../support/xta.ts';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));

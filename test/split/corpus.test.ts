@@ -1,17 +1,15 @@
 // The real ARG split of ../shared/corpus/world-geojson: the 26 ADM2 features
 // published in ADM2/AR-C.geojson and ADM2/unassigned.geojson, re-assigned to
 // the ARG_ADM1 polygons by overlap alone.
-import { existsSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readFeatures } from '../../build/core/read-features.ts';
 import { assignFeatures, parentsOf } from '../../build/split/split.ts';
+import { corpusPresent, WORLD_GEOJSON } from '../support/corpus.ts';
 
-const CORPUS = new URL('../../../shared/corpus/world-geojson/', import.meta.url).pathname;
-const present = existsSync(join(CORPUS, 'data/earth/ARG/ADM2'));
-if (!present)
-  console.warn(`skipping the ARG split check: ${CORPUS} is absent (the shared corpus is not checked out)`);
-
+const CORPUS = WORLD_GEOJSON;
+const present = corpusPresent(join(CORPUS, 'data/earth/ARG/ADM2'));
 describe.skipIf(!present)(
   'corpus: ARG ADM2 parts AR-C and unassigned (../shared/corpus/world-geojson)',
   () => {

@@ -1,13 +1,13 @@
-// Shared by the publishing tests: temp copies of the fixture tree, the CLI, and
-// reading a GeoJSON file's rings.
+// Shared by the preview and split tests: temp copies of the XTA fixture tree
+// (test/fixtures/xta/), the CLI, and reading a GeoJSON file's rings.
 import { readFileSync } from 'node:fs';
-import { copyDataTree } from '../support/cli.ts';
+import { copyDataTree } from './cli.ts';
 
 /** The fixture tree: country XTA, 3 ADM1 regions with wiggly shared borders, 13 ADM2 districts. */
-export const FIXTURE = new URL('../fixtures/publishing/', import.meta.url).pathname;
-export { cli } from '../support/cli.ts';
+export const FIXTURE = new URL('../fixtures/xta/', import.meta.url).pathname;
+export { cli } from './cli.ts';
 
-const TMP = '/tmp/geoshelf-publishing-tests';
+const TMP = '/tmp/geoshelf-xta-tests';
 
 /** Returns a fresh temp folder holding a copy of `from`'s data/. */
 export function tempCopy(from = FIXTURE): string {

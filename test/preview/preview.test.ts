@@ -11,7 +11,15 @@ import { MAX_PREVIEW_BYTES } from '../../src/shared/manifest.ts';
 import { fitBudget, makePreview } from '../../build/preview/preview.ts';
 import { decimalsFor, METRES_PER_DEGREE, prepare, render } from '../../build/preview/simplify.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
-import { cli, featuresOf, FIXTURE, polygonsOf, readFeatures, tempCopy, type TestFeature } from './helpers.ts';
+import {
+  cli,
+  featuresOf,
+  FIXTURE,
+  polygonsOf,
+  readFeatures,
+  tempCopy,
+  type TestFeature,
+} from '../support/xta.ts';
 
 const ADM1 = 'data/earth/XTA/XTA_ADM1.geojson';
 const ADM2 = 'data/earth/XTA/XTA_ADM2.geojson';
