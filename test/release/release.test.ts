@@ -3,6 +3,7 @@
 // files stored once by sha256, and the refusals: validate errors, a version
 // recorded with other files, a damaged ledger; a failed release leaves the
 // ledger as it was.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import { listFiles } from '../../build/core/files.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import type { ReleaseRecord } from '../../build/release/ledger.ts';
-import { cli, copyDataTree } from '../support/cli.ts';
+import { BIN, CHILD_BOUND_MS, cli, copyDataTree } from '../support/cli.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
 const TMP = join(tmpdir(), `geoshelf-release-${process.pid}`);
@@ -182,6 +183,31 @@ describe('geoshelf release', () => {
     expect(await ledgerState(root)).toEqual(before);
     expect(existsSync(join(root, '.cache/geoshelf/release-staging'))).toBe(false);
     expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
+  });
+
+  it('a release killed while it writes (SIGKILL) leaves the ledger as it was', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
+    const before = await ledgerState(root);
+    const child = spawn('node', [BIN, 'release', '1.1.0', '--root', root], { stdio: 'ignore' });
+    const bound = setTimeout(() => child.kill('SIGKILL'), CHILD_BOUND_MS);
+    const exited = new Promise<NodeJS.Signals | null>((done) =>
+      child.on('exit', (_, signal) => done(signal)),
+    );
+    // Killed as soon as it has started writing the release (its staging folder exists).
+    const staging = join(root, '.cache/geoshelf/release-staging');
+    let running = true;
+    void exited.then(() => (running = false));
+    while (running && !existsSync(staging)) await new Promise((r) => setTimeout(r, 2));
+    child.kill('SIGKILL');
+    const signal = await exited;
+    clearTimeout(bound);
+    expect(signal).toBe('SIGKILL'); // it was killed midway, not finished
+    expect(await ledgerState(root)).toEqual(before);
+    // The next release clears what the killed one left and records it.
+    expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
+    expect(existsSync(staging)).toBe(false);
   });
 
   it('a version must be a folder and URL segment on every host (exit 2)', async () => {
