@@ -24,6 +24,7 @@ import { prepareDownloads } from './formats/downloads.ts';
 import type { ApiReleaseStatus } from '../src/shared/api.ts';
 import { releasedFiles } from './release/files.ts';
 import { readLedger } from './release/ledger.ts';
+import { changesPage, renderChangesPage } from './site/pages/changes-page.ts';
 import {
   ledgerFingerprint,
   publishReleases,
@@ -181,13 +182,23 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const bundle = await clientBundle();
   progress('rendering pages');
   const site = renderSite(
-    { base, script: bundle.script, styles: bundle.styles, siteUrl: options.siteUrl, release },
+    {
+      base,
+      script: bundle.script,
+      styles: bundle.styles,
+      siteUrl: options.siteUrl,
+      release,
+      frozen: options.releaseOf !== undefined,
+    },
     loaded,
     { atlas: drawn.atlas, downloads: downloads.byManifest, geometry },
   );
   const generated = new Map<string, string | Buffer>([...(await publicFiles()), ...bundle.files, ...site]);
   for (const { file, text } of loaded) generated.set(file, text); // manifests are published verbatim
   for (const [path, text] of published?.generated ?? []) generated.set(path, text);
+  const context = { base, script: bundle.script, styles: bundle.styles };
+  for (const feed of published?.feeds ?? [])
+    generated.set(changesPage(feed.version), renderChangesPage(context, feed));
   const built = new Map([...downloads.files, ...(published?.built ?? [])]);
 
   const write = await writeDist(

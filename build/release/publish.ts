@@ -6,13 +6,21 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { API_VERSION, type ApiReleases, type ApiReleaseStatus } from '../../src/shared/api.ts';
+import {
+  API_VERSION,
+  type ApiReleases,
+  type ApiReleaseStatus,
+  type RegistryUnit,
+  type ReleaseChange,
+} from '../../src/shared/api.ts';
+import type { ReleaseFeed } from '../site/pages/changes-page.ts';
 import { fileUrl } from '../site/pages/paths.ts';
 import { sameFiles } from './files.ts';
 import type { Ledger, ReleasedFile } from './ledger.ts';
 
 export interface PublishedReleases {
   status: ApiReleaseStatus;
+  feeds: ReleaseFeed[]; // newest first, for the "What changed" pages
   generated: Map<string, string>; // dist path → text, e.g. "api/releases.json"
   built: Map<string, string>; // dist path → the ledger's stored file (absolute), e.g. "releases/1.0.0/index.html"
 }
@@ -36,6 +44,7 @@ export async function publishReleases(
   status: ApiReleaseStatus,
 ): Promise<PublishedReleases> {
   const generated = new Map<string, string>();
+  const feeds: ReleaseFeed[] = [];
   const built = new Map<string, string>();
   for (const { record, site } of ledger.releases) {
     for (const file of site.files) {
@@ -50,8 +59,16 @@ export async function publishReleases(
   for (const { record, dir } of [...ledger.releases].reverse()) {
     const v = record.version;
     // The ledger's own files, as they are: the feed and registry of each release never change either.
-    generated.set(`api/releases/${v}/changes.json`, await readFile(join(root, dir, 'changes.json'), 'utf8'));
-    generated.set(`api/releases/${v}/units.json`, await readFile(join(root, dir, 'registry.json'), 'utf8'));
+    const changes = await readFile(join(root, dir, 'changes.json'), 'utf8');
+    const registry = await readFile(join(root, dir, 'registry.json'), 'utf8');
+    generated.set(`api/releases/${v}/changes.json`, changes);
+    generated.set(`api/releases/${v}/units.json`, registry);
+    feeds.push({
+      version: v,
+      previous: record.previous,
+      changes: JSON.parse(changes) as ReleaseChange[],
+      units: new Map((JSON.parse(registry) as RegistryUnit[]).map((u) => [u.id, u])),
+    });
     api.releases.push({
       version: v,
       sequence: record.sequence,
@@ -63,7 +80,7 @@ export async function publishReleases(
     });
   }
   generated.set('api/releases.json', `${JSON.stringify(api, null, 1)}\n`);
-  return { status, generated, built };
+  return { status, feeds, generated, built };
 }
 
 /** Returns a hash of the ledger's records: a new release makes the previous build out of date. */

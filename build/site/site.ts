@@ -21,6 +21,7 @@ import type { GeometryByFile } from './geometry-status.ts';
 export interface SiteOptions extends PageContext {
   siteUrl?: string; // e.g. "https://boundaries.example.org"; makes sitemap URLs absolute
   release?: ApiReleaseStatus; // which release this catalogue is (absent: no release made yet)
+  frozen?: boolean; // the copy of a release, published under releases/VERSION/
 }
 
 /** Returns the sitemap: absolute URLs with `siteUrl`, else paths from the base (see README). */
@@ -83,6 +84,7 @@ export function renderSite(
       context,
       loaded.map((l) => l.manifest),
       options.release,
+      options.frozen,
     ),
   );
   for (const { file, manifest } of loaded) {

@@ -91,6 +91,12 @@ describe('geoshelf build with releases', () => {
       ['1.1.0', '1.0.0', '/releases/1.1.0/', '/api/releases/1.1.0/changes.json', 11, { renamed: 1 }],
       ['1.0.0', null, '/releases/1.0.0/', '/api/releases/1.0.0/changes.json', 11, {}],
     ]);
+    const page = readFileSync(join(out, 'releases-changes/1.1.0/index.html'), 'utf8');
+    expect(page).toContain('<h1>What changed in release 1.1.0</h1>');
+    expect(page).toMatch(
+      /<h2>Renamed \(1\)<\/h2>\n<ul class="changes">\n<li>Antofagasta Norte <code>CL-AN<\/code> <small>CHL ADM1 · [0-9a-z]{12}<\/small>: Antofagasta → Antofagasta Norte<\/li>/,
+    );
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('href="/releases-changes/1.1.0/"');
     const changes = JSON.parse(
       readFileSync(join(out, 'api/releases/1.1.0/changes.json'), 'utf8'),
     ) as ReleaseChange[];

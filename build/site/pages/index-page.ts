@@ -55,11 +55,12 @@ export function renderIndexPage(
   context: PageContext,
   manifests: Manifest[],
   release?: ApiReleaseStatus,
+  frozen = false, // the copy published under releases/VERSION/, which has no pages about releases
 ): string {
   const datasets = manifests.reduce((n, m) => n + m.datasets.length, 0);
   const main = markup`<h1>Administrative boundaries</h1>
 <p class="lead">${formatInt(manifests.length)} countries and territories, ${formatInt(datasets)} datasets, each a GeoJSON file with its size, sha256, source and licence. Programs can read the same catalogue as <a href="${context.base}api/v1/index.json">JSON</a>.</p>
-${release ? releaseNote(context, release) : ''}<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
+${release ? releaseNote(context, release, frozen) : ''}<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
 <div class="search"><label for="q">Search places by name or code</label><input id="q" name="q" type="search" placeholder="e.g. Texas, Santiago, UK, Fiyi, CHL" autocomplete="off" spellcheck="false"></div>
 ${select('f-body', 'body', 'Body', options(manifests.map((m) => m.body)))}
 ${select(
@@ -95,10 +96,15 @@ ${manifests.map((m) => row(context, m))}</tbody>
 }
 
 /** Says which release this catalogue is, or that it has changes not yet released. */
-function releaseNote(context: PageContext, release: ApiReleaseStatus): Html | string {
+function releaseNote(context: PageContext, release: ApiReleaseStatus, frozen: boolean): Html | string {
+  if (frozen) {
+    return markup`<p id="release" class="release">This is release <strong>${release.release}</strong>; its files never change.</p>
+`;
+  }
   const all = markup`<a href="${context.base}api/releases.json">every release</a>`;
   if (release.release !== null) {
-    return markup`<p id="release" class="release">This is release <strong>${release.release}</strong>; its files never change (${all}).</p>
+    const changed = markup`<a href="${context.base}releases-changes/${release.release}/">what changed</a>`;
+    return markup`<p id="release" class="release">This is release <strong>${release.release}</strong>; its files never change (${changed}, ${all}).</p>
 `;
   }
   if (release.latest === null) return '';
