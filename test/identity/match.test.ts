@@ -8,7 +8,7 @@ import { DEFAULT_THRESHOLDS } from '../../build/identity/thresholds.ts';
 import { intersectionArea } from '../../build/identity/overlap.ts';
 import { hasShapely, skipOracle } from '../geometry/oracle.ts';
 import { EDITS, vintages } from '../support/vintages.ts';
-import { geos } from './oracle.ts';
+import { geos, ORACLE_BOUND_MS } from './oracle.ts';
 
 const v = vintages();
 const units = (file: string) => readLevelUnits([file], 'src_shape_id');
@@ -135,7 +135,7 @@ describe('identity matching: two real vintages of the U.S. counties', () => {
           ours.push(intersectionArea(a.shape, b.shape));
           scale.push(Math.min(a.shape.area, b.shape.area));
         });
-      });
+      }, ORACLE_BOUND_MS);
       const theirs = geos({ files: [v.counties2017, v.counties2017Edited], pairs }).pairs;
       expect(pairs.length).toBeGreaterThan(20);
       const worst = Math.max(...theirs.map((g, k) => (g === null ? 0 : Math.abs(ours[k]! - g) / scale[k]!)));

@@ -17,12 +17,15 @@ export interface OracleAnswer {
   polygons: (number | null)[];
 }
 
+/** How long a test that asks GEOS may run: the Python process's own bound (a hang guard, not a speed check). */
+export const ORACLE_BOUND_MS = 120_000;
+
 /** Returns GEOS's answers to `request`, from one Python process (killed after two minutes). */
 export function geos(request: OracleRequest): OracleAnswer {
   const out = execFileSync(PYTHON, [SCRIPT], {
     input: JSON.stringify(request),
     maxBuffer: 1 << 30,
-    timeout: 120_000,
+    timeout: ORACLE_BOUND_MS,
   });
   return JSON.parse(out.toString()) as OracleAnswer;
 }
