@@ -11,7 +11,7 @@ import { loadBuildCache, saveCache } from './publish/build-cache.ts';
 import { distUnchanged, inputFingerprint } from './publish/fingerprint.ts';
 import { listFiles, PACKAGE_DIR } from './core/files.ts';
 import { clientBundle } from './site/client-bundle.ts';
-import { Measurer } from './measure/cache.ts';
+import { MeasurementCache } from './measure/cache.ts';
 import { GeometryChecker } from './geometry/cache.ts';
 import { normaliseBase } from './site/pages/html.ts';
 import { compareManifests } from './manifest/summary.ts';
@@ -158,7 +158,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   }
 
   progress('validating manifests');
-  const measurer = Measurer.forRoot(root);
+  const measurer = MeasurementCache.forRoot(root);
   const checker = GeometryChecker.forRoot(root);
   const { manifests, problems, geometry } = await validateManifests(root, { measurer, geometry: checker });
   if (hasErrors(problems)) return { ok: false, problems };

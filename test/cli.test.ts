@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { Measurer } from '../build/measure/cache.ts';
+import { MeasurementCache } from '../build/measure/cache.ts';
 import { cli, cliProcess, copyDataTree } from './support/cli.ts';
 
 const FALSE = 'test/fixtures/manifests/false';
@@ -242,7 +242,7 @@ describe('geoshelf CLI', () => {
 
   it('a bug → exit 70, "unexpected error" and the stack on stderr', async () => {
     // A stage that throws something other than a UserError is a bug.
-    const spy = vi.spyOn(Measurer, 'forRoot').mockImplementation(() => {
+    const spy = vi.spyOn(MeasurementCache, 'forRoot').mockImplementation(() => {
       throw new TypeError('boom');
     });
     try {

@@ -9,7 +9,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import type { Manifest } from '../../src/shared/manifest.ts';
-import type { Measurer } from '../measure/cache.ts';
+import type { MeasurementCache } from '../measure/cache.ts';
 import { FORMATS_VERSION, sha256File, type FormatFile } from './formats.ts';
 import { writeZip } from './zip.ts';
 
@@ -36,7 +36,7 @@ export async function countryZip(
   file: string,
   text: string,
   manifest: Manifest,
-  measurer: Measurer,
+  measurer: MeasurementCache,
 ): Promise<{ path: string; key: string; file: FormatFile; converted: boolean }> {
   const paths = manifestFiles(manifest);
   const hash = createHash('sha256').update(text);

@@ -11,7 +11,7 @@ import { cacheDir } from '../core/files.ts';
 import type { Problem } from '../core/problem.ts';
 import type { Manifest } from '../../src/shared/manifest.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
-import type { Measurer } from '../measure/cache.ts';
+import type { MeasurementCache } from '../measure/cache.ts';
 import { countryZip } from './country-zip.ts';
 import {
   cachedConversion,
@@ -67,7 +67,7 @@ export function downloadsFolder(m: Manifest): string {
 export async function prepareDownloads(
   root: string,
   loaded: LoadedManifest[],
-  measurer: Measurer,
+  measurer: MeasurementCache,
   onProgress: (done: number, total: number) => void = () => {},
 ): Promise<Downloads> {
   const cache = cacheDir(root);

@@ -5,7 +5,7 @@
 // holding all its rings, outer rings clockwise and holes counter-clockwise
 // as the format requires, so rings may come out reversed relative to the
 // GeoJSON (same points, same places).
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { BufferedFile, IN_MEMORY_BELOW_BYTES, MemoryFile } from './buffered-file.ts';
 import { dbfFields, dbfHeader, dbfRecord, type DbfField } from './dbase.ts';
@@ -130,9 +130,55 @@ export async function openShapefile(
   // Small levels are built in memory and zipped from there: no temporary folder (many small
   // files convert several times faster); large ones stream through files.
   const small = info.count === 0 || info.ends[info.count - 1] < inMemoryBelow;
+  const parts = await openParts(out, layer, small);
+  let record = 0;
+  try {
+    await parts.shp.write(Buffer.alloc(100)); // headers last, when lengths are known
+    await parts.shx.write(Buffer.alloc(100));
+    await parts.dbf.write(dbfHeader(fields, info.count));
+  } catch (error) {
+    await parts.abort();
+    throw error;
+  }
+  return {
+    async add(feature) {
+      const content = shpPolygon(shapeOf(feature), z);
+      if (zRange) widenZRange(zRange, content);
+      await writeShape(parts, ++record, content);
+      await parts.dbf.write(dbfRecord(fields, feature.properties));
+      if (parts.shp.position > SHP_MAX_BYTES)
+        throw new UserError(`${out}: too large for a Shapefile (.shp over 4 GiB)`);
+    },
+    async finish() {
+      try {
+        await zipParts(parts, out, layer, info.bbox, zRange);
+      } finally {
+        await parts.abort();
+      }
+      const all = fields.map((f) => ({ property: f.field.name, field: f.name }));
+      return { fields: all, renamed: all.filter((f) => f.property !== f.field) };
+    },
+    abort: parts.abort,
+  };
+}
+
+/** The .shp, .shx and .dbf being written: in memory, or files in a temporary folder beside the zip. */
+interface Parts {
+  shp: BufferedFile | MemoryFile;
+  shx: BufferedFile | MemoryFile;
+  dbf: BufferedFile | MemoryFile;
+  dir?: string; // the temporary folder beside the zip, e.g. ".CHL_ADM1.shp.zip.Xq3b9a"
+  handles: FileHandle[]; // of .shp, .shx and .dbf when in `dir`
+  close(): Promise<void>; // closes the handles, once
+  abort(): Promise<void>; // closes them and removes `dir`
+}
+
+/** Opens the parts of a Shapefile: in memory when `small`, else in a new temporary folder beside `out`. */
+async function openParts(out: string, layer: string, small: boolean): Promise<Parts> {
   const dir = small ? undefined : await mkdtemp(join(dirname(out), `.${basename(out)}.`));
-  const path = (ext: string) => join(dir!, `${layer}.${ext}`);
-  const handles = dir ? await Promise.all(['shp', 'shx', 'dbf'].map((ext) => open(path(ext), 'w'))) : [];
+  const handles = dir
+    ? await Promise.all(['shp', 'shx', 'dbf'].map((ext) => open(join(dir, `${layer}.${ext}`), 'w')))
+    : [];
   const [shp, shx, dbf] = dir
     ? handles.map((h) => new BufferedFile(h))
     : [0, 1, 2].map(() => new MemoryFile());
@@ -146,73 +192,66 @@ export async function openShapefile(
     await close().catch(() => {});
     if (dir) await rm(dir, { recursive: true, force: true });
   };
-  let record = 0;
-  try {
-    await shp.write(Buffer.alloc(100)); // headers last, when lengths are known
-    await shx.write(Buffer.alloc(100));
-    await dbf.write(dbfHeader(fields, info.count));
-  } catch (error) {
-    await abort();
-    throw error;
+  return { shp, shx, dbf, dir, handles, close, abort };
+}
+
+/** Widens `zRange` to the z range of a PolygonZ record's `content`. */
+function widenZRange(zRange: number[], content: Buffer): void {
+  const at = 44 + 4 * content.readInt32LE(36) + 16 * content.readInt32LE(40); // the record's z range
+  zRange[0] = Math.min(zRange[0], content.readDoubleLE(at));
+  zRange[1] = Math.max(zRange[1], content.readDoubleLE(at + 8));
+}
+
+/** Writes record number `record` (from 1): its header and `content` to the .shp, its offset to the .shx. */
+async function writeShape({ shp, shx }: Parts, record: number, content: Buffer): Promise<void> {
+  const head = Buffer.allocUnsafe(8);
+  head.writeInt32BE(record, 0);
+  head.writeInt32BE(content.length / 2, 4);
+  const index = Buffer.allocUnsafe(8);
+  index.writeInt32BE(shp.position / 2, 0);
+  index.writeInt32BE(content.length / 2, 4);
+  await shp.write(head);
+  await shp.write(content);
+  await shx.write(index);
+}
+
+/** Ends the parts, writes the .shp and .shx headers (the lengths now known) and zips them with a .prj and .cpg into `out`. */
+async function zipParts(
+  parts: Parts,
+  out: string,
+  layer: string,
+  bbox: [number, number, number, number],
+  zRange: number[] | undefined,
+): Promise<void> {
+  const { shp, shx, dbf, dir, handles } = parts;
+  const names = (ext: string) => `${layer}.${ext}`;
+  await dbf.write(Buffer.from([0x1a]));
+  for (const o of [shp, shx, dbf]) await o.flush();
+  const shpHeader = mainHeader(shp.position, bbox, zRange);
+  const shxHeader = mainHeader(shx.position, bbox, zRange);
+  if (!dir) {
+    const [a, b, c] = [shp, shx, dbf].map((o) => (o as MemoryFile).contents());
+    shpHeader.copy(a, 0);
+    shxHeader.copy(b, 0);
+    await writeZip(out, [
+      { data: a, name: names('shp') },
+      { data: b, name: names('shx') },
+      { data: c, name: names('dbf') },
+      { data: Buffer.from(WGS84_PRJ), name: names('prj') },
+      { data: Buffer.from('UTF-8'), name: names('cpg') },
+    ]);
+    return;
   }
-  return {
-    async add(feature) {
-      const content = shpPolygon(shapeOf(feature), z);
-      if (zRange) {
-        const at = 44 + 4 * content.readInt32LE(36) + 16 * content.readInt32LE(40); // the record's z range
-        zRange[0] = Math.min(zRange[0], content.readDoubleLE(at));
-        zRange[1] = Math.max(zRange[1], content.readDoubleLE(at + 8));
-      }
-      const head = Buffer.allocUnsafe(8);
-      head.writeInt32BE(++record, 0);
-      head.writeInt32BE(content.length / 2, 4);
-      const index = Buffer.allocUnsafe(8);
-      index.writeInt32BE(shp.position / 2, 0);
-      index.writeInt32BE(content.length / 2, 4);
-      await shp.write(head);
-      await shp.write(content);
-      await shx.write(index);
-      await dbf.write(dbfRecord(fields, feature.properties));
-      if (shp.position > SHP_MAX_BYTES)
-        throw new UserError(`${out}: too large for a Shapefile (.shp over 4 GiB)`);
-    },
-    async finish() {
-      const names = (ext: string) => `${layer}.${ext}`;
-      try {
-        await dbf.write(Buffer.from([0x1a]));
-        for (const o of [shp, shx, dbf]) await o.flush();
-        const shpHeader = mainHeader(shp.position, info.bbox, zRange);
-        const shxHeader = mainHeader(shx.position, info.bbox, zRange);
-        if (!dir) {
-          const [a, b, c] = [shp, shx, dbf].map((o) => (o as MemoryFile).contents());
-          shpHeader.copy(a, 0);
-          shxHeader.copy(b, 0);
-          await writeZip(out, [
-            { data: a, name: names('shp') },
-            { data: b, name: names('shx') },
-            { data: c, name: names('dbf') },
-            { data: Buffer.from(WGS84_PRJ), name: names('prj') },
-            { data: Buffer.from('UTF-8'), name: names('cpg') },
-          ]);
-        } else {
-          await handles[0].write(shpHeader, 0, 100, 0);
-          await handles[1].write(shxHeader, 0, 100, 0);
-          await close();
-          await writeFile(path('prj'), WGS84_PRJ);
-          await writeFile(path('cpg'), 'UTF-8');
-          await writeZip(
-            out,
-            ['shp', 'shx', 'dbf', 'prj', 'cpg'].map((ext) => ({ file: path(ext), name: names(ext) })),
-          );
-        }
-      } finally {
-        await abort();
-      }
-      const all = fields.map((f) => ({ property: f.field.name, field: f.name }));
-      return { fields: all, renamed: all.filter((f) => f.property !== f.field) };
-    },
-    abort,
-  };
+  const path = (ext: string) => join(dir, names(ext));
+  await handles[0].write(shpHeader, 0, 100, 0);
+  await handles[1].write(shxHeader, 0, 100, 0);
+  await parts.close();
+  await writeFile(path('prj'), WGS84_PRJ);
+  await writeFile(path('cpg'), 'UTF-8');
+  await writeZip(
+    out,
+    ['shp', 'shx', 'dbf', 'prj', 'cpg'].map((ext) => ({ file: path(ext), name: names(ext) })),
+  );
 }
 
 /** Writes `source` (a GeoJSON level) to `out` as a zipped Shapefile (see openShapefile). */

@@ -9,9 +9,10 @@
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
 import { tempPathBeside } from '../core/atomic-write.ts';
+import type { GeoFeature } from '../core/read-features.ts';
 import { shapeOf } from './geometry.ts';
 import { pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
-import { buildTopology, ExactRings, IntList, QuantisedRings, type Grid } from './topology.ts';
+import { buildTopology, ExactRings, IntList, QuantisedRings, type Grid, type Topology } from './topology.ts';
 
 /**
  * Largest source level converted to TopoJSON. The topology takes about 25
@@ -97,6 +98,9 @@ export function jsonText(value: unknown): string {
 }
 
 /** A file written through a 1 MiB buffer of text. */
+type TextWriter = Awaited<ReturnType<typeof textWriter>>;
+
+/** Opens `path` for writing through a 1 MiB buffer of text. */
 async function textWriter(path: string) {
   const file = await open(path, 'w');
   let parts: string[] = [];
@@ -151,94 +155,130 @@ export async function openTopoJson(
   const grid = quantization === undefined ? undefined : gridFor(info.bbox, quantization);
   const maxPoints = Math.ceil(size / 6) + 16;
   const rings = grid ? new QuantisedRings(grid, maxPoints) : new ExactRings(maxPoints);
-  const heads: string[] = []; // per feature: `"id":…,"properties":…`
-  const shapes = new IntList(); // per feature: multi (0/1), polygons, then rings per polygon
+  const features: Features = { heads: [], shapes: new IntList() };
   return {
-    add(feature) {
-      const shape = shapeOf(feature);
-      shapes.push(shape.multi ? 1 : 0);
-      shapes.push(shape.polygons.length);
-      for (const polygon of shape.polygons) {
-        shapes.push(polygon.length);
-        for (const ring of polygon) rings.addRing(ring);
-      }
-      const id = feature.id === undefined ? '' : `"id":${jsonText(feature.id)},`;
-      heads.push(`${id}"properties":${jsonText(feature.properties ?? {})}`);
-    },
+    add: (feature) => addFeature(features, rings, feature),
     finish: async () => {
       const points = rings instanceof ExactRings ? rings.ranked() : rings;
       const topo = buildTopology(points);
       const result: TopoJsonResult = grid
         ? { quantization: quantization!, scale: [1 / grid.kx, 1 / grid.ky], translate: [grid.x0, grid.y0] }
         : { exact: true };
-      const temp = tempPathBeside(out);
-      const w = await textWriter(temp);
-      try {
-        const transform =
-          'scale' in result
-            ? `"transform":${JSON.stringify({ scale: result.scale, translate: result.translate })},`
-            : '';
-        await w.write(`{"type":"Topology",${transform}"objects":{${JSON.stringify(layer)}:`);
-        await w.write('{"type":"GeometryCollection","geometries":[');
-        let s = 0;
-        let ring = 0;
-        const ringRefs = () => {
-          const from = topo.ringArcStart.data[ring];
-          const to = topo.ringArcStart.data[++ring];
-          return `[${Array.from(topo.ringArcs.data.subarray(from, to)).join(',')}]`;
-        };
-        for (let f = 0; f < heads.length; f++) {
-          const multi = shapes.data[s++] === 1;
-          const polygons: string[] = [];
-          for (let p = shapes.data[s++]; p > 0; p--) {
-            const refs: string[] = [];
-            for (let r = shapes.data[s++]; r > 0; r--) refs.push(ringRefs());
-            polygons.push(`[${refs.join(',')}]`);
-          }
-          const arcs = multi ? `[${polygons.join(',')}]` : polygons[0];
-          await w.write(
-            `${f ? ',' : ''}{"type":"${multi ? 'MultiPolygon' : 'Polygon'}","arcs":${arcs},${heads[f]}}`,
-          );
-        }
-        await w.write(']}},"arcs":[');
-        const xs = points.x.data;
-        const ys = points.y.data;
-        for (let a = 0; a < topo.arcs; a++) {
-          const n = topo.arcLength(a);
-          let text = a ? ',[' : '[';
-          if ('xValues' in points) {
-            // Unquantised: absolute positions, the source's doubles in their shortest text.
-            const { xValues, yValues } = points;
-            for (let k = 0; k < n; k++) {
-              const p = topo.arcPoint(a, k);
-              text += `${k ? ',' : ''}[${xValues[xs[p]]},${yValues[ys[p]]}]`;
-            }
-          } else {
-            let p = topo.arcPoint(a, 0);
-            let px = xs[p];
-            let py = ys[p];
-            text += `[${px},${py}]`;
-            for (let k = 1; k < n; k++) {
-              p = topo.arcPoint(a, k);
-              text += `,[${xs[p] - px},${ys[p] - py}]`;
-              px = xs[p];
-              py = ys[p];
-            }
-          }
-          await w.write(`${text}]`);
-        }
-        await w.write(']}\n');
-        await w.close();
-        await rename(temp, out);
-      } catch (error) {
-        await w.abort().catch(() => {});
-        await rm(temp, { force: true });
-        throw error;
-      }
+      await writeThroughTemp(out, async (w) => {
+        await writeObject(w, layer, result, features, topo);
+        await writeArcs(w, topo, points);
+      });
       return result;
     },
     abort: async () => {},
   };
+}
+
+/** What the file keeps of each feature besides its rings, in source order. */
+interface Features {
+  heads: string[]; // per feature: `"id":…,"properties":…`
+  shapes: IntList; // per feature: multi (0/1), polygons, then rings per polygon
+}
+
+/** The points of a level's rings: quantised, or ranks of the exact doubles (`xValues`, `yValues`). */
+type Points = QuantisedRings | ReturnType<ExactRings['ranked']>;
+
+/** Adds one feature: its rings to `rings`, its shape and its id and properties to `features`. */
+function addFeature(features: Features, rings: QuantisedRings | ExactRings, feature: GeoFeature): void {
+  const { shapes, heads } = features;
+  const shape = shapeOf(feature);
+  shapes.push(shape.multi ? 1 : 0);
+  shapes.push(shape.polygons.length);
+  for (const polygon of shape.polygons) {
+    shapes.push(polygon.length);
+    for (const ring of polygon) rings.addRing(ring);
+  }
+  const id = feature.id === undefined ? '' : `"id":${jsonText(feature.id)},`;
+  heads.push(`${id}"properties":${jsonText(feature.properties ?? {})}`);
+}
+
+/** Writes `out` through `write` into a temporary file beside it, renamed into place; removed on failure. */
+async function writeThroughTemp(out: string, write: (w: TextWriter) => Promise<void>): Promise<void> {
+  const temp = tempPathBeside(out);
+  const w = await textWriter(temp);
+  try {
+    await write(w);
+    await w.close();
+    await rename(temp, out);
+  } catch (error) {
+    await w.abort().catch(() => {});
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Writes the Topology's start (its transform when quantised) and the layer's geometries, by arc references. */
+async function writeObject(
+  w: TextWriter,
+  layer: string,
+  result: TopoJsonResult,
+  { heads, shapes }: Features,
+  topo: Topology,
+): Promise<void> {
+  const transform =
+    'scale' in result
+      ? `"transform":${JSON.stringify({ scale: result.scale, translate: result.translate })},`
+      : '';
+  await w.write(`{"type":"Topology",${transform}"objects":{${JSON.stringify(layer)}:`);
+  await w.write('{"type":"GeometryCollection","geometries":[');
+  let s = 0;
+  let ring = 0;
+  const ringRefs = () => {
+    const from = topo.ringArcStart.data[ring];
+    const to = topo.ringArcStart.data[++ring];
+    return `[${Array.from(topo.ringArcs.data.subarray(from, to)).join(',')}]`;
+  };
+  for (let f = 0; f < heads.length; f++) {
+    const multi = shapes.data[s++] === 1;
+    const polygons: string[] = [];
+    for (let p = shapes.data[s++]; p > 0; p--) {
+      const refs: string[] = [];
+      for (let r = shapes.data[s++]; r > 0; r--) refs.push(ringRefs());
+      polygons.push(`[${refs.join(',')}]`);
+    }
+    const arcs = multi ? `[${polygons.join(',')}]` : polygons[0];
+    await w.write(
+      `${f ? ',' : ''}{"type":"${multi ? 'MultiPolygon' : 'Polygon'}","arcs":${arcs},${heads[f]}}`,
+    );
+  }
+  await w.write(']}},');
+}
+
+/** Writes the Topology's arcs and its end: delta-encoded grid points, or the exact doubles when unquantised. */
+async function writeArcs(w: TextWriter, topo: Topology, points: Points): Promise<void> {
+  await w.write('"arcs":[');
+  const xs = points.x.data;
+  const ys = points.y.data;
+  for (let a = 0; a < topo.arcs; a++) {
+    const n = topo.arcLength(a);
+    let text = a ? ',[' : '[';
+    if ('xValues' in points) {
+      // Unquantised: absolute positions, the source's doubles in their shortest text.
+      const { xValues, yValues } = points;
+      for (let k = 0; k < n; k++) {
+        const p = topo.arcPoint(a, k);
+        text += `${k ? ',' : ''}[${xValues[xs[p]]},${yValues[ys[p]]}]`;
+      }
+    } else {
+      let p = topo.arcPoint(a, 0);
+      let px = xs[p];
+      let py = ys[p];
+      text += `[${px},${py}]`;
+      for (let k = 1; k < n; k++) {
+        p = topo.arcPoint(a, k);
+        text += `,[${xs[p] - px},${ys[p] - py}]`;
+        px = xs[p];
+        py = ys[p];
+      }
+    }
+    await w.write(`${text}]`);
+  }
+  await w.write(']}\n');
 }
 
 /** Writes `source` to `out` as TopoJSON (see openTopoJson). */

@@ -280,93 +280,143 @@ export interface Topology {
 
 /** Returns the topology of the rings' integer points (see the module comment). */
 export function buildTopology(q: RingPoints): Topology {
-  const x = q.x.data;
-  const y = q.y.data;
+  const table = findJunctions(q);
+  const arcs = new Arcs(q);
+  const ringArcs = new IntList();
+  const ringArcStart = new IntList();
+  ringArcStart.push(0);
+  for (let r = 0; r < q.rings; r++) {
+    cutRing(q, r, table, arcs, ringArcs);
+    ringArcStart.push(ringArcs.length);
+  }
+  return {
+    arcs: arcs.count,
+    arcPoint: (a, k) => arcs.point(a, k),
+    arcLength: (a) => arcs.length(a),
+    ringArcs,
+    ringArcStart,
+  };
+}
+
+/** Returns the table of every ring's points with their neighbours, junctions marked (step 2). */
+function findJunctions(q: RingPoints): PointTable {
   const starts = q.ringStart.data;
-  const table = new PointTable(x, y, q.x.length);
+  const table = new PointTable(q.x.data, q.y.data, q.x.length);
   for (let r = 0; r < q.rings; r++) {
     const s = starts[r];
     const e = starts[r + 1];
     for (let i = s; i < e; i++) table.visit(i, i === s ? e - 1 : i - 1, i === e - 1 ? s : i + 1);
   }
-  // An arc is stored as (ring, first point, length), not as a copy of its points.
-  const arcRing = new IntList();
-  const arcFirst = new IntList();
-  const arcLen = new IntList();
-  const arcPoint = (a: number, k: number) => {
-    const r = arcRing.data[a];
-    const s = starts[r];
-    return s + ((arcFirst.data[a] - s + k) % (starts[r + 1] - s));
-  };
-  const ringArcs = new IntList();
-  const ringArcStart = new IntList();
-  ringArcStart.push(0);
-  const byEnds = new Map<number, number[]>(); // hash of an arc's end positions → arcs
-  const endsKey = (a: number, b: number) => {
-    const ha = Math.imul(x[a], 0x27d4eb2d) ^ y[a];
-    const hb = Math.imul(x[b], 0x27d4eb2d) ^ y[b];
-    return ha < hb ? ha * 4294967296 + hb : hb * 4294967296 + ha;
-  };
-  const same = (a: number, b: number) => x[a] === x[b] && y[a] === y[b];
-  /** Keeps the run of ring r from point `first`, `n` points long, or refers to an equal kept arc. */
-  const keep = (r: number, first: number, n: number) => {
-    const s = starts[r];
-    const len = starts[r + 1] - s;
+  return table;
+}
+
+/**
+ * Appends to `refs` the arcs of ring r (step 3): the runs between its
+ * junctions or, without any, one closed arc from its least point (so equal
+ * rings compare equal).
+ */
+function cutRing(q: RingPoints, r: number, table: PointTable, arcs: Arcs, refs: IntList): void {
+  const x = q.x.data;
+  const y = q.y.data;
+  const s = q.ringStart.data[r];
+  const n = q.ringStart.data[r + 1] - s;
+  let first = -1;
+  for (let k = 0; k < n && first < 0; k++) if (table.isJunction(s + k)) first = k;
+  if (first < 0) {
+    let least = 0;
+    for (let k = 1; k < n; k++) {
+      const a = s + k;
+      const b = s + least;
+      if (x[a] < x[b] || (x[a] === x[b] && y[a] < y[b])) least = k;
+    }
+    refs.push(arcs.refer(r, s + least, n + 1));
+    return;
+  }
+  let from = first; // the arc's first point, as an offset in the ring
+  for (let k = 1; k <= n; k++) {
+    const offset = (first + k) % n;
+    if (table.isJunction(s + offset)) {
+      refs.push(arcs.refer(r, s + from, k - (from - first) + 1));
+      from = first + k;
+    }
+  }
+}
+
+/**
+ * The arcs kept (step 4), each stored as (ring, first point, length), not as
+ * a copy of its points, and found again by a hash of its end positions.
+ */
+class Arcs {
+  private readonly x: Int32Array;
+  private readonly y: Int32Array;
+  private readonly starts: Int32Array;
+  private readonly ring = new IntList();
+  private readonly first = new IntList();
+  private readonly len = new IntList();
+  private readonly byEnds = new Map<number, number[]>(); // hash of an arc's end positions → arcs
+
+  constructor(q: RingPoints) {
+    this.x = q.x.data;
+    this.y = q.y.data;
+    this.starts = q.ringStart.data;
+  }
+
+  get count(): number {
+    return this.ring.length;
+  }
+
+  /** Returns the points in arc a, both ends included. */
+  length(a: number): number {
+    return this.len.data[a];
+  }
+
+  /** Returns arc a's k-th point (an index into the points). */
+  point(a: number, k: number): number {
+    const r = this.ring.data[a];
+    const s = this.starts[r];
+    return s + ((this.first.data[a] - s + k) % (this.starts[r + 1] - s));
+  }
+
+  /**
+   * Returns the reference to the run of ring r from point `first`, `n`
+   * points long: an equal kept arc (~arc when it runs backwards), else the
+   * run kept as a new arc.
+   */
+  refer(r: number, first: number, n: number): number {
+    const { x, y } = this;
+    const s = this.starts[r];
+    const len = this.starts[r + 1] - s;
     first = s + ((first - s) % len); // `first` may be given past the ring's end (a run that wraps)
     const at = (k: number) => s + ((first - s + k) % len);
-    const key = endsKey(first, at(n - 1));
-    for (const arc of byEnds.get(key) ?? []) {
-      if (arcLen.data[arc] !== n) continue;
+    const same = (a: number, b: number) => x[a] === x[b] && y[a] === y[b];
+    const key = this.endsKey(first, at(n - 1));
+    for (const arc of this.byEnds.get(key) ?? []) {
+      if (this.len.data[arc] !== n) continue;
       let forward = true;
       let backward = true;
       for (let k = 0; k < n && (forward || backward); k++) {
         const p = at(k);
-        if (forward && !same(p, arcPoint(arc, k))) forward = false;
-        if (backward && !same(p, arcPoint(arc, n - 1 - k))) backward = false;
+        if (forward && !same(p, this.point(arc, k))) forward = false;
+        if (backward && !same(p, this.point(arc, n - 1 - k))) backward = false;
       }
-      if (forward) return ringArcs.push(arc);
-      if (backward) return ringArcs.push(~arc);
+      if (forward) return arc;
+      if (backward) return ~arc;
     }
-    const arc = arcRing.length;
-    arcRing.push(r);
-    arcFirst.push(first);
-    arcLen.push(n);
-    const list = byEnds.get(key);
+    const arc = this.ring.length;
+    this.ring.push(r);
+    this.first.push(first);
+    this.len.push(n);
+    const list = this.byEnds.get(key);
     if (list) list.push(arc);
-    else byEnds.set(key, [arc]);
-    ringArcs.push(arc);
-  };
-  for (let r = 0; r < q.rings; r++) {
-    const s = starts[r];
-    const n = starts[r + 1] - s;
-    let first = -1;
-    for (let k = 0; k < n && first < 0; k++) if (table.isJunction(s + k)) first = k;
-    if (first < 0) {
-      // No junction: one closed arc, from the ring's least point (so equal rings compare equal).
-      let least = 0;
-      for (let k = 1; k < n; k++) {
-        const a = s + k;
-        const b = s + least;
-        if (x[a] < x[b] || (x[a] === x[b] && y[a] < y[b])) least = k;
-      }
-      keep(r, s + least, n + 1);
-    } else {
-      let from = first; // the arc's first point, as an offset in the ring
-      for (let k = 1; k <= n; k++) {
-        const offset = (first + k) % n;
-        if (table.isJunction(s + offset)) {
-          keep(r, s + from, k - (from - first) + 1);
-          from = first + k;
-        }
-      }
-    }
-    ringArcStart.push(ringArcs.length);
+    else this.byEnds.set(key, [arc]);
+    return arc;
   }
-  return {
-    arcs: arcRing.length,
-    arcPoint,
-    arcLength: (a) => arcLen.data[a],
-    ringArcs,
-    ringArcStart,
-  };
+
+  /** Returns the same number for the ends (a, b) and (b, a). */
+  private endsKey(a: number, b: number): number {
+    const { x, y } = this;
+    const ha = Math.imul(x[a], 0x27d4eb2d) ^ y[a];
+    const hb = Math.imul(x[b], 0x27d4eb2d) ^ y[b];
+    return ha < hb ? ha * 4294967296 + hb : hb * 4294967296 + ha;
+  }
 }

@@ -3,7 +3,7 @@
 // with a bounded number of files measured at a time.
 import type { ManifestRule } from '../core/rules.ts';
 import type { FileStats } from '../../src/shared/manifest.ts';
-import type { Measurer } from '../measure/cache.ts';
+import type { MeasurementCache } from '../measure/cache.ts';
 import type { GeometryChecker } from '../geometry/cache.ts';
 import type { FileGeometry } from '../geometry/check-file.ts';
 import { GeoJSONError, type BboxMismatch } from '../measure/measure.ts';
@@ -52,7 +52,8 @@ export class DataFiles {
 
   constructor(
     readonly root: string,
-    private readonly measurer: Pick<Measurer, 'measure'> & Partial<Pick<Measurer, 'measureChecked'>>,
+    private readonly measurer: Pick<MeasurementCache, 'measure'> &
+      Partial<Pick<MeasurementCache, 'measureChecked'>>,
     private readonly checker?: Pick<GeometryChecker, 'check'>,
   ) {}
 

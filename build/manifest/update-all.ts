@@ -3,7 +3,7 @@
 // says what would change).
 import { UserError } from '../core/errors.ts';
 import { problem, type Problem } from '../core/problem.ts';
-import { Measurer } from '../measure/cache.ts';
+import { MeasurementCache } from '../measure/cache.ts';
 import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
 import { show } from './schema.ts';
 import { schemaProblemsOf, updateDerivedFields, writeManifest } from './update.ts';
@@ -28,7 +28,7 @@ export async function updateManifests(
 ): Promise<UpdateRun> {
   const files = selectFiles(await findManifests(root), codes);
   const { manifests, problems } = await loadManifests(root, files);
-  const measurer = Measurer.forRoot(root, { noCache: options.noCache });
+  const measurer = MeasurementCache.forRoot(root, { noCache: options.noCache });
   const run: UpdateRun = { manifests: files.length, changed: 0, lines: [], problems };
   for (const loaded of manifests) {
     const result = await updateOne(root, loaded, measurer, options.check ?? false);
@@ -49,7 +49,7 @@ export async function updateManifests(
 async function updateOne(
   root: string,
   loaded: LoadedManifest,
-  measurer: Measurer,
+  measurer: MeasurementCache,
   check: boolean,
 ): Promise<{ lines: UpdateRun['lines'] } | { problems: Problem[] }> {
   let update;

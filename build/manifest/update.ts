@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../core/atomic-write.ts';
 import { DataFiles } from './data-files.ts';
 import { type LoadedManifest } from './load.ts';
 import type { Dataset, FileStats, Manifest, Part } from '../../src/shared/manifest.ts';
-import type { Measurer } from '../measure/cache.ts';
+import type { MeasurementCache } from '../measure/cache.ts';
 import { checkManifest } from './schema.ts';
 import { combineStats, sameGeometryTypes, sameProperties } from './validate-dataset.ts';
 
@@ -53,7 +53,7 @@ export async function writeManifest(root: string, file: string, manifest: Manife
 export async function updateDerivedFields(
   root: string,
   loaded: LoadedManifest,
-  measurer: Pick<Measurer, 'measure'>,
+  measurer: Pick<MeasurementCache, 'measure'>,
 ): Promise<{ manifest: Manifest; changes: string[] }> {
   const manifest = structuredClone(loaded.manifest);
   const files = new ListedFiles(loaded.file, new DataFiles(root, measurer));

@@ -7,7 +7,7 @@ import type { Problem } from '../core/problem.ts';
 import type { ManifestRule } from '../core/rules.ts';
 import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
 import type { Body, Dataset, Manifest, Source } from '../../src/shared/manifest.ts';
-import { Measurer } from '../measure/cache.ts';
+import { MeasurementCache } from '../measure/cache.ts';
 import { CHECKED_PARALLEL_MIN_BYTES } from '../measure/measure.ts';
 import { warmSegmentWorker } from '../measure/parallel.ts';
 import { GeometryChecker } from '../geometry/cache.ts';
@@ -33,7 +33,7 @@ interface Subject {
 
 /** What validateManifests may be given; every field has a default. */
 export interface ValidateOptions {
-  measurer?: Pick<Measurer, 'measure'>; // default: one with the cache under `<root>/.cache/`
+  measurer?: Pick<MeasurementCache, 'measure'>; // default: one with the cache under `<root>/.cache/`
   // Checks each listed GeoJSON file's geometry; false skips it. Default: a
   // checker with its cache under `<root>/.cache/`, or without a cache when a
   // measurer is given (tests: nothing is written beside their fixtures).
@@ -57,7 +57,7 @@ export async function validateManifests(
   const loaded = await loadManifests(root, files);
   // A file large enough to share with the worker is coming: boot it while the rest starts.
   if (checkedSize(loaded.manifests) >= CHECKED_PARALLEL_MIN_BYTES) warmSegmentWorker();
-  const ownMeasurer = options.measurer ? undefined : Measurer.forRoot(root);
+  const ownMeasurer = options.measurer ? undefined : MeasurementCache.forRoot(root);
   const ownChecker =
     options.geometry === undefined
       ? GeometryChecker.forRoot(root, { noCache: options.measurer !== undefined })

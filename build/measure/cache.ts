@@ -36,7 +36,7 @@ interface CacheFile {
  * only memoises in memory. A missing or unreadable cache file is treated as
  * empty: it is a cache, never a source of truth.
  */
-export class Measurer {
+export class MeasurementCache {
   readonly stats = { filesMeasured: 0, bytesRead: 0, cacheHits: 0 };
   private readonly cacheFile?: string;
   private readonly memo = new Map<string, Promise<Measured>>();
@@ -48,11 +48,13 @@ export class Measurer {
   }
 
   /**
-   * Returns the measurer of a run under `root`, caching in
+   * Returns the measurement cache of a run under `root`, caching in
    * `<root>/.cache/geoshelf/measurements.json` unless `noCache`.
    */
-  static forRoot(root: string, options: { noCache?: boolean } = {}): Measurer {
-    return new Measurer(options.noCache ? {} : { cacheFile: join(cacheDir(root), 'measurements.json') });
+  static forRoot(root: string, options: { noCache?: boolean } = {}): MeasurementCache {
+    return new MeasurementCache(
+      options.noCache ? {} : { cacheFile: join(cacheDir(root), 'measurements.json') },
+    );
   }
 
   /** Returns the stats of `path`; concurrent calls for the same file share one pass. */

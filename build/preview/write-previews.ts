@@ -15,7 +15,7 @@ import { withFields } from '../manifest/key-order.ts';
 import { findManifests, loadManifests, type LoadedManifest } from '../manifest/load.ts';
 import type { Dataset, Simplification } from '../../src/shared/manifest.ts';
 import { writeManifest } from '../manifest/update.ts';
-import { Measurer } from '../measure/cache.ts';
+import { MeasurementCache } from '../measure/cache.ts';
 import {
   makePreview,
   previewInputs,
@@ -60,7 +60,7 @@ export async function writePreviews(
   options: PreviewOptions & { force?: boolean },
 ): Promise<{ events: PreviewEvent[]; problems: Problem[] }> {
   const selected = await selectDatasets(root, selectors);
-  const measurer = Measurer.forRoot(root);
+  const measurer = MeasurementCache.forRoot(root);
   const cacheFile = join(cacheDir(root), 'previews.json');
   const cache = await readCache(cacheFile);
   const optionsKey = `${options.method}:${options.maxBytes}:${ALGORITHM_VERSION}`;

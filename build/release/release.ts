@@ -1,5 +1,5 @@
 // Wires `geoshelf release VERSION` together: validate → identify units →
-// build the catalogue as this release publishes it → record all of it in
+// build the catalogue as this release publishes it (options.buildSite) → record it in
 // the ledger (build/release/ledger.ts). Units keep the IDs of the
 // previous release where they are the same place (build/identity/); a country
 // whose files are all unchanged keeps its units as they were, unread. The new
@@ -13,7 +13,6 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import type { Dataset, Level } from '../../src/shared/manifest.ts';
-import { buildCatalogue } from '../build.ts';
 import { cacheDir, listFiles } from '../core/files.ts';
 import { normaliseBase } from '../site/pages/html.ts';
 import { problem, type Problem } from '../core/problem.ts';
@@ -40,6 +39,17 @@ export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geom
   thresholds?: Thresholds;
   codeKey?: string; // the property holding each unit's code, when not shapeISO and the like
   base?: string; // the URL path the site is served under (build --base), default "/"
+  /**
+   * Builds the catalogue as this release publishes it into `out`, for the
+   * URL path `base` (build/build.ts's buildCatalogue with releases: false and
+   * releaseOf: version; passed in by the CLI, since build publishes the
+   * ledger this stage writes).
+   */
+  buildSite: (
+    out: string,
+    base: string,
+    version: string,
+  ) => Promise<{ ok: true } | { ok: false; problems: Problem[] }>;
   /** For tests: called once the new release folder is complete, before it is moved into the ledger. */
   beforeCommit?: (staged: string) => Promise<void> | void;
 }
@@ -61,7 +71,7 @@ const IDENTIFYING = ['shapeID', 'parentID', 'id'];
 export async function makeRelease(
   root: string,
   version: string,
-  options: ReleaseOptions = {},
+  options: ReleaseOptions,
 ): Promise<ReleaseOutcome> {
   const ledger = await readLedger(root);
   if (ledger.problems.length) return { status: 'refused', problems: ledger.problems };
@@ -256,7 +266,7 @@ async function commit(
   const version = made.record.version;
   try {
     const base = `${normaliseBase(options.base ?? '/')}releases/${version}/`;
-    const built = await buildCatalogue({ root, out: siteOut, base, releases: false, releaseOf: version });
+    const built = await options.buildSite(siteOut, base, version);
     if (!built.ok) return { problems: built.problems };
     await mkdir(join(staged, 'objects'), { recursive: true });
     await mkdir(join(staged, 'site'), { recursive: true });

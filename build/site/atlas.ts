@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { cacheFiles, loadCache, saveCache, type FileStamp } from '../publish/build-cache.ts';
 import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
 import { renderMapSvg } from './map-svg.ts';
-import { MAX_DRAWN_BYTES, mapSource } from './maps.ts';
+import { MAX_DRAWN_BYTES, mapSource, type CountryMap } from './maps.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { readFeatureBytes } from '../geometry/read-features.ts';
 import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './units.ts';
@@ -34,6 +34,12 @@ export interface AtlasLevel {
 export interface CountryAtlas {
   levels: AtlasLevel[];
   mapLevel?: Level; // e.g. "ADM1"; see mapSource()
+}
+
+/** Returns the map a country page shows: the atlas's map of its default level. */
+export function mainMap(atlas: CountryAtlas): CountryMap | undefined {
+  const map = atlas.levels.find((l) => l.level === atlas.mapLevel)?.map;
+  return map && { ...map, level: atlas.mapLevel! };
 }
 
 type AtlasCache = Record<

@@ -1,7 +1,7 @@
 // Chooses the level each country page draws first (the other levels are a
-// switch away); build/site/atlas.ts draws every drawable level.
+// switch away); build/site/atlas.ts draws every drawable level and keeps
+// this one's map as its main map.
 import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
-import type { CountryAtlas } from './atlas.ts';
 
 /** The map a country page shows first. */
 export interface CountryMap {
@@ -9,12 +9,6 @@ export interface CountryMap {
   level: Level; // e.g. "ADM1"
   from: string; // the file drawn, e.g. "data/earth/CHL/preview/CHL_ADM1.preview.geojson"
   preview: boolean; // whether `from` is the preview (else the full file)
-}
-
-/** Returns the map a country page shows: the atlas's map of its default level. */
-export function mainMap(atlas: CountryAtlas): CountryMap | undefined {
-  const map = atlas.levels.find((l) => l.level === atlas.mapLevel)?.map;
-  return map && { ...map, level: atlas.mapLevel! };
 }
 
 /** Largest full file drawn when a level has no preview (the spec's preview limit). */

@@ -13,7 +13,7 @@ import { withFields } from '../manifest/key-order.ts';
 import { findManifests, loadManifests } from '../manifest/load.ts';
 import type { Level, Part } from '../../src/shared/manifest.ts';
 import { writeManifest } from '../manifest/update.ts';
-import { Measurer } from '../measure/cache.ts';
+import { MeasurementCache } from '../measure/cache.ts';
 import { byCodepoint } from '../measure/measure.ts';
 import { assignFeatures, parentsOf, partTexts, planSplit, type Assignment } from './split.ts';
 
@@ -55,7 +55,7 @@ export async function splitLevel(root: string, iso: string, level: Level): Promi
   }
   try {
     await mkdir(staging, { recursive: true });
-    const measurer = new Measurer();
+    const measurer = new MeasurementCache();
     const records: Part[] = [];
     for (const part of parts) {
       const file = join(staging, `${part.code}.geojson`);

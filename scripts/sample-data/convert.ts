@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeFileAtomic } from '../../build/atomic-write.ts';
+import { writeFileAtomic } from '../../build/core/atomic-write.ts';
 import { readOutlines, type Outline } from './adm0.ts';
 import { readAdmin1 } from './adm1.ts';
 import { identityOf, REMARKS, type Remark } from './countries.ts';

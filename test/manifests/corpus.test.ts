@@ -5,7 +5,7 @@ import { formatProblem } from '../../build/core/problem.ts';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Measurer } from '../../build/measure/cache.ts';
+import { MeasurementCache } from '../../build/measure/cache.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
 import { cli, lines, tempCopy } from './helpers.ts';
 import { corpusPresent, WORLD_GEOJSON } from '../support/corpus.ts';
@@ -31,7 +31,7 @@ describe.skipIf(!present)('corpus: world-geojson (../shared/corpus/world-geojson
 
   it('validate reports exactly ARG’s 25 missing files and nothing else', async () => {
     // No cache file: the corpus is read-only input.
-    const { manifests, problems } = await validateManifests(CORPUS, { measurer: new Measurer() });
+    const { manifests, problems } = await validateManifests(CORPUS, { measurer: new MeasurementCache() });
     expect(manifests).toHaveLength(8);
     expect(problems.map(formatProblem)).toEqual([
       `${ARG}: /datasets/0/path: file data/earth/ARG/ARG_ADM0.geojson does not exist`,

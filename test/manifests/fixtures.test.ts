@@ -4,7 +4,7 @@ import { formatProblem } from '../../build/core/problem.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Measurer } from '../../build/measure/cache.ts';
+import { MeasurementCache } from '../../build/measure/cache.ts';
 import { MANIFEST_RULES } from '../../build/core/rules.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
 
@@ -14,7 +14,7 @@ const FOLDERS = readdirSync(join(FIXTURES, 'false')).sort();
 describe('validate: fixtures sorted by verdict', () => {
   it('true/: a valid tree (mixed and single licence, preview, parts-only split level) has no problems', async () => {
     const { manifests, problems } = await validateManifests(join(FIXTURES, 'true'), {
-      measurer: new Measurer(),
+      measurer: new MeasurementCache(),
     });
     expect(problems).toEqual([]);
     expect(manifests.map((m) => m.file)).toEqual([
@@ -33,7 +33,7 @@ describe('validate: fixtures sorted by verdict', () => {
     it(`false/${rule}: reports exactly the expected lines, each under rule "${rule}"`, async () => {
       const root = join(FIXTURES, 'false', rule);
       const expected = readFileSync(join(root, 'expected.txt'), 'utf8').split('\n').filter(Boolean);
-      const { problems } = await validateManifests(root, { measurer: new Measurer() });
+      const { problems } = await validateManifests(root, { measurer: new MeasurementCache() });
       expect(problems.map(formatProblem)).toEqual(expected);
       expect(new Set(problems.map((p) => p.rule))).toEqual(new Set([rule]));
     });

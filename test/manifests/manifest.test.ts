@@ -8,7 +8,7 @@ import { UserError } from '../../src/cli/command.ts';
 import { manifestText, updateDerivedFields, writeManifest } from '../../build/manifest/update.ts';
 import { loadManifests, type LoadedManifest } from '../../build/manifest/load.ts';
 import type { Manifest } from '../../src/shared/manifest.ts';
-import { Measurer } from '../../build/measure/cache.ts';
+import { MeasurementCache } from '../../build/measure/cache.ts';
 import { cli, FIXTURES, lines, tempCopy } from './helpers.ts';
 
 // Tests change raw manifest JSON anywhere, as a user's editor would.
@@ -43,7 +43,7 @@ describe('updateDerivedFields', () => {
   it('recomputes bytes, sha256, features, bbox, geometry_types and properties; keeps the key order', async () => {
     const root = join(FIXTURES, 'false', 'stats');
     const loaded = await load(root);
-    const { manifest, changes } = await updateDerivedFields(root, loaded, new Measurer());
+    const { manifest, changes } = await updateDerivedFields(root, loaded, new MeasurementCache());
     expect(changes).toEqual(
       ['bytes', 'sha256', 'features', 'bbox', 'geometry_types', 'properties'].map((k) => `/datasets/0/${k}`),
     );
@@ -70,7 +70,7 @@ describe('updateDerivedFields', () => {
       delete m.datasets[1].sha256;
       delete m.datasets[1].preview_bytes;
     });
-    const { manifest, changes } = await updateDerivedFields(root, await load(root), new Measurer());
+    const { manifest, changes } = await updateDerivedFields(root, await load(root), new MeasurementCache());
     expect(changes).toEqual(['/datasets/1/bytes', '/datasets/1/sha256', '/datasets/1/preview_bytes']);
     expect(manifestText(manifest)).toBe(manifestText(original));
   });
@@ -81,7 +81,7 @@ describe('updateDerivedFields', () => {
       m.datasets[0].properties.reverse();
       m.datasets[0].geometry_types.Polygon = 0;
     });
-    expect((await updateDerivedFields(root, await load(root), new Measurer())).changes).toEqual([]);
+    expect((await updateDerivedFields(root, await load(root), new MeasurementCache())).changes).toEqual([]);
   });
 
   it('a parts-only level gets its stats from its parts together, unassigned from {LEVEL}/unassigned.geojson', async () => {
@@ -93,7 +93,7 @@ describe('updateDerivedFields', () => {
       m.datasets[2].properties = ['shapeName'];
       m.datasets[2].unassigned = 3;
     });
-    const { manifest, changes } = await updateDerivedFields(root, await load(root), new Measurer());
+    const { manifest, changes } = await updateDerivedFields(root, await load(root), new MeasurementCache());
     expect(changes).toEqual(
       ['features', 'bbox', 'geometry_types', 'properties', 'unassigned'].map((k) => `/datasets/2/${k}`),
     );
@@ -103,7 +103,9 @@ describe('updateDerivedFields', () => {
 
   it('a missing file is an error naming it; no number is invented', async () => {
     const root = join(FIXTURES, 'false', 'file-missing');
-    const error = await updateDerivedFields(root, await load(root), new Measurer()).catch((e: unknown) => e);
+    const error = await updateDerivedFields(root, await load(root), new MeasurementCache()).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(UserError);
     expect((error as Error).message.split('\n')).toEqual([
       `${CHL}: /datasets/1/path: file data/earth/CHL/CHL_ADM1.geojson does not exist`,
@@ -113,7 +115,9 @@ describe('updateDerivedFields', () => {
 
   it('a path outside the manifest folder is refused, not measured', async () => {
     const root = join(FIXTURES, 'false', 'path-outside');
-    const error = await updateDerivedFields(root, await load(root), new Measurer()).catch((e: Error) => e);
+    const error = await updateDerivedFields(root, await load(root), new MeasurementCache()).catch(
+      (e: Error) => e,
+    );
     expect((error as Error).message.split('\n')[0]).toBe(
       `${CHL}: /datasets/0/path: file data/earth/CHL/../PER/PER_ADM0.geojson is not inside the manifest's folder data/earth/CHL/`,
     );

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../build/manifest/load.ts';
-import { Measurer } from '../../build/measure/cache.ts';
+import { MeasurementCache } from '../../build/measure/cache.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
 import { bboxMessage } from '../../build/manifest/validate-bbox.ts';
 import { GeometryChecker } from '../../build/geometry/cache.ts';
@@ -58,12 +58,12 @@ describe('validate', () => {
     expect(preview).toContain('"bbox":[0,0,1,1]'); // a simplified copy: its bbox is the dataset's business
     const shown = (p: { file: string; pointer?: string; severity: string }) =>
       `${p.file} ${p.pointer} ${p.severity}`;
-    const plain = await validateManifests(root, { measurer: new Measurer() });
+    const plain = await validateManifests(root, { measurer: new MeasurementCache() });
     expect(plain.problems.map(shown)).toEqual([
       'data/earth/CHL/CHL_ADM1.geojson /bbox warning',
       'data/earth/CHL/CHL_ADM1.geojson /features/0/bbox warning',
     ]);
-    const strict = await validateManifests(root, { measurer: new Measurer(), strict: true });
+    const strict = await validateManifests(root, { measurer: new MeasurementCache(), strict: true });
     expect(strict.problems.map(shown)).toEqual([
       'data/earth/CHL/CHL_ADM1.geojson /bbox error',
       'data/earth/CHL/CHL_ADM1.geojson /features/0/bbox error',
@@ -74,7 +74,7 @@ describe('validate', () => {
     const root = copyOfTrue();
     editManifest(root, CHL, (m) => (m.datasets[0].level = 'ADM9'));
     rmSync(join(root, 'data/earth/CHL/CHL_ADM1.geojson'));
-    const { manifests, problems } = await validateManifests(root, { measurer: new Measurer() });
+    const { manifests, problems } = await validateManifests(root, { measurer: new MeasurementCache() });
     expect(problems.map(formatProblem)).toEqual([
       `${CHL}: /datasets/0/level: must be ADM0 … ADM5 or QUAD, got "ADM9"`,
       `${CHL}: /datasets/1/path: file data/earth/CHL/CHL_ADM1.geojson does not exist`,
@@ -85,7 +85,7 @@ describe('validate', () => {
   it('a missing file is one problem: nothing about its bytes, sha256, features or unassigned count', async () => {
     const root = copyOfTrue();
     rmSync(join(root, 'data/earth/CHL/ADM2/unassigned.geojson'));
-    const { problems } = await validateManifests(root, { measurer: new Measurer() });
+    const { problems } = await validateManifests(root, { measurer: new MeasurementCache() });
     expect(problems.map(formatProblem)).toEqual([
       `${CHL}: /datasets/2/parts/2/path: file data/earth/CHL/ADM2/unassigned.geojson does not exist`,
     ]);
@@ -95,7 +95,7 @@ describe('validate', () => {
     const root = copyOfTrue();
     rmSync(join(root, 'data/earth/URY/URY_ADM0.geojson'));
     mkdirSync(join(root, 'data/earth/URY/URY_ADM0.geojson'));
-    const { problems } = await validateManifests(root, { measurer: new Measurer() });
+    const { problems } = await validateManifests(root, { measurer: new MeasurementCache() });
     expect(problems.map(formatProblem)).toEqual([
       'data/earth/URY/manifest.json: /datasets/0/path: file data/earth/URY/URY_ADM0.geojson is not a file',
     ]);
@@ -104,7 +104,7 @@ describe('validate', () => {
   it('parts listing {LEVEL}/unassigned.geojson without an unassigned count → unassigned', async () => {
     const root = copyOfTrue();
     editManifest(root, CHL, (m) => delete m.datasets[2].unassigned);
-    const { problems } = await validateManifests(root, { measurer: new Measurer() });
+    const { problems } = await validateManifests(root, { measurer: new MeasurementCache() });
     expect(problems).toEqual([
       {
         file: CHL,
@@ -121,7 +121,7 @@ describe('validate', () => {
     const preview = 'data/earth/CHL/preview/CHL_ADM0.preview.geojson';
     const text = readFileSync(join(root, preview), 'utf8');
     writeFileSync(join(root, preview), text + ' '.repeat(2 * 1024 * 1024 + 1 - Buffer.byteLength(text)));
-    const { problems } = await validateManifests(root, { measurer: new Measurer() });
+    const { problems } = await validateManifests(root, { measurer: new MeasurementCache() });
     expect(problems).toEqual([
       {
         file: CHL,
@@ -135,7 +135,7 @@ describe('validate', () => {
   });
 
   it('shared files are measured once per run (unassigned.geojson is a part and the unassigned count)', async () => {
-    const measurer = new Measurer();
+    const measurer = new MeasurementCache();
     await validateManifests(TRUE, { measurer });
     // CHL: ADM0, ADM1, 3 parts, 1 preview; URY: ADM0, 1 preview (measured for the geometry check).
     expect(measurer.stats.filesMeasured).toBe(8);
@@ -146,7 +146,7 @@ describe('validate', () => {
     expect((await validateManifests(root)).problems).toEqual([]); // default measurer: saves the cache
     const cacheFile = join(root, '.cache/geoshelf/measurements.json');
     expect(existsSync(cacheFile)).toBe(true);
-    const measurer = new Measurer({ cacheFile });
+    const measurer = new MeasurementCache({ cacheFile });
     const geometry = new GeometryChecker({ cacheFile: join(root, '.cache/geoshelf/geometry.json') });
     expect((await validateManifests(root, { measurer, geometry })).problems).toEqual([]);
     expect(measurer.stats).toEqual({ filesMeasured: 0, bytesRead: 0, cacheHits: 8 });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { Measurer } from '../../build/measure/cache.ts';
+import { MeasurementCache } from '../../build/measure/cache.ts';
 import { GeoJSONError } from '../../build/measure/measure.ts';
 
 const FIXTURES = new URL('../fixtures/measure/', import.meta.url).pathname;
@@ -24,9 +24,9 @@ beforeEach(() => {
   utimesSync(b, past, past);
 });
 
-describe('Measurer: measure once per run, and not again across runs while files are unchanged', () => {
+describe('MeasurementCache: measure once per run, and not again across runs while files are unchanged', () => {
   it('a second run over unchanged files reads no GeoJSON bytes', async () => {
-    const first = new Measurer({ cacheFile });
+    const first = new MeasurementCache({ cacheFile });
     const stats = [await first.measure(a), await first.measure(b)];
     await first.save();
     expect(first.stats).toEqual({
@@ -36,7 +36,7 @@ describe('Measurer: measure once per run, and not again across runs while files 
     });
     expect(JSON.parse(readFileSync(cacheFile, 'utf8'))).toMatchObject({ version: 2 });
 
-    const second = new Measurer({ cacheFile });
+    const second = new MeasurementCache({ cacheFile });
     expect([await second.measure(a), await second.measure(b)]).toEqual(stats);
     expect(second.stats).toEqual({ filesMeasured: 0, bytesRead: 0, cacheHits: 2 });
   });
@@ -44,11 +44,11 @@ describe('Measurer: measure once per run, and not again across runs while files 
   it("a file's wrong bbox members are cached with its stats; a cache without them (version 1) is measured again", async () => {
     writeFileSync(a, square(0).replace('"features"', '"bbox":[0,0,2,2],"features"'));
     utimesSync(a, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
-    const first = new Measurer({ cacheFile });
+    const first = new MeasurementCache({ cacheFile });
     const measured = await first.measureChecked(a, false);
     expect(measured.bboxes).toEqual([{ pointer: '/bbox', stated: [0, 0, 2, 2], actual: [0, 0, 1, 1] }]);
     await first.save();
-    const second = new Measurer({ cacheFile });
+    const second = new MeasurementCache({ cacheFile });
     expect((await second.measureChecked(a, false)).bboxes).toEqual(measured.bboxes);
     expect(second.stats.cacheHits).toBe(1);
 
@@ -57,26 +57,26 @@ describe('Measurer: measure once per run, and not again across runs while files 
     };
     for (const entry of Object.values(cache.files)) delete entry.bboxes;
     writeFileSync(cacheFile, JSON.stringify({ ...cache, version: 1 }));
-    const third = new Measurer({ cacheFile });
+    const third = new MeasurementCache({ cacheFile });
     expect((await third.measureChecked(a, false)).bboxes).toEqual(measured.bboxes);
     expect(third.stats).toMatchObject({ filesMeasured: 1, cacheHits: 0 });
   });
 
   it('a touched file (new mtime, same bytes) and a changed file are measured again', async () => {
-    const first = new Measurer({ cacheFile });
+    const first = new MeasurementCache({ cacheFile });
     await first.measure(a);
     await first.measure(b);
     await first.save();
     utimesSync(a, new Date(), new Date()); // touched
     writeFileSync(b, square(-7)); // changed: same size, new mtime
-    const second = new Measurer({ cacheFile });
+    const second = new MeasurementCache({ cacheFile });
     await second.measure(a);
     expect((await second.measure(b)).bbox).toEqual([-7, 0, 1, 1]);
     expect(second.stats).toMatchObject({ filesMeasured: 2, cacheHits: 0 });
   });
 
   it('within a run, a file is measured once however often and however concurrently it is asked for', async () => {
-    const measurer = new Measurer();
+    const measurer = new MeasurementCache();
     const all = await Promise.all([a, a, `${dir}/./a.geojson`, a].map((p) => measurer.measure(p)));
     await measurer.measure(a);
     expect(measurer.stats).toEqual({ filesMeasured: 1, bytesRead: all[0].bytes, cacheHits: 0 });
@@ -85,24 +85,24 @@ describe('Measurer: measure once per run, and not again across runs while files 
   });
 
   it('without a cache file nothing is written; save() is a no-op', async () => {
-    const measurer = new Measurer();
+    const measurer = new MeasurementCache();
     await measurer.measure(a);
     await measurer.save();
     expect(() => readFileSync(cacheFile)).toThrow();
   });
 
   it('a cache file that cannot be written is skipped, not an error', async () => {
-    const measurer = new Measurer({ cacheFile: join(a, 'cache/measurements.json') }); // a.geojson is a file, not a folder
+    const measurer = new MeasurementCache({ cacheFile: join(a, 'cache/measurements.json') }); // a.geojson is a file, not a folder
     await measurer.measure(a);
     await expect(measurer.save()).resolves.toBeUndefined();
   });
 
   it('a corrupt cache file is ignored and replaced', async () => {
-    const first = new Measurer({ cacheFile });
+    const first = new MeasurementCache({ cacheFile });
     await first.measure(a);
     await first.save();
     writeFileSync(cacheFile, '{"version":1,"files":{'); // cut off
-    const second = new Measurer({ cacheFile });
+    const second = new MeasurementCache({ cacheFile });
     await second.measure(a);
     await second.save();
     expect(second.stats.filesMeasured).toBe(1);
@@ -111,7 +111,7 @@ describe('Measurer: measure once per run, and not again across runs while files 
 
   it('a malformed file rejects every caller with the same GeoJSONError and is not cached', async () => {
     const bad = `${FIXTURES}invalid/null-geometry.geojson`;
-    const measurer = new Measurer({ cacheFile });
+    const measurer = new MeasurementCache({ cacheFile });
     await expect(measurer.measure(bad)).rejects.toBeInstanceOf(GeoJSONError);
     await expect(measurer.measure(bad)).rejects.toThrow('features[1].geometry is null');
     await measurer.save();

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/shared/manifest.ts';
-import { Measurer } from '../../build/measure/cache.ts';
+import { MeasurementCache } from '../../build/measure/cache.ts';
 import { MAX_PREVIEW_BYTES } from '../../src/shared/manifest.ts';
 import { fitBudget, makePreview } from '../../build/preview/preview.ts';
 import { decimalsFor, METRES_PER_DEGREE, prepare, render } from '../../build/preview/simplify.ts';
@@ -170,7 +170,7 @@ describe('geoshelf preview (CLI)', () => {
         'simplification',
       ]);
     }
-    const { problems } = await validateManifests(root, { measurer: new Measurer() });
+    const { problems } = await validateManifests(root, { measurer: new MeasurementCache() });
     expect(problems.map(formatProblem)).toEqual([]);
   });
 
@@ -214,7 +214,7 @@ describe('geoshelf preview (CLI)', () => {
       'unassigned',
       'unassigned',
     ]);
-    const { problems } = await validateManifests(root, { measurer: new Measurer() });
+    const { problems } = await validateManifests(root, { measurer: new MeasurementCache() });
     expect(problems.map(formatProblem)).toEqual([]);
   });
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
+import { buildCatalogue } from '../../build/build.ts';
 import { listFiles } from '../../build/core/files.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import type { ReleaseRecord } from '../../build/release/ledger.ts';
@@ -174,6 +175,7 @@ describe('geoshelf release', () => {
     const before = await ledgerState(root);
     const failing = makeRelease(root, '1.1.0', {
       geometry: false,
+      buildSite: (out, base, v) => buildCatalogue({ root, out, base, releases: false, releaseOf: v }),
       beforeCommit: (staged) => {
         expect(existsSync(join(staged, 'release.json'))).toBe(true); // the whole release, written aside
         throw new Error('disk full');

@@ -19,7 +19,7 @@ import { UserError } from '../../build/core/errors.ts';
 import { readFeatures } from '../../build/core/read-features.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
 import { updateManifests } from '../../build/manifest/update-all.ts';
-import { Measurer } from '../../build/measure/cache.ts';
+import { MeasurementCache } from '../../build/measure/cache.ts';
 import { filesUnder } from '../build/helpers.ts';
 import { FIXTURES, tempCopy } from '../manifests/helpers.ts';
 
@@ -42,7 +42,7 @@ function linkInstead(root: string, rel: string, target: string): void {
   symlinkSync(target, join(root, rel));
 }
 
-const validate = (root: string) => validateManifests(root, { measurer: new Measurer() });
+const validate = (root: string) => validateManifests(root, { measurer: new MeasurementCache() });
 
 describe('links that leave data/ are refused', () => {
   for (const [what, rel, pointer] of [

@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/shared/manifest.ts';
-import { Measurer } from '../../build/measure/cache.ts';
+import { MeasurementCache } from '../../build/measure/cache.ts';
 import { readFeatures, type GeoFeature } from '../../build/core/read-features.ts';
 import { assignFeatures, parentsOf, slug } from '../../build/split/split.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
@@ -133,7 +133,7 @@ describe('geoshelf split (CLI)', () => {
       'parentISO',
       'src_shape_id',
     ]);
-    const { problems } = await validateManifests(root, { measurer: new Measurer() });
+    const { problems } = await validateManifests(root, { measurer: new MeasurementCache() });
     expect(problems.map(formatProblem)).toEqual([]);
   });
 
@@ -170,7 +170,7 @@ describe('geoshelf split (CLI)', () => {
     expect(run.stdout.split('\n')[0]).toBe('13 features: 11 by code, 0 by overlap, 2 unassigned');
     const after = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
     expect(after.datasets[1]!.properties).toContain('adm1ISO');
-    const { problems } = await validateManifests(root, { measurer: new Measurer() });
+    const { problems } = await validateManifests(root, { measurer: new MeasurementCache() });
     expect(problems.map(formatProblem)).toEqual([]);
   });
 

@@ -8,8 +8,8 @@ import { countryApi, fileUrl } from './paths.ts';
 import type { CountryDownloads, DatasetDownloads } from '../../formats/downloads.ts';
 import { downloadsSection, levelLinks, partLinks } from './downloads.ts';
 import { atlasMapAttributes, partNames, unitsSection } from '../atlas-page.ts';
-import type { CountryAtlas } from '../atlas.ts';
-import { mainMap, type CountryMap } from '../maps.ts';
+import { mainMap, type CountryAtlas } from '../atlas.ts';
+import type { CountryMap } from '../maps.ts';
 import { datasetGeometry, describeGeometry, type GeometryByFile } from '../geometry-status.ts';
 
 /** What the build's stages found about one country besides its manifest; a page renders without any of it. */

@@ -4,10 +4,11 @@
 import { resolve } from 'node:path';
 import type { ReleaseChange } from '../../../src/shared/api.ts';
 import { GeometryChecker } from '../../../build/geometry/cache.ts';
-import { Measurer } from '../../../build/measure/cache.ts';
+import { MeasurementCache } from '../../../build/measure/cache.ts';
 import { versionProblem } from '../../../build/release/ledger.ts';
 import { makeRelease } from '../../../build/release/release.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../../../build/identity/thresholds.ts';
+import { buildCatalogue } from '../../../build/build.ts';
 import { problemSummary } from '../../../build/core/report.ts';
 import { normaliseBase } from '../../../build/site/pages/html.ts';
 import { defineCommand, PER_FILE, UsageError } from '../command.ts';
@@ -93,7 +94,7 @@ export default defineCommand({
       throw new UsageError(`--base: ${(error as Error).message}`);
     }
     const root = resolve(values.root);
-    const measurer = Measurer.forRoot(root);
+    const measurer = MeasurementCache.forRoot(root);
     const geometry = GeometryChecker.forRoot(root);
     const outcome = await makeRelease(root, version, {
       measurer,
@@ -101,6 +102,7 @@ export default defineCommand({
       thresholds,
       codeKey: values['code-key'],
       base: values.base,
+      buildSite: (out, base, v) => buildCatalogue({ root, out, base, releases: false, releaseOf: v }),
     });
     await measurer.save();
     await geometry.save();

@@ -2,7 +2,7 @@
 // (build/manifest/validate.ts) and reports every problem.
 import { resolve } from 'node:path';
 import { validateManifests } from '../../../build/manifest/validate.ts';
-import { Measurer } from '../../../build/measure/cache.ts';
+import { MeasurementCache } from '../../../build/measure/cache.ts';
 import { GeometryChecker } from '../../../build/geometry/cache.ts';
 import { plural, problemSummary } from '../../../build/core/report.ts';
 import { defineCommand, PER_FILE } from '../command.ts';
@@ -37,7 +37,7 @@ export default defineCommand({
   },
   async run({ values }, out) {
     const root = resolve(values.root);
-    const measurer = Measurer.forRoot(root, { noCache: values['no-cache'] });
+    const measurer = MeasurementCache.forRoot(root, { noCache: values['no-cache'] });
     const geometry = GeometryChecker.forRoot(root, { noCache: values['no-cache'] });
     const strict = values.strict;
     const { manifests, problems } = await validateManifests(root, { measurer, geometry, strict });
