@@ -1,5 +1,6 @@
 // Wires the catalogue build together: validate every manifest → draw maps →
-// bundle the client → render pages and JSON API → write dist/ atomically
+// bundle the client → render pages and JSON API → add every recorded release
+// (build/release/publish.ts) → write dist/ atomically
 // (or, when nothing changed since the last build, keep dist/: build-fingerprint.ts).
 // It computes and writes; printing and exit codes belong to src/cli/commands/build.ts.
 import { existsSync } from 'node:fs';
@@ -22,12 +23,29 @@ import { hasErrors, type Problem } from './core/problem.ts';
 import { validateManifests, type LoadedManifest } from './manifest/validate.ts';
 import { writeDist, type WriteStats } from './publish/write-dist.ts';
 import { prepareDownloads } from './formats/downloads.ts';
+import type { ApiReleaseStatus } from '../src/shared/api.ts';
+import { releasedFiles } from './release/files.ts';
+import { readLedger } from './release/ledger.ts';
+import { changesPage, renderChangesPage } from './site/pages/changes-page.ts';
+import {
+  ledgerFingerprint,
+  publishReleases,
+  releaseStatus,
+  type PublishedReleases,
+} from './release/publish.ts';
 
 export interface BuildOptions {
   root: string; // folder holding data/{body}/{ISO3}/manifest.json
   out: string; // e.g. "dist"
   base?: string; // URL path the site lives under, default "/"
   siteUrl?: string; // e.g. "https://boundaries.example.org", for absolute sitemap URLs
+  /**
+   * Publish the release ledger (data/releases/): each release under
+   * releases/VERSION/ and api/releases.json. Default true; false when
+   * `release` builds the frozen copy of a release (which is `releaseOf`).
+   */
+  releases?: boolean;
+  releaseOf?: string; // the version this build is the frozen copy of, e.g. "2026.11"
   onProgress?: (stage: string, done?: number, total?: number) => void;
   tiles?: boolean; // false: no map tiles (pages keep their pictures); bench:tiles's baseline
 }
@@ -111,6 +129,9 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     throw new UserError(`--site-url: expected an origin like https://example.org, got "${options.siteUrl}"`);
   }
   await checkOut(root, out);
+  const ledger = options.releases === false ? undefined : await readLedger(root);
+  if (ledger?.problems.length) return { ok: false, problems: ledger.problems };
+  const releases = ledger?.releases.length ? ledger : undefined; // no release made yet: nothing to publish
 
   const buildCache = await loadBuildCache(root);
   const cache = buildCache.data;
@@ -119,6 +140,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     base,
     siteUrl: options.siteUrl ?? null,
     tiles: options.tiles !== false,
+    ledger: releases ? ledgerFingerprint(releases) : null,
+    releaseOf: options.releaseOf ?? null,
   });
   if (cache.fingerprint === fingerprint && cache.summary && (await distUnchanged(root, out, cache))) {
     const { manifests, datasets, files, bytes } = cache.summary;
@@ -145,6 +168,15 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   if (hasErrors(problems)) return { ok: false, problems };
   const loaded = [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
+  let release: ApiReleaseStatus | undefined;
+  let published: PublishedReleases | undefined;
+  if (options.releaseOf !== undefined) {
+    release = { release: options.releaseOf, latest: options.releaseOf, unreleased_changes: false };
+  } else if (releases) {
+    release = releaseStatus(releases, await releasedFiles(root, loaded));
+    published = await publishReleases(root, base, releases, release);
+  }
+
   progress('converting downloads');
   const downloads = await prepareDownloads(root, loaded, measurer, (done, total) =>
     progress('converting downloads', done, total),
@@ -170,7 +202,14 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const bundle = await clientBundle();
   progress('rendering pages');
   const site = renderSite(
-    { base, script: bundle.script, styles: bundle.styles, siteUrl: options.siteUrl },
+    {
+      base,
+      script: bundle.script,
+      styles: bundle.styles,
+      siteUrl: options.siteUrl,
+      release,
+      frozen: options.releaseOf !== undefined,
+    },
     loaded,
     { atlas: drawn.atlas, downloads: downloads.byManifest, geometry },
   );
@@ -181,11 +220,16 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     ...tiles.files,
   ]);
   for (const { file, text } of loaded) generated.set(file, text); // manifests are published verbatim
+  for (const [path, text] of published?.generated ?? []) generated.set(path, text);
+  const context = { base, script: bundle.script, styles: bundle.styles };
+  for (const feed of published?.feeds ?? [])
+    generated.set(changesPage(feed.version), renderChangesPage(context, feed));
+  const built = new Map([...downloads.files, ...(published?.built ?? [])]);
 
   const write = await writeDist(
     root,
     out,
-    { generated, data: dataFiles(loaded), built: downloads.files },
+    { generated, data: dataFiles(loaded), built },
     cache,
     (done, total) => progress('writing files', done, total),
   );

@@ -16,6 +16,7 @@ const COMMANDS = [
   'measure',
   'validate',
   'manifest',
+  'release',
   'build',
   'preview',
   'split',
@@ -153,6 +154,11 @@ describe('geoshelf CLI', () => {
       /^test\/fixtures\/manifests\/false\/license\/data\/earth\/(CHL|URY)\/manifest\.json: \/datasets\/0\/license: /,
     ],
     [
+      'release',
+      ['release', '1.0.0', '--root', `${FALSE}/license`],
+      /^test\/fixtures\/manifests\/false\/license\/data\/earth\/(CHL|URY)\/manifest\.json: \/datasets\/0\/license: /,
+    ],
+    [
       'preview',
       ['preview', '--root', `${FALSE}/json`],
       /^test\/fixtures\/manifests\/false\/json\/data\/earth\/CHL\/manifest\.json: invalid JSON at line \d+, column \d+: /,
@@ -180,7 +186,7 @@ describe('geoshelf CLI', () => {
       expect(result.code).toBe(1);
       const problems = result.stderr
         .split('\n')
-        .filter((l) => l && !/^\d+ (problem|manifest)|^geoshelf build: \d+ problem/.test(l));
+        .filter((l) => l && !/^\d+ (problem|manifest)|^geoshelf (build|release): \d+ problem/.test(l));
       expect(problems.length).toBeGreaterThan(0);
       for (const problem of problems) expect(problem).toMatch(line);
       expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace

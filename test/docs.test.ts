@@ -43,10 +43,12 @@ function ignoredPatterns(): RegExp[] {
     });
 }
 const IGNORED = ignoredPatterns();
+/** What geoshelf writes into a publisher's data root, which the sample data does not hold: its release ledger. */
+const WRITTEN_IN_ROOTS = /^data\/releases(\/|$)/;
 
 /** Whether `path` (repository-relative) is something the tools write, e.g. "lib/src/cli/main.js". */
 function isGenerated(path: string): boolean {
-  return IGNORED.some((pattern) => pattern.test(path));
+  return WRITTEN_IN_ROOTS.test(path) || IGNORED.some((pattern) => pattern.test(path));
 }
 
 const TOP_FOLDERS = new Set(

@@ -39,6 +39,8 @@ export const OTHER_RULES = [
   'location', // locations import: a record (or a whole input file) that can't be imported
   'id-exists', // locations import: a record whose id is already in the database
   'write', // locations import: the database can't be written
+  'ledger', // release, build: a file of the release ledger (data/releases/) is missing or unreadable
+  'release-exists', // release: the version is recorded with other content
   'z-dropped', // build: a level's z values cannot be kept in one of its download formats (TopoJSON is 2D)
 ] as const;
 

@@ -1,6 +1,7 @@
 // Renders every generated file of the site into memory: the index, one page
 // per manifest, 404.html, robots.txt, sitemap.xml and the JSON API. Nothing
 // here touches the disk; build/build.ts decides what to write.
+import type { ApiReleaseStatus } from '../../src/shared/api.ts';
 import { renderApiCountry, renderApiIndex } from './api.ts';
 import { escapeHtml, markup } from './pages/html.ts';
 import { renderCountryPage, type CountryFacts } from './pages/country-page.ts';
@@ -20,6 +21,8 @@ import type { GeometryByFile } from './geometry-status.ts';
 
 export interface SiteOptions extends PageContext {
   siteUrl?: string; // e.g. "https://boundaries.example.org"; makes sitemap URLs absolute
+  release?: ApiReleaseStatus; // which release this catalogue is (absent: no release made yet)
+  frozen?: boolean; // the copy of a release, published under releases/VERSION/
 }
 
 /** Returns the sitemap: absolute URLs with `siteUrl`, else paths from the base (see README). */
@@ -81,6 +84,8 @@ export function renderSite(
     renderIndexPage(
       context,
       loaded.map((l) => l.manifest),
+      options.release,
+      options.frozen,
     ),
   );
   for (const { file, manifest } of loaded) {

@@ -2,6 +2,7 @@
 // atlas lists, searches, maps and publishes them: name, code, parent, bbox,
 // the part file holding it, and an anchor id that is its permalink.
 import type { BBox, Dataset } from '../../src/shared/manifest.ts';
+import { CODE_KEYS, NAME_KEYS, PARENT_KEYS, textValues as text } from '../identity/keys.ts';
 
 export interface Unit {
   id: string; // anchor on the country page, without "unit-": e.g. "US-TX", "USA-ADM2-US-AL.01001"
@@ -16,20 +17,8 @@ export interface Unit {
 
 type Position = number[];
 
-const NAME_KEYS = ['shapeName', 'name', 'NAME', 'name_en', 'NAME_EN', 'name_local', 'NAME_LOCAL'];
-const CODE_KEYS = ['shapeISO', 'iso_3166_2', 'code', 'ISO', 'iso'];
 /** Keys of units that have no ISO code (US counties): shown and searched as their code, never their id. */
 const KEY_KEYS = ['FIPS', 'fips', 'GEOID', 'geoid', 'src_shape_id'];
-const PARENT_KEYS = ['parentISO', 'adm1ISO'];
-
-function text(p: Record<string, unknown>, keys: string[]): string[] {
-  const out: string[] = [];
-  for (const key of keys) {
-    const v = p[key];
-    if ((typeof v === 'string' && v.trim()) || typeof v === 'number') out.push(String(v).trim());
-  }
-  return [...new Set(out)];
-}
 
 /** Calls `each` for every position of a Polygon, MultiPolygon or GeometryCollection. */
 export function eachPosition(geometry: unknown, each: (p: Position) => void): void {

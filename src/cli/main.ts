@@ -28,6 +28,7 @@ const COMMANDS: Entry[] = [
   { name: 'measure', module: 'measure', summary: 'print bytes, sha256, features, bbox… of GeoJSON files' },
   { name: 'validate', module: 'validate', summary: 'check every manifest against the schema and its files' },
   { name: 'manifest', module: 'manifest', summary: 'recompute the derived fields of manifests' },
+  { name: 'release', module: 'release', summary: 'record the data as a release VERSION in data/releases/' },
   { name: 'build', module: 'build', summary: 'write the static catalogue and JSON API to dist/' },
   { name: 'preview', module: 'preview', summary: 'write previews that fit a byte budget' },
   { name: 'split', module: 'split', summary: 'split a level into one file per ADM1 parent' },

@@ -46,12 +46,14 @@ function compressible(type: string): boolean {
 }
 
 /**
- * Cache-Control by path: vite's content-hashed `assets/*` never change
- * (a year, immutable); pages and data are revalidated on every use (ETag
+ * Cache-Control by path: vite's content-hashed `assets/*` and a release's
+ * files (`releases/VERSION/*`, frozen when the release was made) never
+ * change (a year, immutable); pages and data are revalidated on every use (ETag
  * makes that a cheap 304); anything else for an hour.
  */
 export function cacheControlFor(urlPath: string): string {
-  if (urlPath.startsWith('/assets/')) return 'public, max-age=31536000, immutable';
+  if (urlPath.startsWith('/assets/') || /^\/releases\/[^/]+\//.test(urlPath))
+    return 'public, max-age=31536000, immutable';
   const extension = extname(urlPath).toLowerCase();
   if (
     urlPath.endsWith('/') ||

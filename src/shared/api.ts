@@ -131,3 +131,76 @@ export type SearchRecord = [
   countries: string,
   others?: string[],
 ];
+
+/**
+ * One unit of the registry a release publishes (and keeps in its ledger):
+ * an opaque ID that survives refreshes while the unit stays the same place.
+ */
+export interface RegistryUnit {
+  id: string; // opaque, e.g. "k3f9a2m7x0qp"
+  country: string; // ISO3, e.g. "USA"
+  level: Level;
+  code: string; // "" when the unit has none
+  name: string;
+  first_seen: string; // release versions, e.g. "2026.11"
+  last_seen: string;
+  last_changed: string; // the release of its last change (name, code, attributes, geometry)
+  supersedes?: string[]; // the IDs it replaced (a merge or split)
+  superseded_by?: string[];
+  parent_id: string | null; // the unit of the level above that holds it
+  file?: string; // where it is in this release, e.g. "data/earth/CHL/CHL_ADM1.geojson"; absent once retired
+  feature?: number; // its index among that file's features
+}
+
+/** What a geometry change was: a moved boundary, or the same line drawn again. */
+export interface GeometryChangeMetrics {
+  kind: 'boundary' | 'redigitised';
+  area_change: number | null; // (new − old) / old; null when one side has no area
+  symmetric_difference: number | null; // share of the old area
+  max_distance_m: number | null; // discrete Hausdorff distance, metres
+  offset_m: number | null; // ν, the pair's median vertex offset, metres
+}
+
+interface ChangeOf {
+  country: string; // ISO3
+  level: Level;
+}
+
+/** One change since the previous release, by unit ID. */
+export type ReleaseChange = ChangeOf &
+  (
+    | { type: 'added'; id: string; code: string; name: string; derived_from?: string[] }
+    | { type: 'removed'; id: string; code: string; name: string }
+    | { type: 'renamed'; id: string; from: string; to: string; spelling_only: boolean }
+    | { type: 'recoded'; id: string; from: string; to: string; by: 'name' | 'geometry' }
+    | { type: 'attributes'; id: string; keys: string[] }
+    | ({ type: 'geometry'; id: string } & GeometryChangeMetrics)
+    | { type: 'merged' | 'split' | 'reorganised'; old: string[]; new: string[] }
+  );
+
+export type ReleaseChangeType = ReleaseChange['type'];
+
+/** Which release the catalogue at the root is: `release` null when it has changes not yet released. */
+export interface ApiReleaseStatus {
+  release: string | null; // e.g. "2026.11": the root holds exactly that release's files
+  latest: string | null; // the last release made, null before the first
+  unreleased_changes: boolean; // the root differs from the last release (or there is none yet)
+}
+
+/** One release as dist/api/releases.json lists it. */
+export interface ApiRelease {
+  version: string;
+  sequence: number; // 1, 2, 3… in the order they were made
+  previous: string | null;
+  url: string; // the frozen catalogue, e.g. "/releases/2026.11/"
+  changes_url: string; // every change since the previous release (ReleaseChange[])
+  units_url: string; // the unit registry (RegistryUnit[])
+  counts: { files: number; units: number; changes: Partial<Record<ReleaseChangeType, number>> };
+}
+
+/** dist/api/releases.json. */
+export interface ApiReleases {
+  api_version: typeof API_VERSION;
+  current: ApiReleaseStatus;
+  releases: ApiRelease[]; // newest first
+}

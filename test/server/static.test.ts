@@ -31,6 +31,8 @@ describe('static files (--dist)', () => {
       'robots.txt': 'User-agent: *',
       'sitemap.xml': '<urlset/>',
       'logo.png': '\x89PNG',
+      'releases/2026.11/index.html': '<!doctype html><title>2026.11</title>',
+      'releases/2026.11/data/earth/CHL/manifest.json': '{"iso_a3":"CHL"}',
       'openapi.json': '{"not":"the API document"}',
       '.env': 'SECRET=1',
     };
@@ -76,6 +78,17 @@ describe('static files (--dist)', () => {
     expect((await get('/about/')).headers['cache-control']).toBe('no-cache');
     expect((await get('/data/earth/CHL/manifest.json')).headers['cache-control']).toBe('no-cache');
     expect((await get('/logo.png')).headers['cache-control']).toBe('public, max-age=3600');
+  });
+
+  it('caching: a release’s files never change, so releases/* is a year and immutable', async () => {
+    for (const path of ['/releases/2026.11/', '/releases/2026.11/data/earth/CHL/manifest.json']) {
+      const reply = await get(path);
+      expect([path, reply.status, reply.headers['cache-control']]).toEqual([
+        path,
+        200,
+        'public, max-age=31536000, immutable',
+      ]);
+    }
   });
 
   it('ETag and 304 on If-None-Match', async () => {

@@ -4,6 +4,7 @@
 // the browser renders only the rows on screen before the first paint; the
 // explicit ARIA roles keep the table's semantics under that CSS. Rows carry
 // each value once, without per-cell labels or classes.
+import type { ApiReleaseStatus } from '../../../src/shared/api.ts';
 import type { Manifest } from '../../../src/shared/manifest.ts';
 import { formatInt, markup, type Html } from './html.ts';
 import { renderPage, type PageContext } from './layout.ts';
@@ -50,11 +51,16 @@ function select(id: string, name: string, label: string, values: Html[]): Html {
 }
 
 /** Returns the index page of `manifests` (already in catalogue order). */
-export function renderIndexPage(context: PageContext, manifests: Manifest[]): string {
+export function renderIndexPage(
+  context: PageContext,
+  manifests: Manifest[],
+  release?: ApiReleaseStatus,
+  frozen = false, // the copy published under releases/VERSION/, which has no pages about releases
+): string {
   const datasets = manifests.reduce((n, m) => n + m.datasets.length, 0);
   const main = markup`<h1>Administrative boundaries</h1>
 <p class="lead">${formatInt(manifests.length)} countries and territories, ${formatInt(datasets)} datasets, each a GeoJSON file with its size, sha256, source and licence. Programs can read the same catalogue as <a href="${context.base}api/v1/index.json">JSON</a>.</p>
-<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
+${release ? releaseNote(context, release, frozen) : ''}<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
 <div class="search"><label for="q">Search places by name or code</label><input id="q" name="q" type="search" placeholder="e.g. Texas, Santiago, UK, Fiyi, CHL" autocomplete="off" spellcheck="false"></div>
 ${select('f-body', 'body', 'Body', options(manifests.map((m) => m.body)))}
 ${select(
@@ -87,4 +93,21 @@ ${manifests.map((m) => row(context, m))}</tbody>
 `, // the form needs the script
     main,
   });
+}
+
+/** Says which release this catalogue is, or that it has changes not yet released. */
+function releaseNote(context: PageContext, release: ApiReleaseStatus, frozen: boolean): Html | string {
+  if (frozen) {
+    return markup`<p id="release" class="release">This is release <strong>${release.release}</strong>; its files never change.</p>
+`;
+  }
+  const all = markup`<a href="${context.base}api/releases.json">every release</a>`;
+  if (release.release !== null) {
+    const changed = markup`<a href="${context.base}releases-changes/${release.release}/">what changed</a>`;
+    return markup`<p id="release" class="release">This is release <strong>${release.release}</strong>; its files never change (${changed}, ${all}).</p>
+`;
+  }
+  if (release.latest === null) return '';
+  return markup`<p id="release" class="release">This catalogue has changes not yet released; the last release is <a href="${context.base}releases/${release.latest}/">${release.latest}</a> (${all}).</p>
+`;
 }

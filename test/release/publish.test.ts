@@ -1,0 +1,114 @@
+// `geoshelf build` publishes every recorded release under releases/VERSION/,
+// byte for byte what the release stored the day it was made, lists them in
+// api/releases.json with one changes file each, and says on the root whether
+// it is the last release or has changes not yet released.
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ApiReleases, ReleaseChange } from '../../src/shared/api.ts';
+import { buildCatalogue } from '../../build/build.ts';
+import { listFiles } from '../../build/core/files.ts';
+import type { ReleaseSite } from '../../build/release/ledger.ts';
+import { cli, copyDataTree } from '../support/cli.ts';
+
+const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
+const TMP = join(tmpdir(), `geoshelf-publish-${process.pid}`);
+afterAll(() => rmSync(TMP, { recursive: true, force: true }));
+
+const ADM1 = 'data/earth/CHL/CHL_ADM1.geojson';
+
+/** Returns every file under `dir` with its sha256. */
+async function hashes(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const file of await listFiles(dir)) {
+    out[file] = createHash('sha256')
+      .update(readFileSync(join(dir, file)))
+      .digest('hex');
+  }
+  return out;
+}
+
+async function build(root: string, out: string): Promise<void> {
+  const result = await buildCatalogue({ root, out });
+  expect(result.ok).toBe(true);
+}
+
+describe('geoshelf build with releases', () => {
+  it('publishes each release byte-identical after later releases, lists them, and says what the root is', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    const out = join(root, '..', `${root.split('/').pop()}-dist`);
+    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    await build(root, out);
+    const first = await hashes(join(out, 'releases/1.0.0'));
+    // What the release stored the day it was made, and a catalogue of its own.
+    const site = JSON.parse(readFileSync(join(root, 'data/releases/1.0.0/site.json'), 'utf8')) as ReleaseSite;
+    expect(first).toEqual(Object.fromEntries(site.files.map((f) => [f.path, f.sha256])));
+    expect(first['data/earth/CHL/CHL_ADM1.geojson']).toBe(
+      createHash('sha256')
+        .update(readFileSync(join(root, ADM1)))
+        .digest('hex'),
+    );
+    expect(readFileSync(join(out, 'releases/1.0.0/index.html'), 'utf8')).toContain(
+      'This is release <strong>1.0.0</strong>',
+    );
+    expect(readFileSync(join(out, 'releases/1.0.0/earth/CHL/index.html'), 'utf8')).toContain(
+      'href="/releases/1.0.0/',
+    );
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('This is release <strong>1.0.0</strong>');
+    const api = () => JSON.parse(readFileSync(join(out, 'api/releases.json'), 'utf8')) as ApiReleases;
+    expect(api().current).toEqual({ release: '1.0.0', latest: '1.0.0', unreleased_changes: false });
+
+    // A change not yet released: the root says so, the release stays as it was.
+    const path = join(root, ADM1);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"Antofagasta"', '"Antofagasta Norte"'));
+    expect((await cli('manifest', '--root', root, 'CHL')).code).toBe(0);
+    await build(root, out);
+    expect(api().current).toEqual({ release: null, latest: '1.0.0', unreleased_changes: true });
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('changes not yet released');
+    expect(await hashes(join(out, 'releases/1.0.0'))).toEqual(first);
+
+    // The next release: both published, the first unchanged to the byte.
+    expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
+    await build(root, out);
+    expect(await hashes(join(out, 'releases/1.0.0'))).toEqual(first);
+    expect(readFileSync(join(out, 'releases/1.1.0/data/earth/CHL/CHL_ADM1.geojson'), 'utf8')).toContain(
+      'Antofagasta Norte',
+    );
+    const listed = api();
+    expect(listed.current).toEqual({ release: '1.1.0', latest: '1.1.0', unreleased_changes: false });
+    expect(
+      listed.releases.map((r) => [
+        r.version,
+        r.previous,
+        r.url,
+        r.changes_url,
+        r.counts.units,
+        r.counts.changes,
+      ]),
+    ).toEqual([
+      ['1.1.0', '1.0.0', '/releases/1.1.0/', '/api/releases/1.1.0/changes.json', 11, { renamed: 1 }],
+      ['1.0.0', null, '/releases/1.0.0/', '/api/releases/1.0.0/changes.json', 11, {}],
+    ]);
+    const page = readFileSync(join(out, 'releases-changes/1.1.0/index.html'), 'utf8');
+    expect(page).toContain('<h1>What changed in release 1.1.0</h1>');
+    expect(page).toMatch(
+      /<h2>Renamed \(1\)<\/h2>\n<ul class="changes">\n<li>Antofagasta Norte <code>CL-AN<\/code> <small>CHL ADM1 · [0-9a-z]{12}<\/small>: Antofagasta → Antofagasta Norte<\/li>/,
+    );
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('href="/releases-changes/1.1.0/"');
+    const changes = JSON.parse(
+      readFileSync(join(out, 'api/releases/1.1.0/changes.json'), 'utf8'),
+    ) as ReleaseChange[];
+    expect(changes.map((c) => c.type)).toEqual(['renamed']);
+  });
+
+  it('a build without any release publishes no releases', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    const out = join(root, '..', `${root.split('/').pop()}-dist`);
+    await build(root, out);
+    const files = await listFiles(out);
+    expect(files.filter((f) => f.startsWith('releases/') || f.startsWith('api/releases'))).toEqual([]);
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).not.toContain('id="release"');
+  });
+});

@@ -1,0 +1,228 @@
+// `geoshelf release`: the ledger under data/releases/ (every file with its
+// sha256, the unit registry, the changes), IDs kept across releases, level
+// files stored once by sha256, and the refusals: validate errors, a version
+// recorded with other files, a damaged ledger; a failed release leaves the
+// ledger as it was.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
+import { buildCatalogue } from '../../build/build.ts';
+import { listFiles } from '../../build/core/files.ts';
+import { makeRelease } from '../../build/release/release.ts';
+import type { ReleaseRecord } from '../../build/release/ledger.ts';
+import { BIN, CHILD_BOUND_MS, cli, copyDataTree } from '../support/cli.ts';
+
+const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
+const TMP = join(tmpdir(), `geoshelf-release-${process.pid}`);
+afterAll(() => rmSync(TMP, { recursive: true, force: true }));
+
+const ADM1 = 'data/earth/CHL/CHL_ADM1.geojson';
+const read = <T>(root: string, file: string) => JSON.parse(readFileSync(join(root, file), 'utf8')) as T;
+
+/** Returns every file under the ledger with its sha256: what "as it was" compares. */
+async function ledgerState(root: string): Promise<Record<string, string>> {
+  const dir = join(root, 'data/releases');
+  if (!existsSync(dir)) return {};
+  const out: Record<string, string> = {};
+  for (const file of await listFiles(dir)) {
+    out[file] = createHash('sha256')
+      .update(readFileSync(join(dir, file)))
+      .digest('hex');
+  }
+  return out;
+}
+
+/** Edits CHL_ADM1 (a string replacement) and updates its manifest's derived fields. */
+async function edit(root: string, from: string, to: string): Promise<void> {
+  const path = join(root, ADM1);
+  writeFileSync(path, readFileSync(path, 'utf8').replace(from, to));
+  expect((await cli('manifest', '--root', root, 'CHL')).code).toBe(0);
+}
+
+describe('geoshelf release', () => {
+  it('records every file with its sha256, a registry with one opaque ID per unit, and no changes for the first release', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    const r = await cli('release', '1.0.0', '--root', root);
+    // Warnings are listed, as build lists them; they do not stop a release.
+    expect(r.stderr).toMatch(
+      /^\S+FJI_ADM0.geojson: \S+: warning: self-intersection at or near \[178.25, -19.15\]\n$/,
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^recorded release 1\.0\.0 in .*data\/releases\/1\.0\.0\/: 11 files, 11 units; the first release\n$/,
+    );
+    const record = read<ReleaseRecord>(root, 'data/releases/1.0.0/release.json');
+    const adm1 = record.files.find((f) => f.path === ADM1)!;
+    expect(adm1.sha256).toBe(
+      createHash('sha256')
+        .update(readFileSync(join(root, ADM1)))
+        .digest('hex'),
+    );
+    expect(record.files.map((f) => f.path)).toContain('data/earth/CHL/manifest.json');
+    const registry = read<RegistryUnit[]>(root, 'data/releases/1.0.0/registry.json');
+    expect(new Set(registry.map((u) => u.id)).size).toBe(11);
+    expect(read(root, 'data/releases/1.0.0/changes.json')).toEqual([]);
+    // Each region's parent is the country; each commune's its region, by parentISO.
+    const chl = registry.find((u) => u.level === 'ADM0' && u.country === 'CHL')!;
+    for (const u of registry.filter((u) => u.country === 'CHL' && u.level === 'ADM1'))
+      expect(u.parent_id).toBe(chl.id);
+    // Stored once each for the next comparison: every level file.
+    const objects = readdirSync(join(root, 'data/releases/1.0.0/objects'));
+    expect(objects.length).toBe(record.levels.reduce((n, l) => n + l.files.length, 0));
+  });
+
+  it('the same version with the same files again does nothing', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    const before = await ledgerState(root);
+    const r = await cli('release', '1.0.0', '--root', root);
+    expect([r.code, r.stdout]).toEqual([
+      0,
+      'release 1.0.0 is already recorded with these files: nothing to do\n',
+    ]);
+    expect(await ledgerState(root)).toEqual(before);
+  });
+
+  it('a refresh keeps the IDs: a renamed region keeps its ID, and only the changed file is stored again', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    expect((await cli('release', '2026.10', '--root', root)).code).toBe(0);
+    await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
+    const r = await cli('release', '2026.11', '--root', root);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/11 units; since 2026\.10: 1 renamed\n$/);
+    const before = read<RegistryUnit[]>(root, 'data/releases/2026.10/registry.json');
+    const after = read<RegistryUnit[]>(root, 'data/releases/2026.11/registry.json');
+    const antofagasta = before.find((u) => u.code === 'CL-AN' && u.level === 'ADM1')!;
+    const now = after.find((u) => u.id === antofagasta.id)!;
+    expect(now).toMatchObject({
+      name: 'Antofagasta Norte',
+      first_seen: '2026.10',
+      last_seen: '2026.11',
+      last_changed: '2026.11',
+    });
+    expect(after.filter((u) => u.last_changed === '2026.10').length).toBe(10);
+    expect(after.map((u) => u.id).sort()).toEqual(before.map((u) => u.id).sort());
+    const changes = read<ReleaseChange[]>(root, 'data/releases/2026.11/changes.json');
+    expect(changes).toEqual([
+      {
+        type: 'renamed',
+        country: 'CHL',
+        level: 'ADM1',
+        id: antofagasta.id,
+        from: 'Antofagasta',
+        to: 'Antofagasta Norte',
+        spelling_only: false,
+      },
+    ]);
+    const record = read<ReleaseRecord>(root, 'data/releases/2026.11/release.json');
+    expect([record.sequence, record.previous]).toEqual([2, '2026.10']);
+    const sha = record.files.find((f) => f.path === ADM1)!.sha256;
+    expect(readdirSync(join(root, 'data/releases/2026.11/objects'))).toEqual([`${sha}.geojson.gz`]);
+  });
+
+  it('refuses when validate finds errors (exit 1, every problem listed, no ledger written)', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    const path = join(root, ADM1);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('Antofagasta', 'Antofagasta Norte')); // manifest not updated
+    const r = await cli('release', '1.0.0', '--root', root);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`data/earth/CHL/manifest.json: /datasets/1/bytes:`);
+    expect(r.stderr).toMatch(
+      /\ngeoshelf release: \d+ problems? in \d+ files?( \(.*\))?; release 1\.0\.0 not made\n$/,
+    );
+    expect(existsSync(join(root, 'data/releases'))).toBe(false);
+  });
+
+  it('refuses a version already recorded with other files, and leaves it as it was', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    const before = await ledgerState(root);
+    await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
+    const r = await cli('release', '1.0.0', '--root', root);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `\n${root}/data/releases/1.0.0/release.json: release 1.0.0 is already recorded with other files; choose a new version\n`,
+    );
+    expect(await ledgerState(root)).toEqual(before);
+  });
+
+  it('refuses when a ledger file is missing, naming it', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    const record = read<ReleaseRecord>(root, 'data/releases/1.0.0/release.json');
+    const sha = record.files.find((f) => f.path === ADM1)!.sha256;
+    rmSync(join(root, `data/releases/1.0.0/objects/${sha}.geojson.gz`));
+    rmSync(join(root, 'data/releases/1.0.0/changes.json'));
+    const before = await ledgerState(root);
+    const r = await cli('release', '1.1.0', '--root', root);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual([
+      `${root}/data/releases/1.0.0/changes.json: missing from the ledger`,
+      `${root}/data/releases/1.0.0/release.json: /levels/2/files/0: the ledger lost ${ADM1} as released (objects/${sha}.geojson.gz is in no release folder)`,
+      'geoshelf release: 2 problems in 2 files; release 1.1.0 not made',
+    ]);
+    expect(await ledgerState(root)).toEqual(before);
+  });
+
+  it('a release that fails while writing leaves the ledger as it was, and the next one succeeds', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
+    const before = await ledgerState(root);
+    const failing = makeRelease(root, '1.1.0', {
+      geometry: false,
+      buildSite: (out, base, v) => buildCatalogue({ root, out, base, releases: false, releaseOf: v }),
+      beforeCommit: (staged) => {
+        expect(existsSync(join(staged, 'release.json'))).toBe(true); // the whole release, written aside
+        throw new Error('disk full');
+      },
+    });
+    await expect(failing).rejects.toThrow('disk full');
+    expect(await ledgerState(root)).toEqual(before);
+    expect(existsSync(join(root, '.cache/geoshelf/release-staging'))).toBe(false);
+    expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
+  });
+
+  it('a release killed while it writes (SIGKILL) leaves the ledger as it was', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
+    const before = await ledgerState(root);
+    const child = spawn('node', [BIN, 'release', '1.1.0', '--root', root], { stdio: 'ignore' });
+    const bound = setTimeout(() => child.kill('SIGKILL'), CHILD_BOUND_MS);
+    const exited = new Promise<NodeJS.Signals | null>((done) =>
+      child.on('exit', (_, signal) => done(signal)),
+    );
+    // Killed as soon as it has started writing the release (its staging folder exists).
+    const staging = join(root, '.cache/geoshelf/release-staging');
+    let running = true;
+    void exited.then(() => (running = false));
+    while (running && !existsSync(staging)) await new Promise((r) => setTimeout(r, 2));
+    child.kill('SIGKILL');
+    const signal = await exited;
+    clearTimeout(bound);
+    expect(signal).toBe('SIGKILL'); // it was killed midway, not finished
+    expect(await ledgerState(root)).toEqual(before);
+    // The next release clears what the killed one left and records it.
+    expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
+    expect(existsSync(staging)).toBe(false);
+  });
+
+  it('a version must be a folder and URL segment on every host (exit 2)', async () => {
+    for (const bad of ['v1', '1.0.', '1..2', '1/2', 'A1', '1.0.0+build']) {
+      const r = await cli('release', bad, '--root', FIXTURE);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toContain(`"${bad}" is not a release version`);
+    }
+    expect((await cli('release', '--root', FIXTURE)).code).toBe(2);
+    const flag = await cli('release', '1.0.0', '--root', FIXTURE, '--redigitise-k-distance', 'many');
+    expect([flag.code, flag.stderr]).toEqual([
+      2,
+      'geoshelf release: --redigitise-k-distance: expected a number ≥ 0, got "many"\n',
+    ]);
+  });
+});
