@@ -1,0 +1,71 @@
+// Naming the selected unit: its name, code and parent below the map (with a
+// link to its entry in the units list), and in the caption with the level shown.
+import type { TilesInfo } from '../shared/tiles.ts';
+import { countryDocument, parentName, type CountryDocument } from './country-data.ts';
+import type { MapView } from './map-view.ts';
+
+const PROMPT = 'Click, tap or focus a unit to name it.';
+
+export class MapSelection {
+  /** The caption written at build time, for the level the page opened at. */
+  private readonly captionText: string;
+  private readonly initialLevel: string;
+
+  constructor(
+    private readonly map: MapView,
+    private readonly info: HTMLElement,
+    private readonly caption: Element | null,
+    private readonly tilesOf: Record<string, TilesInfo>,
+  ) {
+    this.captionText = caption?.textContent ?? '';
+    this.initialLevel = map.level;
+    info.textContent = PROMPT;
+  }
+
+  /** Names unit `id` of the level shown below the map and in the caption, and highlights it. */
+  async name(id: string): Promise<void> {
+    const { map, info } = this;
+    map.selectedId = id;
+    map.highlight();
+    const path = [...map.svg.querySelectorAll<SVGPathElement>('path[data-u]')].find(
+      (p) => p.dataset.u === id,
+    );
+    const title = path?.querySelector('title')?.textContent ?? id;
+    info.replaceChildren(document.createElement('strong'));
+    info.firstElementChild!.textContent = title;
+    const doc = await countryDocument();
+    if (map.selectedId !== id) return;
+    const unit =
+      doc && (doc.units[map.level as keyof CountryDocument['units']] ?? []).find((u) => u.id === id);
+    if (unit) info.firstElementChild!.textContent = unit.name || title;
+    const details = unit
+      ? [unit.code && `code ${unit.code}`, unit.parent && `in ${parentName(doc!, unit.parent)}`].filter(
+          Boolean,
+        )
+      : [];
+    if (details.length) info.append(` (${details.join(', ')})`);
+    if (unit && document.getElementById(`units`)) {
+      const link = document.createElement('a');
+      link.href = `#unit-${id}`;
+      link.textContent = 'entry in the units list';
+      info.append(' · ', link);
+    }
+    this.setCaption(unit?.name ?? title);
+  }
+
+  /** Forgets the selection (another level is shown): back to the prompt and the level's caption. */
+  clear(): void {
+    this.map.selectedId = undefined;
+    this.info.textContent = PROMPT;
+    this.setCaption();
+  }
+
+  /** The caption names the level shown and the unit selected, and says where the detail comes from. */
+  private setCaption(unitName?: string): void {
+    if (!this.caption) return;
+    const level = this.map.level;
+    const detail = this.tilesOf[level] ? ' Zooming in loads the full-detail boundaries of this level.' : '';
+    const base = level === this.initialLevel ? this.captionText : `${level} boundaries, drawn at build time.`;
+    this.caption.textContent = `${unitName ? `${unitName} (${level}). ` : ''}${base}${detail}`;
+  }
+}

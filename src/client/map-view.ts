@@ -1,0 +1,184 @@
+// The explorable map's view: the SVG shown in the viewport, the box in sight
+// (moved by zoom and pan through its viewBox), the selected unit's highlight,
+// and the full-detail tile layer, which starts on the reader's first interaction.
+import type { TilesInfo } from '../shared/tiles.ts';
+import { countryDocument, type CountryDocument } from './country-data.ts';
+import { updateLabels } from './labels.ts';
+import { updateMarkers } from './markers.ts';
+import type { TileLayer } from './tile-layer.ts';
+import { panBy, zoomAt, type View } from './view.ts';
+
+const MAX_ZOOM = 64;
+/** Margin around a unit framed on selection, as a share of its size. */
+const FRAME_MARGIN = 0.15;
+
+function viewOf(svg: SVGSVGElement): View {
+  const [x, y, w, h] = (svg.getAttribute('viewBox') ?? '0 0 600 400').split(/\s+/).map(Number);
+  return { x, y, w, h };
+}
+
+/** Makes the units of `svg` focusable (one tab stop, arrow keys between them); focusing one calls `onFocus`. */
+function wireUnits(svg: SVGSVGElement, onFocus: (id: string) => void): void {
+  svg.setAttribute('role', 'group'); // was "img": its units are now focusable
+  const paths = [...svg.querySelectorAll<SVGPathElement>('path[data-u]')];
+  paths.forEach((path, i) => {
+    path.tabIndex = i === 0 ? 0 : -1; // one tab stop; arrow keys move between units
+    path.setAttribute('role', 'button');
+    path.setAttribute('aria-label', path.querySelector('title')?.textContent ?? path.dataset.u ?? '');
+    path.addEventListener('focus', () => onFocus(path.dataset.u ?? ''));
+    path.addEventListener('keydown', (event) => {
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+      const to = step ? paths[(i + step + paths.length) % paths.length] : undefined;
+      const end = event.key === 'Home' ? paths[0] : event.key === 'End' ? paths.at(-1) : undefined;
+      const next = to ?? end;
+      if (!next) return;
+      event.preventDefault();
+      event.stopPropagation(); // arrows move between units here, not the view
+      path.tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
+    });
+  });
+}
+
+export class MapView {
+  svg: SVGSVGElement;
+  /** The main territory's box (the picture's viewBox), and the box of every shape. */
+  home: View;
+  all: View;
+  view: View;
+  selectedId: string | undefined;
+  /** Whether the reader has interacted: tiles load from then on. */
+  private active = false;
+  private layer: TileLayer | undefined;
+  private frame = 0;
+
+  constructor(
+    private readonly figure: HTMLElement,
+    readonly viewport: HTMLElement,
+    svg: SVGSVGElement,
+    private readonly tilesOf: Record<string, TilesInfo>,
+  ) {
+    this.svg = svg;
+    this.home = viewOf(svg);
+    this.all = this.home;
+    this.view = this.home;
+  }
+
+  /** The level shown (data-level names it as soon as it is chosen). */
+  get level(): string {
+    return this.figure.dataset.level ?? '';
+  }
+
+  get interactive(): boolean {
+    return this.active;
+  }
+
+  /** Shows `svg` in the viewport at its home view, its units focusable. */
+  wire(svg: SVGSVGElement, onFocusUnit: (id: string) => void): void {
+    this.layer = undefined;
+    this.svg = svg;
+    wireUnits(svg, onFocusUnit);
+    this.home = viewOf(svg);
+    const [x0, y0, x1, y1] = (svg.dataset.extent ?? '').split(' ').map(Number);
+    this.all = Number.isFinite(x1) ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : this.home;
+    this.view = { ...this.home };
+    this.viewport.replaceChildren(svg);
+    this.refresh();
+  }
+
+  /** Returns screen pixels per SVG unit at the current view. */
+  private pxPerUnit(): number {
+    const r = this.viewport.getBoundingClientRect();
+    return Math.min(r.width / this.view.w, r.height / this.view.h) || 600 / this.view.w;
+  }
+
+  private refresh(): void {
+    this.frame = 0;
+    const k = this.pxPerUnit();
+    updateMarkers(this.svg, k);
+    updateLabels(this.svg, this.view, k);
+    if (this.layer) void this.layer.update(this.view, k).then((drawn) => drawn && this.highlight());
+  }
+
+  /** Moves the picture to the current view; markers, labels and tiles follow on the next frame. */
+  apply(): void {
+    this.svg.setAttribute('viewBox', `${this.view.x} ${this.view.y} ${this.view.w} ${this.view.h}`);
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.refresh());
+  }
+
+  show(view: View): void {
+    this.view = { ...view };
+    this.apply();
+  }
+
+  zoom(factor: number, cx = this.view.x + this.view.w / 2, cy = this.view.y + this.view.h / 2): void {
+    const maxW = Math.max(this.all.w, this.home.w) * 1.5;
+    this.view = zoomAt(this.view, factor, cx, cy, this.home.w / MAX_ZOOM, maxW);
+    this.apply();
+  }
+
+  pan(dx: number, dy: number): void {
+    this.view = panBy(this.view, dx, dy);
+    this.apply();
+  }
+
+  /** Returns the SVG point under screen point (x, y), and SVG units per screen pixel. */
+  toSvg(x: number, y: number): { scale: number; x: number; y: number } {
+    const r = this.viewport.getBoundingClientRect();
+    const scale = Math.max(this.view.w / r.width, this.view.h / r.height);
+    return { scale, x: this.view.x + (x - r.left) * scale, y: this.view.y + (y - r.top) * scale };
+  }
+
+  /** Starts the full-detail tiles of the current level (once the reader interacts). */
+  async startTiles(): Promise<void> {
+    this.active = true;
+    const level = this.level;
+    const info = this.tilesOf[level];
+    if (!info || this.layer) return;
+    const [{ TileLayer }, doc] = await Promise.all([import('./tile-layer.ts'), countryDocument()]);
+    if (this.level !== level || this.layer) return;
+    const units = doc?.units[level as keyof CountryDocument['units']];
+    this.layer = new TileLayer(this.svg, info, info.named && units ? units.map((u) => u.id) : undefined);
+    this.apply();
+  }
+
+  interacted(): void {
+    if (!this.active) void this.startTiles();
+  }
+
+  /** Marks every shape of the selected unit (picture, tiles, markers). */
+  highlight(): void {
+    for (const el of this.svg.querySelectorAll('.selected')) el.classList.remove('selected');
+    if (this.selectedId === undefined) return;
+    for (const el of this.svg.querySelectorAll<SVGElement>('[data-u], [data-t]')) {
+      if ((el.dataset.u ?? el.dataset.t) === this.selectedId) el.classList.add('selected');
+    }
+  }
+
+  /** Frames the unit's shape (its picture's box) with a margin, keeping the viewport's shape. */
+  frameUnit(id: string): void {
+    const shapes = [
+      ...this.svg.querySelectorAll<SVGGraphicsElement>('path.f[data-u], circle.m[data-u]'),
+    ].filter((p) => p.dataset.u === id);
+    if (shapes.length === 0) return;
+    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const s of shapes) {
+      const b = s.getBBox();
+      [x0, y0, x1, y1] = [
+        Math.min(x0, b.x),
+        Math.min(y0, b.y),
+        Math.max(x1, b.x + b.width),
+        Math.max(y1, b.y + b.height),
+      ];
+    }
+    const aspect = this.home.h / this.home.w;
+    const minW = this.home.w / MAX_ZOOM;
+    let w = Math.max((x1 - x0) * (1 + 2 * FRAME_MARGIN), minW);
+    let h = Math.max((y1 - y0) * (1 + 2 * FRAME_MARGIN), w * aspect);
+    w = Math.max(w, h / aspect);
+    h = w * aspect;
+    this.view = { x: (x0 + x1) / 2 - w / 2, y: (y0 + y1) / 2 - h / 2, w, h };
+    this.apply();
+  }
+}
