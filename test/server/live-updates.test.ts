@@ -19,9 +19,13 @@ afterEach(async () => {
   await cleanup();
 });
 
-/** Requests `path` until `done(reply)` holds (at most 10 s); every reply on the way must be a 200. */
+/**
+ * Requests `path` until `done(reply)` holds, for up to 30 s (the file is stat()ed every second;
+ * a full parallel test run on 2 cores has delayed a reload past 10 s); every reply on the way must be a 200.
+ */
 async function pollUntil(url: string, done: (total: number) => boolean): Promise<number> {
-  for (let tries = 0; tries < 200; tries++) {
+  const until = Date.now() + 30_000;
+  for (let tries = 0; Date.now() < until; tries++) {
     const reply = await request(url);
     expect(reply.status).toBe(200);
     const total = Number(reply.headers['x-total-count']);
@@ -32,59 +36,67 @@ async function pollUntil(url: string, done: (total: number) => boolean): Promise
 }
 
 describe('live updates', () => {
-  it('rows imported into the served file appear by themselves, while requests keep succeeding', async () => {
-    const db = await buildDb(dir, sampleRows(10));
-    const log = recordingLogger();
-    server = await serve({ db, log });
-    // warm the cache with the page that will change
-    expect((await request(`${server.url}/ubicaciones/?limit=1000`)).json()).toHaveLength(10);
-    const input = join(dir, 'more.json');
-    await writeFile(input, JSON.stringify(sampleRows(30).slice(10)));
-    let failures = 0;
-    let answered = 0;
-    let importing = true;
-    const load = (async () => {
-      while (importing) {
-        const reply = await request(`${server!.url}/ubicaciones/otros/?limit=5`);
-        if (reply.status === 200) answered++;
-        else failures++;
-      }
-    })();
-    const result = await importLocations({ files: [input], db });
-    expect(result.total).toBe(30);
-    await pollUntil(`${server.url}/ubicaciones/?limit=1000`, (total) => total === 30);
-    importing = false;
-    await load;
-    expect(failures).toBe(0);
-    expect(answered).toBeGreaterThan(0);
-    const body = (await request(`${server.url}/ubicaciones/?limit=1000`)).json() as { name: string }[];
-    expect(body.map((r) => r.name)).toEqual(sampleRows(30).map((r) => r.name));
-    // each swap is logged; the last one saw all 30 rows
-    expect(log.entries.length).toBeGreaterThan(0);
-    for (const entry of log.entries) expect(entry).toMatchObject({ level: 'info', event: 'reloaded', db });
-    expect(log.entries.at(-1)).toMatchObject({ msg: `reloaded ${db}: 30 locations`, rows: 30 });
-  });
+  it(
+    'rows imported into the served file appear by themselves, while requests keep succeeding',
+    { timeout: 60_000 },
+    async () => {
+      const db = await buildDb(dir, sampleRows(10));
+      const log = recordingLogger();
+      server = await serve({ db, log });
+      // warm the cache with the page that will change
+      expect((await request(`${server.url}/ubicaciones/?limit=1000`)).json()).toHaveLength(10);
+      const input = join(dir, 'more.json');
+      await writeFile(input, JSON.stringify(sampleRows(30).slice(10)));
+      let failures = 0;
+      let answered = 0;
+      let importing = true;
+      const load = (async () => {
+        while (importing) {
+          const reply = await request(`${server!.url}/ubicaciones/otros/?limit=5`);
+          if (reply.status === 200) answered++;
+          else failures++;
+        }
+      })();
+      const result = await importLocations({ files: [input], db });
+      expect(result.total).toBe(30);
+      await pollUntil(`${server.url}/ubicaciones/?limit=1000`, (total) => total === 30);
+      importing = false;
+      await load;
+      expect(failures).toBe(0);
+      expect(answered).toBeGreaterThan(0);
+      const body = (await request(`${server.url}/ubicaciones/?limit=1000`)).json() as { name: string }[];
+      expect(body.map((r) => r.name)).toEqual(sampleRows(30).map((r) => r.name));
+      // each swap is logged; the last one saw all 30 rows
+      expect(log.entries.length).toBeGreaterThan(0);
+      for (const entry of log.entries) expect(entry).toMatchObject({ level: 'info', event: 'reloaded', db });
+      expect(log.entries.at(-1)).toMatchObject({ msg: `reloaded ${db}: 30 locations`, rows: 30 });
+    },
+  );
 
-  it('a plain table written in place by another tool is picked up too (its seek index rebuilt)', async () => {
-    const db = join(dir, 'plain.db');
-    const writer = new Database(db);
-    writer.exec(
-      'CREATE TABLE locations (id TEXT, name TEXT, description TEXT, type TEXT, latitude REAL, longitude REAL)',
-    );
-    const insert = writer.prepare("INSERT INTO locations VALUES (?, ?, '', 'otro', 1, 2)");
-    for (let i = 0; i < 100; i++) insert.run(`id-${i}`, `n${i}`);
-    server = await serve({ db });
-    expect((await request(`${server.url}/ubicaciones/otros/?skip=99`)).json()).toHaveLength(1);
-    writer.transaction(() => {
-      for (let i = 100; i < 300; i++) insert.run(`id-${i}`, `n${i}`);
-    })();
-    writer.close();
-    await pollUntil(`${server.url}/ubicaciones/`, (total) => total === 300);
-    const deep = (await request(`${server.url}/ubicaciones/otros/?skip=250&limit=2`)).json() as {
-      name: string;
-    }[];
-    expect(deep.map((r) => r.name)).toEqual(['n250', 'n251']);
-  });
+  it(
+    'a plain table written in place by another tool is picked up too (its seek index rebuilt)',
+    { timeout: 60_000 },
+    async () => {
+      const db = join(dir, 'plain.db');
+      const writer = new Database(db);
+      writer.exec(
+        'CREATE TABLE locations (id TEXT, name TEXT, description TEXT, type TEXT, latitude REAL, longitude REAL)',
+      );
+      const insert = writer.prepare("INSERT INTO locations VALUES (?, ?, '', 'otro', 1, 2)");
+      for (let i = 0; i < 100; i++) insert.run(`id-${i}`, `n${i}`);
+      server = await serve({ db });
+      expect((await request(`${server.url}/ubicaciones/otros/?skip=99`)).json()).toHaveLength(1);
+      writer.transaction(() => {
+        for (let i = 100; i < 300; i++) insert.run(`id-${i}`, `n${i}`);
+      })();
+      writer.close();
+      await pollUntil(`${server.url}/ubicaciones/`, (total) => total === 300);
+      const deep = (await request(`${server.url}/ubicaciones/otros/?skip=250&limit=2`)).json() as {
+        name: string;
+      }[];
+      expect(deep.map((r) => r.name)).toEqual(['n250', 'n251']);
+    },
+  );
 
   it('a file replaced by something that is not a locations database → the previous rows stay served', async () => {
     const db = await buildDb(dir, sampleRows(4));
