@@ -43,15 +43,26 @@ export function rawPathRequest(
 ) {
   const url = new URL(base);
   return new Promise<Reply>((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path, headers, method }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const text = body.toString('utf8');
-        resolve({ status: res.statusCode!, headers: res.headers, body, text, json: () => JSON.parse(text) });
-      });
-    });
+    // A connection of its own (agent: false): a kept-alive socket that the server closes as
+    // the next request goes out fails with ECONNRESET on a loaded machine, which is not what these tests check.
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path, headers, method, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const text = body.toString('utf8');
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body,
+            text,
+            json: () => JSON.parse(text),
+          });
+        });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
