@@ -6,6 +6,7 @@
 // would otherwise test all pairs (chains, holes, polygons, segments).
 
 import { work } from './limits.ts';
+import { hilbert } from '../core/hilbert.ts';
 
 const NODE = 8;
 const CURVE_BITS = 16; // a 65,536 × 65,536 grid over the items' extent
@@ -132,58 +133,6 @@ function curveOrder(boxes: Float64Array, n: number): Int32Array {
     keys[i] = hilbert(Math.floor((cx - x0) * sx), Math.floor((cy - y0) * sy));
   }
   return radixSort(keys);
-}
-
-/**
- * Returns the position of cell (x, y) along a Hilbert curve filling the
- * 2^16 × 2^16 grid, without a loop over its 16 levels (the prefix-scan
- * method of "Fast Hilbert curve generation", rawrunprotected.org; the same
- * positions as the textbook loop).
- */
-function hilbert(x: number, y: number): number {
-  let a = x ^ y;
-  let b = 0xffff ^ a;
-  let c = 0xffff ^ (x | y);
-  let d = x & (y ^ 0xffff);
-  let A = a | (b >> 1);
-  let B = (a >> 1) ^ a;
-  let C = (c >> 1) ^ (b & (d >> 1)) ^ c;
-  let D = (a & (c >> 1)) ^ (d >> 1) ^ d;
-  a = A;
-  b = B;
-  c = C;
-  d = D;
-  A = (a & (a >> 2)) ^ (b & (b >> 2));
-  B = (a & (b >> 2)) ^ (b & ((a ^ b) >> 2));
-  C ^= (a & (c >> 2)) ^ (b & (d >> 2));
-  D ^= (b & (c >> 2)) ^ ((a ^ b) & (d >> 2));
-  a = A;
-  b = B;
-  c = C;
-  d = D;
-  A = (a & (a >> 4)) ^ (b & (b >> 4));
-  B = (a & (b >> 4)) ^ (b & ((a ^ b) >> 4));
-  C ^= (a & (c >> 4)) ^ (b & (d >> 4));
-  D ^= (b & (c >> 4)) ^ ((a ^ b) & (d >> 4));
-  a = A;
-  b = B;
-  c = C;
-  d = D;
-  C ^= (a & (c >> 8)) ^ (b & (d >> 8));
-  D ^= (b & (c >> 8)) ^ ((a ^ b) & (d >> 8));
-  a = C ^ (C >> 1);
-  b = D ^ (D >> 1);
-  const i0 = x ^ y;
-  const i1 = b | (0xffff ^ (i0 | a));
-  return ((spread(i1) << 1) | spread(i0)) >>> 0;
-}
-
-/** Returns the 16 bits of x spread to the even bits of 32. */
-function spread(x: number): number {
-  x = (x | (x << 8)) & 0x00ff00ff;
-  x = (x | (x << 4)) & 0x0f0f0f0f;
-  x = (x | (x << 2)) & 0x33333333;
-  return (x | (x << 1)) & 0x55555555;
 }
 
 /** Returns 0…n−1 ordered by keys (stable: an LSD radix sort, 11 bits a pass). */
