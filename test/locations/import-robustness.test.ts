@@ -126,12 +126,18 @@ describe('an interrupted or failing import leaves the target as it was', () => {
     ] as const) {
       const args = [BIN, 'locations', 'import', input, '--db', db, ...(replace ? ['--replace'] : [])];
       const child = spawn('node', args, { stdio: 'ignore' });
-      // wait until the import has begun writing its temporary copy, then kill it a little later
-      while (!readdirSync(dir).some((name) => name.endsWith('.tmp')) && child.exitCode === null) {
+      // wait until this import has begun writing its own temporary copy (a leftover of the run
+      // before does not count: the import removes those first), then kill it a little later
+      const own = `.import-${child.pid}-`;
+      while (
+        !readdirSync(dir).some((name) => name.includes(own) && name.endsWith('.tmp')) &&
+        child.exitCode === null
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       await new Promise((resolve) => setTimeout(resolve, delay));
-      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const exited =
+        child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : Promise.resolve();
       child.kill('SIGKILL');
       await exited;
       expect(sha(db)).toBe(before);
