@@ -30,6 +30,7 @@ import { changesPage, renderChangesPage } from './site/pages/changes-page.ts';
 import {
   ledgerFingerprint,
   publishReleases,
+  releaseBaseProblems,
   releaseStatus,
   type PublishedReleases,
 } from './release/publish.ts';
@@ -132,6 +133,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const ledger = options.releases === false ? undefined : await readLedger(root);
   if (ledger?.problems.length) return { ok: false, problems: ledger.problems };
   const releases = ledger?.releases.length ? ledger : undefined; // no release made yet: nothing to publish
+  const wrongBase = releases ? releaseBaseProblems(releases, base) : [];
+  if (wrongBase.length) return { ok: false, problems: wrongBase };
 
   const buildCache = await loadBuildCache(root);
   const cache = buildCache.data;

@@ -41,6 +41,8 @@ export const OTHER_RULES = [
   'write', // locations import: the database can't be written
   'ledger', // release, build: a file of the release ledger (data/releases/) is missing or unreadable
   'release-exists', // release: the version is recorded with other content
+  'release-base-mark', // release: a data file holds the text a release reserves for its own URL
+  'release-base', // build: a release of the first ledger layout was built for another --base
   'z-dropped', // build: a level's z values cannot be kept in one of its download formats (TopoJSON is 2D)
 ] as const;
 

@@ -6,15 +6,11 @@
 // release folder is written aside and moved into data/releases/ by one
 // rename, so a release that fails or is killed leaves the ledger as it was.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
 import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import type { Dataset, Level } from '../../src/shared/manifest.ts';
 import { cacheDir, listFiles } from '../core/files.ts';
-import { normaliseBase } from '../site/pages/html.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS } from '../identity/keys.ts';
 import { readGzippedLevelUnits, readLevelUnits } from '../identity/level.ts';
@@ -24,7 +20,7 @@ import { validateManifests, type LoadedManifest, type ValidateOptions } from '..
 import { releasedFiles, sameFiles } from './files.ts';
 import {
   LEDGER_DIR,
-  objectName,
+  BASE_MARK,
   readLedger,
   readRegistry,
   type Ledger,
@@ -34,14 +30,14 @@ import {
   type ReleaseRecord,
   type ReleaseSite,
 } from './ledger.ts';
+import { holdsBaseMark, storedSiteFile } from './site-files.ts';
 
 export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geometry'> {
   thresholds?: Thresholds;
   codeKey?: string; // the property holding each unit's code, when not shapeISO and the like
-  base?: string; // the URL path the site is served under (build --base), default "/"
   /**
    * Builds the catalogue as this release publishes it into `out`, for the
-   * URL path `base` (build/build.ts's buildCatalogue with releases: false and
+   * URL path `base` (BASE_MARK; build/build.ts's buildCatalogue with releases: false and
    * releaseOf: version; passed in by the CLI, since build publishes the
    * ledger this stage writes).
    */
@@ -92,6 +88,8 @@ export async function makeRelease(
       problems: [...validated.problems, problem(file, message, { rule: 'release-exists' })],
     };
   }
+  const marked = await markProblems(root, files);
+  if (marked.length) return { status: 'refused', problems: [...validated.problems, ...marked] };
   const made = await identify(root, version, manifests, files, ledger, options);
   const committed = await commit(root, ledger, made, options);
   if (committed.problems) return { status: 'refused', problems: committed.problems };
@@ -172,7 +170,13 @@ async function identify(
       if (!now.some((n) => n.level === level.level)) continue;
       const units = [];
       for (const file of level.files) {
-        units.push(...(await readGzippedLevelUnits(join(root, ledger.objects.get(file.sha256)!), codeKey)));
+        // Layout 2 stores it among the site's files; layout 1 gzipped in objects/.
+        const stored = ledger.siteObjects.get(file.sha256);
+        units.push(
+          ...(stored
+            ? await readLevelUnits([join(root, stored)], codeKey)
+            : await readGzippedLevelUnits(join(root, ledger.objects.get(file.sha256)!), codeKey)),
+        );
       }
       previousLevels.set(level.level, { units, ids: level.ids });
     }
@@ -246,11 +250,12 @@ function removeLevel(level: ReleasedLevel, registry: Map<string, RegistryUnit>):
 }
 
 /**
- * Writes the release folder aside (under the root's cache): its records,
- * the level files no earlier release stored, and the catalogue as this
- * release publishes it (built once, now, for releases/VERSION/; each file
- * stored once across releases). Then moves it into the ledger by one
- * rename: until then the ledger is as it was.
+ * Writes the release folder aside (under the root's cache): its records and
+ * the catalogue as this release publishes it, built once, now, for
+ * BASE_MARK and stored base-independent (build/release/site-files.ts), each
+ * file once across releases by sha256. Level files are published files, so
+ * they are stored there once too, as the next release reads them. Then moves
+ * the folder into the ledger by one rename: until then the ledger is as it was.
  */
 async function commit(
   root: string,
@@ -265,37 +270,26 @@ async function commit(
   const siteOut = join(stagingRoot, `${id}-site`);
   const version = made.record.version;
   try {
-    const base = `${normaliseBase(options.base ?? '/')}releases/${version}/`;
-    const built = await options.buildSite(siteOut, base, version);
+    const built = await options.buildSite(siteOut, BASE_MARK, version);
     if (!built.ok) return { problems: built.problems };
-    await mkdir(join(staged, 'objects'), { recursive: true });
     await mkdir(join(staged, 'site'), { recursive: true });
     const json = (value: unknown) => `${JSON.stringify(value, null, 1)}\n`;
     await writeFile(join(staged, 'release.json'), json(made.record));
     await writeFile(join(staged, 'registry.json'), json(made.registry));
     await writeFile(join(staged, 'changes.json'), json(made.changes));
-    const stored = new Set(ledger.objects.keys());
-    for (const level of made.record.levels) {
-      for (const file of level.files) {
-        if (stored.has(file.sha256)) continue;
-        stored.add(file.sha256);
-        await pipeline(
-          createReadStream(join(root, file.path)),
-          createGzip({ level: 9 }),
-          createWriteStream(join(staged, objectName(file.sha256))),
-        );
-      }
-    }
-    const site: ReleaseSite = { base, files: [] };
+    const site: ReleaseSite = { layout: 2, files: [] };
     const published = new Set(ledger.siteObjects.keys());
     for (const path of await listFiles(siteOut)) {
-      const bytes = await readFile(join(siteOut, path));
+      const { bytes, template } = storedSiteFile(path, await readFile(join(siteOut, path)));
       const sha256 = createHash('sha256').update(bytes).digest('hex');
-      site.files.push({ path, sha256, bytes: bytes.length });
+      site.files.push({ path, sha256, bytes: bytes.length, ...(template ? { template } : {}) });
       if (published.has(sha256)) continue;
       published.add(sha256);
       await writeFile(join(staged, 'site', sha256), bytes);
     }
+    // Every level file is published as it is; one that was not would be lost to the next release.
+    const unstored = made.record.levels.flatMap((l) => l.files).find((f) => !published.has(f.sha256));
+    if (unstored) throw new Error(`${unstored.path} is not among the files release ${version} publishes`);
     await writeFile(join(staged, 'site.json'), json(site));
     await options.beforeCommit?.(staged);
     await mkdir(join(root, LEDGER_DIR), { recursive: true });
@@ -304,4 +298,15 @@ async function commit(
   } finally {
     await rm(stagingRoot, { recursive: true, force: true });
   }
+}
+
+/** Returns a problem for each released file holding BASE_MARK, which the published release would lose. */
+async function markProblems(root: string, files: ReleasedFile[]): Promise<Problem[]> {
+  const problems: Problem[] = [];
+  for (const file of files) {
+    if (!holdsBaseMark(await readFile(join(root, file.path)))) continue;
+    const message = `holds "${BASE_MARK}", which a release reserves for its own URL; change that text`;
+    problems.push(problem(file.path, message, { rule: 'release-base-mark' }));
+  }
+  return problems;
 }
