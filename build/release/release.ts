@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import type { Dataset, Level } from '../../src/shared/manifest.ts';
 import { cacheDir, listFiles } from '../core/files.ts';
+import { runAll } from '../core/slots.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS } from '../identity/keys.ts';
 import { readGzippedLevelUnits, readLevelUnits } from '../identity/level.ts';
@@ -29,6 +30,7 @@ import {
   type ReleasedLevel,
   type ReleaseRecord,
   type ReleaseSite,
+  type SiteFile,
 } from './ledger.ts';
 import { holdsBaseMark, storedSiteFile } from './site-files.ts';
 
@@ -88,7 +90,7 @@ export async function makeRelease(
       problems: [...validated.problems, problem(file, message, { rule: 'release-exists' })],
     };
   }
-  const marked = await markProblems(root, files);
+  const marked = await markProblems(root, files, ledger.releases.at(-1));
   if (marked.length) return { status: 'refused', problems: [...validated.problems, ...marked] };
   const made = await identify(root, version, manifests, files, ledger, options);
   const committed = await commit(root, ledger, made, options);
@@ -265,9 +267,9 @@ async function commit(
 ): Promise<{ problems?: Problem[] }> {
   const stagingRoot = join(cacheDir(root), 'release-staging');
   await rm(stagingRoot, { recursive: true, force: true }); // what a killed release left
-  const id = randomBytes(4).toString('hex');
-  const staged = join(stagingRoot, id);
-  const siteOut = join(stagingRoot, `${id}-site`);
+  const staged = join(stagingRoot, randomBytes(4).toString('hex'));
+  // Kept between releases: build writes it by one swap, hard-linking what the last release's copy already holds.
+  const siteOut = join(cacheDir(root), 'release-site');
   const version = made.record.version;
   try {
     const built = await options.buildSite(siteOut, BASE_MARK, version);
@@ -277,18 +279,20 @@ async function commit(
     await writeFile(join(staged, 'release.json'), json(made.record));
     await writeFile(join(staged, 'registry.json'), json(made.registry));
     await writeFile(join(staged, 'changes.json'), json(made.changes));
-    const site: ReleaseSite = { layout: 2, files: [] };
-    const published = new Set(ledger.siteObjects.keys());
-    for (const path of await listFiles(siteOut)) {
+    const stored = new Set(ledger.siteObjects.keys());
+    const files = await runAll(await listFiles(siteOut), 8, async (path): Promise<SiteFile> => {
       const { bytes, template } = storedSiteFile(path, await readFile(join(siteOut, path)));
       const sha256 = createHash('sha256').update(bytes).digest('hex');
-      site.files.push({ path, sha256, bytes: bytes.length, ...(template ? { template } : {}) });
-      if (published.has(sha256)) continue;
-      published.add(sha256);
-      await writeFile(join(staged, 'site', sha256), bytes);
-    }
+      // Each new content once: two paths of this release may hold the same bytes.
+      if (!stored.has(sha256)) {
+        stored.add(sha256);
+        await writeFile(join(staged, 'site', sha256), bytes);
+      }
+      return { path, sha256, bytes: bytes.length, ...(template ? { template } : {}) };
+    });
+    const site: ReleaseSite = { layout: 2, files };
     // Every level file is published as it is; one that was not would be lost to the next release.
-    const unstored = made.record.levels.flatMap((l) => l.files).find((f) => !published.has(f.sha256));
+    const unstored = made.record.levels.flatMap((l) => l.files).find((f) => !stored.has(f.sha256));
     if (unstored) throw new Error(`${unstored.path} is not among the files release ${version} publishes`);
     await writeFile(join(staged, 'site.json'), json(site));
     await options.beforeCommit?.(staged);
@@ -300,10 +304,20 @@ async function commit(
   }
 }
 
-/** Returns a problem for each released file holding BASE_MARK, which the published release would lose. */
-async function markProblems(root: string, files: ReleasedFile[]): Promise<Problem[]> {
+/**
+ * Returns a problem for each released file holding BASE_MARK, which the
+ * published release would lose. Files the previous release recorded in
+ * this layout were checked then.
+ */
+async function markProblems(
+  root: string,
+  files: ReleasedFile[],
+  previous: LedgerRelease | undefined,
+): Promise<Problem[]> {
+  const checked = new Set(previous?.site.layout === 2 ? previous.record.files.map((f) => f.sha256) : []);
   const problems: Problem[] = [];
   for (const file of files) {
+    if (checked.has(file.sha256)) continue;
     if (!holdsBaseMark(await readFile(join(root, file.path)))) continue;
     const message = `holds "${BASE_MARK}", which a release reserves for its own URL; change that text`;
     problems.push(problem(file.path, message, { rule: 'release-base-mark' }));
