@@ -5,13 +5,12 @@
 // whose files are all unchanged keeps its units as they were, unread. The new
 // release folder is written aside and moved into data/releases/ by one
 // rename, so a release that fails or is killed leaves the ledger as it was.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import type { Dataset, Level } from '../../src/shared/manifest.ts';
-import { cacheDir, listFiles } from '../core/files.ts';
-import { runAll } from '../core/slots.ts';
+import { cacheDir } from '../core/files.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS } from '../identity/keys.ts';
 import { readGzippedLevelUnits, readLevelUnits } from '../identity/level.ts';
@@ -30,9 +29,9 @@ import {
   type ReleasedLevel,
   type ReleaseRecord,
   type ReleaseSite,
-  type SiteFile,
 } from './ledger.ts';
-import { holdsBaseMark, storedSiteFile } from './site-files.ts';
+import { holdsBaseMark } from './site-files.ts';
+import { storeSite } from './site-store.ts';
 
 export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geometry'> {
   thresholds?: Thresholds;
@@ -280,16 +279,7 @@ async function commit(
     await writeFile(join(staged, 'registry.json'), json(made.registry));
     await writeFile(join(staged, 'changes.json'), json(made.changes));
     const stored = new Set(ledger.siteObjects.keys());
-    const files = await runAll(await listFiles(siteOut), 8, async (path): Promise<SiteFile> => {
-      const { bytes, template } = storedSiteFile(path, await readFile(join(siteOut, path)));
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      // Each new content once: two paths of this release may hold the same bytes.
-      if (!stored.has(sha256)) {
-        stored.add(sha256);
-        await writeFile(join(staged, 'site', sha256), bytes);
-      }
-      return { path, sha256, bytes: bytes.length, ...(template ? { template } : {}) };
-    });
+    const files = await storeSite(siteOut, join(staged, 'site'), stored, `${siteOut}.stamps.json`);
     const site: ReleaseSite = { layout: 2, files };
     // Every level file is published as it is; one that was not would be lost to the next release.
     const unstored = made.record.levels.flatMap((l) => l.files).find((f) => !stored.has(f.sha256));
