@@ -107,7 +107,11 @@ console.log(
  * suffixed "-k", so that no two copies overlap or share a code.
  */
 function tiled(path: string, out: string): string {
-  type Feature = { properties: Record<string, unknown>; geometry: { coordinates: unknown } | null };
+  type Feature = {
+    type: string;
+    properties: Record<string, unknown>;
+    geometry: { coordinates: unknown } | null;
+  };
   const source = JSON.parse(readFileSync(path, 'utf8')) as { features: Feature[] };
   const features: Feature[] = [];
   for (let k = 0; k < COPIES; k++) {
@@ -118,6 +122,7 @@ function tiled(path: string, out: string): string {
         : (c as unknown[]).map(move);
     for (const f of source.features) {
       features.push({
+        type: 'Feature',
         properties: { ...f.properties, src_shape_id: `${String(f.properties.src_shape_id)}-${k}` },
         geometry: f.geometry && { ...f.geometry, coordinates: move(f.geometry.coordinates) },
       });
