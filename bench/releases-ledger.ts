@@ -93,8 +93,13 @@ class Distinct {
 
 /** Runs git in `root`, bounded; returns its stdout. */
 function git(root: string, args: string[], input?: string): Buffer {
-  const run = spawnSync('git', ['-C', root, ...args], { input, timeout: 600_000, killSignal: 'SIGKILL' });
-  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${String(run.stderr)}`);
+  const run = spawnSync('git', ['-C', root, ...args], {
+    input,
+    timeout: 600_000,
+    killSignal: 'SIGKILL',
+    maxBuffer: 2 ** 30, // a first release's pack is tens of MB
+  });
+  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.error?.message ?? String(run.stderr)}`);
   return run.stdout;
 }
 
