@@ -37,6 +37,7 @@ export interface CountryAtlas {
   levels: AtlasLevel[];
   mapLevel?: Level; // e.g. "ADM1"; see mapSource()
   tiles?: Record<string, TilesInfo>; // by level: its full-detail tiles (build/tiles/country-tiles.ts)
+  untiled?: Record<string, number>; // by level: the bytes of a drawn level too large to cut into tiles
 }
 
 /** Returns the map a country page shows: the atlas's map of its default level. */
