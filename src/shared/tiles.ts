@@ -25,6 +25,9 @@ export const TILE_BUFFER = 64;
  */
 export const MAX_TILED_BYTES = 2 ** 30;
 
+/** The tile feature property naming its rings that close across the antimeridian cut, e.g. "0,3". */
+export const CUT_KEY = 'cut';
+
 /** The square every level of a map divides: its top-left corner and side, in SVG user units. */
 export type TileRoot = [ox: number, oy: number, side: number];
 
