@@ -60,7 +60,10 @@ async function strokesAlongCut(
     project(180, lat, at);
     cut.push([at[0], at[1]]);
   }
+  const xs = cut.map(([x]) => x);
+  const [west, east] = [Math.min(...xs) - 1, Math.max(...xs) + 1];
   const distance = (x: number, y: number) => {
+    if (x < west || x > east) return Infinity; // far from the cut: most points
     let best = Infinity;
     for (let i = 1; i < cut.length; i++) {
       const [ax, ay, bx, by] = [...cut[i - 1], ...cut[i]];
@@ -134,9 +137,9 @@ describe('tiles at the antimeridian', () => {
       [180, -18],
       [180, -17.5],
       [180, -17],
-      ...coast(179, -17, -18, 6000).slice(0, -1),
+      ...coast(179, -17, -18, 3000).slice(0, -1),
     ];
-    const east = [[-180, -18], ...coast(-179, -18, -17, 6000), [-180, -17], [-180, -17.5]];
+    const east = [[-180, -18], ...coast(-179, -18, -17, 3000), [-180, -17], [-180, -17.5]];
     const geometry = {
       type: 'MultiPolygon',
       coordinates: [[[...west, west[0]]], [[...east, east[0]]]],
