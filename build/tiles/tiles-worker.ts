@@ -17,12 +17,19 @@ async function cut(job: CutJob): Promise<CutReply> {
   return { id: job.id, tiles };
 }
 
+/** Cuts one level and replies; a failure is the level's reply, and the queue goes on. */
+async function handle(job: CutJob): Promise<void> {
+  let reply: CutReply;
+  try {
+    reply = await cut(job);
+  } catch (error) {
+    reply = { id: job.id, error: String((error as Error)?.message ?? error) };
+  }
+  // Should posting itself fail, the rejection ends this thread, and cut-level.ts fails every job it holds.
+  parentPort!.postMessage(reply);
+}
+
 let queue = Promise.resolve();
 parentPort!.on('message', (job: CutJob) => {
-  queue = queue.then(() =>
-    cut(job).then(
-      (reply) => parentPort!.postMessage(reply),
-      (error: Error) => parentPort!.postMessage({ id: job.id, error: String(error?.message ?? error) }),
-    ),
-  );
+  queue = queue.then(() => handle(job));
 });
