@@ -42,6 +42,7 @@ export const OTHER_RULES = [
   'ledger', // release, build: a file of the release ledger (data/releases/) is missing or unreadable
   'release-exists', // release: the version is recorded with other content
   'z-dropped', // build: a level's z values cannot be kept in one of its download formats (TopoJSON is 2D)
+  'unit-id-kept', // build: a level has a unit_id property of its own, so its downloads carry no release IDs
 ] as const;
 
 export const RULES = [...MANIFEST_RULES, ...OTHER_RULES] as const;

@@ -22,6 +22,7 @@ import { identifyCountry, retire, type LevelVintage, type PreviousLevel } from '
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../identity/thresholds.ts';
 import { validateManifests, type LoadedManifest, type ValidateOptions } from '../manifest/validate.ts';
 import { releasedFiles, sameFiles } from './files.ts';
+import { currentLevelFiles, unitIdsOf, type UnitIds } from '../identity/unit-ids.ts';
 import {
   LEDGER_DIR,
   objectName,
@@ -49,6 +50,7 @@ export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geom
     out: string,
     base: string,
     version: string,
+    unitIds: UnitIds,
   ) => Promise<{ ok: true } | { ok: false; problems: Problem[] }>;
   /** For tests: called once the new release folder is complete, before it is moved into the ledger. */
   beforeCommit?: (staged: string) => Promise<void> | void;
@@ -93,7 +95,8 @@ export async function makeRelease(
     };
   }
   const made = await identify(root, version, manifests, files, ledger, options);
-  const committed = await commit(root, ledger, made, options);
+  const ids = unitIdsOf(version, made.record.levels, currentLevelFiles(manifests.map((m) => m.manifest)));
+  const committed = await commit(root, ledger, made, ids, options);
   if (committed.problems) return { status: 'refused', problems: committed.problems };
   return { status: 'recorded', problems: validated.problems, record: made.record, changes: made.changes };
 }
@@ -256,6 +259,7 @@ async function commit(
   root: string,
   ledger: Ledger,
   made: Made,
+  ids: UnitIds,
   options: ReleaseOptions,
 ): Promise<{ problems?: Problem[] }> {
   const stagingRoot = join(cacheDir(root), 'release-staging');
@@ -266,7 +270,7 @@ async function commit(
   const version = made.record.version;
   try {
     const base = `${normaliseBase(options.base ?? '/')}releases/${version}/`;
-    const built = await options.buildSite(siteOut, base, version);
+    const built = await options.buildSite(siteOut, base, version, ids);
     if (!built.ok) return { problems: built.problems };
     await mkdir(join(staged, 'objects'), { recursive: true });
     await mkdir(join(staged, 'site'), { recursive: true });

@@ -88,7 +88,7 @@ function table(
     const part = parts.size
       ? markup`<td data-label="Part file">${path ? markup`<a class="download" href="${fileUrl(base, path)}">${u.part}.geojson</a>` : '–'}</td>`
       : '';
-    return markup`<tr id="unit-${u.id}"><th scope="row" data-label="Name"><a href="${permalink(u.id)}">${nameText(u.name || u.code || u.id)}</a></th><td data-label="Code">${u.code || '–'}</td><td data-label="Parent">${u.parent ? nameText(parent(u.parent)) : '–'}</td>${part}</tr>
+    return markup`<tr id="unit-${u.id}"><th scope="row" data-label="Name">${u.unit_id ? markup`<a id="unit-${u.unit_id}" href="${permalink(u.unit_id)}">` : markup`<a href="${permalink(u.id)}">`}${nameText(u.name || u.code || u.id)}</a></th><td data-label="Code">${u.code || '–'}</td><td data-label="Parent">${u.parent ? nameText(parent(u.parent)) : '–'}</td>${part}</tr>
 `;
   });
   return markup`<div class="table-scroll"><table class="units-table stack">

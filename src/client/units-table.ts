@@ -9,7 +9,13 @@
 // row's level and page, then scrolls to it; choosing a unit in the list
 // announces it as a geoshelf:select event, and a unit selected elsewhere
 // (map, search) is shown in the list.
-import { countryDocument, parentName, type ApiUnit, type CountryDocument } from './country-data.ts';
+import {
+  countryDocument,
+  parentName,
+  unitAnchor,
+  type ApiUnit,
+  type CountryDocument,
+} from './country-data.ts';
 import { onLevel, onSelect, select, switchLevel } from './events.ts';
 import { UNITS_PAGE } from '../shared/api.ts';
 import { fold } from '../shared/fold.ts';
@@ -55,7 +61,8 @@ function renderRow(
   const th = cell(tr, 'Name', '', 'th');
   th.setAttribute('scope', 'row');
   const link = document.createElement('a');
-  link.href = `#unit-${row.unit.id}`;
+  link.href = `#unit-${row.unit.unit_id ?? row.unit.id}`;
+  if (row.unit.unit_id) link.id = `unit-${row.unit.unit_id}`;
   link.textContent = row.unit.name || row.unit.code || row.unit.id;
   link.title = 'Permalink';
   th.replaceChildren(link);
@@ -283,11 +290,11 @@ export async function enhanceUnits(section: HTMLElement): Promise<void> {
   let clicked = ''; // the id of a unit whose link in the list was just followed
   section.addEventListener('click', (e) => {
     const link = (e.target as HTMLElement).closest<HTMLAnchorElement>('tbody th a[href^="#unit-"]');
-    if (link) clicked = decodeURIComponent(link.hash.slice('#unit-'.length));
+    if (link) clicked = unitAnchor(doc, decodeURIComponent(link.hash.slice('#unit-'.length)));
   });
   const follow = () => {
     if (!location.hash.startsWith('#unit-')) return;
-    const id = decodeURIComponent(location.hash.slice('#unit-'.length));
+    const id = unitAnchor(doc, decodeURIComponent(location.hash.slice('#unit-'.length)));
     const found = reveal(id);
     if (!found) return;
     found.tr.scrollIntoView({ block: 'center' });

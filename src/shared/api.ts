@@ -11,7 +11,8 @@ export const API_VERSION = 1;
 export const UNITS_PAGE = 100;
 
 export interface ApiUnit {
-  id: string; // e.g. "US-TX"
+  id: string; // its anchor on the country page, e.g. "US-TX" (#unit-US-TX keeps working)
+  unit_id?: string; // its release ID, e.g. "k3f9a2m7x0qp"; absent until a release gives it one
   name: string;
   other_names?: string[];
   code: string;
@@ -19,7 +20,7 @@ export interface ApiUnit {
   bbox: BBox; // plain min/max, as in the manifest
   display_bbox: BBox; // west > east across the antimeridian (RFC 7946 §5.2)
   part?: string; // code of the part file holding the unit
-  page: string; // permalink, e.g. "/earth/USA/#unit-US-TX"
+  page: string; // permalink: by unit_id when it has one, e.g. "/earth/USA/#unit-k3f9a2m7x0qp", else "/earth/USA/#unit-US-TX"
 }
 
 /** Where a country document and its page are: URLs that already include the base. */
@@ -114,11 +115,12 @@ export interface ApiIndex {
  * keep shards small: [kind, display name, matching names ([] = the display
  * name), level, country, parent, link, countries, names in other languages].
  * kind "c" country, "r" M49 region, "u" unit; link relative to the base,
- * e.g. "earth/USA/#unit-US-TX"; countries: ISO3 codes, space separated (a
+ * e.g. "earth/USA/#unit-US-TX" (by the unit's release ID when it has one); countries: ISO3 codes, space separated (a
  * region's members, a country's own code, a unit's country). A shard lists
  * only the names with a word in it; the other-language names (a unit's
  * "Bayern", "Baviera") rank after its own and English ones, and are left out
- * when there are none.
+ * when there are none ([] when a unit ID follows); unit_id: a unit's release ID,
+ * when it has one.
  */
 export type SearchRecord = [
   kind: 'c' | 'r' | 'u',
@@ -130,6 +132,7 @@ export type SearchRecord = [
   link: string,
   countries: string,
   others?: string[],
+  unit_id?: string,
 ];
 
 /**

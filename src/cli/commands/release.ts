@@ -102,7 +102,8 @@ export default defineCommand({
       thresholds,
       codeKey: values['code-key'],
       base: values.base,
-      buildSite: (out, base, v) => buildCatalogue({ root, out, base, releases: false, releaseOf: v }),
+      buildSite: (out, base, v, unitIds) =>
+        buildCatalogue({ root, out, base, releases: false, releaseOf: v, unitIds }),
     });
     await measurer.save();
     await geometry.save();
