@@ -222,7 +222,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       frozen: options.releaseOf !== undefined,
     },
     loaded,
-    { atlas: drawn.atlas, downloads: downloads.byManifest, geometry },
+    { atlas: drawn.atlas, downloads: downloads.byManifest, geometry, unitIds, feeds: published?.feeds },
   );
   const generated = new Map<string, string | Buffer>([
     ...(await publicFiles()),

@@ -6,6 +6,7 @@ import { open } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
 import type { GeoFeature } from '../core/read-features.ts';
 import { readFeatureCollection, type ReadOptions } from '../geojson/features.ts';
+import { UNIT_ID_PROPERTY } from '../identity/unit-ids.ts';
 import { FieldCollector, type Field } from './fields.ts';
 import { firstZ, shapeOf, type Layout } from './geometry.ts';
 
@@ -62,12 +63,6 @@ export interface SourceScan {
   unitIds?: string[];
   unitIdClash?: true; // IDs were given, but the source has a UNIT_ID_PROPERTY of its own
 }
-
-/**
- * The property that holds a unit's release ID in every download: one name
- * in every format, short enough for a Shapefile field (10 characters).
- */
-export const UNIT_ID_PROPERTY = 'unit_id';
 
 /** Returns `properties` with the unit's release ID first (the writers' first column), when it has one. */
 function withUnitId(

@@ -6,6 +6,12 @@
 // and the catalogue never shows an ID that a later release would not give.
 import type { Manifest } from '../../src/shared/manifest.ts';
 
+/**
+ * The property that holds a unit's release ID in every download: one name
+ * in every format, short enough for a Shapefile field (10 characters).
+ */
+export const UNIT_ID_PROPERTY = 'unit_id';
+
 /** Unit IDs by data file (e.g. "data/earth/CHL/CHL_ADM1.geojson"), in feature order, with the release giving them. */
 export interface UnitIds {
   release: string; // e.g. "2026.11"

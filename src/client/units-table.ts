@@ -17,6 +17,7 @@ import {
   type CountryDocument,
 } from './country-data.ts';
 import { onLevel, onSelect, select, switchLevel } from './events.ts';
+import { showUnitHistory } from './unit-history.ts';
 import { UNITS_PAGE } from '../shared/api.ts';
 import { fold } from '../shared/fold.ts';
 
@@ -287,6 +288,9 @@ export async function enhanceUnits(section: HTMLElement): Promise<void> {
     return undefined;
   };
 
+  const unitOf = (id: string) => tables.flatMap((t) => t.rows).find((r) => r.unit.id === id)?.unit;
+  const byUnitId = (unitId: string) =>
+    tables.flatMap((t) => t.rows).find((r) => r.unit.unit_id === unitId)?.unit;
   let clicked = ''; // the id of a unit whose link in the list was just followed
   section.addEventListener('click', (e) => {
     const link = (e.target as HTMLElement).closest<HTMLAnchorElement>('tbody th a[href^="#unit-"]');
@@ -301,6 +305,7 @@ export async function enhanceUnits(section: HTMLElement): Promise<void> {
     found.tr.focus({ preventScroll: true });
     select({ level: found.level, id, source: clicked === id ? 'list' : 'hash' });
     clicked = '';
+    void showUnitHistory(section, unitOf(id), byUnitId);
   };
   onSelect(({ level, id, source }) => {
     if (source === 'map' || source === 'search') reveal(id, level); // shown and marked, the focus stays

@@ -61,12 +61,28 @@ export interface ApiPart extends ApiLayer {
   code: string;
   name?: string;
   url: string;
+  unit_ids_url?: string; // the release IDs of its features (ApiUnitIds), when it has them
+}
+
+/**
+ * `api/v1/{body}/{ISO3}/{layer}.unit-ids.json`: the release ID of each
+ * feature of one published GeoJSON file, by feature index (the file itself
+ * is published byte for byte as its publisher made it).
+ */
+export interface ApiUnitIds {
+  api_version: typeof API_VERSION;
+  release: string; // the release that gave these IDs, e.g. "2026.11"
+  file: string; // the GeoJSON file's URL
+  sha256: string; // of that file: the IDs belong to exactly these bytes
+  property: string; // the IDs' property name in the other download formats: "unit_id"
+  ids: string[]; // ids[i] is the ID of the file's feature i
 }
 
 /** The URLs of one dataset (level) of a country. */
 export interface ApiDatasetUrls extends ApiLayer, ApiGeometry {
   level: Level;
   url?: string;
+  unit_ids_url?: string; // the release IDs of its file's features (ApiUnitIds), when it has them
   preview_url?: string;
   display_bbox?: BBox;
   parts?: ApiPart[];
@@ -206,4 +222,33 @@ export interface ApiReleases {
   api_version: typeof API_VERSION;
   current: ApiReleaseStatus;
   releases: ApiRelease[]; // newest first
+}
+
+/** One change of a unit in one release, as its history lists it. */
+export interface ApiUnitChange {
+  release: string; // e.g. "2026.11"
+  type: ReleaseChangeType;
+  summary: string; // e.g. "renamed: Antofagasta → Antofagasta Norte"
+}
+
+/** One unit's history across releases (a registry entry and its changes). */
+export interface ApiUnitHistory extends Omit<RegistryUnit, 'file' | 'feature' | 'parent_id' | 'country'> {
+  current: boolean; // in the latest release
+  changes: ApiUnitChange[]; // oldest first
+}
+
+/**
+ * `api/v1/{body}/{ISO3}/history.json`: every release's changes of one
+ * country, and the history of every unit the country ever had, by ID.
+ */
+export interface ApiCountryHistory {
+  api_version: typeof API_VERSION;
+  country: string; // ISO3
+  releases: {
+    version: string;
+    changes_page: string; // its "What changed" page
+    page: string; // the country as that release published it
+    changes: Partial<Record<ReleaseChangeType, number>>; // this country's changes in it
+  }[]; // newest first
+  units: Record<string, ApiUnitHistory>;
 }
