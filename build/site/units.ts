@@ -14,7 +14,7 @@ export interface Unit {
   display_bbox: BBox; // west > east when the shape crosses the antimeridian (RFC 7946 §5.2)
   part?: string; // code of the part file holding it, for a split level, e.g. "US-AL"
   feature: number; // its index among its file's features
-  unit_id?: string; // its release ID (build/release/unit-ids.ts), when it has one
+  unit_id?: string; // its release ID (build/identity/unit-ids.ts), when it has one
 }
 
 type Position = number[];
