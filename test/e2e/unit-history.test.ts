@@ -15,6 +15,8 @@ import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
 const TMP = join(tmpdir(), `geoshelf-unit-history-${process.pid}`);
 const ADM1 = 'data/earth/CHL/CHL_ADM1.geojson';
+/** Under load a page's script may take seconds: polls wait up to this long (no assertion on time). */
+const WAIT = { timeout: 20_000 };
 
 async function release(root: string, version: string): Promise<void> {
   const outcome = await makeRelease(root, version, {
@@ -63,9 +65,9 @@ describe.skipIf(!HAVE_CHROMIUM)('unit permalinks by ID and their history, in Chr
 
   it('#unit-ID opens its unit and shows its history: releases, its change linking What changed', async () => {
     await page.goto(`${server.origin}/earth/CHL/#unit-${id}`);
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('unit-CL-AN');
-    await expect.poll(() => page.textContent('.map-info strong')).toBe('Antofagasta Norte');
-    await expect.poll(() => page.isVisible('#unit-history')).toBe(true);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), WAIT).toBe('unit-CL-AN');
+    await expect.poll(() => page.textContent('.map-info strong'), WAIT).toBe('Antofagasta Norte');
+    await expect.poll(() => page.isVisible('#unit-history'), WAIT).toBe(true);
     expect(await page.textContent('#unit-history h3')).toBe(`History of Antofagasta Norte ${id}`);
     const text = await page.textContent('#unit-history');
     expect(text).toContain('In the releases 1.0.0 to 1.1.0; last changed in 1.1.0.');
@@ -73,14 +75,22 @@ describe.skipIf(!HAVE_CHROMIUM)('unit permalinks by ID and their history, in Chr
     expect(await page.getAttribute('#unit-history li a', 'href')).toBe('/releases-changes/1.1.0/');
     // The row's own link is the ID permalink.
     expect(await page.getAttribute('#unit-CL-AN th a', 'href')).toBe(`#unit-${id}`);
+    // Every link of the history section and box leads to a published page.
+    const hrefs = await page.$$eval('#history a, #unit-history a', (as) =>
+      as.map((a) => (a as HTMLAnchorElement).href),
+    );
+    expect(hrefs.length).toBeGreaterThanOrEqual(6);
+    for (const href of hrefs) expect([href, (await fetch(href)).status]).toEqual([href, 200]);
   });
 
   it('an older permalink by code (#unit-CL-RM) still opens its unit, with its history', async () => {
     await page.goto(`${server.origin}/earth/CHL/#unit-CL-RM`);
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('unit-CL-RM');
-    await expect.poll(() => page.textContent('.map-info strong')).toBe('Región Metropolitana de Santiago');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), WAIT).toBe('unit-CL-RM');
     await expect
-      .poll(() => page.textContent('#unit-history h3'))
+      .poll(() => page.textContent('.map-info strong'), WAIT)
+      .toBe('Región Metropolitana de Santiago');
+    await expect
+      .poll(() => page.textContent('#unit-history h3'), WAIT)
       .toMatch(/^History of Región Metropolitana de Santiago [0-9a-z]{12}$/);
     expect(await page.textContent('#unit-history')).toContain('No change since 1.0.0.');
   });
