@@ -26,6 +26,7 @@ import { prepareDownloads } from './formats/downloads.ts';
 import type { ApiReleaseStatus } from '../src/shared/api.ts';
 import { releasedFiles } from './release/files.ts';
 import { readLedger } from './release/ledger.ts';
+import { currentLevelFiles, unitIdsOf, type UnitIds } from './identity/unit-ids.ts';
 import { changesPage, renderChangesPage } from './site/pages/changes-page.ts';
 import {
   ledgerFingerprint,
@@ -47,6 +48,7 @@ export interface BuildOptions {
    */
   releases?: boolean;
   releaseOf?: string; // the version this build is the frozen copy of, e.g. "2026.11"
+  unitIds?: UnitIds; // with releaseOf: the IDs that release gives its units
   onProgress?: (stage: string, done?: number, total?: number) => void;
   tiles?: boolean; // false: no map tiles (pages keep their pictures); bench:tiles's baseline
 }
@@ -145,6 +147,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     tiles: options.tiles !== false,
     ledger: releases ? ledgerFingerprint(releases) : null,
     releaseOf: options.releaseOf ?? null,
+    unitIds: options.unitIds ? [options.unitIds.release, [...options.unitIds.files]] : null,
   });
   if (cache.fingerprint === fingerprint && cache.summary && (await distUnchanged(root, out, cache))) {
     const { manifests, datasets, files, bytes } = cache.summary;
@@ -173,11 +176,15 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
 
   let release: ApiReleaseStatus | undefined;
   let published: PublishedReleases | undefined;
+  let unitIds: UnitIds | undefined;
   if (options.releaseOf !== undefined) {
     release = { release: options.releaseOf, latest: options.releaseOf, unreleased_changes: false };
+    unitIds = options.unitIds;
   } else if (releases) {
     release = releaseStatus(releases, await releasedFiles(root, loaded));
     published = await publishReleases(root, base, releases, release);
+    const latest = releases.releases.at(-1)!.record;
+    unitIds = unitIdsOf(latest.version, latest.levels, currentLevelFiles(loaded.map((l) => l.manifest)));
   }
 
   // The tiles are cut on their own thread (build/tiles/cut-level.ts) while
@@ -195,11 +202,15 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     options.tiles === false ? Promise.resolve(noTiles) : countryTiles(root, base, loaded, planes);
   cutting.catch(() => {}); // awaited below; this only keeps a failure meanwhile from counting as unhandled
   progress('converting downloads');
-  const downloads = await prepareDownloads(root, loaded, measurer, (done, total) =>
-    progress('converting downloads', done, total),
+  const downloads = await prepareDownloads(
+    root,
+    loaded,
+    measurer,
+    (done, total) => progress('converting downloads', done, total),
+    unitIds,
   );
   progress('reading units and drawing maps');
-  const drawn = await readAtlas(root, loaded, planes);
+  const drawn = await readAtlas(root, loaded, planes, unitIds);
   progress('cutting map tiles');
   const tiles = await cutting;
   nameTiles(
@@ -226,7 +237,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       frozen: options.releaseOf !== undefined,
     },
     loaded,
-    { atlas: drawn.atlas, downloads: downloads.byManifest, geometry },
+    { atlas: drawn.atlas, downloads: downloads.byManifest, geometry, unitIds, feeds: published?.feeds },
   );
   const generated = new Map<string, string | Buffer>([
     ...(await publicFiles()),

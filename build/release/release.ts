@@ -18,6 +18,7 @@ import { identifyCountry, retire, type LevelVintage, type PreviousLevel } from '
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../identity/thresholds.ts';
 import { validateManifests, type LoadedManifest, type ValidateOptions } from '../manifest/validate.ts';
 import { releasedFiles, sameFiles } from './files.ts';
+import { currentLevelFiles, unitIdsOf, type UnitIds } from '../identity/unit-ids.ts';
 import {
   LEDGER_DIR,
   BASE_MARK,
@@ -46,6 +47,7 @@ export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geom
     out: string,
     base: string,
     version: string,
+    unitIds: UnitIds,
   ) => Promise<{ ok: true } | { ok: false; problems: Problem[] }>;
   /** For tests: called once the new release folder is complete, before it is moved into the ledger. */
   beforeCommit?: (staged: string) => Promise<void> | void;
@@ -92,7 +94,8 @@ export async function makeRelease(
   const marked = await markProblems(root, files, ledger.releases.at(-1));
   if (marked.length) return { status: 'refused', problems: [...validated.problems, ...marked] };
   const made = await identify(root, version, manifests, files, ledger, options);
-  const committed = await commit(root, ledger, made, options);
+  const ids = unitIdsOf(version, made.record.levels, currentLevelFiles(manifests.map((m) => m.manifest)));
+  const committed = await commit(root, ledger, made, ids, options);
   if (committed.problems) return { status: 'refused', problems: committed.problems };
   return { status: 'recorded', problems: validated.problems, record: made.record, changes: made.changes };
 }
@@ -262,6 +265,7 @@ async function commit(
   root: string,
   ledger: Ledger,
   made: Made,
+  ids: UnitIds,
   options: ReleaseOptions,
 ): Promise<{ problems?: Problem[] }> {
   const stagingRoot = join(cacheDir(root), 'release-staging');
@@ -271,7 +275,7 @@ async function commit(
   const siteOut = join(cacheDir(root), 'release-site');
   const version = made.record.version;
   try {
-    const built = await options.buildSite(siteOut, BASE_MARK, version);
+    const built = await options.buildSite(siteOut, BASE_MARK, version, ids);
     if (!built.ok) return { problems: built.problems };
     await mkdir(join(staged, 'site'), { recursive: true });
     const json = (value: unknown) => `${JSON.stringify(value, null, 1)}\n`;

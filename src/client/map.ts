@@ -12,7 +12,7 @@
 // The parts: map-view.ts (view box, highlight, tiles), map-selection.ts
 // (naming), map-levels.ts (level switch), map-input.ts (pointer, wheel, keys).
 import type { TilesInfo } from '../shared/tiles.ts';
-import { countryDocument } from './country-data.ts';
+import { countryDocument, unitAnchor } from './country-data.ts';
 import { onLevel, onSelect, select as announce, type SelectDetail } from './events.ts';
 import { listenToKeys, listenToPointer, listenToWheel } from './map-input.ts';
 import { MapLevels } from './map-levels.ts';
@@ -80,8 +80,8 @@ function followPage(
   /** A permalink (#unit-US-TX) selects its unit: at the level that has it. */
   const follow = async () => {
     if (!location.hash.startsWith('#unit-')) return;
-    const id = decodeURIComponent(location.hash.slice('#unit-'.length));
     const doc = await countryDocument();
+    const id = unitAnchor(doc, decodeURIComponent(location.hash.slice('#unit-'.length)));
     const current = map.level;
     const having = Object.entries(doc?.units ?? {}).filter(([, us]) => us?.some((u) => u.id === id));
     const level = having.find(([l]) => l === current)?.[0] ?? having.find(([l]) => l in maps)?.[0];

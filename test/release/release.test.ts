@@ -210,7 +210,8 @@ describe('geoshelf release', () => {
     const before = await ledgerState(root);
     const failing = makeRelease(root, '1.1.0', {
       geometry: false,
-      buildSite: (out, base, v) => buildCatalogue({ root, out, base, releases: false, releaseOf: v }),
+      buildSite: (out, base, v, unitIds) =>
+        buildCatalogue({ root, out, base, releases: false, releaseOf: v, unitIds }),
       beforeCommit: (staged) => {
         expect(existsSync(join(staged, 'release.json'))).toBe(true); // the whole release, written aside
         throw new Error('disk full');

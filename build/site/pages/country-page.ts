@@ -1,5 +1,7 @@
 // One page per manifest: identity, status, attribution, the map, the
 // datasets table (with sha256 copy buttons and downloads) and split parts.
+import type { UnitIds } from '../../identity/unit-ids.ts';
+import type { ApiCountryHistory, ReleaseChangeType } from '../../../src/shared/api.ts';
 import type { Dataset, GeometryTypes, Manifest, Part } from '../../../src/shared/manifest.ts';
 import { MAX_TILED_BYTES } from '../../../src/shared/tiles.ts';
 import { formatBytes, formatInt, licenseLink, markup, nameText, raw, type Html } from './html.ts';
@@ -19,6 +21,8 @@ export interface CountryFacts {
   atlas?: CountryAtlas; // units and maps (build/site/atlas.ts)
   downloads?: CountryDownloads; // other formats and the archive (build/formats/)
   geometry: GeometryByFile; // geometry counts of every checked file of the catalogue
+  unitIds?: UnitIds; // the release IDs of the units (build/identity/unit-ids.ts), by data file
+  history?: { doc: ApiCountryHistory; url: string }; // the country across releases (build/site/history.ts)
 }
 
 const STATUS_NOTES: Record<string, string> = {
@@ -203,6 +207,38 @@ function attribution(m: Manifest): Html {
   return markup`<p class="attribution">Please credit <strong>${providers || m.source.name}</strong> via ${safeLink(m.source.url, m.source.name)} (retrieved ${m.source.retrieved}) under the licence of each dataset above.</p>`;
 }
 
+const CHANGE_WORDS: Record<ReleaseChangeType, string> = {
+  added: 'added',
+  removed: 'removed',
+  merged: 'merged',
+  split: 'split',
+  reorganised: 'reorganised',
+  renamed: 'renamed',
+  recoded: 're-coded',
+  attributes: 'attributes changed',
+  geometry: 'geometry changed',
+};
+
+/** Returns the country's history section: each release's changes of it, newest first, linking "What changed". */
+function historySection(doc: ApiCountryHistory, url: string): Html {
+  const items = doc.releases.map((r, i) => {
+    const counts = Object.entries(r.changes).map(
+      ([type, n]) => `${formatInt(n)} ${CHANGE_WORDS[type as ReleaseChangeType]}`,
+    );
+    const first = i === doc.releases.length - 1;
+    const said = counts.length ? counts.join(', ') : first ? 'the first release' : 'no changes';
+    return markup`<li><a href="${r.page}">${r.version}</a>: ${said} · <a href="${r.changes_page}">What changed in ${r.version}</a></li>
+`;
+  });
+  return markup`<section id="history" class="history" aria-labelledby="history-h">
+<h2 id="history-h">History</h2>
+<p>This country in each release, newest first. A unit's permalink shows its own history; all of it is in the <a href="${url}">history document</a>.</p>
+<ul class="changes">
+${items}</ul>
+</section>
+`;
+}
+
 /** Returns the page of one manifest; `file` is its path from the root, e.g. "data/earth/CHL/manifest.json". */
 export function renderCountryPage(
   context: PageContext,
@@ -211,7 +247,7 @@ export function renderCountryPage(
   facts: CountryFacts = { geometry: new Map() },
 ): string {
   const { base } = context;
-  const { atlas = { levels: [] }, geometry: byFile, downloads } = facts;
+  const { atlas = { levels: [] }, geometry: byFile, downloads, history } = facts;
   const map = mainMap(atlas);
   const es =
     m.name.es && m.name.es !== m.name.en ? markup` <span class="es" lang="es">${m.name.es}</span>` : '';
@@ -233,7 +269,7 @@ ${metadata(base, file, m)}
 <tbody>
 ${m.datasets.map((d, i) => datasetRow(base, m, d, byFile, downloads?.datasets[i]))}</tbody>
 </table></div>
-${m.datasets.map((d, i) => (d.parts && d.parts.length > 0 ? partsSection(base, m, d, partNames(atlas), downloads?.datasets[i]) : ''))}${unitsSection(base, m, atlas)}${downloads ? downloadsSection(base, m.name.en, downloads) : ''}${attribution(m)}`;
+${m.datasets.map((d, i) => (d.parts && d.parts.length > 0 ? partsSection(base, m, d, partNames(atlas), downloads?.datasets[i]) : ''))}${unitsSection(base, m, atlas, history?.url)}${history ? historySection(history.doc, history.url) : ''}${downloads ? downloadsSection(base, m.name.en, downloads) : ''}${attribution(m)}`;
   const codes = m.iso_a2 ? `${m.iso_a3}, ${m.iso_a2}` : m.iso_a3;
   return renderPage(context, {
     title: `${m.name.en} (${m.iso_a3})`,

@@ -101,7 +101,8 @@ export default defineCommand({
       geometry,
       thresholds,
       codeKey: values['code-key'],
-      buildSite: (out, base, v) => buildCatalogue({ root, out, base, releases: false, releaseOf: v }),
+      buildSite: (out, base, v, unitIds) =>
+        buildCatalogue({ root, out, base, releases: false, releaseOf: v, unitIds }),
     });
     await measurer.save();
     await geometry.save();
