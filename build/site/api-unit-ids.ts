@@ -26,7 +26,6 @@ export function renderUnitIdsFiles(
     if (!given) return;
     const doc: ApiUnitIds = {
       api_version: API_VERSION,
-      release: unitIds.release,
       file: fileUrl(base, path),
       sha256: given.sha256,
       property: UNIT_ID_PROPERTY,

@@ -67,11 +67,11 @@ export interface ApiPart extends ApiLayer {
 /**
  * `api/v1/{body}/{ISO3}/{layer}.unit-ids.json`: the release ID of each
  * feature of one published GeoJSON file, by feature index (the file itself
- * is published byte for byte as its publisher made it).
+ * is published byte for byte as its publisher made it). It names no release,
+ * so an unchanged file's sidecar has the same bytes in every release.
  */
 export interface ApiUnitIds {
   api_version: typeof API_VERSION;
-  release: string; // the release that gave these IDs, e.g. "2026.11"
   file: string; // the GeoJSON file's URL
   sha256: string; // of that file: the IDs belong to exactly these bytes
   property: string; // the IDs' property name in the other download formats: "unit_id"

@@ -121,7 +121,6 @@ describe('unit IDs in a released catalogue', () => {
     const sidecar = read<ApiUnitIds>(dist, 'api/v1/earth/CHL/CHL_ADM1.unit-ids.json');
     const manifest = doc.manifest.datasets.find((d) => d.level === 'ADM1')!;
     expect(sidecar).toMatchObject({
-      release: '1.0.0',
       file: `/${ADM1}`,
       sha256: manifest.sha256,
       property: 'unit_id',
