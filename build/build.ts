@@ -17,7 +17,7 @@ import { normaliseBase } from './site/pages/html.ts';
 import { compareManifests } from './manifest/summary.ts';
 import { readAtlas } from './site/atlas.ts';
 import { countryPlanes } from './site/map-planes.ts';
-import { countryTiles } from './tiles/country-tiles.ts';
+import { countryTiles, nameTiles, type CountryTiles } from './tiles/country-tiles.ts';
 import { renderSite } from './site/site.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
 import { validateManifests, type LoadedManifest } from './manifest/validate.ts';
@@ -180,27 +180,39 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     published = await publishReleases(root, base, releases, release);
   }
 
+  // The tiles are cut on their own thread (build/tiles/cut-level.ts) while
+  // this one converts downloads and draws the atlas; both need only the planes.
+  const planes = await countryPlanes(root, loaded);
+  const noTiles: CountryTiles = {
+    byManifest: new Map(),
+    untiled: new Map(),
+    files: new Map(),
+    units: new Map(),
+    filesRead: 0,
+    bytesRead: 0,
+  };
+  const cutting =
+    options.tiles === false ? Promise.resolve(noTiles) : countryTiles(root, base, loaded, planes);
+  cutting.catch(() => {}); // awaited below; this only keeps a failure meanwhile from counting as unhandled
   progress('converting downloads');
   const downloads = await prepareDownloads(root, loaded, measurer, (done, total) =>
     progress('converting downloads', done, total),
   );
   progress('reading units and drawing maps');
-  const planes = await countryPlanes(root, loaded);
   const drawn = await readAtlas(root, loaded, planes);
   progress('cutting map tiles');
-  const tiles =
-    options.tiles === false
-      ? { byManifest: new Map(), files: new Map(), filesRead: 0, bytesRead: 0 }
-      : await countryTiles(
-          root,
-          base,
-          loaded,
-          planes,
-          (file, level) => drawn.atlas.get(file)?.levels.find((l) => l.level === level)?.units.length,
-        );
+  const tiles = await cutting;
+  nameTiles(
+    tiles,
+    (file, level) => drawn.atlas.get(file)?.levels.find((l) => l.level === level)?.units.length,
+  );
   for (const [file, levels] of tiles.byManifest) {
     const atlas = drawn.atlas.get(file);
     if (atlas) atlas.tiles = levels;
+  }
+  for (const [file, levels] of tiles.untiled) {
+    const atlas = drawn.atlas.get(file);
+    if (atlas) atlas.untiled = levels;
   }
   const bundle = await clientBundle();
   progress('rendering pages');

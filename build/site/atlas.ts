@@ -18,7 +18,7 @@ import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './uni
 /** Largest full file read for units; above it the units come from the preview (bboxes then approximate). */
 export const MAX_UNITS_FILE_BYTES = 32 * 2 ** 20;
 /** Bumped when units or SVGs are computed differently, so cached ones are redone. */
-const VERSION = 5; // 4: drawn in the country's plane; 5: units carry a level's key (FIPS) as their code when they have no ISO code
+const VERSION = 6; // 4: drawn in the country's plane; 5: units carry a level's key (FIPS) as their code when they have no ISO code; 6: cuts at the antimeridian unstroked
 
 export interface LevelMap {
   svg: string; // from renderMapSvg()
@@ -37,6 +37,7 @@ export interface CountryAtlas {
   levels: AtlasLevel[];
   mapLevel?: Level; // e.g. "ADM1"; see mapSource()
   tiles?: Record<string, TilesInfo>; // by level: its full-detail tiles (build/tiles/country-tiles.ts)
+  untiled?: Record<string, number>; // by level: the bytes of a drawn level too large to cut into tiles
 }
 
 /** Returns the map a country page shows: the atlas's map of its default level. */

@@ -1,6 +1,7 @@
 // One page per manifest: identity, status, attribution, the map, the
 // datasets table (with sha256 copy buttons and downloads) and split parts.
 import type { Dataset, GeometryTypes, Manifest, Part } from '../../../src/shared/manifest.ts';
+import { MAX_TILED_BYTES } from '../../../src/shared/tiles.ts';
 import { formatBytes, formatInt, licenseLink, markup, nameText, raw, type Html } from './html.ts';
 import { statusBadge } from './index-page.ts';
 import { renderPage, type PageContext } from './layout.ts';
@@ -171,13 +172,29 @@ ${notes}<dt>Manifest</dt><dd><a href="${fileUrl(base, file)}">manifest.json</a> 
 </dl>`;
 }
 
-function mapFigure(m: Manifest, map: CountryMap | undefined, atlas: Html): Html {
+/** Returns a note naming each drawn level too large for tiles: its map stays at preview detail, and the reader should know why. */
+function untiledNote(untiled: Record<string, number> = {}): Html {
+  const levels = Object.entries(untiled);
+  if (levels.length === 0) return markup``;
+  const each = levels.map(
+    ([level, bytes]) =>
+      markup`${level} is drawn at preview detail at every zoom: its data (${formatBytes(bytes)}) is larger than the ${formatBytes(MAX_TILED_BYTES)} the build cuts into map tiles.`,
+  );
+  return markup`\n<p class="map-note">${each.map((note, i) => (i === 0 ? note : markup` ${note}`))}</p>`;
+}
+
+function mapFigure(
+  m: Manifest,
+  map: CountryMap | undefined,
+  atlas: Html,
+  untiled?: Record<string, number>,
+): Html {
   if (!map) {
     return markup`<p class="no-map">No preview of ${nameText(m.name.en)} is small enough to draw here; download a file below.</p>`;
   }
   return markup`<figure class="map"${atlas}>
 ${raw(map.svg)}
-<figcaption>${map.level} ${map.preview ? 'preview' : 'file'} <code>${map.from.slice(map.from.lastIndexOf('/') + 1)}</code>, drawn at build time (Lambert azimuthal equal-area centred on the country, simplified to the pixel grid, framed on the main territory; rings mark shapes too small to see).</figcaption>
+<figcaption>${map.level} ${map.preview ? 'preview' : 'file'} <code>${map.from.slice(map.from.lastIndexOf('/') + 1)}</code>, drawn at build time (Lambert azimuthal equal-area centred on the country, simplified to the pixel grid, framed on the main territory; rings mark shapes too small to see).</figcaption>${untiledNote(untiled)}
 </figure>`;
 }
 
@@ -204,7 +221,7 @@ export function renderCountryPage(
   const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li><li><a href="${base}?body=${m.body}">${m.body}</a></li><li aria-current="page">${nameText(m.name.en)}</li></ol></nav>
 <h1>${nameText(m.name.en)}${es}</h1>
 ${banner}<div class="overview">
-${mapFigure(m, map, atlasMapAttributes(base, m, atlas))}
+${mapFigure(m, map, atlasMapAttributes(base, m, atlas), atlas.untiled)}
 <section aria-labelledby="about"><h2 id="about" class="visually-hidden">About this entry</h2>
 ${metadata(base, file, m)}
 </section>
