@@ -68,34 +68,48 @@ class PartIndex {
 }
 
 /**
- * Returns the parent of each of `units` among `parents` (the nearest level
- * above): the one unit whose code is the unit's parent code, otherwise the
- * one it overlaps most (exact intersection areas of the candidates whose
+ * Finds parents among the units of one level (the level above the units
+ * asked about): the one unit whose code is a unit's parent code, otherwise
+ * the one it overlaps most (exact intersection areas of the candidates whose
  * boxes meet its own). A parent code that names no unit, or names several,
  * falls back to overlap. `inside` is measured for parents by code too, so
  * that a unit whose data names a parent it does not lie in shows as outside.
  */
-export function findParents(units: LevelUnit[], parents: LevelUnit[]): ParentOf[] {
-  const byCode = new Map<string, number>();
-  parents.forEach((u, i) => {
-    if (u.code) byCode.set(u.code, byCode.has(u.code) ? -1 : i);
-  });
-  let index: PartIndex | undefined;
-  return units.map((u): ParentOf => {
-    const named = u.parent ? (byCode.get(u.parent) ?? -1) : -1;
-    if (named >= 0) {
-      const shape = parents[named]!.shape;
-      return { parent: named, by: 'code', inside: u.shape && shape ? intersectionArea(shape, u.shape) : 0 };
-    }
+export class ParentFinder {
+  private readonly byCode = new Map<string, number>();
+  private index?: PartIndex;
+
+  constructor(private readonly parents: LevelUnit[]) {
+    parents.forEach((u, i) => {
+      if (u.code) this.byCode.set(u.code, this.byCode.has(u.code) ? -1 : i);
+    });
+  }
+
+  /** Returns the parent of `u` (by its parent code when that names one unit). */
+  find(u: LevelUnit): ParentOf {
+    const named = u.parent ? (this.byCode.get(u.parent) ?? -1) : -1;
+    if (named < 0) return this.largestOverlap(u);
+    const shape = this.parents[named]!.shape;
+    return { parent: named, by: 'code', inside: u.shape && shape ? intersectionArea(shape, u.shape) : 0 };
+  }
+
+  /** Returns the unit `u` overlaps most, whatever its parent code says. */
+  largestOverlap(u: LevelUnit): ParentOf {
     let best: ParentOf = { parent: -1, by: 'overlap', inside: 0 };
     if (!u.shape) return best;
-    index ??= new PartIndex(parents);
-    for (const i of index.candidates(u)) {
-      const inside = intersectionArea(parents[i]!.shape!, u.shape);
+    this.index ??= new PartIndex(this.parents);
+    for (const i of this.index.candidates(u)) {
+      const inside = intersectionArea(this.parents[i]!.shape!, u.shape);
       // Ties (rare) go to the first in file order, whatever order the index answers in.
       if (inside > best.inside || (inside === best.inside && inside > 0 && i < best.parent))
         best = { parent: i, by: 'overlap', inside };
     }
     return best;
-  });
+  }
+}
+
+/** Returns the parent of each of `units` among `parents` (see ParentFinder). */
+export function findParents(units: LevelUnit[], parents: LevelUnit[]): ParentOf[] {
+  const finder = new ParentFinder(parents);
+  return units.map((u) => finder.find(u));
 }

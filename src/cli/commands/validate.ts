@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { validateManifests } from '../../../build/manifest/validate.ts';
 import { MeasurementCache } from '../../../build/measure/cache.ts';
 import { GeometryChecker } from '../../../build/geometry/cache.ts';
+import { NestingChecker } from '../../../build/identity/nesting-cache.ts';
 import { plural, problemSummary } from '../../../build/core/report.ts';
 import { defineCommand, PER_FILE } from '../command.ts';
 
@@ -39,10 +40,12 @@ export default defineCommand({
     const root = resolve(values.root);
     const measurer = MeasurementCache.forRoot(root, { noCache: values['no-cache'] });
     const geometry = GeometryChecker.forRoot(root, { noCache: values['no-cache'] });
+    const nesting = NestingChecker.forRoot(root, { noCache: values['no-cache'] });
     const strict = values.strict;
-    const { manifests, problems } = await validateManifests(root, { measurer, geometry, strict });
+    const { manifests, problems } = await validateManifests(root, { measurer, geometry, nesting, strict });
     await measurer.save();
     await geometry.save();
+    await nesting.save();
     const code = out.report(problems, { perFile: PER_FILE, strict });
     const datasets = manifests.reduce((n, loaded) => n + loaded.manifest.datasets.length, 0);
     // e.g. "3 problems in 2 files" or "66 problems in 24 files (66 warnings)"
