@@ -87,7 +87,8 @@ function nestingProblem(issue: NestingIssue, parentLevel: Level, strict: boolean
     message = `${name(unit)} lies ${share} outside its parent ${named(parent)} (${parentLevel})`;
     if (issue.mostlyIn) message += `; it lies mostly in ${named(issue.mostlyIn)}`;
   }
-  if (issue.by === 'overlap' && issue.parentCode) {
+  // "unassigned": the code split gives units in no unit of the level above (build/split/split.ts).
+  if (issue.by === 'overlap' && issue.parentCode && issue.parentCode !== 'unassigned') {
     message += ` (its parent code ${issue.parentCode} names no unit of ${parentLevel})`;
   }
   return {
