@@ -1,8 +1,8 @@
 // The nesting rule (issue 18 §2): a unit more than 1 % of whose area lies
 // outside its parent in the level above, or outside every unit of it, is a
 // warning of validate. In-process on the false/nesting fixture (boxes whose
-// shares are known exactly), the cache across runs, and the shares of real
-// units against GEOS (shapely 1.8).
+// shares are known exactly), and the cache across runs. The shares of real
+// units against GEOS: nesting-oracle.test.ts (the long project).
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,16 +13,12 @@ import { checkLevelNesting, NESTING_LIMIT } from '../../build/identity/nesting.t
 import { findParents } from '../../build/identity/parents.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
-import { hasShapely, skipOracle } from '../geometry/oracle.ts';
-import { corpusPresent, WORLD_GEOJSON } from '../support/corpus.ts';
-import { geos, ORACLE_BOUND_MS } from './oracle.ts';
 
 const FIXTURE = new URL('../fixtures/manifests/false/nesting/', import.meta.url).pathname;
 const PRY = join(FIXTURE, 'data/earth/PRY');
 const level = (name: string) => [
   { path: `data/earth/PRY/PRY_${name}.geojson`, real: join(PRY, `PRY_${name}.geojson`) },
 ];
-const SAMPLE = new URL('../../data/earth/', import.meta.url).pathname;
 
 describe('nesting: units against their parents', () => {
   it('a unit 0.5 % outside its parent: no problem; 2 % outside: one, with its share', async () => {
@@ -100,51 +96,4 @@ describe('nesting: units against their parents', () => {
       expect(third.messages.some((m) => m.includes('Two percent out'))).toBe(false);
     });
   });
-});
-
-describe.skipIf(skipOracle)('nesting shares of real units against GEOS', () => {
-  it('shapely is there (CI fails without it)', () => expect(hasShapely).toBe(true));
-
-  /** Checks every unit's share outside its parent against GEOS's 1 − area(unit ∩ parent) / area(unit). */
-  async function compare(child: string, parent: string): Promise<number> {
-    const [units, parents] = await Promise.all([readLevelUnits([child]), readLevelUnits([parent])]);
-    const found = findParents(units, parents);
-    const pairs: [string, number, string, number][] = [];
-    found.forEach(({ parent: p }, i) => {
-      pairs.push([child, i, child, i], [child, i, parent, Math.max(p, 0)]);
-    });
-    const answer = geos({ files: [child, parent], pairs });
-    let flagged = 0;
-    found.forEach(({ parent: p, inside }, i) => {
-      const area = answer.pairs[2 * i];
-      const shared = answer.pairs[2 * i + 1];
-      if (area == null || shared == null || p < 0) return;
-      const ours = 1 - inside / units[i]!.shape!.area;
-      const theirs = 1 - shared / area;
-      expect(Math.abs(ours - theirs), `${child} feature ${i}`).toBeLessThan(1e-9);
-      if (theirs > NESTING_LIMIT) flagged++;
-    });
-    return flagged;
-  }
-
-  it(
-    'sample data: Natural Earth 1:10m provinces against the 1:50m countries, and the U.S. counties in their states',
-    async () => {
-      // The ADM0 outlines are coarser than their ADM1 units: coasts and islands stick out (true warnings).
-      expect(await compare(`${SAMPLE}CHL/CHL_ADM1.geojson`, `${SAMPLE}CHL/CHL_ADM0.geojson`)).toBe(5);
-      expect(await compare(`${SAMPLE}JPN/JPN_ADM1.geojson`, `${SAMPLE}JPN/JPN_ADM0.geojson`)).toBe(34);
-      // One topology: every county nests in its state.
-      expect(await compare(`${SAMPLE}USA/ADM2/US-MD.geojson`, `${SAMPLE}USA/USA_ADM1.geojson`)).toBe(0);
-    },
-    ORACLE_BOUND_MS,
-  );
-
-  it.skipIf(!corpusPresent(WORLD_GEOJSON))(
-    'World-GeoJSON: Buenos Aires partidos and comunas filed under a city drawn elsewhere',
-    async () => {
-      const arg = join(WORLD_GEOJSON, 'data/earth/ARG');
-      expect(await compare(join(arg, 'ADM2/AR-C.geojson'), join(arg, 'ARG_ADM1.geojson'))).toBe(12);
-    },
-    ORACLE_BOUND_MS,
-  );
 });

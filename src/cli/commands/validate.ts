@@ -16,7 +16,8 @@ symbolic links are followed, inside DIR/data), that bytes, sha256, features,
 bbox, geometry_types, properties and preview_bytes equal what the files hold,
 and the geometry of every feature of those files (rings closed and of 4+
 positions: errors; the OGC validity rules of GEOS, PostGIS and shapely:
-warnings). Prints every problem on stderr as "FILE: POINTER: message" (after
+warnings), and that every unit lies in its parent in the level above (more
+than 1 % of its area outside it: a nesting warning). Prints every problem on stderr as "FILE: POINTER: message" (after
 ${PER_FILE} of one file and rule, a count) and exits 1 if there is any error,
 0 if none (warnings alone: 0).
 
@@ -24,7 +25,7 @@ Options:
   --root DIR    folder that holds data/ (default: the current folder)
   --json        print every problem on stdout as a JSON array of
                 {file, pointer, rule, severity, message}
-  --strict      the OGC geometry problems are errors too (exit 1), e.g. to gate CI
+  --strict      the OGC geometry and nesting problems are errors too (exit 1), e.g. to gate CI
   --no-cache    measure and check every file again (default: reuse the results
                 for unchanged files from DIR/.cache/geoshelf/)`;
 
