@@ -18,7 +18,7 @@ import { normaliseBase } from './site/pages/html.ts';
 import { compareManifests } from './manifest/summary.ts';
 import { readAtlas } from './site/atlas.ts';
 import { countryPlanes } from './site/map-planes.ts';
-import { countryTiles } from './tiles/country-tiles.ts';
+import { countryTiles, nameTiles, type CountryTiles } from './tiles/country-tiles.ts';
 import { renderSite } from './site/site.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
 import { validateManifests, type LoadedManifest } from './manifest/validate.ts';
@@ -27,10 +27,12 @@ import { prepareDownloads } from './formats/downloads.ts';
 import type { ApiReleaseStatus } from '../src/shared/api.ts';
 import { releasedFiles } from './release/files.ts';
 import { readLedger } from './release/ledger.ts';
+import { currentLevelFiles, unitIdsOf, type UnitIds } from './identity/unit-ids.ts';
 import { changesPage, renderChangesPage } from './site/pages/changes-page.ts';
 import {
   ledgerFingerprint,
   publishReleases,
+  releaseBaseProblems,
   releaseStatus,
   type PublishedReleases,
 } from './release/publish.ts';
@@ -47,6 +49,7 @@ export interface BuildOptions {
    */
   releases?: boolean;
   releaseOf?: string; // the version this build is the frozen copy of, e.g. "2026.11"
+  unitIds?: UnitIds; // with releaseOf: the IDs that release gives its units
   onProgress?: (stage: string, done?: number, total?: number) => void;
   tiles?: boolean; // false: no map tiles (pages keep their pictures); bench:tiles's baseline
 }
@@ -133,6 +136,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const ledger = options.releases === false ? undefined : await readLedger(root);
   if (ledger?.problems.length) return { ok: false, problems: ledger.problems };
   const releases = ledger?.releases.length ? ledger : undefined; // no release made yet: nothing to publish
+  const wrongBase = releases ? releaseBaseProblems(releases, base) : [];
+  if (wrongBase.length) return { ok: false, problems: wrongBase };
 
   const buildCache = await loadBuildCache(root);
   const cache = buildCache.data;
@@ -143,6 +148,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     tiles: options.tiles !== false,
     ledger: releases ? ledgerFingerprint(releases) : null,
     releaseOf: options.releaseOf ?? null,
+    unitIds: options.unitIds ? [options.unitIds.release, [...options.unitIds.files]] : null,
   });
   if (cache.fingerprint === fingerprint && cache.summary && (await distUnchanged(root, out, cache))) {
     const { manifests, datasets, files, bytes } = cache.summary;
@@ -176,34 +182,54 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
 
   let release: ApiReleaseStatus | undefined;
   let published: PublishedReleases | undefined;
+  let unitIds: UnitIds | undefined;
   if (options.releaseOf !== undefined) {
     release = { release: options.releaseOf, latest: options.releaseOf, unreleased_changes: false };
+    unitIds = options.unitIds;
   } else if (releases) {
     release = releaseStatus(releases, await releasedFiles(root, loaded));
     published = await publishReleases(root, base, releases, release);
+    const latest = releases.releases.at(-1)!.record;
+    unitIds = unitIdsOf(latest.version, latest.levels, currentLevelFiles(loaded.map((l) => l.manifest)));
   }
 
+  // The tiles are cut on their own thread (build/tiles/cut-level.ts) while
+  // this one converts downloads and draws the atlas; both need only the planes.
+  const planes = await countryPlanes(root, loaded);
+  const noTiles: CountryTiles = {
+    byManifest: new Map(),
+    untiled: new Map(),
+    files: new Map(),
+    units: new Map(),
+    filesRead: 0,
+    bytesRead: 0,
+  };
+  const cutting =
+    options.tiles === false ? Promise.resolve(noTiles) : countryTiles(root, base, loaded, planes);
+  cutting.catch(() => {}); // awaited below; this only keeps a failure meanwhile from counting as unhandled
   progress('converting downloads');
-  const downloads = await prepareDownloads(root, loaded, measurer, (done, total) =>
-    progress('converting downloads', done, total),
+  const downloads = await prepareDownloads(
+    root,
+    loaded,
+    measurer,
+    (done, total) => progress('converting downloads', done, total),
+    unitIds,
   );
   progress('reading units and drawing maps');
-  const planes = await countryPlanes(root, loaded);
-  const drawn = await readAtlas(root, loaded, planes);
+  const drawn = await readAtlas(root, loaded, planes, unitIds);
   progress('cutting map tiles');
-  const tiles =
-    options.tiles === false
-      ? { byManifest: new Map(), files: new Map(), filesRead: 0, bytesRead: 0 }
-      : await countryTiles(
-          root,
-          base,
-          loaded,
-          planes,
-          (file, level) => drawn.atlas.get(file)?.levels.find((l) => l.level === level)?.units.length,
-        );
+  const tiles = await cutting;
+  nameTiles(
+    tiles,
+    (file, level) => drawn.atlas.get(file)?.levels.find((l) => l.level === level)?.units.length,
+  );
   for (const [file, levels] of tiles.byManifest) {
     const atlas = drawn.atlas.get(file);
     if (atlas) atlas.tiles = levels;
+  }
+  for (const [file, levels] of tiles.untiled) {
+    const atlas = drawn.atlas.get(file);
+    if (atlas) atlas.untiled = levels;
   }
   const bundle = await clientBundle();
   progress('rendering pages');
@@ -217,7 +243,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       frozen: options.releaseOf !== undefined,
     },
     loaded,
-    { atlas: drawn.atlas, downloads: downloads.byManifest, geometry },
+    { atlas: drawn.atlas, downloads: downloads.byManifest, geometry, unitIds, feeds: published?.feeds },
   );
   const generated = new Map<string, string | Buffer>([
     ...(await publicFiles()),
