@@ -13,6 +13,7 @@ import { listFiles, PACKAGE_DIR } from './core/files.ts';
 import { clientBundle } from './site/client-bundle.ts';
 import { MeasurementCache } from './measure/cache.ts';
 import { GeometryChecker } from './geometry/cache.ts';
+import { NestingChecker } from './identity/nesting-cache.ts';
 import { normaliseBase } from './site/pages/html.ts';
 import { compareManifests } from './manifest/summary.ts';
 import { readAtlas } from './site/atlas.ts';
@@ -170,7 +171,12 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   progress('validating manifests');
   const measurer = MeasurementCache.forRoot(root);
   const checker = GeometryChecker.forRoot(root);
-  const { manifests, problems, geometry } = await validateManifests(root, { measurer, geometry: checker });
+  const nesting = NestingChecker.forRoot(root);
+  const { manifests, problems, geometry } = await validateManifests(root, {
+    measurer,
+    geometry: checker,
+    nesting,
+  });
   if (hasErrors(problems)) return { ok: false, problems };
   const loaded = [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
@@ -264,6 +270,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   cache.summary = { manifests: loaded.length, datasets, files: write.files, bytes: write.bytes };
   await measurer.save();
   await checker.save();
+  await nesting.save();
   await saveCache(buildCache);
   const ms = performance.now() - started;
   const read = measurer.stats;

@@ -30,6 +30,7 @@ export const MANIFEST_RULES = [
   'unassigned',
   'geometry', // a feature of a listed GeoJSON file is not a valid polygon (README "Geometry")
   'bbox-member', // a listed GeoJSON file's own bbox member does not hold its extent (RFC 7946 5)
+  'nesting', // a unit lies more than 1 % outside its parent in the level above, or outside every unit of it
 ] as const;
 
 /** The rules of the other commands' problems. */

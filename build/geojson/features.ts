@@ -6,6 +6,7 @@
 // reads it: a malformed one throws the measurer's GeoJSONError.
 import { open } from 'node:fs/promises';
 import { inFile } from './errors.ts';
+import type { PositionSink } from './positions.ts';
 import { scanChunks } from './read.ts';
 import { FeatureCollectionScanner, type FeatureEnd, type FeatureListener } from './scanner.ts';
 
@@ -14,11 +15,16 @@ export interface ReadOptions {
   chunkSize?: number;
 }
 
+/** Options of readFeatureCollection: `sink` is handed every position and each complete geometry. */
+export interface CollectionOptions extends ReadOptions {
+  sink?: PositionSink;
+}
+
 /** Reads the FeatureCollection at `path` (e.g. "data/earth/CHL/CHL_ADM1.geojson"), handing each feature to `listener`. */
 export async function readFeatureCollection(
   path: string,
   listener: FeatureListener,
-  options: ReadOptions = {},
+  options: CollectionOptions = {},
 ): Promise<void> {
   const chunks = chunksOf(path, listener, options);
   while (!(await chunks.next()).done);
@@ -58,12 +64,12 @@ export async function* readFeatureBytes(
 async function* chunksOf(
   path: string,
   listener: FeatureListener,
-  options: ReadOptions,
+  options: CollectionOptions,
 ): AsyncGenerator<void> {
   const file = await open(path, 'r');
   try {
     const { size } = await file.stat();
-    const scanner = new FeatureCollectionScanner(undefined, { listener });
+    const scanner = new FeatureCollectionScanner(options.sink, { listener });
     yield* scanChunks(file, scanner, { from: 0, to: size, toEnd: true, chunkSize: options.chunkSize });
   } catch (error) {
     throw inFile(path, error);

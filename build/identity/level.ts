@@ -8,10 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { readFeatureBytes } from '../geojson/features.ts';
+import { readFeatureCollection } from '../geojson/features.ts';
+import type { FeatureListener } from '../geojson/scanner.ts';
+import { GeometrySink } from '../geometry/feature-sink.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS, textValues } from './keys.ts';
 import type { MatchUnit } from './match.ts';
-import { shapeOf } from './shape.ts';
+import { shapeOf, shapeOfFlat, type Shape } from './shape.ts';
 
 /** One feature of a level: what matching needs, and its parent's code. */
 export interface LevelUnit extends MatchUnit {
@@ -28,8 +30,12 @@ export function nameKey(name: string): string {
  * declares as its code (e.g. "src_shape_id"), else the first of CODE_KEYS.
  */
 export function levelUnit(feature: unknown, codeKey?: string): LevelUnit {
-  const f = (feature ?? {}) as { properties?: Record<string, unknown> | null; geometry?: unknown };
-  const properties = f.properties && typeof f.properties === 'object' ? f.properties : {};
+  const f = (feature ?? {}) as { properties?: unknown; geometry?: unknown };
+  return unitOf(f.properties, shapeOf(f.geometry), codeKey);
+}
+
+function unitOf(props: unknown, shape: Shape | undefined, codeKey?: string): LevelUnit {
+  const properties = props && typeof props === 'object' ? (props as Record<string, unknown>) : {};
   const name = textValues(properties, NAME_KEYS)[0] ?? '';
   const code = textValues(properties, codeKey ? [codeKey] : CODE_KEYS)[0] ?? '';
   return {
@@ -38,18 +44,41 @@ export function levelUnit(feature: unknown, codeKey?: string): LevelUnit {
     key: nameKey(name),
     parent: textValues(properties, PARENT_KEYS)[0] ?? '',
     properties,
-    shape: shapeOf(f.geometry),
+    shape,
   };
+}
+
+/**
+ * Hands each unit of `file` to `visit`, with its index, in order, one at a
+ * time. Positions come flat from the one GeoJSON reader (no nested arrays:
+ * parsing whole features cost several times the measurer's pass); only each
+ * feature's "properties" text is parsed.
+ */
+export async function eachLevelUnit(
+  file: string,
+  visit: (unit: LevelUnit, feature: number) => void,
+  codeKey?: string,
+): Promise<void> {
+  let shape: Shape | undefined;
+  let properties: unknown = {};
+  let feature = 0;
+  const sink = new GeometrySink((_, g) => (shape = shapeOfFlat(g)));
+  const listener: FeatureListener = {
+    keep: 'properties',
+    properties: (bytes) => (properties = JSON.parse(bytes.toString('utf8'))),
+    feature() {
+      visit(unitOf(properties, shape, codeKey), feature++);
+      shape = undefined;
+      properties = {};
+    },
+  };
+  await readFeatureCollection(file, listener, { sink });
 }
 
 /** Returns the units of the files of one level, in order (the files one after the other). */
 export async function readLevelUnits(files: string[], codeKey?: string): Promise<LevelUnit[]> {
   const units: LevelUnit[] = [];
-  for (const file of files) {
-    for await (const { bytes } of readFeatureBytes(file)) {
-      units.push(levelUnit(JSON.parse(bytes.toString('utf8')), codeKey));
-    }
-  }
+  for (const file of files) await eachLevelUnit(file, (unit) => units.push(unit), codeKey);
   return units;
 }
 

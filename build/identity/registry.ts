@@ -6,10 +6,9 @@
 import { createHash } from 'node:crypto';
 import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import type { Level } from '../../src/shared/manifest.ts';
-import { BoxIndex } from './box-index.ts';
 import type { LevelUnit } from './level.ts';
 import { matchUnits, type Change } from './match.ts';
-import { intersectionArea } from './overlap.ts';
+import { findParents, parentLevels } from './parents.ts';
 import type { Thresholds } from './thresholds.ts';
 
 /** Where a unit is in a release: its file and its index among that file's features. */
@@ -65,9 +64,6 @@ export function newId(
     if (!taken.has(id)) return id;
   }
 }
-
-/** The levels in nesting order: a unit's parent is in the nearest level before its own. */
-const ORDER: Level[] = ['ADM0', 'ADM1', 'ADM2', 'ADM3', 'ADM4', 'ADM5'];
 
 /**
  * Returns the registry entries of the country's units in this release (in
@@ -224,41 +220,26 @@ function feedChange(c: Change, x: FeedContext): ReleaseChange | undefined {
 
 /**
  * Sets each unit's parent_id: the unit of the nearest level before its own
- * whose code is the unit's parent code (parentISO) when one unit has it,
- * otherwise the one it overlaps most (none: null).
+ * that build/identity/parents.ts finds (by parentISO, else by largest
+ * overlap; none: null).
  */
 function assignParents(
   levels: LevelVintage[],
   idsByLevel: Map<Level, string[]>,
   registry: Map<string, RegistryUnit>,
 ): void {
-  const present = ORDER.filter((level) => levels.some((v) => v.level === level));
+  const above = parentLevels(levels.map((v) => v.level));
   for (const vintage of levels) {
-    const at = present.indexOf(vintage.level);
     const ids = idsByLevel.get(vintage.level)!;
-    if (at <= 0) {
+    const parentLevel = above.get(vintage.level);
+    if (!parentLevel) {
       for (const id of ids) registry.get(id)!.parent_id = null;
       continue;
     }
-    const parentLevel = present[at - 1]!;
     const parents = levels.find((v) => v.level === parentLevel)!;
     const parentIds = idsByLevel.get(parentLevel)!;
-    const byCode = new Map<string, number>();
-    parents.units.forEach((u, i) => {
-      if (u.code) byCode.set(u.code, byCode.has(u.code) ? -1 : i);
-    });
-    let index: BoxIndex | undefined;
-    vintage.units.forEach((u, n) => {
-      let p = u.parent ? (byCode.get(u.parent) ?? -1) : -1;
-      if (p < 0 && u.shape) {
-        index ??= new BoxIndex(parents.units.map((x) => x.shape));
-        let best = 0;
-        for (const i of index.query(u.shape.partBoxes)) {
-          const area = intersectionArea(parents.units[i]!.shape!, u.shape);
-          if (area > best) [best, p] = [area, i];
-        }
-      }
-      registry.get(ids[n]!)!.parent_id = p >= 0 ? parentIds[p]! : null;
+    findParents(vintage.units, parents.units).forEach(({ parent }, n) => {
+      registry.get(ids[n]!)!.parent_id = parent >= 0 ? parentIds[parent]! : null;
     });
   }
 }

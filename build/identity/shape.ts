@@ -3,6 +3,7 @@
 // and holes clockwise (whatever the source's winding), coordinates in one
 // Float64Array, with boxes per ring, per polygon and per run of 16 edges so
 // that a pair only visits the edges near the other shape.
+import type { FlatGeometry } from '../geometry/flat-geometry.ts';
 
 export type Box = [number, number, number, number]; // west, south, east, north
 
@@ -25,27 +26,26 @@ export const CHUNK = 16;
 
 type Position = number[];
 
-/** Returns twice the signed area of a ring (positive when counter-clockwise). */
-function twiceArea(ring: Position[]): number {
+/** A geometry's rings, flat, as the GeoJSON reader hands them (build/geometry/flat-geometry.ts). */
+export type FlatRings = Pick<FlatGeometry, 'xy' | 'ringEnds' | 'rings' | 'polygonEnds' | 'polygons'>;
+
+/** Returns twice the signed area of the closed ring of points [from, to) of xy (positive when counter-clockwise). */
+function twiceArea(xy: Float64Array, from: number, to: number): number {
   let s = 0;
-  for (let i = 0; i + 1 < ring.length; i++) s += ring[i][0] * ring[i + 1][1] - ring[i + 1][0] * ring[i][1];
+  for (let i = from; i + 1 < to; i++) s += xy[2 * i]! * xy[2 * i + 3]! - xy[2 * i + 2]! * xy[2 * i + 1]!;
   return s;
 }
 
-/** Returns the ring closed, with repeated positions dropped; undefined when it encloses nothing. */
-function cleanRing(ring: Position[], counterClockwise: boolean): Position[] | undefined {
-  const out: Position[] = [];
-  for (const p of ring) {
-    if (!Number.isFinite(p?.[0]) || !Number.isFinite(p?.[1])) return undefined;
-    const last = out[out.length - 1];
-    if (!last || last[0] !== p[0] || last[1] !== p[1]) out.push(p);
+/** Reverses the points [from, to) of xy in place. */
+function reverse(xy: Float64Array, from: number, to: number): void {
+  for (let i = from, j = to - 1; i < j; i++, j--) {
+    const x = xy[2 * i]!;
+    const y = xy[2 * i + 1]!;
+    xy[2 * i] = xy[2 * j]!;
+    xy[2 * i + 1] = xy[2 * j + 1]!;
+    xy[2 * j] = x;
+    xy[2 * j + 1] = y;
   }
-  if (out.length > 1 && (out[0][0] !== out[out.length - 1][0] || out[0][1] !== out[out.length - 1][1])) {
-    out.push(out[0]);
-  }
-  const twice = out.length >= 4 ? twiceArea(out) : 0;
-  if (twice === 0) return undefined;
-  return twice > 0 === counterClockwise ? out : out.reverse();
 }
 
 /** Returns the polygons of a GeoJSON geometry (Polygon, MultiPolygon, or a collection of them). */
@@ -64,93 +64,152 @@ export function polygonsOf(geometry: unknown): Position[][][] {
  * counter-clockwise and holes clockwise, so areas add up.
  */
 export function shapeOf(geometry: unknown): Shape | undefined {
-  const rings: Position[][] = [];
-  const outer: boolean[] = [];
+  const xy: number[] = [];
+  const ringEnds: number[] = [];
+  const polygonEnds: number[] = [];
   for (const polygon of polygonsOf(geometry)) {
     if (!Array.isArray(polygon)) continue;
-    polygon.forEach((ring, j) => {
-      if (!Array.isArray(ring)) return;
-      if (j > 0 && outer.length === 0) return; // a hole of a polygon whose shell was dropped
-      const clean = cleanRing(ring, j === 0);
-      if (!clean) return;
-      rings.push(clean);
-      outer.push(j === 0);
-    });
+    for (const ring of polygon) {
+      // A ring that is not an array stays, empty, so that the rings after it keep their place.
+      for (const p of Array.isArray(ring) ? ring : []) xy.push(coordinate(p?.[0]), coordinate(p?.[1]));
+      ringEnds.push(xy.length / 2);
+    }
+    polygonEnds.push(ringEnds.length);
   }
-  return rings.length === 0 ? undefined : flatten(rings, outer);
+  return shapeOfFlat({
+    xy: Float64Array.from(xy),
+    ringEnds: Int32Array.from(ringEnds),
+    rings: ringEnds.length,
+    polygonEnds: Int32Array.from(polygonEnds),
+    polygons: polygonEnds.length,
+  });
 }
 
-function flatten(rings: Position[][], outer: boolean[]): Shape {
-  const n = rings.reduce((sum, r) => sum + r.length, 0);
-  const xy = new Float64Array(n * 2);
-  const ringStart = new Int32Array(rings.length + 1);
-  const ringBox = new Float64Array(rings.length * 4);
-  const segs = new Int32Array(n - rings.length);
+/** Returns a coordinate as read from parsed JSON: anything but a number is NaN (its ring is dropped). */
+const coordinate = (v: unknown): number => (typeof v === 'number' ? v : NaN);
+
+/**
+ * Returns the shape of a geometry read flat (build/geometry/flat-geometry.ts),
+ * copied out of the reader's reused arrays; undefined when it has no area.
+ * Each ring is copied once: closed, repeated positions dropped, wound as its
+ * role asks; a ring that encloses nothing (or holds a coordinate that is not
+ * a finite number) is dropped.
+ */
+export function shapeOfFlat(g: FlatRings): Shape | undefined {
+  const src = g.xy;
+  const xy = new Float64Array(2 * ((g.rings > 0 ? g.ringEnds[g.rings - 1]! : 0) + g.rings));
+  const ringStart: number[] = [];
+  const outer: boolean[] = [];
+  let k = 0;
+  let twice = 0;
+  let r = 0;
+  for (let p = 0; p < g.polygons; p++) {
+    for (let j = 0; r < g.polygonEnds[p]!; r++, j++) {
+      if (j > 0 && outer.length === 0) continue; // a hole of a polygon whose shell was dropped
+      const begin = k;
+      let finite = true;
+      for (let i = r === 0 ? 0 : g.ringEnds[r - 1]!, to = g.ringEnds[r]!; i < to; i++) {
+        const x = src[2 * i]!;
+        const y = src[2 * i + 1]!;
+        if (!Number.isFinite(x) || !Number.isFinite(y)) {
+          finite = false;
+          break;
+        }
+        if (k > begin && xy[2 * k - 2] === x && xy[2 * k - 1] === y) continue;
+        xy[2 * k] = x;
+        xy[2 * k + 1] = y;
+        k++;
+      }
+      if (
+        finite &&
+        k - begin > 1 &&
+        (xy[2 * begin] !== xy[2 * k - 2] || xy[2 * begin + 1] !== xy[2 * k - 1])
+      ) {
+        xy[2 * k] = xy[2 * begin]!;
+        xy[2 * k + 1] = xy[2 * begin + 1]!;
+        k++;
+      }
+      const t = finite && k - begin >= 4 ? twiceArea(xy, begin, k) : 0;
+      if (t === 0) {
+        k = begin;
+        continue;
+      }
+      if (t > 0 !== (j === 0)) reverse(xy, begin, k);
+      twice += j === 0 ? Math.abs(t) : -Math.abs(t);
+      ringStart.push(begin);
+      outer.push(j === 0);
+    }
+  }
+  if (ringStart.length === 0) return undefined;
+  ringStart.push(k);
+  return withBoxes(xy.slice(0, 2 * k), Int32Array.from(ringStart), outer, twice / 2);
+}
+
+/** Returns the shape of closed, wound rings: their boxes, edges and chunks. */
+function withBoxes(xy: Float64Array, ringStart: Int32Array, outer: boolean[], area: number): Shape {
+  const rings = outer.length;
+  const n = ringStart[rings]!;
+  const ringBox = new Float64Array(rings * 4);
+  const segs = new Int32Array(n - rings);
   const partBoxes: Box[] = [];
   const box: Box = [Infinity, Infinity, -Infinity, -Infinity];
-  let k = 0;
   let ns = 0;
-  let twice = 0;
-  rings.forEach((ring, r) => {
-    ringStart[r] = k;
-    let [w, s, e, north] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < ring.length; i++) {
-      const x = ring[i][0];
-      const y = ring[i][1];
-      xy[2 * k] = x;
-      xy[2 * k + 1] = y;
-      if (i + 1 < ring.length) segs[ns++] = k;
-      k++;
-      w = Math.min(w, x);
-      e = Math.max(e, x);
-      s = Math.min(s, y);
-      north = Math.max(north, y);
+  for (let r = 0; r < rings; r++) {
+    let w = Infinity;
+    let s = Infinity;
+    let e = -Infinity;
+    let north = -Infinity;
+    for (let i = ringStart[r]!, end = ringStart[r + 1]!; i < end; i++) {
+      const x = xy[2 * i]!;
+      const y = xy[2 * i + 1]!;
+      if (i + 1 < end) segs[ns++] = i;
+      if (x < w) w = x;
+      if (x > e) e = x;
+      if (y < s) s = y;
+      if (y > north) north = y;
     }
-    twice += twiceArea(ring);
-    ringBox.set([w, s, e, north], 4 * r);
+    ringBox[4 * r] = w;
+    ringBox[4 * r + 1] = s;
+    ringBox[4 * r + 2] = e;
+    ringBox[4 * r + 3] = north;
     if (outer[r]) partBoxes.push([w, s, e, north]);
     box[0] = Math.min(box[0], w);
     box[1] = Math.min(box[1], s);
     box[2] = Math.max(box[2], e);
     box[3] = Math.max(box[3], north);
-  });
-  ringStart[rings.length] = k;
+  }
   let chunks = 0;
-  for (let r = 0; r < rings.length; r++) chunks += Math.ceil((ringStart[r + 1] - 1 - ringStart[r]) / CHUNK);
-  const ringChunk = new Int32Array(rings.length + 1);
+  for (let r = 0; r < rings; r++) chunks += Math.ceil((ringStart[r + 1]! - 1 - ringStart[r]!) / CHUNK);
+  const ringChunk = new Int32Array(rings + 1);
   const chunkStart = new Int32Array(chunks + 1);
   const chunkBox = new Float64Array(chunks * 4);
   let c = 0;
-  for (let r = 0; r < rings.length; r++) {
+  for (let r = 0; r < rings; r++) {
     ringChunk[r] = c;
-    const end = ringStart[r + 1] - 1;
-    for (let i0 = ringStart[r]; i0 < end; i0 += CHUNK, c++) {
+    const end = ringStart[r + 1]! - 1;
+    for (let i0 = ringStart[r]!; i0 < end; i0 += CHUNK, c++) {
       chunkStart[c] = i0;
-      let [w, s, e, north] = [Infinity, Infinity, -Infinity, -Infinity];
+      let w = Infinity;
+      let s = Infinity;
+      let e = -Infinity;
+      let north = -Infinity;
       for (let i = i0, i1 = Math.min(end, i0 + CHUNK); i <= i1; i++) {
-        w = Math.min(w, xy[2 * i]);
-        e = Math.max(e, xy[2 * i]);
-        s = Math.min(s, xy[2 * i + 1]);
-        north = Math.max(north, xy[2 * i + 1]);
+        const x = xy[2 * i]!;
+        const y = xy[2 * i + 1]!;
+        if (x < w) w = x;
+        if (x > e) e = x;
+        if (y < s) s = y;
+        if (y > north) north = y;
       }
-      chunkBox.set([w, s, e, north], 4 * c);
+      chunkBox[4 * c] = w;
+      chunkBox[4 * c + 1] = s;
+      chunkBox[4 * c + 2] = e;
+      chunkBox[4 * c + 3] = north;
     }
   }
-  ringChunk[rings.length] = c;
+  ringChunk[rings] = c;
   chunkStart[c] = n;
-  return {
-    xy,
-    ringStart,
-    ringBox,
-    partBoxes,
-    box,
-    area: twice / 2,
-    points: n,
-    segs,
-    ringChunk,
-    chunkStart,
-    chunkBox,
-  };
+  return { xy, ringStart, ringBox, partBoxes, box, area, points: n, segs, ringChunk, chunkStart, chunkBox };
 }
 
 /** Returns whether two shapes have exactly the same rings (the same coordinates, in the same order). */

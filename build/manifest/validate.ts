@@ -17,6 +17,8 @@ import type { GeometryCounts } from './validate-geometry.ts';
 import { isValid } from './schema.ts';
 import type { DatasetContext } from './dataset-context.ts';
 import { checkDataset } from './validate-dataset.ts';
+import { NestingChecker } from '../identity/nesting-cache.ts';
+import { checkNesting } from './validate-nesting.ts';
 
 export type { LoadedManifest } from './load.ts';
 
@@ -38,7 +40,10 @@ export interface ValidateOptions {
   // checker with its cache under `<root>/.cache/`, or without a cache when a
   // measurer is given (tests: nothing is written beside their fixtures).
   geometry?: Pick<GeometryChecker, 'check'> | false;
-  strict?: boolean; // OGC geometry problems are errors, not warnings (validate --strict)
+  // Checks that each level's units lie in their parents in the level above; false skips it.
+  // Default: as `geometry`'s (cached under `<root>/.cache/` unless a measurer is given).
+  nesting?: Pick<NestingChecker, 'check'> | false;
+  strict?: boolean; // OGC geometry and nesting problems are errors, not warnings (validate --strict)
 }
 
 /**
@@ -64,16 +69,22 @@ export async function validateManifests(
       : undefined;
   const checker = options.geometry === false ? undefined : (options.geometry ?? ownChecker);
   const data = new DataFiles(root, options.measurer ?? ownMeasurer!, checker);
+  const ownNesting =
+    options.nesting === undefined
+      ? NestingChecker.forRoot(root, { noCache: options.measurer !== undefined })
+      : undefined;
+  const nesting = options.nesting === false ? undefined : (options.nesting ?? ownNesting);
 
   const subjects: Subject[] = [
     ...loaded.manifests.map(({ file, manifest }) => subjectOf(file, manifest)),
     ...loaded.invalid.map(({ file, value }) => partialSubjectOf(file, value)),
   ];
   const found = await Promise.all(
-    subjects.map((subject) => checkSubject(subject, data, options.strict ?? false)),
+    subjects.map((subject) => checkSubject(subject, data, options.strict ?? false, nesting)),
   );
   await ownMeasurer?.save();
   await ownChecker?.save();
+  await ownNesting?.save();
 
   // Report in file order: for each manifest, its JSON/schema problems, then the
   // others (geometry problems name their GeoJSON file but follow their manifest).
@@ -128,7 +139,12 @@ function partialSubjectOf(file: string, value: unknown): Subject {
   };
 }
 
-async function checkSubject(subject: Subject, data: DataFiles, strict: boolean): Promise<Problem[]> {
+async function checkSubject(
+  subject: Subject,
+  data: DataFiles,
+  strict: boolean,
+  nesting?: Pick<NestingChecker, 'check'>,
+): Promise<Problem[]> {
   const { file, folder } = subject;
   const problems: Problem[] = [];
   const add = (pointer: string, rule: ManifestRule, message: string, paths?: string[]) =>
@@ -167,7 +183,14 @@ async function checkSubject(subject: Subject, data: DataFiles, strict: boolean):
   const datasetProblems = await Promise.all(
     subject.datasets.map(({ index, dataset }) => checkDataset({ ...context, index, dataset })),
   );
-  return [...problems, ...datasetProblems.flat()];
+  // Units against their parents, once every file is measured (and its problems known).
+  const nestingProblems = nesting
+    ? await checkNesting(
+        { folder: context.folder, data, checker: nesting, strict },
+        subject.datasets.map(({ dataset }) => dataset),
+      )
+    : [];
+  return [...problems, ...datasetProblems.flat(), ...nestingProblems];
 }
 
 /** A single source licence covers every dataset; with "mixed", each dataset's is one of `licenses`. */

@@ -34,7 +34,7 @@ import {
 import { holdsBaseMark } from './site-files.ts';
 import { storeSite } from './site-store.ts';
 
-export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geometry'> {
+export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geometry' | 'nesting'> {
   thresholds?: Thresholds;
   codeKey?: string; // the property holding each unit's code, when not shapeISO and the like
   /**
@@ -74,7 +74,8 @@ export async function makeRelease(
 ): Promise<ReleaseOutcome> {
   const ledger = await readLedger(root);
   if (ledger.problems.length) return { status: 'refused', problems: ledger.problems };
-  const validated = await validateManifests(root, { measurer: options.measurer, geometry: options.geometry });
+  const { measurer, geometry, nesting } = options;
+  const validated = await validateManifests(root, { measurer, geometry, nesting });
   const errors = validated.problems.filter((p) => p.severity === 'error');
   if (errors.length) return { status: 'refused', problems: validated.problems };
   const manifests = [...validated.manifests].sort((a, b) => (a.file < b.file ? -1 : 1));

@@ -66,7 +66,12 @@ describe('geoshelf build', () => {
     expect(result.problems.map((p) => `${p.file}: ${p.pointer}: ${p.severity}`)).toEqual([
       'data/earth/CHL/manifest.json: /datasets/0/bytes: error',
       'data/earth/CHL/manifest.json: /datasets/1/sha256: error',
-      // the fixture's Fiji has a bow-tie: a warning, listed with the errors
+      // the fixture's boxes do not nest in their country (nesting), and its Fiji
+      // has a bow-tie (geometry): warnings, listed with the errors
+      'data/earth/CHL/CHL_ADM1.geojson: /features/1: warning',
+      'data/earth/CHL/CHL_ADM1.geojson: /features/2: warning',
+      'data/earth/CHL/ADM2/CL-AN.geojson: /features/0: warning',
+      'data/earth/CHL/ADM2/unassigned.geojson: /features/0: warning',
       'data/earth/FJI/FJI_ADM0.geojson: /features/0/geometry/coordinates/4/0: warning',
     ]);
     expect(snapshot(out)).toEqual(before);
@@ -86,9 +91,10 @@ describe('geoshelf build', () => {
     expect(run.stdout).toMatch(
       /^built .*site\/: 3 manifests, 5 datasets, (\d+) files, [\d.]+ KB, in [\d.]+ s \(\1 written, 0 unchanged; \d+ GeoJSON files read\)\n$/,
     );
-    // Not a terminal: no progress. Fiji's invalid geometry is a warning: built anyway.
+    // Not a terminal: no progress. Fiji's invalid geometry and the CHL boxes that
+    // do not nest are warnings: built anyway.
     expect(run.stderr).toBe(
-      'geoshelf build: 1 warning(s) in 1 file(s), e.g. invalid geometry; published anyway (geoshelf validate lists them)\n',
+      'geoshelf build: 5 warning(s) in 4 file(s) (geometry, nesting); published anyway (geoshelf validate lists them)\n',
     );
   });
 

@@ -46,6 +46,18 @@ async function exits(...args: string[]): Promise<string> {
   return stdout + stderr;
 }
 
+/**
+ * Expects validate's output to hold no problem but nesting warnings: the
+ * synthetic tree wiggles each level's cell edges on its own, so its ADM2
+ * cells stick out of their ADM1 cells by a few per cent (true warnings).
+ */
+function onlyNesting(output: string): void {
+  const lines = output.trimEnd().split('\n');
+  expect(lines.at(-1)).toMatch(/: no problems$|^\d+ problems in \d+ files? \(\d+ warnings\)$/);
+  for (const line of lines.slice(0, -1))
+    expect(line).toMatch(/ outside (its parent|every unit)|more nesting problems/);
+}
+
 /** Expects each file (under root) to lie on the stated side of a threshold, so the tree tests what it says. */
 function sizes(root: string, expected: Record<string, [number, '<' | '>']>): void {
   for (const [file, [threshold, side]] of Object.entries(expected)) {
@@ -68,8 +80,8 @@ describe('every command exits by itself after its work', () => {
         },
       ]);
       sizes(root, { 'data/earth/ONE/ONE_ADM0.geojson': [CHECKED_PARALLEL_MIN_BYTES, '>'] });
-      expect(await exits('validate', '--root', root, '--no-cache')).toContain('no problems');
-      expect(await exits('validate', '--root', root)).toContain('no problems');
+      onlyNesting(await exits('validate', '--root', root, '--no-cache'));
+      onlyNesting(await exits('validate', '--root', root));
       expect(await exits('build', '--root', root, '--out', join(root, 'dist'))).toContain('built');
     },
     LONG,
@@ -99,8 +111,8 @@ describe('every command exits by itself after its work', () => {
         'data/earth/AAA/AAA_ADM1.geojson': [MAX_UNITS_FILE_BYTES, '>'],
         'data/earth/BBB/BBB_ADM1.geojson': [CHECKED_PARALLEL_MIN_BYTES, '>'],
       });
-      expect(await exits('validate', '--root', root, '--no-cache')).toContain('no problems');
-      expect(await exits('validate', '--root', root)).toContain('no problems');
+      onlyNesting(await exits('validate', '--root', root, '--no-cache'));
+      onlyNesting(await exits('validate', '--root', root));
       expect(await exits('build', '--root', root, '--out', join(root, 'dist'))).toContain('built');
     },
     LONG,
@@ -149,7 +161,7 @@ describe('every command exits by itself after its work', () => {
       });
       expect(await exits('preview', '--root', root)).toContain('CCC_ADM1.preview.geojson');
       expect(await exits('split', '--level', 'ADM2', '--root', root, 'CCC')).toContain('256 by code');
-      expect(await exits('validate', '--root', root)).toContain('no problems');
+      onlyNesting(await exits('validate', '--root', root));
     },
     LONG,
   );

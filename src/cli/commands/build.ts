@@ -61,8 +61,9 @@ export default defineCommand({
     if (result.conversionWarnings.length > 0) output.report(result.conversionWarnings);
     if (result.warnings.length > 0 && !values.quiet) {
       const files = new Set(result.warnings.map((p) => p.file)).size;
+      const rules = [...new Set(result.warnings.map((p) => p.rule))].sort().join(', '); // e.g. "geometry, nesting"
       console.error(
-        `geoshelf build: ${result.warnings.length} warning(s) in ${files} file(s), e.g. invalid geometry; published anyway (geoshelf validate lists them)`,
+        `geoshelf build: ${result.warnings.length} warning(s) in ${files} file(s) (${rules}); published anyway (geoshelf validate lists them)`,
       );
     }
     if (!values.quiet) {

@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import type { ReleaseChange } from '../../../src/shared/api.ts';
 import { GeometryChecker } from '../../../build/geometry/cache.ts';
+import { NestingChecker } from '../../../build/identity/nesting-cache.ts';
 import { MeasurementCache } from '../../../build/measure/cache.ts';
 import { versionProblem } from '../../../build/release/ledger.ts';
 import { makeRelease } from '../../../build/release/release.ts';
@@ -96,9 +97,11 @@ export default defineCommand({
     const root = resolve(values.root);
     const measurer = MeasurementCache.forRoot(root);
     const geometry = GeometryChecker.forRoot(root);
+    const nesting = NestingChecker.forRoot(root);
     const outcome = await makeRelease(root, version, {
       measurer,
       geometry,
+      nesting,
       thresholds,
       codeKey: values['code-key'],
       buildSite: (out, base, v, unitIds) =>
@@ -106,6 +109,7 @@ export default defineCommand({
     });
     await measurer.save();
     await geometry.save();
+    await nesting.save();
     const code = out.report(outcome.problems, { perFile: PER_FILE });
     const say = values.json ? console.error : console.log;
     if (outcome.status === 'refused') {

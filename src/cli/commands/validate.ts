@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { validateManifests } from '../../../build/manifest/validate.ts';
 import { MeasurementCache } from '../../../build/measure/cache.ts';
 import { GeometryChecker } from '../../../build/geometry/cache.ts';
+import { NestingChecker } from '../../../build/identity/nesting-cache.ts';
 import { plural, problemSummary } from '../../../build/core/report.ts';
 import { defineCommand, PER_FILE } from '../command.ts';
 
@@ -15,7 +16,8 @@ symbolic links are followed, inside DIR/data), that bytes, sha256, features,
 bbox, geometry_types, properties and preview_bytes equal what the files hold,
 and the geometry of every feature of those files (rings closed and of 4+
 positions: errors; the OGC validity rules of GEOS, PostGIS and shapely:
-warnings). Prints every problem on stderr as "FILE: POINTER: message" (after
+warnings), and that every unit lies in its parent in the level above (more
+than 1 % of its area outside it: a nesting warning). Prints every problem on stderr as "FILE: POINTER: message" (after
 ${PER_FILE} of one file and rule, a count) and exits 1 if there is any error,
 0 if none (warnings alone: 0).
 
@@ -23,7 +25,7 @@ Options:
   --root DIR    folder that holds data/ (default: the current folder)
   --json        print every problem on stdout as a JSON array of
                 {file, pointer, rule, severity, message}
-  --strict      the OGC geometry problems are errors too (exit 1), e.g. to gate CI
+  --strict      the OGC geometry and nesting problems are errors too (exit 1), e.g. to gate CI
   --no-cache    measure and check every file again (default: reuse the results
                 for unchanged files from DIR/.cache/geoshelf/)`;
 
@@ -39,10 +41,12 @@ export default defineCommand({
     const root = resolve(values.root);
     const measurer = MeasurementCache.forRoot(root, { noCache: values['no-cache'] });
     const geometry = GeometryChecker.forRoot(root, { noCache: values['no-cache'] });
+    const nesting = NestingChecker.forRoot(root, { noCache: values['no-cache'] });
     const strict = values.strict;
-    const { manifests, problems } = await validateManifests(root, { measurer, geometry, strict });
+    const { manifests, problems } = await validateManifests(root, { measurer, geometry, nesting, strict });
     await measurer.save();
     await geometry.save();
+    await nesting.save();
     const code = out.report(problems, { perFile: PER_FILE, strict });
     const datasets = manifests.reduce((n, loaded) => n + loaded.manifest.datasets.length, 0);
     // e.g. "3 problems in 2 files" or "66 problems in 24 files (66 warnings)"

@@ -1,0 +1,135 @@
+// Checks the nesting of each pair of levels at most once per run, and not at
+// all when the cache file says the same files (by sha256, the measurer's, so
+// an unchanged tree reads no GeoJSON) were checked before: the answer depends
+// on the bytes of both levels only.
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import { cacheDir } from '../core/files.ts';
+import { Slots } from '../core/slots.ts';
+import { checkLevelNesting, NESTING_LIMIT, type LevelFile, type NestingIssue } from './nesting.ts';
+
+// Bumped whenever the rule or what an issue holds changes, so old answers are dropped.
+const CACHE_VERSION = 1;
+
+/** A level file as the check is asked about it: with the sha256 of its bytes. */
+export interface HashedFile extends LevelFile {
+  sha256: string;
+}
+
+interface CacheEntry {
+  files: string[]; // sha256 of the level's files, in order
+  parents: string[]; // sha256 of the parent level's files, in order
+  limit: number;
+  issues: NestingIssue[];
+}
+
+/**
+ * Checks pairs of levels once per run (memo) and across runs (a JSON cache
+ * file keyed by the level's file paths, holding the sha256s of both levels).
+ * Without `cacheFile` it only memoises. A missing or corrupt cache file counts
+ * as empty.
+ */
+export class NestingChecker {
+  readonly stats = { levelsChecked: 0, cacheHits: 0 };
+  private readonly memo = new Map<string, Promise<NestingIssue[]>>();
+  private entries?: Promise<Map<string, CacheEntry>>;
+  private changed = false;
+  // One pair of levels at a time: each holds its level above in memory, and the work is all on this thread.
+  private readonly slots = new Slots(1);
+
+  constructor(private readonly options: { cacheFile?: string } = {}) {}
+
+  /** Returns the checker a run under `root` uses: its cache is `<root>/.cache/geoshelf/nesting.json` unless `noCache`. */
+  static forRoot(root: string, options: { noCache?: boolean } = {}): NestingChecker {
+    return new NestingChecker(options.noCache ? {} : { cacheFile: join(cacheDir(root), 'nesting.json') });
+  }
+
+  /** Returns the units of `files` that do not lie in their parent in `parents` (build/identity/nesting.ts). */
+  check(files: HashedFile[], parents: HashedFile[]): Promise<NestingIssue[]> {
+    const key = files.map((f) => f.path).join('\n');
+    const sums = (list: HashedFile[]) => list.map((f) => f.sha256);
+    const memoKey = `${key}\0${sums(files).join()}\0${sums(parents).join()}`;
+    let pending = this.memo.get(memoKey);
+    if (!pending) {
+      pending = this.checkCached(key, files, parents);
+      this.memo.set(memoKey, pending);
+    }
+    return pending;
+  }
+
+  /** Writes the cache file atomically when something changed; a read-only folder is skipped. */
+  async save(): Promise<void> {
+    const { cacheFile } = this.options;
+    if (!cacheFile || !this.entries || !this.changed) return;
+    const levels = Object.fromEntries(await this.entries);
+    try {
+      await mkdir(dirname(cacheFile), { recursive: true });
+      await writeFileAtomic(cacheFile, `${JSON.stringify({ version: CACHE_VERSION, levels })}\n`);
+      this.changed = false;
+    } catch {
+      // e.g. EACCES on a read-only data folder: the next run checks again
+    }
+  }
+
+  private async checkCached(
+    key: string,
+    files: HashedFile[],
+    parents: HashedFile[],
+  ): Promise<NestingIssue[]> {
+    const same = (a: string[], b: HashedFile[]) =>
+      a.length === b.length && a.every((s, i) => s === b[i]!.sha256);
+    if (this.options.cacheFile) {
+      this.entries ??= readCache(this.options.cacheFile);
+      const cached = (await this.entries).get(key);
+      if (
+        cached &&
+        cached.limit === NESTING_LIMIT &&
+        same(cached.files, files) &&
+        same(cached.parents, parents)
+      ) {
+        this.stats.cacheHits++;
+        return cached.issues;
+      }
+    }
+    const issues = await this.slots.run(() => checkLevelNesting(files, parents));
+    this.stats.levelsChecked++;
+    if (this.entries) {
+      const entry = {
+        files: files.map((f) => f.sha256),
+        parents: parents.map((f) => f.sha256),
+        limit: NESTING_LIMIT,
+      };
+      (await this.entries).set(key, { ...entry, issues });
+      this.changed = true;
+    }
+    return issues;
+  }
+}
+
+async function readCache(cacheFile: string): Promise<Map<string, CacheEntry>> {
+  try {
+    const data = JSON.parse(await readFile(cacheFile, 'utf8')) as {
+      version?: number;
+      levels?: Record<string, CacheEntry>;
+    };
+    if (data.version !== CACHE_VERSION || typeof data.levels !== 'object' || data.levels === null)
+      return new Map();
+    return new Map(Object.entries(data.levels).filter(([, entry]) => isEntry(entry)));
+  } catch {
+    return new Map(); // absent or corrupt: check everything again
+  }
+}
+
+function isEntry(entry: CacheEntry): boolean {
+  const strings = (a: unknown) => Array.isArray(a) && a.every((s) => typeof s === 'string');
+  const issue = (i: NestingIssue) =>
+    typeof i?.unit?.file === 'string' && typeof i.unit.feature === 'number' && typeof i.outside === 'number';
+  return (
+    strings(entry?.files) &&
+    strings(entry.parents) &&
+    typeof entry.limit === 'number' &&
+    Array.isArray(entry.issues) &&
+    entry.issues.every(issue)
+  );
+}

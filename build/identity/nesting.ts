@@ -1,0 +1,80 @@
+// Whether the units of one level lie in their parents (issue 18: "units more
+// than 1 % of whose area lies outside their parent are a nesting problem"):
+// each unit's parent is found as a release finds parent_id
+// (build/identity/parents.ts), and the share of the unit's area outside it is
+// measured exactly (build/identity/overlap.ts). Areas are planar in the
+// file's coordinates, as GEOS measures them.
+import { ParentFinder } from './parents.ts';
+import { eachLevelUnit, type LevelUnit } from './level.ts';
+
+/** A unit more than this share of whose area lies outside its parent is a nesting problem. */
+export const NESTING_LIMIT = 0.01;
+
+/** One file of a level: as the manifest names it (e.g. "data/earth/CHL/CHL_ADM1.geojson"), and where to read it. */
+export interface LevelFile {
+  path: string;
+  real: string;
+}
+
+/** A unit, by where it is and what it is called ("" when the data has no code or name). */
+export interface UnitRef {
+  file: string; // as the manifest names it
+  feature: number; // index in that file's features
+  code: string;
+  name: string;
+}
+
+/** A unit that does not lie in its parent. */
+export interface NestingIssue {
+  unit: UnitRef;
+  parentCode: string; // the data's parent code (parentISO), "" when none
+  parent?: UnitRef; // none: the unit meets no unit of the level above (and its parent code names none)
+  by: 'code' | 'overlap';
+  outside: number; // share of the unit's area outside `parent`, 0…1 (1 without a parent)
+  mostlyIn?: UnitRef; // a parent by code it mostly lies outside: the unit it overlaps most, when another
+}
+
+/**
+ * Returns the units of `files` (one level, or the parts of it that can be
+ * read) more than NESTING_LIMIT of whose area lies outside their parent in
+ * `parentFiles` (the whole level above), and those with no parent at all.
+ * The level above is held in memory; the level's own units are read one at a
+ * time. Units without area are left to the geometry rule.
+ */
+export async function checkLevelNesting(
+  files: LevelFile[],
+  parentFiles: LevelFile[],
+): Promise<NestingIssue[]> {
+  const parents: LevelUnit[] = [];
+  const parentRefs: UnitRef[] = [];
+  for (const file of parentFiles) {
+    await eachLevelUnit(file.real, (u, feature) => {
+      parents.push(u);
+      parentRefs.push(refOf(file, u, feature));
+    });
+  }
+  const finder = new ParentFinder(parents);
+  const issues: NestingIssue[] = [];
+  for (const file of files) {
+    await eachLevelUnit(file.real, (u, feature) => {
+      if (!u.shape) return;
+      const { parent, by, inside } = finder.find(u);
+      const outside = Math.min(1, Math.max(0, 1 - inside / u.shape.area));
+      if (parent >= 0 && outside <= NESTING_LIMIT) return;
+      const issue: NestingIssue = { unit: refOf(file, u, feature), parentCode: u.parent, by, outside };
+      if (parent >= 0) issue.parent = parentRefs[parent]!;
+      if (by === 'code') {
+        // Named by the data but mostly elsewhere: say where (e.g. a district filed under the wrong province).
+        const best = finder.largestOverlap(u);
+        if (best.parent >= 0 && best.parent !== parent && best.inside > inside)
+          issue.mostlyIn = parentRefs[best.parent];
+      }
+      issues.push(issue);
+    });
+  }
+  return issues;
+}
+
+function refOf(file: LevelFile, u: LevelUnit, feature: number): UnitRef {
+  return { file: file.path, feature, code: u.code, name: u.name };
+}
