@@ -5,7 +5,7 @@ import type { ApiReleaseStatus } from '../../src/shared/api.ts';
 import { renderApiCountry, renderApiIndex } from './api.ts';
 import { escapeHtml, markup } from './pages/html.ts';
 import { renderCountryPage, type CountryFacts } from './pages/country-page.ts';
-import { renderIndexPage } from './pages/index-page.ts';
+import { renderIndexPage, type WorldFigure } from './pages/index-page.ts';
 import { renderPage, type PageContext } from './pages/layout.ts';
 import { countryApi, countryPage } from './pages/paths.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
@@ -64,9 +64,10 @@ export function renderSite(
     atlas: Map<string, CountryAtlas>; // by manifest file
     downloads: Map<string, CountryDownloads>; // by manifest file
     geometry: GeometryByFile; // by data file
+    world?: WorldFigure; // the index's world map (world-map.ts)
   },
 ): Map<string, string> {
-  const { atlas, downloads, geometry } = facts;
+  const { atlas, downloads, geometry, world } = facts;
   const factsOf = (file: string): CountryFacts => ({
     atlas: atlas.get(file),
     downloads: downloads.get(file),
@@ -86,6 +87,7 @@ export function renderSite(
       loaded.map((l) => l.manifest),
       options.release,
       options.frozen,
+      world,
     ),
   );
   for (const { file, manifest } of loaded) {

@@ -5,6 +5,8 @@ import { countryDocument, parentName, type CountryDocument } from './country-dat
 import type { MapView } from './map-view.ts';
 
 const PROMPT = 'Click, tap or focus a unit to name it.';
+const WORLD_PROMPT =
+  'Point at, tap or focus a country to name it; click it, tap it again or press Enter to open its page.';
 
 export class MapSelection {
   /** The caption written at build time, for the level the page opened at. */
@@ -16,10 +18,15 @@ export class MapSelection {
     private readonly info: HTMLElement,
     private readonly caption: Element | null,
     private readonly tilesOf: Record<string, TilesInfo>,
+    private readonly world = false, // the index's world map: a unit's id is its country page's URL
   ) {
     this.captionText = caption?.textContent ?? '';
     this.initialLevel = map.level;
-    info.textContent = PROMPT;
+    info.textContent = this.prompt;
+  }
+
+  private get prompt(): string {
+    return this.world ? WORLD_PROMPT : PROMPT;
   }
 
   /** Names unit `id` of the level shown below the map and in the caption, and highlights it. */
@@ -33,6 +40,13 @@ export class MapSelection {
     const title = path?.querySelector('title')?.textContent ?? id;
     info.replaceChildren(document.createElement('strong'));
     info.firstElementChild!.textContent = title;
+    if (this.world) {
+      const link = document.createElement('a');
+      link.href = id;
+      link.textContent = 'open its page';
+      info.append(' · ', link);
+      return;
+    }
     const doc = await countryDocument();
     if (map.selectedId !== id) return;
     const unit =
@@ -56,7 +70,7 @@ export class MapSelection {
   /** Forgets the selection (another level is shown): back to the prompt and the level's caption. */
   clear(): void {
     this.map.selectedId = undefined;
-    this.info.textContent = PROMPT;
+    this.info.textContent = this.prompt;
     this.setCaption();
   }
 
