@@ -135,10 +135,12 @@ export function enhanceMap(figure: HTMLElement): void {
  */
 function followIndex(map: MapView, selection: MapSelection): void {
   let touch = false;
+  let tapped: string | undefined; // the country the last tap named (a tap also focuses, which names it too)
   map.viewport.addEventListener('pointerdown', (e) => (touch = e.pointerType === 'touch'));
   listenToPointer(map, (id) => {
-    if (touch && map.selectedId !== id) void selection.name(id);
-    else location.assign(id);
+    if (!touch || tapped === id) return location.assign(id);
+    tapped = id;
+    void selection.name(id);
   });
   map.viewport.addEventListener('pointerover', (e) => {
     const shape = (e.target as Element).closest?.('[data-u], [data-t]') as SVGElement | null;
