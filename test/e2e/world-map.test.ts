@@ -25,7 +25,7 @@ describe.skipIf(!HAVE_CHROMIUM)('world map on the index, in Chromium', () => {
   /** Returns a screen point where country `id` is what the pointer meets (its shape or its ring). */
   const pointOn = (id: string) =>
     page.evaluate((id) => {
-      const shapes = [...document.querySelectorAll<SVGGraphicsElement>('figure.world [data-u]')];
+      const shapes = Array.from(document.querySelectorAll<SVGGraphicsElement>('figure.world [data-u]'));
       for (const shape of shapes.filter((el) => el.dataset.u === id)) {
         const r = shape.getBoundingClientRect();
         for (let i = 0; i <= 20; i++) {
