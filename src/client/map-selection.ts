@@ -29,9 +29,13 @@ export class MapSelection {
     return this.world ? WORLD_PROMPT : PROMPT;
   }
 
+  /** Counts calls of name(): only the latest one finishes the naming line. */
+  private naming = 0;
+
   /** Names unit `id` of the level shown below the map and in the caption, and highlights it. */
   async name(id: string): Promise<void> {
     const { map, info } = this;
+    const ticket = ++this.naming;
     map.selectedId = id;
     map.highlight();
     const path = [...map.svg.querySelectorAll<SVGPathElement>('path[data-u]')].find(
@@ -48,7 +52,8 @@ export class MapSelection {
       return;
     }
     const doc = await countryDocument();
-    if (map.selectedId !== id) return;
+    // A later naming (another unit, or the same one again: a permalink is followed by both map and list) owns the line.
+    if (ticket !== this.naming) return;
     const unit =
       doc && (doc.units[map.level as keyof CountryDocument['units']] ?? []).find((u) => u.id === id);
     if (unit) info.firstElementChild!.textContent = unit.name || title;

@@ -249,10 +249,14 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
     await expect.poll(() => page.isVisible('[id="unit-CHL-ADM2-CL-AN.calama"].target')).toBe(true);
   });
 
-  it('permalinks: #unit-CL-AN opens the page at its row and names it on the map; a hash change follows', async () => {
+  it('permalinks: #unit-CL-AN opens the page at its row and names it on the map, once; a hash change follows', async () => {
     await page.goto(`${server.origin}/earth/CHL/#unit-CL-AN`);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('unit-CL-AN');
     await expect.poll(() => page.textContent('.map-info strong')).toBe('Antofagasta');
+    // Named once, though the map and the units list both follow the permalink.
+    await expect
+      .poll(() => page.textContent('.map-info'))
+      .toBe('Antofagasta (code CL-AN, in Chile) · entry in the units list');
     await page.click('#unit-CL-RM a');
     await expect.poll(() => page.textContent('.map-info strong')).toBe('Región Metropolitana de Santiago');
     expect(page.url()).toMatch(/#unit-CL-RM$/);
