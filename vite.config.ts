@@ -1,10 +1,27 @@
 // Vitest: runs the test suite. (Vite bundles the catalogue's browser code in
 // the compile step, bin/compile.js, with its own inline config.)
+//
+// Two projects. `quick` (`npm test`) is the loop a developer runs after each
+// change. `long` (`npm run test:long`) holds what takes minutes: every page
+// in Chromium, commands on real-sized trees, and the sweeps that compare us
+// with GDAL and GEOS file by file. CI runs both (`npm run test:full`).
 import { defineConfig } from 'vitest/config';
+
+/** Files of the long project: each takes tens of seconds or more on 2 cores. */
+const LONG = [
+  'test/e2e/**/*.test.ts', // Chromium on built catalogues, and commands on 8–32 MiB trees
+  'test/formats/readback.test.ts', // GDAL reads back every format for every hostile input
+  'test/geometry/differential.test.ts', // GEOS judges every feature of data/ and the corpus
+  'test/measure/differential.test.ts', // 300 generated files measured two ways (JSON.parse + turf)
+  'test/geometry/adversarial.test.ts', // GEOS on 9 adversarial shapes; the indexes on 1,200 random geometries
+  'test/identity/match.test.ts', // two vintages of the 3,142 U.S. counties matched, GEOS checking the areas
+  'test/identity/overlap.test.ts', // the overlap kernel against GEOS on real and random pairs
+  'test/tiles/tiles.test.ts', // real levels tiled, read back by the reference reader, every view's bytes
+  'test/compile.test.ts', // compiles lib/ again several times (esbuild and vite)
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Compiles lib/ when the sources changed (bin/compile.js): the code under
     // test starts worker threads from their compiled scripts.
     globalSetup: ['test/support/compile.ts'],
@@ -14,5 +31,22 @@ export default defineConfig({
     maxWorkers: 4,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    restoreMocks: true,
+    unstubEnvs: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'quick',
+          include: ['test/**/*.test.ts'],
+          exclude: LONG,
+          // One worker process runs many files and imports the shared modules
+          // once: that halves the quick suite. Files must leave no state behind,
+          // so mocks, spies and stubbed variables are restored after every test.
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'long', include: LONG } },
+    ],
   },
 });

@@ -1,7 +1,7 @@
-// `npm test`'s static checks, two at a time (the machine has 2 cores and each
-// tool uses one): ESLint, Prettier's check, and tsc for the Node code (with
-// bench/ and scripts/), for the browser code, and for src/shared/ alone (no
-// Node, no DOM). Prints each tool's output in a fixed order, then exits 1
+// `npm run check`: the static checks CI runs before the tests, two at a time
+// (the machine has 2 cores and each tool uses one): ESLint, Prettier's check,
+// and tsc for the Node code (with bench/ and scripts/), for the browser code,
+// and for src/shared/ alone (no Node, no DOM). Prints each tool's output in a fixed order, then exits 1
 // if any failed. Plain JavaScript so no TypeScript loader is needed to start.
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
