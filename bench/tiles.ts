@@ -110,7 +110,7 @@ if (HAVE_CHROMIUM) {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const sizes: Promise<number>[] = [];
       page.on('response', (r) => {
-        // A response still arriving when the page closes (a view the next one overtook) counts nothing.
+        // A body still arriving when the page closes belongs to no measured view (and must not end the bench).
         if (r.url().endsWith('.pmtiles'))
           sizes.push(
             r.body().then(

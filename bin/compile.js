@@ -41,6 +41,7 @@ const ENTRIES = [
   'build/measure/hash-worker.ts',
   'build/geometry/worker.ts',
   'build/formats/formats-worker.ts',
+  'build/tiles/tiles-worker.ts',
 ];
 const SCHEMA = 'public/schema/manifest.v1.json';
 /** The validators made from the schema, each at its JSON pointer (build/manifest/schema.ts uses them). */

@@ -17,7 +17,7 @@ import { normaliseBase } from './site/pages/html.ts';
 import { compareManifests } from './manifest/summary.ts';
 import { readAtlas } from './site/atlas.ts';
 import { countryPlanes } from './site/map-planes.ts';
-import { countryTiles } from './tiles/country-tiles.ts';
+import { countryTiles, nameTiles, type CountryTiles } from './tiles/country-tiles.ts';
 import { worldTiles } from './tiles/world-tiles.ts';
 import { worldMap } from './site/world-map.ts';
 import { renderSite } from './site/site.ts';
@@ -28,10 +28,12 @@ import { prepareDownloads } from './formats/downloads.ts';
 import type { ApiReleaseStatus } from '../src/shared/api.ts';
 import { releasedFiles } from './release/files.ts';
 import { readLedger } from './release/ledger.ts';
+import { currentLevelFiles, unitIdsOf, type UnitIds } from './identity/unit-ids.ts';
 import { changesPage, renderChangesPage } from './site/pages/changes-page.ts';
 import {
   ledgerFingerprint,
   publishReleases,
+  releaseBaseProblems,
   releaseStatus,
   type PublishedReleases,
 } from './release/publish.ts';
@@ -48,6 +50,7 @@ export interface BuildOptions {
    */
   releases?: boolean;
   releaseOf?: string; // the version this build is the frozen copy of, e.g. "2026.11"
+  unitIds?: UnitIds; // with releaseOf: the IDs that release gives its units
   onProgress?: (stage: string, done?: number, total?: number) => void;
   tiles?: boolean; // false: no map tiles (pages keep their pictures); bench:tiles's baseline
 }
@@ -134,6 +137,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const ledger = options.releases === false ? undefined : await readLedger(root);
   if (ledger?.problems.length) return { ok: false, problems: ledger.problems };
   const releases = ledger?.releases.length ? ledger : undefined; // no release made yet: nothing to publish
+  const wrongBase = releases ? releaseBaseProblems(releases, base) : [];
+  if (wrongBase.length) return { ok: false, problems: wrongBase };
 
   const buildCache = await loadBuildCache(root);
   const cache = buildCache.data;
@@ -144,6 +149,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     tiles: options.tiles !== false,
     ledger: releases ? ledgerFingerprint(releases) : null,
     releaseOf: options.releaseOf ?? null,
+    unitIds: options.unitIds ? [options.unitIds.release, [...options.unitIds.files]] : null,
   });
   if (cache.fingerprint === fingerprint && cache.summary && (await distUnchanged(root, out, cache))) {
     const { manifests, datasets, files, bytes } = cache.summary;
@@ -172,31 +178,47 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
 
   let release: ApiReleaseStatus | undefined;
   let published: PublishedReleases | undefined;
+  let unitIds: UnitIds | undefined;
   if (options.releaseOf !== undefined) {
     release = { release: options.releaseOf, latest: options.releaseOf, unreleased_changes: false };
+    unitIds = options.unitIds;
   } else if (releases) {
     release = releaseStatus(releases, await releasedFiles(root, loaded));
     published = await publishReleases(root, base, releases, release);
+    const latest = releases.releases.at(-1)!.record;
+    unitIds = unitIdsOf(latest.version, latest.levels, currentLevelFiles(loaded.map((l) => l.manifest)));
   }
 
+  // The tiles are cut on their own thread (build/tiles/cut-level.ts) while
+  // this one converts downloads and draws the atlas; both need only the planes.
+  const planes = await countryPlanes(root, loaded);
+  const noTiles: CountryTiles = {
+    byManifest: new Map(),
+    untiled: new Map(),
+    files: new Map(),
+    units: new Map(),
+    filesRead: 0,
+    bytesRead: 0,
+  };
+  const cutting =
+    options.tiles === false ? Promise.resolve(noTiles) : countryTiles(root, base, loaded, planes);
+  cutting.catch(() => {}); // awaited below; this only keeps a failure meanwhile from counting as unhandled
   progress('converting downloads');
-  const downloads = await prepareDownloads(root, loaded, measurer, (done, total) =>
-    progress('converting downloads', done, total),
+  const downloads = await prepareDownloads(
+    root,
+    loaded,
+    measurer,
+    (done, total) => progress('converting downloads', done, total),
+    unitIds,
   );
   progress('reading units and drawing maps');
-  const planes = await countryPlanes(root, loaded);
-  const drawn = await readAtlas(root, loaded, planes);
+  const drawn = await readAtlas(root, loaded, planes, unitIds);
   progress('cutting map tiles');
-  const tiles =
-    options.tiles === false
-      ? { byManifest: new Map(), files: new Map(), filesRead: 0, bytesRead: 0 }
-      : await countryTiles(
-          root,
-          base,
-          loaded,
-          planes,
-          (file, level) => drawn.atlas.get(file)?.levels.find((l) => l.level === level)?.units.length,
-        );
+  const tiles = await cutting;
+  nameTiles(
+    tiles,
+    (file, level) => drawn.atlas.get(file)?.levels.find((l) => l.level === level)?.units.length,
+  );
   const world = await worldMap(root, base, loaded);
   const globe = world && options.tiles !== false ? await worldTiles(root, base, world) : undefined;
   if (globe) {
@@ -207,6 +229,10 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   for (const [file, levels] of tiles.byManifest) {
     const atlas = drawn.atlas.get(file);
     if (atlas) atlas.tiles = levels;
+  }
+  for (const [file, levels] of tiles.untiled) {
+    const atlas = drawn.atlas.get(file);
+    if (atlas) atlas.untiled = levels;
   }
   const bundle = await clientBundle();
   progress('rendering pages');
@@ -224,6 +250,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       atlas: drawn.atlas,
       downloads: downloads.byManifest,
       geometry,
+      unitIds,
+      feeds: published?.feeds,
       world: world && { svg: world.svg, tiles: globe?.info },
     },
   );

@@ -41,7 +41,10 @@ export const OTHER_RULES = [
   'write', // locations import: the database can't be written
   'ledger', // release, build: a file of the release ledger (data/releases/) is missing or unreadable
   'release-exists', // release: the version is recorded with other content
+  'release-base-mark', // release: a data file holds the text a release reserves for its own URL
+  'release-base', // build: a release of the first ledger layout was built for another --base
   'z-dropped', // build: a level's z values cannot be kept in one of its download formats (TopoJSON is 2D)
+  'unit-id-kept', // build: a level has a unit_id property of its own, so its downloads carry no release IDs
 ] as const;
 
 export const RULES = [...MANIFEST_RULES, ...OTHER_RULES] as const;

@@ -12,9 +12,11 @@ import type { Problem } from '../core/problem.ts';
 import type { Manifest } from '../../src/shared/manifest.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
+import type { UnitIds } from '../identity/unit-ids.ts';
 import { countryZip } from './country-zip.ts';
 import {
   cachedConversion,
+  conversionKey,
   FORMATS_VERSION,
   WORKER_FROM_BYTES,
   type Conversion,
@@ -62,13 +64,15 @@ export function downloadsFolder(m: Manifest): string {
 /**
  * Returns the downloads of every manifest in `loaded` (converting what the
  * cache lacks) and removes cached conversions no manifest uses any more.
- * `measurer` gives each source's sha256 (already measured by validation).
+ * `measurer` gives each source's sha256 (already measured by validation);
+ * a source with `unitIds` gets them as its first property (UNIT_ID_PROPERTY).
  */
 export async function prepareDownloads(
   root: string,
   loaded: LoadedManifest[],
   measurer: MeasurementCache,
   onProgress: (done: number, total: number) => void = () => {},
+  unitIds?: UnitIds, // the release IDs each level's downloads carry, by source file
 ): Promise<Downloads> {
   const cache = cacheDir(root);
   const result: Downloads = {
@@ -135,8 +139,10 @@ export async function prepareDownloads(
     async (job) => {
       const source = join(root, job.source); // e.g. "data/earth/CHL/CHL_ADM1.geojson"
       const { sha256 } = await measurer.measure(source);
-      const { dir, conversion, converted } = await cachedConversion(cache, source, sha256, job.layer);
-      used.add(sha256);
+      const given = unitIds?.files.get(job.source);
+      const ids = given?.sha256 === sha256 ? given.ids : undefined;
+      const { dir, conversion, converted } = await cachedConversion(cache, source, sha256, job.layer, ids);
+      used.add(conversionKey(sha256, ids));
       if (converted) result.converted++;
       else result.reused++;
       const files = conversion.files.map((f) => ({ ...f, url: `${job.folder}${f.file}` }));

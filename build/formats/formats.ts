@@ -12,6 +12,7 @@ import { compiledScript } from '../core/compiled.ts';
 import { hashFileInWorker } from '../measure/hash.ts';
 import { openGeoPackage } from './geopackage.ts';
 import { openShapefile, type ShapefileResult } from './shapefile.ts';
+import { UNIT_ID_PROPERTY } from '../identity/unit-ids.ts';
 import { pump, scanSource, type SourceScan } from './source-scan.ts';
 import { writeSecondHalf, type SecondHalf } from './second-thread.ts';
 import { TOPOJSON_STEP_DEGREES, type TopoJsonGrid } from './topojson.ts';
@@ -100,13 +101,18 @@ export async function sha256File(path: string): Promise<string> {
  * (created, and replaced when it exists), named `layer` + FORMAT_SUFFIX.
  * The folder appears whole or not at all: it is built beside and renamed.
  */
-export async function convertLevel(source: string, dir: string, layer: string): Promise<Conversion> {
+export async function convertLevel(
+  source: string,
+  dir: string,
+  layer: string,
+  unitIds?: string[], // each feature's release ID, written as its first property (UNIT_ID_PROPERTY)
+): Promise<Conversion> {
   const staging = `${dir}.${process.pid}.tmp`;
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   try {
     const path = (format: FormatName) => join(staging, layer + FORMAT_SUFFIX[format]);
-    const scan = await scanSource(source);
+    const scan = await scanSource(source, {}, unitIds);
     const skipped: Conversion['skipped'] = [];
     // Two halves, each parsing every feature once: FlatGeobuf + TopoJSON (on a second core for
     // large sources) and GeoPackage + Shapefile here, meanwhile.
@@ -129,6 +135,14 @@ export async function convertLevel(source: string, dir: string, layer: string): 
     const { topojson, skipped: why } = await second;
     if (why) skipped.push({ format: 'topojson', reason: why });
     const warnings: Conversion['warnings'] = [];
+    if (scan.unitIdClash) {
+      warnings.push({
+        format: 'gpkg',
+        rule: 'unit-id-kept',
+        pointer: '',
+        message: `has a "${UNIT_ID_PROPERTY}" property of its own, kept as it is: ${layer}'s downloads go without the release's unit IDs (the API's units list them)`,
+      });
+    }
     if (topojson && scan.zAt !== undefined) {
       warnings.push({
         format: 'topojson',
@@ -167,22 +181,34 @@ export async function convertLevel(source: string, dir: string, layer: string): 
   }
 }
 
+/**
+ * Returns the cache key of a conversion: the source's sha256, and a hash of
+ * the unit IDs written into it, when any (the same file released again
+ * with other IDs is another conversion).
+ */
+export function conversionKey(sourceSha256: string, unitIds?: string[]): string {
+  if (!unitIds) return sourceSha256;
+  return `${sourceSha256}-${createHash('sha256').update(unitIds.join('\n')).digest('hex').slice(0, 16)}`;
+}
+
 /** Returns the cache folder of one conversion, e.g. ".cache/geoshelf/formats/v1/8ab2…/CHL_ADM1". */
-export function conversionDir(cacheDir: string, sourceSha256: string, layer: string): string {
-  return join(cacheDir, 'formats', `v${FORMATS_VERSION}`, sourceSha256, layer);
+export function conversionDir(cacheDir: string, key: string, layer: string): string {
+  return join(cacheDir, 'formats', `v${FORMATS_VERSION}`, key, layer);
 }
 
 /**
- * Returns the conversion of a source whose sha256 is `sourceSha256` from the
- * cache under `cacheDir`, converting it first when absent (or incomplete).
+ * Returns the conversion of a source whose sha256 is `sourceSha256` (with
+ * `unitIds`, when given) from the cache under `cacheDir`, converting it first
+ * when absent (or incomplete).
  */
 export async function cachedConversion(
   cacheDir: string,
   source: string,
   sourceSha256: string,
   layer: string,
+  unitIds?: string[],
 ): Promise<{ dir: string; conversion: Conversion; converted: boolean }> {
-  const dir = conversionDir(cacheDir, sourceSha256, layer);
+  const dir = conversionDir(cacheDir, conversionKey(sourceSha256, unitIds), layer);
   const record = join(dir, 'conversion.json');
   if (existsSync(record)) {
     try {
@@ -196,7 +222,7 @@ export async function cachedConversion(
       // An unreadable record is remade below.
     }
   }
-  return { dir, conversion: await convertLevel(source, dir, layer), converted: true };
+  return { dir, conversion: await convertLevel(source, dir, layer, unitIds), converted: true };
 }
 
 export const TOPOJSON_PRECISION_NOTE = `quantised to a grid of at most ${TOPOJSON_STEP_DEGREES}° per step`;

@@ -6,6 +6,7 @@ import { open } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
 import type { GeoFeature } from '../core/read-features.ts';
 import { readFeatureCollection, type ReadOptions } from '../geojson/features.ts';
+import { UNIT_ID_PROPERTY } from '../identity/unit-ids.ts';
 import { FieldCollector, type Field } from './fields.ts';
 import { firstZ, shapeOf, type Layout } from './geometry.ts';
 
@@ -58,6 +59,17 @@ export interface SourceScan {
   multiPolygons: number;
   /** JSON pointer of the first position with a third number (z), e.g. "/features/3/geometry/coordinates/0/0". */
   zAt?: string;
+  /** Each feature's release ID, given to the writers as its first property, UNIT_ID_PROPERTY. */
+  unitIds?: string[];
+  unitIdClash?: true; // IDs were given, but the source has a UNIT_ID_PROPERTY of its own
+}
+
+/** Returns `properties` with the unit's release ID first (the writers' first column), when it has one. */
+function withUnitId(
+  properties: Record<string, unknown> | null,
+  id: string | undefined,
+): Record<string, unknown> | null {
+  return id === undefined ? properties : { [UNIT_ID_PROPERTY]: id, ...properties };
 }
 
 /** Returns how the binary writers lay out every feature of a scanned level (see Layout). */
@@ -66,7 +78,11 @@ export function layoutOf(scan: SourceScan): Layout {
 }
 
 /** Scans `path` once and returns what the writers need before writing (`options`: for tests). */
-export async function scanSource(path: string, options: ReadOptions = {}): Promise<SourceScan> {
+export async function scanSource(
+  path: string,
+  options: ReadOptions = {},
+  unitIds?: string[], // one per feature; the caller has checked the count (a source with its own unit_id gets none)
+): Promise<SourceScan> {
   const collector = new FieldCollector();
   let boxes = new Float64Array(4 * 64);
   let starts = new Float64Array(64);
@@ -79,6 +95,7 @@ export async function scanSource(path: string, options: ReadOptions = {}): Promi
   let zEnd = -1;
   let zIndex = -1;
   let properties: Record<string, unknown> | null = null;
+  let clash = false; // the source has a unit_id of its own
   // The reader hands over each feature's positions read (its extent), and the
   // text of its "properties" alone: only that is parsed, never the geometry.
   await readFeatureCollection(
@@ -87,6 +104,7 @@ export async function scanSource(path: string, options: ReadOptions = {}): Promi
       keep: 'properties',
       properties(bytes, start) {
         properties = parseJson(path, bytes, start, 'properties') as Record<string, unknown>;
+        if (unitIds && properties && Object.hasOwn(properties, UNIT_ID_PROPERTY)) clash = true;
       },
       feature({ start, end, type, box, z }) {
         if (count === starts.length) {
@@ -104,7 +122,7 @@ export async function scanSource(path: string, options: ReadOptions = {}): Promi
         if (z && zStart < 0) [zStart, zEnd, zIndex] = [start, end, count];
         starts[count] = start;
         ends[count] = end;
-        collector.add(properties); // null when the feature's "properties" is null
+        collector.add(withUnitId(properties, unitIds?.[count])); // null when the feature's "properties" is null
         properties = null;
         count++;
       },
@@ -112,6 +130,8 @@ export async function scanSource(path: string, options: ReadOptions = {}): Promi
     options,
   );
   if (count === 0) throw new UserError(`${path}: has no features to convert`);
+  // The publisher's own unit_id is kept as it is: that download goes without the release IDs.
+  if (clash) return { ...(await scanSource(path, options)), unitIdClash: true };
   return {
     path,
     count,
@@ -123,6 +143,7 @@ export async function scanSource(path: string, options: ReadOptions = {}): Promi
     polygons,
     multiPolygons,
     ...(zStart < 0 ? {} : { zAt: await firstZAt(path, zStart, zEnd, zIndex) }),
+    ...(unitIds ? { unitIds } : {}),
   };
 }
 
@@ -168,7 +189,9 @@ export async function* sourceFeatures(path: string, scan: SourceScan): AsyncGene
         blockStart = start;
       }
       const bytes = block.subarray(start - blockStart, end - blockStart);
-      yield { index, start, end, feature: parseFeature(path, bytes, start) };
+      const feature = parseFeature(path, bytes, start);
+      if (scan.unitIds) feature.properties = withUnitId(feature.properties ?? null, scan.unitIds[index]);
+      yield { index, start, end, feature };
     }
   } finally {
     await file.close();

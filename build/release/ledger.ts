@@ -2,8 +2,11 @@
 // manifests): one folder per release, VERSION/ holding release.json (every
 // file with its sha256, each level's unit IDs in feature order), registry.json
 // (every unit ID ever given), changes.json (the feed since the previous
-// release) and objects/ (the level files the next release compares with,
-// gzipped, each stored once across all releases: by sha256).
+// release), site.json with site/ (the catalogue as the release publishes it,
+// each file stored once across all releases by sha256; level files are among
+// them, and are what the next release compares with) and, in ledgers made
+// before the site was base-independent (layout 1), objects/ (the level files
+// again, gzipped).
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
@@ -52,16 +55,36 @@ export interface LedgerRelease {
 
 export interface Ledger {
   releases: LedgerRelease[]; // by sequence
-  objects: Map<string, string>; // sha256 → level file (gzipped), relative to the root
+  objects: Map<string, string>; // sha256 → level file (gzipped, layout 1), relative to the root
   siteObjects: Map<string, string>; // sha256 → published file, relative to the root
   problems: Problem[];
 }
 
-/** site.json: every file the release published (its dist/, under releases/VERSION/), each stored in site/ by sha256. */
-export interface ReleaseSite {
-  base: string; // the URL path it was built for, e.g. "/releases/2026.11/"
-  files: ReleasedFile[]; // paths inside the release's folder of dist/, sorted
+/**
+ * site.json: every file the release publishes (its dist/, under
+ * releases/VERSION/), each stored in site/ by sha256.
+ *
+ * Layout 1 (the first ledgers): the files as built for one URL path, `base`,
+ * published as they are. Layout 2: the same bytes under any base, so that a
+ * release stores again only what changed: pages link relatively, and the
+ * few files that must name their own URL (JSON links, the sitemap, the 404
+ * page, which is served at any path) are `template`s holding BASE_MARK,
+ * where `build` writes BASE/releases/VERSION/.
+ */
+export type ReleaseSite =
+  | { base: string; layout?: undefined; files: ReleasedFile[] } // e.g. base "/releases/2026.11/"
+  | { layout: 2; files: SiteFile[] }; // paths inside the release's folder of dist/, sorted
+
+export interface SiteFile extends ReleasedFile {
+  template?: true; // holds BASE_MARK
 }
+
+/**
+ * The base a layout-2 release is built for, replaced when it is published.
+ * Path-shaped, so every page treats it as the usual "/sub/" base; `release`
+ * refuses data holding it (build/release/release.ts).
+ */
+export const BASE_MARK = '/geoshelf-release-base-8c1e0f/';
 
 /**
  * A version names a folder and a URL path segment on every host: 1 to 32
@@ -78,7 +101,7 @@ export function versionProblem(version: string): string | undefined {
   return undefined;
 }
 
-/** Returns the object file of a level file's bytes, relative to its release folder. */
+/** Returns the layout-1 object file of a level file's bytes, relative to its release folder. */
 export function objectName(sha256: string): string {
   return `objects/${sha256}.geojson.gz`;
 }
@@ -148,11 +171,11 @@ export async function readLedger(root: string): Promise<Ledger> {
     }
     r.record.levels.forEach((level, l) =>
       level.files.forEach((file, f) => {
-        if (objects.has(file.sha256)) return;
+        if (objects.has(file.sha256) || siteObjects.has(file.sha256)) return;
         problems.push({
           ...ledgerProblem(
             `${r.dir}/release.json`,
-            `the ledger lost ${file.path} as released (${objectName(file.sha256)} is in no release folder)`,
+            `the ledger lost ${file.path} as released (neither site/${file.sha256} nor ${objectName(file.sha256)} is in a release folder)`,
           ),
           pointer: `/levels/${l}/files/${f}`,
         });

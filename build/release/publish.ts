@@ -1,6 +1,7 @@
 // What `build` publishes from the release ledger: every recorded release's
 // files under releases/VERSION/, exactly the bytes stored when it was made
-// (linked from the ledger, never rebuilt), dist/api/releases.json with each
+// (linked from the ledger, never rebuilt; templates get the URL path of the
+// release's folder under this build's base, build/release/site-files.ts), dist/api/releases.json with each
 // release's counts, one changes file and one unit registry per release, and
 // whether the root is the last release or has changes not yet released.
 import { createHash } from 'node:crypto';
@@ -15,8 +16,10 @@ import {
 } from '../../src/shared/api.ts';
 import type { ReleaseFeed } from '../site/pages/changes-page.ts';
 import { fileUrl } from '../site/pages/paths.ts';
+import { problem, type Problem } from '../core/problem.ts';
 import { sameFiles } from './files.ts';
 import type { Ledger, ReleasedFile } from './ledger.ts';
+import { publishedTemplate } from './site-files.ts';
 
 export interface PublishedReleases {
   status: ApiReleaseStatus;
@@ -47,8 +50,13 @@ export async function publishReleases(
   const feeds: ReleaseFeed[] = [];
   const built = new Map<string, string>();
   for (const { record, site } of ledger.releases) {
+    const folder = `releases/${record.version}/`;
     for (const file of site.files) {
-      built.set(`releases/${record.version}/${file.path}`, join(root, ledger.siteObjects.get(file.sha256)!));
+      const stored = join(root, ledger.siteObjects.get(file.sha256)!);
+      if (site.layout === 2 && 'template' in file && file.template) {
+        const text = await readFile(stored, 'utf8');
+        generated.set(folder + file.path, publishedTemplate(text, fileUrl(base, folder)));
+      } else built.set(folder + file.path, stored);
     }
   }
   const api: ApiReleases = {
@@ -81,6 +89,24 @@ export async function publishReleases(
   }
   generated.set('api/releases.json', `${JSON.stringify(api, null, 1)}\n`);
   return { status, feeds, generated, built };
+}
+
+/**
+ * Returns a problem for each release of the first ledger layout built for
+ * another base than `base`: its pages link to BASE/releases/VERSION/ as it
+ * was then, and publishing them under another base would break every link.
+ */
+export function releaseBaseProblems(ledger: Ledger, base: string): Problem[] {
+  const problems: Problem[] = [];
+  for (const { record, site, dir } of ledger.releases) {
+    if (site.layout === 2) continue;
+    const wanted = fileUrl(base, `releases/${record.version}/`);
+    if (site.base === wanted) continue;
+    const was = site.base.slice(0, -`releases/${record.version}/`.length) || site.base;
+    const message = `release ${record.version} was built for --base ${was}, and its pages link there; build with --base ${was}`;
+    problems.push(problem(`${dir}/site.json`, message, { rule: 'release-base' }));
+  }
+  return problems;
 }
 
 /** Returns a hash of the ledger's records: a new release makes the previous build out of date. */

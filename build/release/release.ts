@@ -5,16 +5,12 @@
 // whose files are all unchanged keeps its units as they were, unread. The new
 // release folder is written aside and moved into data/releases/ by one
 // rename, so a release that fails or is killed leaves the ledger as it was.
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
 import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import type { Dataset, Level } from '../../src/shared/manifest.ts';
-import { cacheDir, listFiles } from '../core/files.ts';
-import { normaliseBase } from '../site/pages/html.ts';
+import { cacheDir } from '../core/files.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS } from '../identity/keys.ts';
 import { readGzippedLevelUnits, readLevelUnits } from '../identity/level.ts';
@@ -22,9 +18,10 @@ import { identifyCountry, retire, type LevelVintage, type PreviousLevel } from '
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../identity/thresholds.ts';
 import { validateManifests, type LoadedManifest, type ValidateOptions } from '../manifest/validate.ts';
 import { releasedFiles, sameFiles } from './files.ts';
+import { currentLevelFiles, unitIdsOf, type UnitIds } from '../identity/unit-ids.ts';
 import {
   LEDGER_DIR,
-  objectName,
+  BASE_MARK,
   readLedger,
   readRegistry,
   type Ledger,
@@ -34,14 +31,15 @@ import {
   type ReleaseRecord,
   type ReleaseSite,
 } from './ledger.ts';
+import { holdsBaseMark } from './site-files.ts';
+import { storeSite } from './site-store.ts';
 
 export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geometry'> {
   thresholds?: Thresholds;
   codeKey?: string; // the property holding each unit's code, when not shapeISO and the like
-  base?: string; // the URL path the site is served under (build --base), default "/"
   /**
    * Builds the catalogue as this release publishes it into `out`, for the
-   * URL path `base` (build/build.ts's buildCatalogue with releases: false and
+   * URL path `base` (BASE_MARK; build/build.ts's buildCatalogue with releases: false and
    * releaseOf: version; passed in by the CLI, since build publishes the
    * ledger this stage writes).
    */
@@ -49,6 +47,7 @@ export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geom
     out: string,
     base: string,
     version: string,
+    unitIds: UnitIds,
   ) => Promise<{ ok: true } | { ok: false; problems: Problem[] }>;
   /** For tests: called once the new release folder is complete, before it is moved into the ledger. */
   beforeCommit?: (staged: string) => Promise<void> | void;
@@ -92,8 +91,11 @@ export async function makeRelease(
       problems: [...validated.problems, problem(file, message, { rule: 'release-exists' })],
     };
   }
+  const marked = await markProblems(root, files, ledger.releases.at(-1));
+  if (marked.length) return { status: 'refused', problems: [...validated.problems, ...marked] };
   const made = await identify(root, version, manifests, files, ledger, options);
-  const committed = await commit(root, ledger, made, options);
+  const ids = unitIdsOf(version, made.record.levels, currentLevelFiles(manifests.map((m) => m.manifest)));
+  const committed = await commit(root, ledger, made, ids, options);
   if (committed.problems) return { status: 'refused', problems: committed.problems };
   return { status: 'recorded', problems: validated.problems, record: made.record, changes: made.changes };
 }
@@ -172,7 +174,13 @@ async function identify(
       if (!now.some((n) => n.level === level.level)) continue;
       const units = [];
       for (const file of level.files) {
-        units.push(...(await readGzippedLevelUnits(join(root, ledger.objects.get(file.sha256)!), codeKey)));
+        // Layout 2 stores it among the site's files; layout 1 gzipped in objects/.
+        const stored = ledger.siteObjects.get(file.sha256);
+        units.push(
+          ...(stored
+            ? await readLevelUnits([join(root, stored)], codeKey)
+            : await readGzippedLevelUnits(join(root, ledger.objects.get(file.sha256)!), codeKey)),
+        );
       }
       previousLevels.set(level.level, { units, ids: level.ids });
     }
@@ -246,56 +254,40 @@ function removeLevel(level: ReleasedLevel, registry: Map<string, RegistryUnit>):
 }
 
 /**
- * Writes the release folder aside (under the root's cache): its records,
- * the level files no earlier release stored, and the catalogue as this
- * release publishes it (built once, now, for releases/VERSION/; each file
- * stored once across releases). Then moves it into the ledger by one
- * rename: until then the ledger is as it was.
+ * Writes the release folder aside (under the root's cache): its records and
+ * the catalogue as this release publishes it, built once, now, for
+ * BASE_MARK and stored base-independent (build/release/site-files.ts), each
+ * file once across releases by sha256. Level files are published files, so
+ * they are stored there once too, as the next release reads them. Then moves
+ * the folder into the ledger by one rename: until then the ledger is as it was.
  */
 async function commit(
   root: string,
   ledger: Ledger,
   made: Made,
+  ids: UnitIds,
   options: ReleaseOptions,
 ): Promise<{ problems?: Problem[] }> {
   const stagingRoot = join(cacheDir(root), 'release-staging');
   await rm(stagingRoot, { recursive: true, force: true }); // what a killed release left
-  const id = randomBytes(4).toString('hex');
-  const staged = join(stagingRoot, id);
-  const siteOut = join(stagingRoot, `${id}-site`);
+  const staged = join(stagingRoot, randomBytes(4).toString('hex'));
+  // Kept between releases: build writes it by one swap, hard-linking what the last release's copy already holds.
+  const siteOut = join(cacheDir(root), 'release-site');
   const version = made.record.version;
   try {
-    const base = `${normaliseBase(options.base ?? '/')}releases/${version}/`;
-    const built = await options.buildSite(siteOut, base, version);
+    const built = await options.buildSite(siteOut, BASE_MARK, version, ids);
     if (!built.ok) return { problems: built.problems };
-    await mkdir(join(staged, 'objects'), { recursive: true });
     await mkdir(join(staged, 'site'), { recursive: true });
     const json = (value: unknown) => `${JSON.stringify(value, null, 1)}\n`;
     await writeFile(join(staged, 'release.json'), json(made.record));
     await writeFile(join(staged, 'registry.json'), json(made.registry));
     await writeFile(join(staged, 'changes.json'), json(made.changes));
-    const stored = new Set(ledger.objects.keys());
-    for (const level of made.record.levels) {
-      for (const file of level.files) {
-        if (stored.has(file.sha256)) continue;
-        stored.add(file.sha256);
-        await pipeline(
-          createReadStream(join(root, file.path)),
-          createGzip({ level: 9 }),
-          createWriteStream(join(staged, objectName(file.sha256))),
-        );
-      }
-    }
-    const site: ReleaseSite = { base, files: [] };
-    const published = new Set(ledger.siteObjects.keys());
-    for (const path of await listFiles(siteOut)) {
-      const bytes = await readFile(join(siteOut, path));
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      site.files.push({ path, sha256, bytes: bytes.length });
-      if (published.has(sha256)) continue;
-      published.add(sha256);
-      await writeFile(join(staged, 'site', sha256), bytes);
-    }
+    const stored = new Set(ledger.siteObjects.keys());
+    const files = await storeSite(siteOut, join(staged, 'site'), stored, `${siteOut}.stamps.json`);
+    const site: ReleaseSite = { layout: 2, files };
+    // Every level file is published as it is; one that was not would be lost to the next release.
+    const unstored = made.record.levels.flatMap((l) => l.files).find((f) => !stored.has(f.sha256));
+    if (unstored) throw new Error(`${unstored.path} is not among the files release ${version} publishes`);
     await writeFile(join(staged, 'site.json'), json(site));
     await options.beforeCommit?.(staged);
     await mkdir(join(root, LEDGER_DIR), { recursive: true });
@@ -304,4 +296,25 @@ async function commit(
   } finally {
     await rm(stagingRoot, { recursive: true, force: true });
   }
+}
+
+/**
+ * Returns a problem for each released file holding BASE_MARK, which the
+ * published release would lose. Files the previous release recorded in
+ * this layout were checked then.
+ */
+async function markProblems(
+  root: string,
+  files: ReleasedFile[],
+  previous: LedgerRelease | undefined,
+): Promise<Problem[]> {
+  const checked = new Set(previous?.site.layout === 2 ? previous.record.files.map((f) => f.sha256) : []);
+  const problems: Problem[] = [];
+  for (const file of files) {
+    if (checked.has(file.sha256)) continue;
+    if (!holdsBaseMark(await readFile(join(root, file.path)))) continue;
+    const message = `holds "${BASE_MARK}", which a release reserves for its own URL; change that text`;
+    problems.push(problem(file.path, message, { rule: 'release-base-mark' }));
+  }
+  return problems;
 }

@@ -14,7 +14,11 @@ export function renderApiPage(context: PageContext, apiBase: string): string {
 <dt><a href="${base}api/v1/index.json"><code>api/v1/index.json</code></a></dt>
 <dd><code>{api_version, count, entries}</code>: per country its names, codes, M49 region, status, licences, levels, the URLs of its page, its document and its manifest, and per dataset its level, features, URL, bytes, sha256 and number of parts.</dd>
 <dt><code>api/v1/{body}/{ISO3}.json</code>, e.g. <a href="${base}api/v1/earth/CHL.json"><code>api/v1/earth/CHL.json</code></a></dt>
-<dd><code>{api_version, page, api, manifest, urls, units}</code>: the manifest exactly as published (its schema: <a href="${base}schema/manifest.v1.json">manifest.v1.json</a>); <code>urls[i]</code> = <code>{level, url, preview_url, display_bbox, parts: [{code, name, url}]}</code> per dataset; <code>units</code> = per level, every unit as <code>{id, name, other_names, code, parent, bbox, display_bbox, part, page}</code>.</dd>
+<dd><code>{api_version, page, api, manifest, urls, units}</code>: the manifest exactly as published (its schema: <a href="${base}schema/manifest.v1.json">manifest.v1.json</a>); <code>urls[i]</code> = <code>{level, url, unit_ids_url, preview_url, display_bbox, parts: [{code, name, url, unit_ids_url}]}</code> per dataset; <code>units</code> = per level, every unit as <code>{id, unit_id, name, other_names, code, parent, bbox, display_bbox, part, page}</code>, where <code>unit_id</code> is the ID a release gave it (none until then).</dd>
+<dt><code>api/v1/{body}/{ISO3}/{layer}.unit-ids.json</code></dt>
+<dd>After a release: <code>{api_version, file, sha256, property, ids}</code>, the release ID of each feature of one GeoJSON file by feature index (<code>ids[i]</code> is feature <code>i</code>'s), for the file whose sha256 it gives; the other formats hold the ID as the property <code>unit_id</code>.</dd>
+<dt><code>api/v1/{body}/{ISO3}/history.json</code></dt>
+<dd>After a release: the country in each release (its changes, links to the release and its "What changed" page), and every unit it ever had by ID: <code>first_seen</code>, <code>last_seen</code>, <code>last_changed</code>, <code>supersedes</code>, <code>superseded_by</code> and its changes per release. The releases themselves: <code>api/releases.json</code>.</dd>
 <dt><code>search/{xx}.json</code></dt>
 <dd>The front page's search index, one file per first two letters of a word (folded: lowercase, no accents). Internal to the site; its shape may change.</dd>
 </dl>

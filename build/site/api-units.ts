@@ -13,6 +13,7 @@ export function apiUnits(base: string, m: Manifest, atlas: CountryAtlas): Countr
   for (const level of atlas.levels) {
     out[level.level] = level.units.map((u) => ({
       id: u.id,
+      ...(u.unit_id ? { unit_id: u.unit_id } : {}),
       name: u.name,
       ...(u.names.length ? { other_names: u.names } : {}),
       code: u.code,
@@ -20,7 +21,7 @@ export function apiUnits(base: string, m: Manifest, atlas: CountryAtlas): Countr
       bbox: u.bbox,
       display_bbox: u.display_bbox,
       ...(u.part ? { part: u.part } : {}),
-      page: `${base}${countryPage(m)}#unit-${u.id}`,
+      page: `${base}${countryPage(m)}#unit-${u.unit_id ?? u.id}`,
     }));
   }
   return out;

@@ -8,6 +8,7 @@ import { manifestLevels, manifestLicenses } from '../manifest/summary.ts';
 import { API_VERSION, type ApiIndex, type ApiLinks, type CountryDocument } from '../../src/shared/api.ts';
 import { countryApi, countryPage, fileUrl } from './pages/paths.ts';
 import type { CountryFacts } from './pages/country-page.ts';
+import { unitIdsPath } from './api-unit-ids.ts';
 import { apiUnits, levelDisplayBbox } from './api-units.ts';
 import { datasetGeometry, type GeometryByFile } from './geometry-status.ts';
 
@@ -79,7 +80,7 @@ function layerEntry(base: string, layer: LayerDownloads | undefined) {
 export function renderApiCountry(
   base: string,
   { file, manifest: m }: LoadedManifest,
-  { atlas = { levels: [] }, geometry: byFile, downloads }: CountryFacts = { geometry: new Map() },
+  { atlas = { levels: [] }, geometry: byFile, downloads, unitIds }: CountryFacts = { geometry: new Map() },
 ): string {
   const units = apiUnits(base, m, atlas);
   const names = new Map((units.ADM1 ?? []).map((u) => [u.code, u.name]));
@@ -89,6 +90,7 @@ export function renderApiCountry(
     return {
       level: d.level,
       ...(d.path ? { url: fileUrl(base, d.path) } : {}),
+      ...(d.path && unitIds?.files.has(d.path) ? { unit_ids_url: fileUrl(base, unitIdsPath(m, d)) } : {}),
       ...layerEntry(base, dl?.whole),
       ...(d.preview ? { preview_url: fileUrl(base, d.preview) } : {}),
       ...(display ? { display_bbox: display } : {}),
@@ -98,6 +100,9 @@ export function renderApiCountry(
               code: p.code,
               ...(names.get(p.code) ? { name: names.get(p.code) } : {}),
               url: fileUrl(base, p.path),
+              ...(unitIds?.files.has(p.path)
+                ? { unit_ids_url: fileUrl(base, unitIdsPath(m, d, p.code)) }
+                : {}),
               ...layerEntry(base, dl?.parts[j]),
             })),
           }

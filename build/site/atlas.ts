@@ -13,12 +13,13 @@ import type { Plane } from './map-plane.ts';
 import type { TilesInfo } from '../../src/shared/tiles.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { readFeatureBytes } from '../geojson/features.ts';
+import type { UnitIds } from '../identity/unit-ids.ts';
 import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './units.ts';
 
 /** Largest full file read for units; above it the units come from the preview (bboxes then approximate). */
 export const MAX_UNITS_FILE_BYTES = 32 * 2 ** 20;
 /** Bumped when units or SVGs are computed differently, so cached ones are redone. */
-const VERSION = 5; // 4: drawn in the country's plane; 5: units carry a level's key (FIPS) as their code when they have no ISO code
+const VERSION = 7; // 4: drawn in the country's plane; 5: units carry a level's key (FIPS) as their code when they have no ISO code; 6: cuts at the antimeridian unstroked; 7: their feature index
 
 export interface LevelMap {
   svg: string; // from renderMapSvg()
@@ -37,6 +38,7 @@ export interface CountryAtlas {
   levels: AtlasLevel[];
   mapLevel?: Level; // e.g. "ADM1"; see mapSource()
   tiles?: Record<string, TilesInfo>; // by level: its full-detail tiles (build/tiles/country-tiles.ts)
+  untiled?: Record<string, number>; // by level: the bytes of a drawn level too large to cut into tiles
 }
 
 /** Returns the map a country page shows: the atlas's map of its default level. */
@@ -98,6 +100,7 @@ export async function readAtlas(
   root: string,
   loaded: LoadedManifest[],
   planes: Map<string, Plane> = new Map(), // by manifest file: map-planes.ts
+  unitIds?: UnitIds, // the release IDs the units show (none: no ID)
 ): Promise<{ atlas: Map<string, CountryAtlas> } & Read> {
   const cache = await loadCache<AtlasCache>(
     cacheFiles(root).atlas,
@@ -154,7 +157,8 @@ export async function readAtlas(
   const atlas = new Map<string, CountryAtlas>();
   for (const { file, manifest } of loaded) {
     const levels: AtlasLevel[] = [];
-    for (const d of manifest.datasets) levels.push(await readLevel(manifest, d, entry, planes.get(file)));
+    for (const d of manifest.datasets)
+      levels.push(await readLevel(manifest, d, entry, planes.get(file), unitIds));
     parsed.clear(); // keep one manifest's files in memory at most
     atlas.set(file, { levels, mapLevel: mapSource(manifest)?.level });
   }
@@ -170,14 +174,24 @@ type Entry = (
   fill: (features: unknown[], rows?: UnitRow[]) => { units?: Unit[]; svg?: string | null },
 ) => Promise<{ units?: Unit[]; svg?: string | null }>;
 
-async function readLevel(m: Manifest, d: Dataset, entry: Entry, plane?: Plane): Promise<AtlasLevel> {
+async function readLevel(
+  m: Manifest,
+  d: Dataset,
+  entry: Entry,
+  plane?: Plane,
+  unitIds?: UnitIds,
+): Promise<AtlasLevel> {
   const units: Unit[] = [];
   const sources = unitSources(d);
   for (const path of sources) {
     const hit = await entry(path, `units ${path}`, undefined, (fs, rows) => ({
       units: rows ? unitsOfRows(rows, d) : levelUnits(fs as Parameters<typeof levelUnits>[0], d),
     }));
-    units.push(...(hit.units ?? []).map((u) => ({ ...u }))); // copies: the cache keeps what the file gave
+    // Copies: the cache keeps what the file gave. IDs go by feature index, in the released file only (not a preview).
+    const ids = unitIds?.files.get(path)?.ids;
+    units.push(
+      ...(hit.units ?? []).map((u) => ({ ...u, ...(ids?.[u.feature] ? { unit_id: ids[u.feature] } : {}) })),
+    );
   }
   if (sources.length > 1) dedupeIds(units); // parts of one level: ids unique per file only
   if (d.level === 'ADM1') for (const u of units) u.parent ||= m.iso_a3; // an ADM1 unit's parent is the country

@@ -4,6 +4,9 @@
 // the path is snapped to the pixel grid, which drops every vertex finer than a
 // pixel. The frame holds the main mass (map-frame.ts); outlying shapes are
 // drawn outside it, and the SVG's data-extent gives the box of everything.
+// Edges along the antimeridian, where crossing data is cut, are filled but not
+// stroked (antimeridian.ts).
+import { openAtCut } from './antimeridian.ts';
 import { MAP_WIDTH, OuterRings, planeOf, polygonsOf, projector, type Plane } from './map-plane.ts';
 
 export { MAP_WIDTH, MAX_HEIGHT, MIN_HEIGHT } from './map-plane.ts';
@@ -30,8 +33,12 @@ function escapeXml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 }
 
-/** Returns one ring as relative path commands on the pixel grid, or a dot when it collapses. */
-export function ringPath(ring: Ring, project: (p: Position) => [number, number]): string {
+/**
+ * Returns one ring as relative path commands on the pixel grid, or a dot when
+ * it collapses; `open` leaves out the closing "z", so the edge from its last
+ * point back to its first is filled but not stroked (a cut: antimeridian.ts).
+ */
+export function ringPath(ring: Ring, project: (p: Position) => [number, number], open = false): string {
   const points: [number, number][] = [];
   for (const position of ring) {
     if (!Array.isArray(position) || position.length < 2) continue;
@@ -46,7 +53,7 @@ export function ringPath(ring: Ring, project: (p: Position) => [number, number])
     }
     points.push([x, y]);
   }
-  if (points.length > 1 && points[0][0] === points.at(-1)![0] && points[0][1] === points.at(-1)![1])
+  if (!open && points.length > 1 && points[0][0] === points.at(-1)![0] && points[0][1] === points.at(-1)![1])
     points.pop();
   if (points.length < 3) {
     // An island smaller than a pixel: keep it visible as a 2×2 dot.
@@ -59,7 +66,7 @@ export function ringPath(ring: Ring, project: (p: Position) => [number, number])
     const dy = points[i][1] - points[i - 1][1];
     d += `l${dx}${dy < 0 ? '' : ' '}${dy}`;
   }
-  return `${d}z`;
+  return open ? d : `${d}z`;
 }
 
 /** A polygon smaller than this (SVG units, its box's longer side) is drawn with a marker around it. */
@@ -164,7 +171,10 @@ export function renderMapSvg(
     const d = polygons
       .flat()
       .filter((ring) => Array.isArray(ring) && ring.some((p) => Array.isArray(p) && p.length >= 2))
-      .map((ring) => ringPath(ring, project))
+      .map((ring) => {
+        const cut = openAtCut(ring);
+        return ringPath(cut.ring, project, cut.open);
+      })
       .join('');
     if (!d) return;
     const name = featureName(feature.properties);

@@ -64,6 +64,7 @@ interface Entry {
   countries: string; // see SearchRecord: a region's members, a country's or a unit's country's ISO3
   names: string[]; // every name and code it is found by
   others: string[]; // names in other languages, ranked after `names`
+  unitId?: string; // a unit's release ID
 }
 
 /** Returns `names` without repeats by folded words ("Québec" = "Quebec"), and without those in `except`. */
@@ -98,10 +99,11 @@ function unitEntries(m: Manifest, atlas: CountryAtlas | undefined): Entry[] {
         level: level.level,
         country: m.name.en,
         parent: namesByCode.get(u.parent) ?? u.parent,
-        link: `${page}#unit-${u.id}`,
+        link: `${page}#unit-${u.unit_id ?? u.id}`,
         countries: m.iso_a3,
         names,
         others: distinct(more?.other ?? [], names),
+        ...(u.unit_id ? { unitId: u.unit_id } : {}),
       });
     }
   }
@@ -177,7 +179,8 @@ export function renderSearchIndex(
         e.link,
         e.countries,
       ];
-      if (others.has(key)) record.push(others.get(key)!);
+      if (others.has(key) || e.unitId) record.push(others.get(key) ?? []);
+      if (e.unitId) record.push(e.unitId);
       const shard = shards.get(key);
       if (shard) shard.push(record);
       else shards.set(key, [record]);

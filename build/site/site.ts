@@ -3,11 +3,15 @@
 // here touches the disk; build/build.ts decides what to write.
 import type { ApiReleaseStatus } from '../../src/shared/api.ts';
 import { renderApiCountry, renderApiIndex } from './api.ts';
+import { renderUnitIdsFiles } from './api-unit-ids.ts';
+import { countryHistory, historyPath } from './history.ts';
+import type { ReleaseFeed } from './pages/changes-page.ts';
+import type { UnitIds } from '../identity/unit-ids.ts';
 import { escapeHtml, markup } from './pages/html.ts';
 import { renderCountryPage, type CountryFacts } from './pages/country-page.ts';
 import { renderIndexPage, type WorldFigure } from './pages/index-page.ts';
 import { renderPage, type PageContext } from './pages/layout.ts';
-import { countryApi, countryPage } from './pages/paths.ts';
+import { countryApi, countryPage, fileUrl } from './pages/paths.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { CountryDownloads } from '../formats/downloads.ts';
 import { checksums } from './pages/downloads.ts';
@@ -64,20 +68,33 @@ export function renderSite(
     atlas: Map<string, CountryAtlas>; // by manifest file
     downloads: Map<string, CountryDownloads>; // by manifest file
     geometry: GeometryByFile; // by data file
+    unitIds?: UnitIds; // the release IDs the units show
+    feeds?: ReleaseFeed[]; // every release's changes, newest first: the countries' histories
     world?: WorldFigure; // the index's world map (world-map.ts)
   },
 ): Map<string, string> {
-  const { atlas, downloads, geometry, world } = facts;
-  const factsOf = (file: string): CountryFacts => ({
-    atlas: atlas.get(file),
-    downloads: downloads.get(file),
-    geometry,
-  });
+  const { atlas, downloads, geometry, unitIds, feeds = [], world } = facts;
   // With --site-url, links inside the API are absolute (clients fetch them from anywhere).
   const apiBase =
     options.siteUrl && !/^https?:\/\//.test(options.base)
       ? `${options.siteUrl.replace(/\/+$/, '')}${options.base}`
       : options.base;
+  const histories = new Map(
+    loaded.flatMap(({ file, manifest }) => {
+      const doc = countryHistory(apiBase, manifest, feeds);
+      return doc ? [[file, { doc, path: historyPath(manifest) }] as const] : [];
+    }),
+  );
+  const factsOf = (file: string): CountryFacts => {
+    const history = histories.get(file);
+    return {
+      atlas: atlas.get(file),
+      downloads: downloads.get(file),
+      geometry,
+      unitIds,
+      ...(history ? { history: { doc: history.doc, url: fileUrl(options.base, history.path) } } : {}),
+    };
+  };
   const context: PageContext = { base: options.base, script: options.script, styles: options.styles };
   const files = new Map<string, string>();
   files.set(
@@ -112,6 +129,9 @@ export function renderSite(
   for (const entry of loaded) {
     const doc = renderApiCountry(apiBase, entry, factsOf(entry.file));
     files.set(countryApi(entry.manifest), doc);
+    for (const [path, text] of renderUnitIdsFiles(apiBase, entry.manifest, unitIds)) files.set(path, text);
+    const history = histories.get(entry.file);
+    if (history) files.set(history.path, `${JSON.stringify(history.doc)}\n`);
   }
   for (const [path, text] of renderSearchIndex(loaded, atlas)) files.set(path, text);
   files.set('sitemap.xml', renderSitemap(options, ['', ...loaded.map((l) => countryPage(l.manifest))]));

@@ -88,7 +88,7 @@ function table(
     const part = parts.size
       ? markup`<td data-label="Part file">${path ? markup`<a class="download" href="${fileUrl(base, path)}">${u.part}.geojson</a>` : '–'}</td>`
       : '';
-    return markup`<tr id="unit-${u.id}"><th scope="row" data-label="Name"><a href="${permalink(u.id)}">${nameText(u.name || u.code || u.id)}</a></th><td data-label="Code">${u.code || '–'}</td><td data-label="Parent">${u.parent ? nameText(parent(u.parent)) : '–'}</td>${part}</tr>
+    return markup`<tr id="unit-${u.id}"><th scope="row" data-label="Name">${u.unit_id ? markup`<a id="unit-${u.unit_id}" href="${permalink(u.unit_id)}">` : markup`<a href="${permalink(u.id)}">`}${nameText(u.name || u.code || u.id)}</a></th><td data-label="Code">${u.code || '–'}</td><td data-label="Parent">${u.parent ? nameText(parent(u.parent)) : '–'}</td>${part}</tr>
 `;
   });
   return markup`<div class="table-scroll"><table class="units-table stack">
@@ -111,9 +111,11 @@ function shownCount(level: AtlasLevel, n: number): string {
 
 /**
  * Returns the units section of a country page: each level's first page of
- * units (with its pager) and a link to the JSON document holding them all.
+ * units (with its pager) and a link to the JSON document holding them all;
+ * `history`: the URL of the country's history document, which the script
+ * reads to show a unit's history on its permalink.
  */
-export function unitsSection(base: string, m: Manifest, atlas: CountryAtlas): Html {
+export function unitsSection(base: string, m: Manifest, atlas: CountryAtlas, history?: string): Html {
   const levels = listedLevels(atlas);
   if (levels.length === 0) return markup``;
   const api = `${base}${countryApi(m)}`;
@@ -124,7 +126,8 @@ export function unitsSection(base: string, m: Manifest, atlas: CountryAtlas): Ht
 ${table(base, m, atlas, level, units, (id) => `#unit-${id}`)}${pager(base, m, level, 1)}</section>
 `;
   });
-  return markup`<section id="units" class="units" aria-labelledby="units-h" data-api="${api}">
+  const historyAttribute = history ? markup` data-history="${history}"` : '';
+  return markup`<section id="units" class="units" aria-labelledby="units-h" data-api="${api}"${historyAttribute}>
 <h2 id="units-h">Units</h2>
 <p>Every unit has a permalink on this page (e.g. <code>#unit-${levels[0].units[0].id}</code>); all of them, with their bounding boxes, are also in the <a href="${api}">JSON document</a> under <code>units</code>.</p>
 ${sections}</section>

@@ -13,6 +13,8 @@ export interface Unit {
   bbox: BBox; // plain min/max, as the spec's bboxes
   display_bbox: BBox; // west > east when the shape crosses the antimeridian (RFC 7946 §5.2)
   part?: string; // code of the part file holding it, for a split level, e.g. "US-AL"
+  feature: number; // its index among its file's features
+  unit_id?: string; // its release ID (build/identity/unit-ids.ts), when it has one
 }
 
 type Position = number[];
@@ -132,7 +134,7 @@ export function unitsOfRows(rows: UnitRow[], dataset: Dataset): Unit[] {
   const partCodes = new Set((dataset.parts ?? []).map((p) => p.code));
   const used = new Set<string>();
   const units: Unit[] = [];
-  for (const row of rows) {
+  for (const [feature, row] of rows.entries()) {
     if (!row.box) continue;
     const base =
       slug(uniqueCodes ? row.code : (row.stable ?? `${dataset.level}-${row.name}`)) || dataset.level;
@@ -148,6 +150,7 @@ export function unitsOfRows(rows: UnitRow[], dataset: Dataset): Unit[] {
       parent: row.parents[0] ?? '',
       ...row.box,
       ...(part ? { part } : {}),
+      feature,
     });
   }
   return units;

@@ -3,33 +3,30 @@
 // level's published full-detail file(s) in the country's plane. Archives are
 // cached under <root>/.cache/geoshelf/tiles/, named by what they are made
 // from (the sources' sha256 or stamp, the plane, TILES_VERSION), so a rebuild
-// cuts only the levels whose data changed.
+// cuts only the levels whose data changed. Levels are cut on a worker thread
+// (cut-level.ts), while the main thread draws the atlas.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dataset, Manifest } from '../../src/shared/manifest.ts';
-import type { TilesInfo } from '../../src/shared/tiles.ts';
-import { writeFileAtomic } from '../core/atomic-write.ts';
+import { MAX_TILED_BYTES, type TilesInfo } from '../../src/shared/tiles.ts';
 import { cacheDir } from '../core/files.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { countryPage, fileUrl } from '../site/pages/paths.ts';
 import type { Plane } from '../site/map-plane.ts';
 import { drawnSource } from '../site/maps.ts';
-import { levelArchive, TILES_VERSION, type LevelTiles } from './level-tiles.ts';
-import { readLevelRings } from './level-rings.ts';
-
-/**
- * Largest level (its full files together) cut into tiles: cutting runs on the
- * main thread and holds every position in memory several times over, so a
- * larger level keeps its static picture only (until cutting moves to a worker).
- */
-export const MAX_TILED_BYTES = 16 * 2 ** 20;
+import { cutLevelInWorker } from './cut-level.ts';
+import { TILES_VERSION, type LevelTiles } from './level-tiles.ts';
 
 export interface CountryTiles {
   /** By manifest file, then level: what the page's map needs to load the level's tiles. */
   byManifest: Map<string, Record<string, TilesInfo>>;
+  /** By manifest file, then level: the bytes of each drawn level too large to cut (over MAX_TILED_BYTES). */
+  untiled: Map<string, Record<string, number>>;
   /** Path inside dist → archive bytes. */
   files: Map<string, Buffer>;
+  /** By "<manifest file>#<level>": the units (features with a position) in the level's tiles. */
+  units: Map<string, number>;
   filesRead: number;
   bytesRead: number;
 }
@@ -56,62 +53,106 @@ async function cacheKey(root: string, d: Dataset, sources: string[], plane: Plan
   return hash.digest('hex').slice(0, 32);
 }
 
+/** A level's archive, read from the cache or being cut on the worker thread. */
+interface PendingLevel {
+  file: string;
+  level: string;
+  path: string; // inside dist, e.g. "earth/CHL/map-ADM1.pmtiles"
+  made: Promise<{ archive: Buffer; tiles: LevelTiles } | undefined>;
+}
+
+/** Returns a level's archive from the cache, or undefined when it is not there (or damaged). */
+async function cached(archivePath: string, infoPath: string) {
+  try {
+    const tiles = JSON.parse(await readFile(infoPath, 'utf8')) as LevelTiles;
+    return { archive: await readFile(archivePath), tiles };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Returns the archives of every level that the atlas draws (it has a
  * picture to upgrade) of every country with a plane, from the cache or cut
- * now. A level that cannot be read is left without tiles: the validator
- * reports data files, and the page keeps its picture.
+ * now on the tiles worker thread (every level is posted before any is
+ * awaited, so the thread works through them while the caller goes on). A
+ * level that cannot be read is left without tiles: the validator reports
+ * data files, and the page keeps its picture.
  */
 export async function countryTiles(
   root: string,
   base: string,
   loaded: LoadedManifest[],
   planes: Map<string, Plane>,
-  unitCounts: (file: string, level: string) => number | undefined,
 ): Promise<CountryTiles> {
   const dir = join(cacheDir(root), 'tiles');
   await mkdir(dir, { recursive: true });
-  const out: CountryTiles = { byManifest: new Map(), files: new Map(), filesRead: 0, bytesRead: 0 };
+  const out: CountryTiles = {
+    byManifest: new Map(),
+    untiled: new Map(),
+    files: new Map(),
+    units: new Map(),
+    filesRead: 0,
+    bytesRead: 0,
+  };
+  const levels: PendingLevel[] = [];
   for (const { file, manifest } of loaded) {
     const plane = planes.get(file);
     if (!plane) continue;
-    const levels: Record<string, TilesInfo> = {};
     for (const d of manifest.datasets) {
       const sources = tileSources(d);
       const bytes = d.bytes ?? (d.parts ?? []).reduce((n, p) => n + p.bytes, 0);
-      if (!drawnSource(d) || sources.length === 0 || bytes > MAX_TILED_BYTES) continue;
-      let made: { archive: Buffer; tiles: LevelTiles } | undefined;
-      try {
+      if (!drawnSource(d) || sources.length === 0) continue;
+      if (bytes > MAX_TILED_BYTES) {
+        out.untiled.set(file, { ...out.untiled.get(file), [d.level]: bytes });
+        continue;
+      }
+      const made = (async () => {
         const key = await cacheKey(root, d, sources, plane);
         const [archivePath, infoPath] = [join(dir, `${key}.pmtiles`), join(dir, `${key}.json`)];
-        try {
-          const tiles = JSON.parse(await readFile(infoPath, 'utf8')) as LevelTiles;
-          made = { archive: await readFile(archivePath), tiles };
-        } catch {
-          const rings = await readLevelRings(sources.map((p) => join(root, p)));
-          out.filesRead += sources.length;
-          out.bytesRead += bytes;
-          if (rings.points === 0) continue;
-          const cut = levelArchive(rings, plane, `${manifest.iso_a3}_${d.level}`);
-          made = { archive: cut.bytes, tiles: cut.tiles };
-          await writeFileAtomic(archivePath, cut.bytes);
-          await writeFileAtomic(infoPath, JSON.stringify(cut.tiles));
-        }
-      } catch {
-        continue; // unreadable data: reported by the validator; this level keeps its picture
-      }
-      const path = tilesFile(manifest, d.level);
-      out.files.set(path, made.archive);
-      levels[d.level] = {
-        url: fileUrl(base, path),
-        bytes: made.archive.length,
-        root: made.tiles.root,
-        levels: made.tiles.levels,
-        // Tile features are numbered like the units list only when both were read from the same files.
-        named: unitCounts(file, d.level) === made.tiles.units,
-      };
+        const hit = await cached(archivePath, infoPath);
+        if (hit) return hit;
+        const name = `${manifest.iso_a3}_${d.level}`;
+        const absolute = sources.map((p) => join(root, p));
+        const tiles = await cutLevelInWorker({ sources: absolute, plane, name, archivePath, infoPath });
+        out.filesRead += sources.length;
+        out.bytesRead += bytes;
+        return tiles ? { archive: await readFile(archivePath), tiles } : undefined;
+      })().catch(() => undefined); // unreadable data: reported by the validator; this level keeps its picture
+      levels.push({ file, level: d.level, path: tilesFile(manifest, d.level), made });
     }
-    if (Object.keys(levels).length > 0) out.byManifest.set(file, levels);
+  }
+  for (const { file, level, path, made } of levels) {
+    const got = await made;
+    if (!got) continue;
+    out.files.set(path, got.archive);
+    out.byManifest.set(file, {
+      ...out.byManifest.get(file),
+      [level]: {
+        url: fileUrl(base, path),
+        bytes: got.archive.length,
+        root: got.tiles.root,
+        levels: got.tiles.levels,
+        named: false, // nameTiles() says, once the units lists are read
+      },
+    });
+    out.units.set(`${file}#${level}`, got.tiles.units);
   }
   return out;
+}
+
+/**
+ * Sets each level's `named`: its tile features are numbered like its units
+ * list only when both were read from the same files, which they were when
+ * they count the same units (`unitCounts` gives the list's length).
+ */
+export function nameTiles(
+  tiles: CountryTiles,
+  unitCounts: (file: string, level: string) => number | undefined,
+): void {
+  for (const [file, levels] of tiles.byManifest) {
+    for (const [level, info] of Object.entries(levels)) {
+      info.named = unitCounts(file, level) === tiles.units.get(`${file}#${level}`);
+    }
+  }
 }

@@ -8,6 +8,7 @@
 import { deepestLevel, MAP_WIDTH, TILE_EXTENT, type TileRoot } from '../../src/shared/tiles.ts';
 import { IntList, type RingPoints } from '../formats/topology.ts';
 import { projector, type Plane } from '../site/map-plane.ts';
+import { CutLine } from './cut-line.ts';
 import type { LevelRings } from './level-rings.ts';
 
 /** The square a level's tiles divide, its deepest level, and grid units across it (4096 · 2^deepest). */
@@ -21,6 +22,7 @@ export interface TileGrid {
 export interface GridRings extends RingPoints {
   unit: Int32Array; // per ring
   outer: Int32Array; // per ring: its polygon's outer ring
+  cuts: CutLine; // where the data is cut at the antimeridian
 }
 
 /**
@@ -125,6 +127,7 @@ export function gridRings(level: LevelRings, plane: Plane): { grid: TileGrid; ri
     rings: level.rings,
     unit: level.ringUnit.data.slice(0, level.rings),
     outer: level.ringOuter.data.slice(0, level.rings),
+    cuts: CutLine.of(level, gx, gy, 2 ** deepest), // a tile unit of the root level, the coarsest asked
   };
   return { grid: { root, deepest, size }, rings };
 }

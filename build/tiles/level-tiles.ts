@@ -14,7 +14,7 @@ import { writeArchive } from './pmtiles.ts';
 import { buildPyramid } from './pyramid.ts';
 
 /** Bump when the tiles or the archive change, so cached archives are remade. */
-export const TILES_VERSION = 1;
+export const TILES_VERSION = 2; // 2: rings closing across the antimeridian cut are marked
 
 /** What the page and the client need of a level's archive. */
 export interface LevelTiles {

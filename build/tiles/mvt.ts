@@ -1,9 +1,13 @@
 // Encodes one tile as a Mapbox Vector Tile (spec 2.1): one layer, "units",
-// of polygon features without properties, each feature's id the unit's index
-// in its level's units list. Rings are written as the spec orders them: each
+// of polygon features, each feature's id the unit's index in its level's
+// units list. Its one property, "cut", lists (e.g. "0,3") the feature's rings
+// whose closing edge lies along the antimeridian cut: drawn open, filled but
+// not stroked there (build/site/antimeridian.ts). Rings are written as the spec orders them: each
 // outer ring (clockwise in tile coordinates, y down) followed by its holes
 // (counter-clockwise). Written straight from integer coordinates; no
 // intermediate GeoJSON.
+
+import { CUT_KEY } from '../../src/shared/tiles.ts';
 
 export const LAYER = 'units';
 
@@ -57,6 +61,9 @@ export class TileEncoder {
   private id = -1;
   private cx = 0;
   private cy = 0;
+  private rings = 0; // rings of the current feature so far
+  private open: number[] = []; // the current feature's rings that close across a cut
+  private values = new Map<string, number>(); // the layer's values of CUT_KEY
 
   constructor(private extent: number) {
     this.layer.varint((15 << 3) | 0); // version
@@ -70,13 +77,25 @@ export class TileEncoder {
     this.id = id;
     this.cx = 0;
     this.cy = 0;
+    this.rings = 0;
+    this.open = [];
   }
 
   /**
    * Adds ring [s, e) of `xs`/`ys` (open, at least three points, integers in
-   * tile units) to the current feature, turned to run as `outer` requires.
+   * tile units) to the current feature, turned to run as `outer` requires;
+   * `open`: its closing edge (last point to first) is a cut, not to be stroked.
    */
-  ring(xs: ArrayLike<number>, ys: ArrayLike<number>, s: number, e: number, outer: boolean): void {
+  ring(
+    xs: ArrayLike<number>,
+    ys: ArrayLike<number>,
+    s: number,
+    e: number,
+    outer: boolean,
+    open = false,
+  ): void {
+    if (open) this.open.push(this.rings);
+    this.rings++;
     const forward = ringArea2(xs, ys, s, e) >= 0 === outer;
     const g = this.geometry;
     const count = e - s;
@@ -96,6 +115,14 @@ export class TileEncoder {
     const f = new Bytes();
     f.varint((1 << 3) | 0);
     f.varint(this.id);
+    if (this.open.length > 0) {
+      const value = this.open.join(',');
+      if (!this.values.has(value)) this.values.set(value, this.values.size);
+      const tags = new Bytes();
+      tags.varint(0); // CUT_KEY, the layer's only key
+      tags.varint(this.values.get(value)!);
+      f.field((2 << 3) | 2, tags.take());
+    }
     f.varint((3 << 3) | 0);
     f.varint(3); // POLYGON
     const packed = new Bytes();
@@ -108,6 +135,14 @@ export class TileEncoder {
   /** Returns the tile's bytes (uncompressed). */
   finish(): Uint8Array {
     this.flush();
+    if (this.values.size > 0) {
+      this.layer.field((3 << 3) | 2, new TextEncoder().encode(CUT_KEY));
+      for (const value of this.values.keys()) {
+        const v = new Bytes();
+        v.field((1 << 3) | 2, new TextEncoder().encode(value)); // string_value
+        this.layer.field((4 << 3) | 2, v.take());
+      }
+    }
     this.layer.varint((5 << 3) | 0);
     this.layer.varint(this.extent);
     const tile = new Bytes();

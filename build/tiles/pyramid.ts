@@ -7,12 +7,14 @@
 // other tile holds the level's simplified shapes (the arcs' points heavier
 // than 0.5 px at 1024 px, extent 4096) and is split into four. Empty tiles are
 // not stored. One pass per level clips the previous level's full-detail pieces
-// into the next one's tiles, so each point is clipped once per level.
+// into the next one's tiles, so each point is clipped once per level. A ring
+// meeting the antimeridian cut is written to close across it (mvt.ts).
 import { gzipSync } from 'node:zlib';
 import { TILE_BUFFER, TILE_EXTENT } from '../../src/shared/tiles.ts';
 import { IntList } from '../formats/topology.ts';
 import { ringAt, type Arcs } from './arcs.ts';
 import { RingClipper, type Box } from './clip.ts';
+import type { CutLine } from './cut-line.ts';
 import type { GridRings, TileGrid } from './grid.ts';
 import { TileEncoder } from './mvt.ts';
 import type { ArchiveTile } from './pmtiles.ts';
@@ -93,10 +95,55 @@ class NodeBuilder {
   }
 }
 
+/** Where a tile's coordinates lie on the grid: grid = tile · k + o, give or take k / 2 (rounding). */
+interface Placement {
+  ox: number;
+  oy: number;
+  k: number;
+}
+
+/**
+ * Returns piece [s, e) of `xs`/`ys` turned to end where its one run of edges
+ * along the antimeridian cut begins and to start where it ends (so that its
+ * closing edge is the cut), or undefined when it has no such run, or several.
+ */
+function openAtCut(
+  cuts: CutLine,
+  place: Placement,
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  s: number,
+  e: number,
+): [Int32Array, Int32Array] | undefined {
+  const n = e - s;
+  const tolerance = Math.max(1, place.k);
+  const on = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    on[i] = cuts.near(xs[s + i] * place.k + place.ox, ys[s + i] * place.k + place.oy, tolerance) ? 1 : 0;
+  }
+  const cut = (i: number) => on[i % n] === 1 && on[(i + 1) % n] === 1;
+  let [runs, start] = [0, -1];
+  for (let i = 0; i < n; i++) {
+    if (cut(i) && !cut(i + n - 1)) [runs, start] = [runs + 1, i];
+  }
+  if (runs !== 1) return undefined;
+  let end = start;
+  while (cut(end)) end++;
+  const count = start + n - end + 1;
+  if (count < 3) return undefined;
+  const [ox, oy] = [new Int32Array(count), new Int32Array(count)];
+  for (let k = 0; k < count; k++) {
+    ox[k] = xs[s + ((end + k) % n)];
+    oy[k] = ys[s + ((end + k) % n)];
+  }
+  return [ox, oy];
+}
+
 /**
  * Writes the pieces (pieceRing[i] is piece i's ring) as one MVT tile: one
  * feature per unit, each polygon's outer ring before its holes. `at(i)`
- * gives piece i's points [start, end) of `xs`/`ys`.
+ * gives piece i's points [start, end) of `xs`/`ys`; `place` where they lie
+ * on the grid, to find the rings that close across the antimeridian cut.
  */
 function encodeTile(
   rings: GridRings,
@@ -104,6 +151,7 @@ function encodeTile(
   pieceRing: (i: number) => number,
   at: (i: number) => [ArrayLike<number>, ArrayLike<number>, number, number],
   extent: number,
+  place: Placement,
 ): Uint8Array {
   const order = Array.from({ length: pieces }, (_, i) => i);
   const key = (i: number) => {
@@ -124,7 +172,9 @@ function encodeTile(
     if (outer) outerSeen = r;
     else if (outerSeen !== rings.outer[r]) continue; // a hole whose outer ring lies outside the tile
     const [xs, ys, s, e] = at(i);
-    encoder.ring(xs, ys, s, e, outer);
+    const open = rings.cuts.empty ? undefined : openAtCut(rings.cuts, place, xs, ys, s, e);
+    if (open) encoder.ring(open[0], open[1], 0, open[0].length, outer, true);
+    else encoder.ring(xs, ys, s, e, outer);
   }
   return encoder.finish();
 }
@@ -175,6 +225,7 @@ export function buildPyramid(
           (i) => node.ring[i],
           (i) => [lx, ly, node.starts[i], node.starts[i + 1]],
           side,
+          { ox, oy, k: 1 },
         );
       } else {
         raw = simplifiedTile(
@@ -243,5 +294,6 @@ function simplifiedTile(
     (i) => node2.ring[i],
     (i) => [node2.xs, node2.ys, node2.starts[i], node2.starts[i + 1]],
     TILE_EXTENT,
+    { ox, oy, k: scale },
   );
 }

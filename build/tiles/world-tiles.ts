@@ -2,17 +2,18 @@
 // per country of the front page's picture (build/site/world-map.ts), in its
 // order and its Equal Earth plane, cut from the full-detail files of the
 // level the picture draws (a country over MAX_TILED_BYTES adds its drawn
-// file instead, so it is still there when zoomed). Cached under
+// file instead, so it is still there when zoomed). Cut on the main thread:
+// the world is small (the sample's 241 ADM0 files are 2.3 MB). Cached under
 // <root>/.cache/geoshelf/tiles/ like the countries' archives.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TilesInfo } from '../../src/shared/tiles.ts';
+import { MAX_TILED_BYTES, type TilesInfo } from '../../src/shared/tiles.ts';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { cacheDir } from '../core/files.ts';
 import { fileUrl } from '../site/pages/paths.ts';
 import { filePolygons, type WorldMap } from '../site/world-map.ts';
-import { MAX_TILED_BYTES, tileSources } from './country-tiles.ts';
+import { tileSources } from './country-tiles.ts';
 import { LevelRings } from './level-rings.ts';
 import { levelArchive, TILES_VERSION, type LevelTiles } from './level-tiles.ts';
 

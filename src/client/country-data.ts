@@ -35,3 +35,16 @@ export function parentName(doc: CountryDocument, code: string): string {
   }
   return byCode.get(code) ?? code;
 }
+
+/**
+ * Returns the anchor id (ApiUnit.id) of the unit a permalink names: by its
+ * release ID (#unit-k3f9a2m7x0qp), else by its anchor (#unit-US-TX, the older
+ * permalinks, which keep working).
+ */
+export function unitAnchor(doc: CountryDocument | undefined, id: string): string {
+  for (const units of Object.values(doc?.units ?? {})) {
+    const unit = units.find((u) => u.unit_id === id);
+    if (unit) return unit.id;
+  }
+  return id;
+}

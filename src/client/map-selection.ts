@@ -58,14 +58,16 @@ export class MapSelection {
       doc && (doc.units[map.level as keyof CountryDocument['units']] ?? []).find((u) => u.id === id);
     if (unit) info.firstElementChild!.textContent = unit.name || title;
     const details = unit
-      ? [unit.code && `code ${unit.code}`, unit.parent && `in ${parentName(doc!, unit.parent)}`].filter(
-          Boolean,
-        )
+      ? [
+          unit.code && `code ${unit.code}`,
+          unit.unit_id && `ID ${unit.unit_id}`,
+          unit.parent && `in ${parentName(doc!, unit.parent)}`,
+        ].filter(Boolean)
       : [];
     if (details.length) info.append(` (${details.join(', ')})`);
     if (unit && document.getElementById(`units`)) {
       const link = document.createElement('a');
-      link.href = `#unit-${id}`;
+      link.href = `#unit-${unit.unit_id ?? id}`;
       link.textContent = 'entry in the units list';
       info.append(' · ', link);
     }

@@ -14,7 +14,7 @@
 // The parts: map-view.ts (view box, highlight, tiles), map-selection.ts
 // (naming), map-levels.ts (level switch), map-input.ts (pointer, wheel, keys).
 import type { TilesInfo } from '../shared/tiles.ts';
-import { countryDocument } from './country-data.ts';
+import { countryDocument, unitAnchor } from './country-data.ts';
 import { onLevel, onPlaces, onSelect, select as announce, type SelectDetail } from './events.ts';
 import { listenToKeys, listenToPointer, listenToWheel } from './map-input.ts';
 import { MapLevels } from './map-levels.ts';
@@ -56,7 +56,8 @@ function addViewButtons(tools: HTMLElement, map: MapView): void {
     button('Reset the view to the main territory', 'Reset', () => map.show(map.home)),
   );
   if (map.all.w > map.home.w * 1.05 || map.all.h > map.home.h * 1.05) {
-    tools.append(button('Show every shape, outlying islands too', 'Show all', () => map.show(map.all)));
+    // The accessible name starts with the visible text (WCAG 2.5.3, label in name), so "show all" by voice works.
+    tools.append(button('Show all shapes, outlying islands too', 'Show all', () => map.show(map.all)));
   }
 }
 
@@ -81,8 +82,8 @@ function followPage(
   /** A permalink (#unit-US-TX) selects its unit: at the level that has it. */
   const follow = async () => {
     if (!location.hash.startsWith('#unit-')) return;
-    const id = decodeURIComponent(location.hash.slice('#unit-'.length));
     const doc = await countryDocument();
+    const id = unitAnchor(doc, decodeURIComponent(location.hash.slice('#unit-'.length)));
     const current = map.level;
     const having = Object.entries(doc?.units ?? {}).filter(([, us]) => us?.some((u) => u.id === id));
     const level = having.find(([l]) => l === current)?.[0] ?? having.find(([l]) => l in maps)?.[0];

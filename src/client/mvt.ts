@@ -1,7 +1,12 @@
 // Decodes the map's vector tiles (Mapbox Vector Tile 2.1, the one "units"
 // layer build/tiles/mvt.ts writes) straight into SVG path data in tile
 // units: no intermediate GeoJSON. Also returns each outer ring's box, for the
-// markers of tiny islands. No DOM: the tests decode our tiles with it.
+// markers of tiny islands. A ring its feature's "cut" property names (e.g.
+// "0,3") closes across the antimeridian cut: it is left open (no "z"), so it
+// is filled but not stroked along the cut. No DOM: the tests decode our tiles
+// with it.
+
+import { CUT_KEY } from '../shared/tiles.ts';
 
 export type Box = [number, number, number, number];
 
@@ -45,39 +50,71 @@ export function decodeTile(buf: Uint8Array, layer = 'units'): DecodedTile {
     const end = varint() + pos;
     let name = '';
     let extent = 4096;
-    const features: [number, number, number][] = []; // id, geometry start, end
+    const features: [number, number, number, number[]][] = []; // id, geometry start, end, tags
+    const keys: string[] = [];
+    const values: string[] = [];
     while (pos < end) {
       const k = varint();
       if (k === ((1 << 3) | 2)) {
         const len = varint();
         name = new TextDecoder().decode(buf.subarray(pos, pos + len));
         pos += len;
+      } else if (k === ((3 << 3) | 2)) {
+        const len = varint();
+        keys.push(new TextDecoder().decode(buf.subarray(pos, pos + len)));
+        pos += len;
+      } else if (k === ((4 << 3) | 2)) {
+        const vend = varint() + pos;
+        let value = '';
+        while (pos < vend) {
+          const vk = varint();
+          if (vk !== ((1 << 3) | 2)) {
+            skip(vk & 7);
+            continue;
+          }
+          const len = varint();
+          value = new TextDecoder().decode(buf.subarray(pos, pos + len));
+          pos += len;
+        }
+        values.push(value);
       } else if (k === ((5 << 3) | 0)) extent = varint();
       else if (k === ((2 << 3) | 2)) {
         const fend = varint() + pos;
         let [id, gs, ge] = [0, 0, 0];
+        const tags: number[] = [];
         while (pos < fend) {
           const fk = varint();
           if (fk === ((1 << 3) | 0)) id = varint();
-          else if (fk === ((4 << 3) | 2)) {
+          else if (fk === ((2 << 3) | 2)) {
+            const tend = varint() + pos;
+            while (pos < tend) tags.push(varint());
+          } else if (fk === ((4 << 3) | 2)) {
             const len = varint();
             [gs, ge] = [pos, pos + len];
             pos += len;
           } else skip(fk & 7);
         }
-        features.push([id, gs, ge]);
+        features.push([id, gs, ge, tags]);
       } else skip(k & 7);
     }
     if (name !== layer) continue;
     const after = pos;
-    out = { extent, pieces: features.map(([id, s, e]) => piece(id, s, e)) };
+    /** The rings a feature's tags name as closing across the cut. */
+    const openRings = (tags: number[]): Set<number> => {
+      for (let t = 0; t + 1 < tags.length; t += 2) {
+        if (keys[tags[t]] === CUT_KEY) return new Set((values[tags[t + 1]] ?? '').split(',').map(Number));
+      }
+      return new Set();
+    };
+    out = { extent, pieces: features.map(([id, s, e, tags]) => piece(id, s, e, openRings(tags))) };
     pos = after;
   }
   return out;
 
-  function piece(unit: number, start: number, end: number): Piece {
+  function piece(unit: number, start: number, end: number, open: Set<number>): Piece {
     pos = start;
     let [x, y, sx, sy, area] = [0, 0, 0, 0, 0];
+    let ring = -1;
     let box: Box = [0, 0, 0, 0];
     const parts: Box[] = [];
     const d: string[] = [];
@@ -85,7 +122,7 @@ export function decodeTile(buf: Uint8Array, layer = 'units'): DecodedTile {
       const c = varint();
       const [cmd, count] = [c & 7, c >> 3];
       if (cmd === 7) {
-        d.push('z');
+        if (!open.has(ring)) d.push('z');
         if (area >= 0) parts.push(box); // outer rings run clockwise (y down); holes are negative
         continue;
       }
@@ -98,6 +135,7 @@ export function decodeTile(buf: Uint8Array, layer = 'units'): DecodedTile {
         x += dx;
         y += dy;
         if (cmd === 1) {
+          ring++;
           d.push(`M${x} ${y}`);
           [sx, sy, area] = [x, y, 0];
           box = [x, y, x, y];

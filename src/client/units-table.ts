@@ -9,8 +9,15 @@
 // row's level and page, then scrolls to it; choosing a unit in the list
 // announces it as a geoshelf:select event, and a unit selected elsewhere
 // (map, search) is shown in the list.
-import { countryDocument, parentName, type ApiUnit, type CountryDocument } from './country-data.ts';
+import {
+  countryDocument,
+  parentName,
+  unitAnchor,
+  type ApiUnit,
+  type CountryDocument,
+} from './country-data.ts';
 import { onLevel, onSelect, select, switchLevel } from './events.ts';
+import { showUnitHistory } from './unit-history.ts';
 import { UNITS_PAGE } from '../shared/api.ts';
 import { fold } from '../shared/fold.ts';
 
@@ -55,7 +62,8 @@ function renderRow(
   const th = cell(tr, 'Name', '', 'th');
   th.setAttribute('scope', 'row');
   const link = document.createElement('a');
-  link.href = `#unit-${row.unit.id}`;
+  link.href = `#unit-${row.unit.unit_id ?? row.unit.id}`;
+  if (row.unit.unit_id) link.id = `unit-${row.unit.unit_id}`;
   link.textContent = row.unit.name || row.unit.code || row.unit.id;
   link.title = 'Permalink';
   th.replaceChildren(link);
@@ -280,20 +288,24 @@ export async function enhanceUnits(section: HTMLElement): Promise<void> {
     return undefined;
   };
 
+  const unitOf = (id: string) => tables.flatMap((t) => t.rows).find((r) => r.unit.id === id)?.unit;
+  const byUnitId = (unitId: string) =>
+    tables.flatMap((t) => t.rows).find((r) => r.unit.unit_id === unitId)?.unit;
   let clicked = ''; // the id of a unit whose link in the list was just followed
   section.addEventListener('click', (e) => {
     const link = (e.target as HTMLElement).closest<HTMLAnchorElement>('tbody th a[href^="#unit-"]');
-    if (link) clicked = decodeURIComponent(link.hash.slice('#unit-'.length));
+    if (link) clicked = unitAnchor(doc, decodeURIComponent(link.hash.slice('#unit-'.length)));
   });
   const follow = () => {
     if (!location.hash.startsWith('#unit-')) return;
-    const id = decodeURIComponent(location.hash.slice('#unit-'.length));
+    const id = unitAnchor(doc, decodeURIComponent(location.hash.slice('#unit-'.length)));
     const found = reveal(id);
     if (!found) return;
     found.tr.scrollIntoView({ block: 'center' });
     found.tr.focus({ preventScroll: true });
     select({ level: found.level, id, source: clicked === id ? 'list' : 'hash' });
     clicked = '';
+    void showUnitHistory(section, unitOf(id), byUnitId);
   };
   onSelect(({ level, id, source }) => {
     if (source === 'map' || source === 'search') reveal(id, level); // shown and marked, the focus stays

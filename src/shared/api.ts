@@ -11,7 +11,8 @@ export const API_VERSION = 1;
 export const UNITS_PAGE = 100;
 
 export interface ApiUnit {
-  id: string; // e.g. "US-TX"
+  id: string; // its anchor on the country page, e.g. "US-TX" (#unit-US-TX keeps working)
+  unit_id?: string; // its release ID, e.g. "k3f9a2m7x0qp"; absent until a release gives it one
   name: string;
   other_names?: string[];
   code: string;
@@ -19,7 +20,7 @@ export interface ApiUnit {
   bbox: BBox; // plain min/max, as in the manifest
   display_bbox: BBox; // west > east across the antimeridian (RFC 7946 §5.2)
   part?: string; // code of the part file holding the unit
-  page: string; // permalink, e.g. "/earth/USA/#unit-US-TX"
+  page: string; // permalink: by unit_id when it has one, e.g. "/earth/USA/#unit-k3f9a2m7x0qp", else "/earth/USA/#unit-US-TX"
 }
 
 /** Where a country document and its page are: URLs that already include the base. */
@@ -60,12 +61,28 @@ export interface ApiPart extends ApiLayer {
   code: string;
   name?: string;
   url: string;
+  unit_ids_url?: string; // the release IDs of its features (ApiUnitIds), when it has them
+}
+
+/**
+ * `api/v1/{body}/{ISO3}/{layer}.unit-ids.json`: the release ID of each
+ * feature of one published GeoJSON file, by feature index (the file itself
+ * is published byte for byte as its publisher made it). It names no release,
+ * so an unchanged file's sidecar has the same bytes in every release.
+ */
+export interface ApiUnitIds {
+  api_version: typeof API_VERSION;
+  file: string; // the GeoJSON file's URL
+  sha256: string; // of that file: the IDs belong to exactly these bytes
+  property: string; // the IDs' property name in the other download formats: "unit_id"
+  ids: string[]; // ids[i] is the ID of the file's feature i
 }
 
 /** The URLs of one dataset (level) of a country. */
 export interface ApiDatasetUrls extends ApiLayer, ApiGeometry {
   level: Level;
   url?: string;
+  unit_ids_url?: string; // the release IDs of its file's features (ApiUnitIds), when it has them
   preview_url?: string;
   display_bbox?: BBox;
   parts?: ApiPart[];
@@ -114,11 +131,12 @@ export interface ApiIndex {
  * keep shards small: [kind, display name, matching names ([] = the display
  * name), level, country, parent, link, countries, names in other languages].
  * kind "c" country, "r" M49 region, "u" unit; link relative to the base,
- * e.g. "earth/USA/#unit-US-TX"; countries: ISO3 codes, space separated (a
+ * e.g. "earth/USA/#unit-US-TX" (by the unit's release ID when it has one); countries: ISO3 codes, space separated (a
  * region's members, a country's own code, a unit's country). A shard lists
  * only the names with a word in it; the other-language names (a unit's
  * "Bayern", "Baviera") rank after its own and English ones, and are left out
- * when there are none.
+ * when there are none ([] when a unit ID follows); unit_id: a unit's release ID,
+ * when it has one.
  */
 export type SearchRecord = [
   kind: 'c' | 'r' | 'u',
@@ -130,6 +148,7 @@ export type SearchRecord = [
   link: string,
   countries: string,
   others?: string[],
+  unit_id?: string,
 ];
 
 /**
@@ -203,4 +222,33 @@ export interface ApiReleases {
   api_version: typeof API_VERSION;
   current: ApiReleaseStatus;
   releases: ApiRelease[]; // newest first
+}
+
+/** One change of a unit in one release, as its history lists it. */
+export interface ApiUnitChange {
+  release: string; // e.g. "2026.11"
+  type: ReleaseChangeType;
+  summary: string; // e.g. "renamed: Antofagasta → Antofagasta Norte"
+}
+
+/** One unit's history across releases (a registry entry and its changes). */
+export interface ApiUnitHistory extends Omit<RegistryUnit, 'file' | 'feature' | 'parent_id' | 'country'> {
+  current: boolean; // in the latest release
+  changes: ApiUnitChange[]; // oldest first
+}
+
+/**
+ * `api/v1/{body}/{ISO3}/history.json`: every release's changes of one
+ * country, and the history of every unit the country ever had, by ID.
+ */
+export interface ApiCountryHistory {
+  api_version: typeof API_VERSION;
+  country: string; // ISO3
+  releases: {
+    version: string;
+    changes_page: string; // its "What changed" page
+    page: string; // the country as that release published it
+    changes: Partial<Record<ReleaseChangeType, number>>; // this country's changes in it
+  }[]; // newest first
+  units: Record<string, ApiUnitHistory>;
 }

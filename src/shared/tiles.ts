@@ -15,6 +15,19 @@ export const TILE_MAX_PX = 1024;
 /** Geometry kept around a tile, in 4096ths of its side, so its strokes end outside it. */
 export const TILE_BUFFER = 64;
 
+/**
+ * Largest level (its full files together) the build cuts into tiles. Cutting
+ * holds the level's positions in typed arrays, several times over, on the
+ * tiles worker thread (build/tiles/cut-level.ts; about 60 bytes a position,
+ * where GeoJSON spends about 25: docs/benchmarks.md), so this bounds that
+ * thread's memory to a few GB. A larger level keeps its picture at every
+ * zoom, and its page says why.
+ */
+export const MAX_TILED_BYTES = 2 ** 30;
+
+/** The tile feature property naming its rings that close across the antimeridian cut, e.g. "0,3". */
+export const CUT_KEY = 'cut';
+
 /** The square every level of a map divides: its top-left corner and side, in SVG user units. */
 export type TileRoot = [ox: number, oy: number, side: number];
 

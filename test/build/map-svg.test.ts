@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projector } from '../../build/site/map-plane.ts';
 import { MAP_WIDTH, MAX_HEIGHT, renderMapSvg } from '../../build/site/map-svg.ts';
 
 const square = (x: number, y: number, d: number) => [
@@ -113,6 +116,64 @@ describe('renderMapSvg', () => {
     const xs = vertices(map.svg.match(/ d="([^"]+)"/)![1]).map(([x]) => x);
     // Both squares span 3° of longitude: the drawing fills the width (no gap of 356°).
     expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThan(MAP_WIDTH / 2);
+  });
+
+  /** Returns the segments a path strokes: each subpath's edges, and its closing edge only when it ends in "z". */
+  function strokedSegments(d: string): [number, number, number, number][] {
+    const out: [number, number, number, number][] = [];
+    for (const sub of d.match(/M[^M]*/g) ?? []) {
+      const pts: [number, number][] = [];
+      for (const m of sub.matchAll(/([Mlhvz])([^Mlhvz]*)/g)) {
+        const v = m[2].match(/-?\d+(\.\d+)?/g)?.map(Number) ?? [];
+        const at = pts.at(-1) ?? [0, 0];
+        if (m[1] === 'M') pts.push([v[0], v[1]]);
+        else if (m[1] === 'l') pts.push([at[0] + v[0], at[1] + v[1]]);
+        else if (m[1] === 'h') pts.push([at[0] + v[0], at[1]]);
+        else if (m[1] === 'v') pts.push([at[0], at[1] + v[0]]);
+      }
+      for (let i = 1; i < pts.length; i++) out.push([...pts[i - 1], ...pts[i]]);
+      if (sub.trimEnd().endsWith('z')) out.push([...pts.at(-1)!, ...pts[0]]);
+    }
+    return out;
+  }
+
+  /** Returns the stroked segments of `svg` that run along the antimeridian (both ends within 0.5 px of it, not a point). */
+  function strokesAlongCut(map: NonNullable<ReturnType<typeof renderMapSvg>>, lat0: number, lat1: number) {
+    const project = projector(map.plane);
+    const at = new Float64Array(2);
+    const cut: [number, number][] = [];
+    for (let lat = lat0; lat <= lat1; lat += 0.001) {
+      project(180, lat, at);
+      cut.push([at[0], at[1]]);
+    }
+    const near = (x: number, y: number) => cut.some(([cx, cy]) => Math.hypot(cx - x, cy - y) <= 0.75);
+    const segments = [...map.svg.matchAll(/ d="([^"]+)"/g)].flatMap((m) => strokedSegments(m[1]));
+    return segments.filter(([x0, y0, x1, y1]) => (x0 !== x1 || y0 !== y1) && near(x0, y0) && near(x1, y1));
+  }
+
+  it('antimeridian: the edge where data is cut at ±180 is filled but not stroked (it is no border)', () => {
+    const halves = collection({
+      type: 'MultiPolygon',
+      coordinates: [square(179, -18, 1), square(-180, -18, 1)],
+    });
+    const map = renderMapSvg(halves, 'Cut island')!;
+    expect(strokesAlongCut(map, -18, -17)).toEqual([]);
+    // Each half is still one filled ring: open (no "z") where it meets the cut, closed elsewhere.
+    const d = map.svg.match(/ d="([^"]+)"/)![1];
+    expect(d.match(/M/g)).toHaveLength(2);
+    expect(d).not.toContain('z');
+    // Its other three sides are stroked as before: a square's outline minus one side.
+    expect(strokedSegments(d).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('antimeridian: Fiji (the sample, cut at ±180 in four rings) strokes no edge along the cut', () => {
+    const file = join(import.meta.dirname, '../../data/earth/FJI/preview/FJI_ADM0.preview.geojson');
+    const fiji = JSON.parse(readFileSync(file, 'utf8')) as object;
+    const map = renderMapSvg(fiji, 'Fiji')!;
+    expect(strokesAlongCut(map, -17.2, -15.9)).toEqual([]);
+    const islands = (fiji as { features: { geometry: { coordinates: unknown[] } }[] }).features[0].geometry
+      .coordinates.length;
+    expect(map.svg.match(/ d="([^"]+)"/)![1].match(/M/g)).toHaveLength(islands); // every island still drawn
   });
 
   it('a ring smaller than a pixel stays visible as a 2×2 dot', () => {

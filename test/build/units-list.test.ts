@@ -23,6 +23,7 @@ const unit = (id: string, name: string, code: string, parent: string, part?: str
   parent,
   bbox: [0, 0, 1, 1],
   display_bbox: [0, 0, 1, 1],
+  feature: 0,
   ...(part ? { part } : {}),
 });
 const counties = Array.from({ length: 250 }, (_, i) => {

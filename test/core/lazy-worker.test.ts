@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
+import { CHILD_BOUND_MS } from '../support/cli.ts';
 
 const LAZY_WORKER = fileURLToPath(new URL('../../build/core/lazy-worker.ts', import.meta.url));
 // A worker that never exits by itself: it waits for jobs, and answers each.
@@ -34,7 +35,7 @@ ${body}`,
   try {
     const { stdout } = await promisify(execFile)('node', ['--import', 'tsx', child], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)), // where tsx is found
-      timeout: 15_000,
+      timeout: CHILD_BOUND_MS, // a hang is killed here; 15 s was too short for tsx's start under load
       killSignal: 'SIGKILL',
     });
     return { code: 0, signal: null, stdout };
@@ -44,7 +45,7 @@ ${body}`,
   }
 }
 
-describe('LazyWorker lets the process exit', () => {
+describe('LazyWorker lets the process exit', { timeout: CHILD_BOUND_MS + 10_000 }, () => {
   test('a worker warmed and never given a job does not hold the process open', async () => {
     expect(await runChild('worker.warm();')).toEqual({ code: 0, signal: null, stdout: '' });
   });

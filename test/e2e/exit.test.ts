@@ -3,12 +3,13 @@
 // feature per line, one dataset or several, small files and files just over
 // every threshold where work moves to a worker thread (8 MiB: hashing and the
 // formats' second thread; 16 MiB: validate's shared scan; 32 MiB: the shared
-// geometry check of a cached file, and the atlas reading units one by one).
+// geometry check of a cached file, and the atlas reading units one by one),
+// and a build whose tiles are cut on the tiles worker thread for a large level.
 // Each command runs as a real child process; one that does not exit within
 // the bound is killed and fails the test (cliProcess), and a command that
 // finished but could not exit is also caught by the binary's own watchdog.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -101,6 +102,30 @@ describe('every command exits by itself after its work', () => {
       expect(await exits('validate', '--root', root, '--no-cache')).toContain('no problems');
       expect(await exits('validate', '--root', root)).toContain('no problems');
       expect(await exits('build', '--root', root, '--out', join(root, 'dist'))).toContain('built');
+    },
+    LONG,
+  );
+
+  test(
+    'tiles: a build cuts a one-line ADM1 over 32 MiB (with its preview) into tiles on the worker thread, cold and warm',
+    async () => {
+      const root = await tree('tiles', [
+        {
+          iso: 'TIL',
+          levels: [
+            { level: 'ADM0', bytes: 50_000, layout: 'one-line' },
+            { level: 'ADM1', bytes: above(MAX_UNITS_FILE_BYTES), layout: 'one-line' },
+          ],
+        },
+      ]);
+      sizes(root, { 'data/earth/TIL/TIL_ADM1.geojson': [MAX_UNITS_FILE_BYTES, '>'] });
+      expect(await exits('preview', '--root', root)).toContain('TIL_ADM1.preview.geojson');
+      const out = join(root, 'dist');
+      expect(await exits('build', '--root', root, '--out', out)).toContain('built');
+      expect(existsSync(join(out, 'earth/TIL/map-ADM1.pmtiles'))).toBe(true);
+      rmSync(out, { recursive: true, force: true }); // the tiles come from the cache now: no worker starts
+      expect(await exits('build', '--root', root, '--out', out)).toContain('built');
+      expect(existsSync(join(out, 'earth/TIL/map-ADM1.pmtiles'))).toBe(true);
     },
     LONG,
   );

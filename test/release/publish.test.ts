@@ -3,7 +3,7 @@
 // api/releases.json with one changes file each, and says on the root whether
 // it is the last release or has changes not yet released.
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,8 @@ import type { ReleaseSite } from '../../build/release/ledger.ts';
 import { cli, copyDataTree } from '../support/cli.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
+// A ledger written by the first layout (pages built for base "/"): release 1.0.0 of FIXTURE, trimmed to five published files.
+const LAYOUT1 = new URL('../fixtures/release-layout1', import.meta.url).pathname;
 const TMP = join(tmpdir(), `geoshelf-publish-${process.pid}`);
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
@@ -30,9 +32,34 @@ async function hashes(dir: string): Promise<Record<string, string>> {
   return out;
 }
 
-async function build(root: string, out: string): Promise<void> {
-  const result = await buildCatalogue({ root, out });
+async function build(root: string, out: string, base?: string): Promise<void> {
+  const result = await buildCatalogue({ root, out, base });
   expect(result.ok).toBe(true);
+}
+
+/**
+ * Checks that every href and src of every page under `folder` of `out`
+ * (and each page's data-base) leads to a file the build wrote, resolved as a
+ * browser resolves it from the page's URL (a folder URL for index.html).
+ */
+async function expectLinksLead(out: string, folder: string, base = '/'): Promise<void> {
+  const files = new Set(await listFiles(out));
+  let followed = 0;
+  for (const page of (await listFiles(join(out, folder))).filter((f) => f.endsWith('.html'))) {
+    if (page === '404.html') continue; // served at any path: its links are absolute
+    const url = new URL(`${base}${folder}${page.replace(/index\.html$/, '')}`, 'https://example.org');
+    const html = readFileSync(join(out, folder, page), 'utf8');
+    for (const [, link] of html.matchAll(/\s(?:href|src|data-base)="([^"]*)"/g)) {
+      const target = new URL(link!.replaceAll('&amp;', '&'), url);
+      if (target.origin !== url.origin) continue;
+      expect(target.pathname.startsWith(base), `${folder}${page}: ${link} is outside ${base}`).toBe(true);
+      const path = decodeURIComponent(target.pathname.slice(base.length));
+      const file = path === '' || path.endsWith('/') ? `${path}index.html` : path;
+      expect(files.has(file), `${folder}${page}: ${link} → ${file}`).toBe(true);
+      followed++;
+    }
+  }
+  expect(followed).toBeGreaterThan(100);
 }
 
 describe('geoshelf build with releases', () => {
@@ -42,9 +69,13 @@ describe('geoshelf build with releases', () => {
     expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
     await build(root, out);
     const first = await hashes(join(out, 'releases/1.0.0'));
-    // What the release stored the day it was made, and a catalogue of its own.
+    // What the release stored the day it was made (its templates given their URL), and a catalogue of its own.
     const site = JSON.parse(readFileSync(join(root, 'data/releases/1.0.0/site.json'), 'utf8')) as ReleaseSite;
-    expect(first).toEqual(Object.fromEntries(site.files.map((f) => [f.path, f.sha256])));
+    const templates = site.files.filter((f) => 'template' in f && f.template).map((f) => f.path);
+    expect(templates).toContain('api/v1/earth/CHL.json');
+    expect(Object.keys(first)).toEqual(site.files.map((f) => f.path));
+    for (const file of site.files)
+      if (!templates.includes(file.path)) expect(first[file.path], file.path).toBe(file.sha256);
     expect(first['data/earth/CHL/CHL_ADM1.geojson']).toBe(
       createHash('sha256')
         .update(readFileSync(join(root, ADM1)))
@@ -53,9 +84,11 @@ describe('geoshelf build with releases', () => {
     expect(readFileSync(join(out, 'releases/1.0.0/index.html'), 'utf8')).toContain(
       'This is release <strong>1.0.0</strong>',
     );
-    expect(readFileSync(join(out, 'releases/1.0.0/earth/CHL/index.html'), 'utf8')).toContain(
-      'href="/releases/1.0.0/',
+    expect(readFileSync(join(out, 'releases/1.0.0/earth/CHL/index.html'), 'utf8')).toContain('href="../../');
+    expect(readFileSync(join(out, 'releases/1.0.0/api/v1/earth/CHL.json'), 'utf8')).toContain(
+      '"/releases/1.0.0/data/earth/CHL/',
     );
+    await expectLinksLead(out, 'releases/1.0.0/');
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('This is release <strong>1.0.0</strong>');
     const api = () => JSON.parse(readFileSync(join(out, 'api/releases.json'), 'utf8')) as ApiReleases;
     expect(api().current).toEqual({ release: '1.0.0', latest: '1.0.0', unreleased_changes: false });
@@ -101,6 +134,45 @@ describe('geoshelf build with releases', () => {
       readFileSync(join(out, 'api/releases/1.1.0/changes.json'), 'utf8'),
     ) as ReleaseChange[];
     expect(changes.map((c) => c.type)).toEqual(['renamed']);
+  });
+
+  it('publishes a release under the base of the build, whatever base it was made with', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    const out = join(root, '..', `${root.split('/').pop()}-dist`);
+    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    await build(root, out, '/atlas/');
+    const api = JSON.parse(readFileSync(join(out, 'releases/1.0.0/api/v1/earth/CHL.json'), 'utf8')) as object;
+    const urls = JSON.stringify(api).match(/"\/[^"]*releases\/1\.0\.0\/[^"]*"/g) ?? [];
+    expect(urls.length).toBeGreaterThan(5);
+    for (const url of urls) expect(url).toMatch(/^"\/atlas\/releases\/1\.0\.0\//);
+    expect(readFileSync(join(out, 'releases/1.0.0/sitemap.xml'), 'utf8')).toContain('/atlas/releases/1.0.0/');
+    await expectLinksLead(out, 'releases/1.0.0/', '/atlas/');
+  });
+
+  it('publishes a release of the first ledger layout byte for byte, and refuses another base in one line', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    const out = join(root, '..', `${root.split('/').pop()}-dist`);
+    cpSync(LAYOUT1, join(root, 'data/releases'), { recursive: true });
+    const site = JSON.parse(readFileSync(join(LAYOUT1, '1.0.0/site.json'), 'utf8')) as ReleaseSite;
+    await build(root, out);
+    expect(await hashes(join(out, 'releases/1.0.0'))).toEqual(
+      Object.fromEntries(site.files.map((f) => [f.path, f.sha256])),
+    );
+    const refused = await cli('build', '--root', root, '--out', out, '--base', '/atlas/');
+    expect([refused.code, refused.stderr.split('\n').filter(Boolean)[0]]).toEqual([
+      1,
+      `${root}/data/releases/1.0.0/site.json: release 1.0.0 was built for --base /, and its pages link there; build with --base /`,
+    ]);
+    // The next release compares with the old layout's level files, and keeps their IDs.
+    const path = join(root, ADM1);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"Antofagasta"', '"Antofagasta Norte"'));
+    expect((await cli('manifest', '--root', root, 'CHL')).code).toBe(0);
+    const next = await cli('release', '1.1.0', '--root', root);
+    expect([next.code, next.stdout]).toEqual([0, expect.stringMatching(/since 1\.0\.0: 1 renamed\n$/)]);
+    await build(root, out);
+    expect(await hashes(join(out, 'releases/1.0.0'))).toEqual(
+      Object.fromEntries(site.files.map((f) => [f.path, f.sha256])),
+    );
   });
 
   it('a build without any release publishes no releases', async () => {

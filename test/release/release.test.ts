@@ -13,7 +13,7 @@ import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import { buildCatalogue } from '../../build/build.ts';
 import { listFiles } from '../../build/core/files.ts';
 import { makeRelease } from '../../build/release/release.ts';
-import type { ReleaseRecord } from '../../build/release/ledger.ts';
+import { BASE_MARK, type ReleaseRecord, type ReleaseSite } from '../../build/release/ledger.ts';
 import { BIN, CHILD_BOUND_MS, cli, copyDataTree } from '../support/cli.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
@@ -70,9 +70,14 @@ describe('geoshelf release', () => {
     const chl = registry.find((u) => u.level === 'ADM0' && u.country === 'CHL')!;
     for (const u of registry.filter((u) => u.country === 'CHL' && u.level === 'ADM1'))
       expect(u.parent_id).toBe(chl.id);
-    // Stored once each for the next comparison: every level file.
-    const objects = readdirSync(join(root, 'data/releases/1.0.0/objects'));
-    expect(objects.length).toBe(record.levels.reduce((n, l) => n + l.files.length, 0));
+    // Every level file stored once, among the published files the next release compares with.
+    const site = read<ReleaseSite>(root, 'data/releases/1.0.0/site.json');
+    const stored = new Set(readdirSync(join(root, 'data/releases/1.0.0/site')));
+    for (const file of record.levels.flatMap((l) => l.files)) {
+      expect(site.files.find((f) => f.path === file.path)?.sha256).toBe(file.sha256);
+      expect(stored.has(file.sha256)).toBe(true);
+    }
+    expect(existsSync(join(root, 'data/releases/1.0.0/objects'))).toBe(false);
   });
 
   it('the same version with the same files again does nothing', async () => {
@@ -121,7 +126,33 @@ describe('geoshelf release', () => {
     const record = read<ReleaseRecord>(root, 'data/releases/2026.11/release.json');
     expect([record.sequence, record.previous]).toEqual([2, '2026.10']);
     const sha = record.files.find((f) => f.path === ADM1)!.sha256;
-    expect(readdirSync(join(root, 'data/releases/2026.11/objects'))).toEqual([`${sha}.geojson.gz`]);
+    expect(readdirSync(join(root, 'data/releases/2026.11/site'))).toContain(sha);
+  });
+
+  it('a release stores again only what changed: no file of a country whose data did not change', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    expect((await cli('release', '2026.10', '--root', root)).code).toBe(0);
+    await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
+    expect((await cli('release', '2026.11', '--root', root)).code).toBe(0);
+    const site = read<ReleaseSite>(root, 'data/releases/2026.11/site.json');
+    const stored = new Set(readdirSync(join(root, 'data/releases/2026.11/site')));
+    const again = site.files.filter((f) => stored.has(f.sha256)).map((f) => f.path);
+    // Pages link relatively, and name neither base nor version: only the front page says which release it is.
+    expect(again).toContain('index.html');
+    expect(again).toContain(ADM1);
+    expect(again.filter((path) => /\b(ANT|FJI)\b/.test(path))).toEqual([]);
+    expect(readdirSync(join(root, 'data/releases/2026.11'))).not.toContain('objects');
+  });
+
+  it('refuses data holding the text a release reserves for its own URL, naming the file', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    await edit(root, '"shapeName":"Antofagasta"', `"shapeName":"Antofagasta ${BASE_MARK}"`);
+    const r = await cli('release', '1.0.0', '--root', root);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `\n${root}/${ADM1}: holds "${BASE_MARK}", which a release reserves for its own URL; change that text\n`,
+    );
+    expect(existsSync(join(root, 'data/releases'))).toBe(false);
   });
 
   it('refuses when validate finds errors (exit 1, every problem listed, no ledger written)', async () => {
@@ -155,15 +186,19 @@ describe('geoshelf release', () => {
     expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
     const record = read<ReleaseRecord>(root, 'data/releases/1.0.0/release.json');
     const sha = record.files.find((f) => f.path === ADM1)!.sha256;
-    rmSync(join(root, `data/releases/1.0.0/objects/${sha}.geojson.gz`));
+    rmSync(join(root, `data/releases/1.0.0/site/${sha}`));
     rmSync(join(root, 'data/releases/1.0.0/changes.json'));
     const before = await ledgerState(root);
     const r = await cli('release', '1.1.0', '--root', root);
     expect(r.code).toBe(1);
+    const published = read<ReleaseSite>(root, 'data/releases/1.0.0/site.json').files.findIndex(
+      (f) => f.sha256 === sha,
+    );
     expect(r.stderr.split('\n').filter(Boolean)).toEqual([
       `${root}/data/releases/1.0.0/changes.json: missing from the ledger`,
-      `${root}/data/releases/1.0.0/release.json: /levels/2/files/0: the ledger lost ${ADM1} as released (objects/${sha}.geojson.gz is in no release folder)`,
-      'geoshelf release: 2 problems in 2 files; release 1.1.0 not made',
+      `${root}/data/releases/1.0.0/release.json: /levels/2/files/0: the ledger lost ${ADM1} as released (neither site/${sha} nor objects/${sha}.geojson.gz is in a release folder)`,
+      `${root}/data/releases/1.0.0/site.json: /files/${published}: the ledger lost releases/1.0.0/${ADM1} (site/${sha} is in no release folder)`,
+      'geoshelf release: 3 problems in 3 files; release 1.1.0 not made',
     ]);
     expect(await ledgerState(root)).toEqual(before);
   });
@@ -175,7 +210,8 @@ describe('geoshelf release', () => {
     const before = await ledgerState(root);
     const failing = makeRelease(root, '1.1.0', {
       geometry: false,
-      buildSite: (out, base, v) => buildCatalogue({ root, out, base, releases: false, releaseOf: v }),
+      buildSite: (out, base, v, unitIds) =>
+        buildCatalogue({ root, out, base, releases: false, releaseOf: v, unitIds }),
       beforeCommit: (staged) => {
         expect(existsSync(join(staged, 'release.json'))).toBe(true); // the whole release, written aside
         throw new Error('disk full');

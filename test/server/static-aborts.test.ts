@@ -44,23 +44,28 @@ describe('aborted downloads', () => {
     await cleanup();
   });
 
-  it('1,000 clients hanging up mid-file → open descriptors back to the baseline', async () => {
-    await abortMidFile(server.url, '/large.bin'); // warm up lazily opened handles
-    const baseline = openFds();
-    for (let round = 0; round < 20; round++) {
-      await Promise.all(
-        Array.from({ length: 50 }, (_, i) =>
-          abortMidFile(server.url, '/large.bin', i % 2 ? `bytes=${i * 1000}-` : undefined),
-        ),
-      );
-    }
-    let now = openFds();
-    for (let wait = 0; wait < 100 && now > baseline + 5; wait++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      now = openFds();
-    }
-    expect(now).toBeLessThanOrEqual(baseline + 5);
-  });
+  // 1,000 connections take a few seconds on a quiet machine, more under load: the bound is generous.
+  it(
+    '1,000 clients hanging up mid-file → open descriptors back to the baseline',
+    { timeout: 120_000 },
+    async () => {
+      await abortMidFile(server.url, '/large.bin'); // warm up lazily opened handles
+      const baseline = openFds();
+      for (let round = 0; round < 20; round++) {
+        await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            abortMidFile(server.url, '/large.bin', i % 2 ? `bytes=${i * 1000}-` : undefined),
+          ),
+        );
+      }
+      let now = openFds();
+      for (let wait = 0; wait < 100 && now > baseline + 5; wait++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        now = openFds();
+      }
+      expect(now).toBeLessThanOrEqual(baseline + 5);
+    },
+  );
 
   it('a read error while sending (a folder opened as a file: EISDIR) closes that connection, is logged as a warning; the process lives on', async () => {
     const folder = join(dir, 'folder');

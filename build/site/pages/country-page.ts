@@ -1,6 +1,9 @@
 // One page per manifest: identity, status, attribution, the map, the
 // datasets table (with sha256 copy buttons and downloads) and split parts.
+import type { UnitIds } from '../../identity/unit-ids.ts';
+import type { ApiCountryHistory, ReleaseChangeType } from '../../../src/shared/api.ts';
 import type { Dataset, GeometryTypes, Manifest, Part } from '../../../src/shared/manifest.ts';
+import { MAX_TILED_BYTES } from '../../../src/shared/tiles.ts';
 import { formatBytes, formatInt, licenseLink, markup, nameText, raw, type Html } from './html.ts';
 import { statusBadge } from './index-page.ts';
 import { renderPage, type PageContext } from './layout.ts';
@@ -18,6 +21,8 @@ export interface CountryFacts {
   atlas?: CountryAtlas; // units and maps (build/site/atlas.ts)
   downloads?: CountryDownloads; // other formats and the archive (build/formats/)
   geometry: GeometryByFile; // geometry counts of every checked file of the catalogue
+  unitIds?: UnitIds; // the release IDs of the units (build/identity/unit-ids.ts), by data file
+  history?: { doc: ApiCountryHistory; url: string }; // the country across releases (build/site/history.ts)
 }
 
 const STATUS_NOTES: Record<string, string> = {
@@ -171,19 +176,67 @@ ${notes}<dt>Manifest</dt><dd><a href="${fileUrl(base, file)}">manifest.json</a> 
 </dl>`;
 }
 
-function mapFigure(m: Manifest, map: CountryMap | undefined, atlas: Html): Html {
+/** Returns a note naming each drawn level too large for tiles: its map stays at preview detail, and the reader should know why. */
+function untiledNote(untiled: Record<string, number> = {}): Html {
+  const levels = Object.entries(untiled);
+  if (levels.length === 0) return markup``;
+  const each = levels.map(
+    ([level, bytes]) =>
+      markup`${level} is drawn at preview detail at every zoom: its data (${formatBytes(bytes)}) is larger than the ${formatBytes(MAX_TILED_BYTES)} the build cuts into map tiles.`,
+  );
+  return markup`\n<p class="map-note">${each.map((note, i) => (i === 0 ? note : markup` ${note}`))}</p>`;
+}
+
+function mapFigure(
+  m: Manifest,
+  map: CountryMap | undefined,
+  atlas: Html,
+  untiled?: Record<string, number>,
+): Html {
   if (!map) {
     return markup`<p class="no-map">No preview of ${nameText(m.name.en)} is small enough to draw here; download a file below.</p>`;
   }
   return markup`<figure class="map"${atlas}>
 ${raw(map.svg)}
-<figcaption>${map.level} ${map.preview ? 'preview' : 'file'} <code>${map.from.slice(map.from.lastIndexOf('/') + 1)}</code>, drawn at build time (Lambert azimuthal equal-area centred on the country, simplified to the pixel grid, framed on the main territory; rings mark shapes too small to see).</figcaption>
+<figcaption>${map.level} ${map.preview ? 'preview' : 'file'} <code>${map.from.slice(map.from.lastIndexOf('/') + 1)}</code>, drawn at build time (Lambert azimuthal equal-area centred on the country, simplified to the pixel grid, framed on the main territory; rings mark shapes too small to see).</figcaption>${untiledNote(untiled)}
 </figure>`;
 }
 
 function attribution(m: Manifest): Html {
   const providers = [...new Set(m.datasets.map((d) => d.src_provider).filter(Boolean))].join('; ');
   return markup`<p class="attribution">Please credit <strong>${providers || m.source.name}</strong> via ${safeLink(m.source.url, m.source.name)} (retrieved ${m.source.retrieved}) under the licence of each dataset above.</p>`;
+}
+
+const CHANGE_WORDS: Record<ReleaseChangeType, string> = {
+  added: 'added',
+  removed: 'removed',
+  merged: 'merged',
+  split: 'split',
+  reorganised: 'reorganised',
+  renamed: 'renamed',
+  recoded: 're-coded',
+  attributes: 'attributes changed',
+  geometry: 'geometry changed',
+};
+
+/** Returns the country's history section: each release's changes of it, newest first, linking "What changed". */
+function historySection(doc: ApiCountryHistory, url: string): Html {
+  const items = doc.releases.map((r, i) => {
+    const counts = Object.entries(r.changes).map(
+      ([type, n]) => `${formatInt(n)} ${CHANGE_WORDS[type as ReleaseChangeType]}`,
+    );
+    const first = i === doc.releases.length - 1;
+    const said = counts.length ? counts.join(', ') : first ? 'the first release' : 'no changes';
+    return markup`<li><a href="${r.page}">${r.version}</a>: ${said} · <a href="${r.changes_page}">What changed in ${r.version}</a></li>
+`;
+  });
+  return markup`<section id="history" class="history" aria-labelledby="history-h">
+<h2 id="history-h">History</h2>
+<p>This country in each release, newest first. A unit's permalink shows its own history; all of it is in the <a href="${url}">history document</a>.</p>
+<ul class="changes">
+${items}</ul>
+</section>
+`;
 }
 
 /** Returns the page of one manifest; `file` is its path from the root, e.g. "data/earth/CHL/manifest.json". */
@@ -194,7 +247,7 @@ export function renderCountryPage(
   facts: CountryFacts = { geometry: new Map() },
 ): string {
   const { base } = context;
-  const { atlas = { levels: [] }, geometry: byFile, downloads } = facts;
+  const { atlas = { levels: [] }, geometry: byFile, downloads, history } = facts;
   const map = mainMap(atlas);
   const es =
     m.name.es && m.name.es !== m.name.en ? markup` <span class="es" lang="es">${m.name.es}</span>` : '';
@@ -204,7 +257,7 @@ export function renderCountryPage(
   const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li><li><a href="${base}?body=${m.body}">${m.body}</a></li><li aria-current="page">${nameText(m.name.en)}</li></ol></nav>
 <h1>${nameText(m.name.en)}${es}</h1>
 ${banner}<div class="overview">
-${mapFigure(m, map, atlasMapAttributes(base, m, atlas))}
+${mapFigure(m, map, atlasMapAttributes(base, m, atlas), atlas.untiled)}
 <section aria-labelledby="about"><h2 id="about" class="visually-hidden">About this entry</h2>
 ${metadata(base, file, m)}
 </section>
@@ -216,7 +269,7 @@ ${metadata(base, file, m)}
 <tbody>
 ${m.datasets.map((d, i) => datasetRow(base, m, d, byFile, downloads?.datasets[i]))}</tbody>
 </table></div>
-${m.datasets.map((d, i) => (d.parts && d.parts.length > 0 ? partsSection(base, m, d, partNames(atlas), downloads?.datasets[i]) : ''))}${unitsSection(base, m, atlas)}${downloads ? downloadsSection(base, m.name.en, downloads) : ''}${attribution(m)}`;
+${m.datasets.map((d, i) => (d.parts && d.parts.length > 0 ? partsSection(base, m, d, partNames(atlas), downloads?.datasets[i]) : ''))}${unitsSection(base, m, atlas, history?.url)}${history ? historySection(history.doc, history.url) : ''}${downloads ? downloadsSection(base, m.name.en, downloads) : ''}${attribution(m)}`;
   const codes = m.iso_a2 ? `${m.iso_a3}, ${m.iso_a2}` : m.iso_a3;
   return renderPage(context, {
     title: `${m.name.en} (${m.iso_a3})`,

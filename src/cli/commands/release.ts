@@ -31,8 +31,8 @@ and ending with a letter or digit, e.g. 2026.11, 1.2.0 or 1.0.0-rc.1.
 
 Options:
   --root DIR                  folder that holds data/ (default: the current folder)
-  --base PATH                 URL path the site is served under, as given to build
-                              (default: /); the release is published at PATH/releases/VERSION/
+  --base PATH                 no longer needed, and ignored: a release is published at
+                              PATH/releases/VERSION/ under whatever --base build is given
   --json                      print problems on stdout as a JSON array
   --code-key PROPERTY         the property holding each unit's code (default: the
                               first of shapeISO, iso_3166_2, code, ISO, iso)
@@ -101,8 +101,8 @@ export default defineCommand({
       geometry,
       thresholds,
       codeKey: values['code-key'],
-      base: values.base,
-      buildSite: (out, base, v) => buildCatalogue({ root, out, base, releases: false, releaseOf: v }),
+      buildSite: (out, base, v, unitIds) =>
+        buildCatalogue({ root, out, base, releases: false, releaseOf: v, unitIds }),
     });
     await measurer.save();
     await geometry.save();

@@ -1,0 +1,35 @@
+// Runs on the worker thread started by cut-level.ts: cuts the levels it is
+// sent into archives, one at a time (a level's positions are held while it is
+// cut, so two at once would double the peak), and writes each archive and its
+// description into the tiles cache, where the build reads them.
+import { parentPort } from 'node:worker_threads';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import type { CutJob, CutReply } from './cut-level.ts';
+import { readLevelRings } from './level-rings.ts';
+import { levelArchive } from './level-tiles.ts';
+
+async function cut(job: CutJob): Promise<CutReply> {
+  const rings = await readLevelRings(job.sources);
+  if (rings.points === 0) return { id: job.id, tiles: null };
+  const { bytes, tiles } = levelArchive(rings, job.plane, job.name);
+  await writeFileAtomic(job.archivePath, bytes);
+  await writeFileAtomic(job.infoPath, JSON.stringify(tiles));
+  return { id: job.id, tiles };
+}
+
+/** Cuts one level and replies; a failure is the level's reply, and the queue goes on. */
+async function handle(job: CutJob): Promise<void> {
+  let reply: CutReply;
+  try {
+    reply = await cut(job);
+  } catch (error) {
+    reply = { id: job.id, error: String((error as Error)?.message ?? error) };
+  }
+  // Should posting itself fail, the rejection ends this thread, and cut-level.ts fails every job it holds.
+  parentPort!.postMessage(reply);
+}
+
+let queue = Promise.resolve();
+parentPort!.on('message', (job: CutJob) => {
+  queue = queue.then(() => handle(job));
+});

@@ -1,0 +1,74 @@
+/// <reference lib="dom" />
+// (DOM types: this file drives a browser, and its page.evaluate() callbacks run there.)
+// axe-core (WCAG 2.2 AA) on a country page with its map zoomed in until the
+// full-detail tiles and the unit labels draw (issue 19, "Done when"), in light
+// and dark: what the page adds as the reader zooms must stay as accessible as
+// the first paint. One page load per colour scheme.
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../build/build.ts';
+import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
+
+const SAMPLE = join(import.meta.dirname, '../../data/earth');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+describe.skipIf(!HAVE_CHROMIUM)('the zoomed map in Chromium', () => {
+  let root: string;
+  let browser: Browser;
+  let server: { origin: string; close: () => void };
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'geoshelf-map-axe-'));
+    cpSync(join(SAMPLE, 'CHL'), join(root, 'data/earth/CHL'), { recursive: true });
+    const result = await buildCatalogue({ root, out: join(root, 'dist') });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    server = await serveStatic(join(root, 'dist'));
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    expect(errors).toEqual([]);
+    await browser?.close();
+    server?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it.each(['light', 'dark'] as const)(
+    'axe-core (WCAG 2.2 AA): Chile zoomed in until tiles and labels draw (%s)',
+    async (colorScheme) => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme });
+      page.on('pageerror', (error) => errors.push(error.message));
+      try {
+        await page.goto(`${server.origin}/earth/CHL/`);
+        await page.waitForSelector('.map-tools');
+        const zoomIn = page.locator('.map-tools button[aria-label="Zoom in"]');
+        for (let i = 0; i < 3; i++) await zoomIn.click();
+        await expect.poll(() => page.locator('figure.map svg .t').count()).toBeGreaterThan(0);
+        await expect.poll(() => page.locator('figure.map svg g.labels text').count()).toBeGreaterThan(0);
+        await page.addScriptTag({ content: AXE });
+        const violations = await page.evaluate(async () => {
+          const axe = (
+            window as unknown as {
+              axe: {
+                run: (o: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+              };
+            }
+          ).axe;
+          const result = await axe.run({
+            runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'],
+          });
+          return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')} (${v.nodes.length})`);
+        });
+        expect(violations, colorScheme).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+    120_000,
+  );
+});

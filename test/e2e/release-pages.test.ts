@@ -1,0 +1,63 @@
+// A release's pages link relatively (build/release/site-files.ts), and their
+// scripts take the base from the page: searched, opened and fetched in
+// Chromium under releases/VERSION/, everything stays inside the release.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../build/build.ts';
+import { makeRelease } from '../../build/release/release.ts';
+import { fixtureCopy } from '../build/helpers.ts';
+import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
+
+describe.skipIf(!HAVE_CHROMIUM)('a release in Chromium', () => {
+  let root: string;
+  let browser: Browser;
+  let server: { origin: string; close: () => void };
+  let page: Page;
+  const errors: string[] = [];
+  const outside: string[] = []; // requests that leave the release's folder
+
+  beforeAll(async () => {
+    root = fixtureCopy();
+    const made = await makeRelease(root, '1.0.0', {
+      geometry: false,
+      buildSite: (out, base, v) => buildCatalogue({ root, out, base, releases: false, releaseOf: v }),
+    });
+    expect(made.status).toBe('recorded');
+    const result = await buildCatalogue({ root, out: join(root, 'dist') });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    server = await serveStatic(join(root, 'dist'));
+    browser = await launchChromium();
+    page = await browser.newPage();
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.origin === server.origin && !url.pathname.startsWith('/releases/1.0.0/'))
+        outside.push(url.pathname);
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('its front page searches places from its own files, and a hit opens its country page in the release', async () => {
+    await page.goto(`${server.origin}/releases/1.0.0/`);
+    expect(await page.textContent('#release')).toContain('This is release 1.0.0');
+    await page.fill('#q', 'antofagasta');
+    await page.waitForSelector('#results-list a');
+    const hit = page.locator('#results-list a').first();
+    expect(new URL((await hit.evaluate((a) => (a as HTMLAnchorElement).href)) as string).pathname).toMatch(
+      /^\/releases\/1\.0\.0\/earth\/CHL\//,
+    );
+    await hit.click();
+    await page.waitForURL(/\/releases\/1\.0\.0\/earth\/CHL\//);
+    expect(await page.textContent('h1')).toBe('Chile');
+    await page.waitForLoadState('networkidle');
+    expect(outside).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});

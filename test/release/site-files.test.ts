@@ -1,0 +1,47 @@
+// The stored form of a release's files (build/release/site-files.ts): pages
+// link relatively from where they are, files that name their own URL keep
+// the placeholder for build to fill, and a base written in a form the ledger
+// cannot replace is a bug, never a published broken link.
+import { describe, expect, it } from 'vitest';
+import { BASE_MARK } from '../../build/release/ledger.ts';
+import { publishedTemplate, relativeBase, storedSiteFile } from '../../build/release/site-files.ts';
+
+const stored = (path: string, text: string) => {
+  const { bytes, template } = storedSiteFile(path, Buffer.from(text));
+  return { text: bytes.toString('utf8'), template };
+};
+
+describe('a release file as the ledger stores it', () => {
+  it('a page links back to its release folder relatively, from its own depth', () => {
+    expect(relativeBase('index.html')).toBe('./');
+    expect(relativeBase('earth/CHL/index.html')).toBe('../../');
+    expect(
+      stored('earth/CHL/index.html', `<body data-base="${BASE_MARK}"><a href="${BASE_MARK}data/x">`),
+    ).toEqual({
+      text: '<body data-base="../../"><a href="../../data/x">',
+      template: false,
+    });
+  });
+
+  it('the 404 page and JSON keep the placeholder, which build replaces by the release URL under its base', () => {
+    for (const path of ['404.html', 'api/v1/earth/CHL.json', 'sitemap.xml']) {
+      const file = stored(path, `"url":"${BASE_MARK}earth/CHL/"`);
+      expect(file).toEqual({ text: `"url":"${BASE_MARK}earth/CHL/"`, template: true });
+      expect(publishedTemplate(file.text, '/atlas/releases/1.0.0/')).toBe(
+        '"url":"/atlas/releases/1.0.0/earth/CHL/"',
+      );
+    }
+  });
+
+  it('files without the placeholder are stored as they are', () => {
+    const bytes = Buffer.from([0, 1, 2, 255]);
+    expect(storedSiteFile('downloads/x.gpkg', bytes)).toEqual({ bytes, template: false });
+  });
+
+  it('a placeholder written another way (escaped slashes) is refused, naming the file', () => {
+    const escaped = BASE_MARK.replaceAll('/', '\\/');
+    expect(() => storedSiteFile('api/v1/index.json', Buffer.from(`"${escaped}x"`))).toThrow(
+      'api/v1/index.json: the release base is written in a form the ledger cannot replace',
+    );
+  });
+});
