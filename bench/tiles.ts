@@ -4,9 +4,10 @@
 // builds of the sample data (data/, copied to scratch roots so every cache
 // starts empty) with and without tiles, alternated, as CPU seconds (user +
 // system, worker threads included) and wall time; a no-op rebuild against
-// the cold one; the archives' size; then in headless Chromium, the USA page's
-// JavaScript before the first interaction (gzip) and the bytes of the views
-// after it, at 1×, 8× and 64×.
+// the cold one; the archives' size (the world map's apart); then in headless
+// Chromium, the JavaScript before the first interaction (gzip) of the index
+// (with its world map) and the USA and Chile pages, and the bytes of the
+// views after it, at 1×, 8× and 64×.
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +71,8 @@ console.log(
   `no-op rebuild:            ${median(noop).toFixed(0)} ms = ${((median(noop) / w.ms) * 100).toFixed(1)}% of cold (target ≤ 5%)`,
 );
 
+const world = readFileSync(join(root, 'dist/map-world.pmtiles')).length;
+console.log(`world archive:            ${(world / 1e6).toFixed(2)} MB (map-world.pmtiles, the index's map)`);
 let archives = 0;
 let archiveBytes = 0;
 for (const country of readdirSync(join(root, 'dist/earth'))) {
@@ -84,20 +87,22 @@ console.log(`archives:                 ${archives}, ${(archiveBytes / 1e6).toFix
 if (HAVE_CHROMIUM) {
   const server = await serveStatic(join(root, 'dist'));
   const browser = await launchChromium();
-  for (const iso of ['USA', 'CHL']) {
+  // The index (its world map), then two country pages.
+  for (const path of ['', 'earth/USA/', 'earth/CHL/']) {
+    const name = path ? `${path.slice(6, 9)} page` : 'index';
     const js = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const scripts: string[] = [];
     js.on('request', (r) => {
       if (r.url().endsWith('.js')) scripts.push(new URL(r.url()).pathname);
     });
-    await js.goto(`${server.origin}/earth/${iso}/`);
+    await js.goto(`${server.origin}/${path}`);
     await js.waitForLoadState('networkidle');
     const jsGzip = scripts.reduce(
       (n, path) => n + gzipSync(readFileSync(join(root, 'dist', path))).length,
       0,
     );
     console.log(
-      `${iso} page, JS before the first interaction: ${scripts.length} files, ${(jsGzip / 1024).toFixed(1)} KB gzip (budget 150 KB)`,
+      `${name}, JS before the first interaction: ${scripts.length} files, ${(jsGzip / 1024).toFixed(1)} KB gzip (budget 150 KB)`,
     );
     await js.close();
     // Each view in a fresh page: the tiles it needs from nothing, the archive's first 16 KiB included.
@@ -114,7 +119,7 @@ if (HAVE_CHROMIUM) {
             ),
           );
       });
-      await page.goto(`${server.origin}/earth/${iso}/`);
+      await page.goto(`${server.origin}/${path}`);
       await page.waitForLoadState('networkidle');
       await page.locator('.map-view').focus(); // the first interaction: the tiles of the home view load
       const presses = Math.round(Math.log(zoom) / Math.log(1.5)); // the zoom-in key: 1.5× a press, on the centre

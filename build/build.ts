@@ -19,6 +19,8 @@ import { compareManifests } from './manifest/summary.ts';
 import { readAtlas } from './site/atlas.ts';
 import { countryPlanes } from './site/map-planes.ts';
 import { countryTiles, nameTiles, type CountryTiles } from './tiles/country-tiles.ts';
+import { worldTiles } from './tiles/world-tiles.ts';
+import { worldMap } from './site/world-map.ts';
 import { renderSite } from './site/site.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
 import { validateManifests, type LoadedManifest } from './manifest/validate.ts';
@@ -223,6 +225,13 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     tiles,
     (file, level) => drawn.atlas.get(file)?.levels.find((l) => l.level === level)?.units.length,
   );
+  const world = await worldMap(root, base, loaded);
+  const globe = world && options.tiles !== false ? await worldTiles(root, base, world) : undefined;
+  if (globe) {
+    tiles.files.set(...globe.file);
+    tiles.filesRead += globe.filesRead;
+    tiles.bytesRead += globe.bytesRead;
+  }
   for (const [file, levels] of tiles.byManifest) {
     const atlas = drawn.atlas.get(file);
     if (atlas) atlas.tiles = levels;
@@ -243,7 +252,14 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       frozen: options.releaseOf !== undefined,
     },
     loaded,
-    { atlas: drawn.atlas, downloads: downloads.byManifest, geometry, unitIds, feeds: published?.feeds },
+    {
+      atlas: drawn.atlas,
+      downloads: downloads.byManifest,
+      geometry,
+      unitIds,
+      feeds: published?.feeds,
+      world: world && { svg: world.svg, tiles: globe?.info },
+    },
   );
   const generated = new Map<string, string | Buffer>([
     ...(await publicFiles()),

@@ -118,6 +118,22 @@ function tinyMarkers(
   return out;
 }
 
+/** Returns the box "x0 y0 x1 y1" (SVG units) of the polygon with the largest box, e.g. the USA's lower 48, not Alaska to Guam. */
+function largestBox(polygons: Ring[][], toPlane: ReturnType<typeof projector>): string {
+  const at = new Float64Array(2);
+  let best = [0, 0, 0, 0];
+  for (const polygon of polygons) {
+    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const p of Array.isArray(polygon[0]) ? polygon[0] : []) {
+      if (!Array.isArray(p) || p.length < 2) continue;
+      toPlane(p[0], p[1], at);
+      [x0, y0, x1, y1] = [Math.min(x0, at[0]), Math.min(y0, at[1]), Math.max(x1, at[0]), Math.max(y1, at[1])];
+    }
+    if ((x1 - x0) * (y1 - y0) > (best[2] - best[0]) * (best[3] - best[1])) best = [x0, y0, x1, y1];
+  }
+  return best.map((v) => v.toFixed(1)).join(' ');
+}
+
 /**
  * Returns an SVG of every (Multi)Polygon feature of `collection`, one `<path>`
  * per feature with its name as tooltip (and `ids[i]` as data-u), in `plane`
@@ -130,6 +146,7 @@ export function renderMapSvg(
   title: string,
   ids: (string | undefined)[] = [],
   given?: Plane,
+  labelAtLargest = false, // data-box: where a label goes, the box of the feature's largest polygon (the world map)
 ): MapSvg | undefined {
   const features = ((collection as { features?: unknown[] })?.features ?? []) as {
     geometry?: unknown;
@@ -163,7 +180,8 @@ export function renderMapSvg(
     const name = featureName(feature.properties);
     const tooltip = name ? `<title>${escapeXml(name)}</title>` : '';
     const id = ids[i] ? ` data-u="${escapeXml(ids[i]!)}"` : '';
-    paths.push(`<path class="f"${id} fill-rule="evenodd" d="${d}">${tooltip}</path>`);
+    const box = labelAtLargest ? ` data-box="${largestBox(polygons, toPlane)}"` : '';
+    paths.push(`<path class="f"${id}${box} fill-rule="evenodd" d="${d}">${tooltip}</path>`);
   });
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${MAP_WIDTH} ${plane.height}" data-extent="${plane.extent.join(' ')}" role="img" aria-labelledby="map-title">` +

@@ -9,7 +9,7 @@ import type { ReleaseFeed } from './pages/changes-page.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
 import { escapeHtml, markup } from './pages/html.ts';
 import { renderCountryPage, type CountryFacts } from './pages/country-page.ts';
-import { renderIndexPage } from './pages/index-page.ts';
+import { renderIndexPage, type WorldFigure } from './pages/index-page.ts';
 import { renderPage, type PageContext } from './pages/layout.ts';
 import { countryApi, countryPage, fileUrl } from './pages/paths.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
@@ -70,9 +70,10 @@ export function renderSite(
     geometry: GeometryByFile; // by data file
     unitIds?: UnitIds; // the release IDs the units show
     feeds?: ReleaseFeed[]; // every release's changes, newest first: the countries' histories
+    world?: WorldFigure; // the index's world map (world-map.ts)
   },
 ): Map<string, string> {
-  const { atlas, downloads, geometry, unitIds, feeds = [] } = facts;
+  const { atlas, downloads, geometry, unitIds, feeds = [], world } = facts;
   // With --site-url, links inside the API are absolute (clients fetch them from anywhere).
   const apiBase =
     options.siteUrl && !/^https?:\/\//.test(options.base)
@@ -103,6 +104,7 @@ export function renderSite(
       loaded.map((l) => l.manifest),
       options.release,
       options.frozen,
+      world,
     ),
   );
   for (const { file, manifest } of loaded) {

@@ -1,6 +1,7 @@
 // The index page's table of every country: the filter form and the place
 // search narrow it, its column buttons sort it, and the state lives in the
 // URL (?q=chile&status=ok&sort=-iso3), so a filtered view can be shared.
+import { showPlaces } from './events.ts';
 import { enhanceSearch } from './place-search.ts';
 import {
   comparator,
@@ -14,6 +15,7 @@ import {
 interface Row {
   element: HTMLTableRowElement;
   keys: RowKeys;
+  page: string; // the country page's URL as linked, e.g. "/earth/CHL/": the world map's unit id
 }
 
 /**
@@ -41,7 +43,11 @@ function rowKeys(tr: HTMLTableRowElement): RowKeys {
 /** Wires the index's search form to its table; the state lives in the URL (?q=…&status=…). */
 export function enhanceIndex(form: HTMLFormElement, table: HTMLTableElement, base: string): void {
   const tbody = table.tBodies[0];
-  const rows: Row[] = [...tbody.rows].map((element) => ({ element, keys: rowKeys(element) }));
+  const rows: Row[] = [...tbody.rows].map((element) => ({
+    element,
+    keys: rowKeys(element),
+    page: element.cells[0].querySelector('a')?.getAttribute('href') ?? '',
+  }));
   const count = document.getElementById('count');
   const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement;
   let sortKey: SortKey = 'name';
@@ -62,15 +68,16 @@ export function enhanceIndex(form: HTMLFormElement, table: HTMLTableElement, bas
       license: field('license').value,
       level: field('level').value,
     };
-    let shown = 0;
+    const shown: string[] = [];
     for (const row of rows) {
       const visible =
         matches(row.keys, filters) ||
         (found !== null && found.has(row.keys.iso3) && matches(row.keys, { ...filters, query: '' }));
       row.element.hidden = !visible;
-      if (visible) shown++;
+      if (visible) shown.push(row.page);
     }
-    if (count) count.textContent = `Showing ${shown} of ${rows.length}`;
+    if (count) count.textContent = `Showing ${shown.length} of ${rows.length}`;
+    showPlaces(shown.length === rows.length ? null : shown); // the world map highlights them
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries({ q: filters.query, ...filters })) {
       if (name !== 'query' && value) query.set(name, value);

@@ -28,6 +28,12 @@ function unitBoxes(svg: SVGSVGElement): Box[] {
     for (const path of svg.querySelectorAll<SVGPathElement>('path.f[data-u]')) {
       const name = path.querySelector('title')?.textContent;
       if (!name) continue;
+      // data-box: the build's choice of where the label goes (the world map: a country's largest polygon).
+      const given = path.dataset.box?.split(' ').map(Number);
+      if (given?.length === 4 && given.every(Number.isFinite)) {
+        found.push({ x0: given[0], y0: given[1], x1: given[2], y1: given[3], name });
+        continue;
+      }
       const b = path.getBBox();
       found.push({ x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height, name });
     }

@@ -5,6 +5,8 @@ import { countryDocument, parentName, type CountryDocument } from './country-dat
 import type { MapView } from './map-view.ts';
 
 const PROMPT = 'Click, tap or focus a unit to name it.';
+const WORLD_PROMPT =
+  'Point at, tap or focus a country to name it; click it, tap it again or press Enter to open its page.';
 
 export class MapSelection {
   /** The caption written at build time, for the level the page opened at. */
@@ -16,15 +18,24 @@ export class MapSelection {
     private readonly info: HTMLElement,
     private readonly caption: Element | null,
     private readonly tilesOf: Record<string, TilesInfo>,
+    private readonly world = false, // the index's world map: a unit's id is its country page's URL
   ) {
     this.captionText = caption?.textContent ?? '';
     this.initialLevel = map.level;
-    info.textContent = PROMPT;
+    info.textContent = this.prompt;
   }
+
+  private get prompt(): string {
+    return this.world ? WORLD_PROMPT : PROMPT;
+  }
+
+  /** Counts calls of name(): only the latest one finishes the naming line. */
+  private naming = 0;
 
   /** Names unit `id` of the level shown below the map and in the caption, and highlights it. */
   async name(id: string): Promise<void> {
     const { map, info } = this;
+    const ticket = ++this.naming;
     map.selectedId = id;
     map.highlight();
     const path = [...map.svg.querySelectorAll<SVGPathElement>('path[data-u]')].find(
@@ -33,8 +44,16 @@ export class MapSelection {
     const title = path?.querySelector('title')?.textContent ?? id;
     info.replaceChildren(document.createElement('strong'));
     info.firstElementChild!.textContent = title;
+    if (this.world) {
+      const link = document.createElement('a');
+      link.href = id;
+      link.textContent = 'open its page';
+      info.append(' · ', link);
+      return;
+    }
     const doc = await countryDocument();
-    if (map.selectedId !== id) return;
+    // A later naming (another unit, or the same one again: a permalink is followed by both map and list) owns the line.
+    if (ticket !== this.naming) return;
     const unit =
       doc && (doc.units[map.level as keyof CountryDocument['units']] ?? []).find((u) => u.id === id);
     if (unit) info.firstElementChild!.textContent = unit.name || title;
@@ -58,7 +77,7 @@ export class MapSelection {
   /** Forgets the selection (another level is shown): back to the prompt and the level's caption. */
   clear(): void {
     this.map.selectedId = undefined;
-    this.info.textContent = PROMPT;
+    this.info.textContent = this.prompt;
     this.setCaption();
   }
 

@@ -48,6 +48,8 @@ export class MapView {
   all: View;
   view: View;
   selectedId: string | undefined;
+  /** The units the page's filter shows (the index's table), or null when it shows all. */
+  matches: Set<string> | null = null;
   /** Whether the reader has interacted: tiles load from then on. */
   private active = false;
   private layer: TileLayer | undefined;
@@ -139,7 +141,8 @@ export class MapView {
     const [{ TileLayer }, doc] = await Promise.all([import('./tile-layer.ts'), countryDocument()]);
     if (this.level !== level || this.layer) return;
     const units = doc?.units[level as keyof CountryDocument['units']];
-    this.layer = new TileLayer(this.svg, info, info.named && units ? units.map((u) => u.id) : undefined);
+    const ids = info.ids ?? (info.named && units ? units.map((u) => u.id) : undefined);
+    this.layer = new TileLayer(this.svg, info, ids);
     this.apply();
   }
 
@@ -147,12 +150,14 @@ export class MapView {
     if (!this.active) void this.startTiles();
   }
 
-  /** Marks every shape of the selected unit (picture, tiles, markers). */
+  /** Marks every shape of the selected unit, and of the units matching the page's filter (picture, tiles, markers). */
   highlight(): void {
-    for (const el of this.svg.querySelectorAll('.selected')) el.classList.remove('selected');
-    if (this.selectedId === undefined) return;
+    const matches = this.matches;
+    this.svg.classList.toggle('filtered', matches !== null);
     for (const el of this.svg.querySelectorAll<SVGElement>('[data-u], [data-t]')) {
-      if ((el.dataset.u ?? el.dataset.t) === this.selectedId) el.classList.add('selected');
+      const id = el.dataset.u ?? el.dataset.t;
+      el.classList.toggle('selected', id === this.selectedId && id !== undefined);
+      el.classList.toggle('match', matches !== null && id !== undefined && matches.has(id));
     }
   }
 

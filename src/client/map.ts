@@ -8,12 +8,14 @@
 // full-detail tiles (data-tiles) over the picture for the view in sight.
 // It listens to the page's selection and level events (events.ts): a unit
 // chosen in the list, a search result or a permalink is highlighted, framed
-// and named here; a unit clicked here is announced to them.
+// and named here; a unit clicked here is announced to them. The index's world
+// map (data-world) is the same map whose units are countries: choosing one
+// opens its page, and the table's filter highlights its matches.
 // The parts: map-view.ts (view box, highlight, tiles), map-selection.ts
 // (naming), map-levels.ts (level switch), map-input.ts (pointer, wheel, keys).
 import type { TilesInfo } from '../shared/tiles.ts';
 import { countryDocument, unitAnchor } from './country-data.ts';
-import { onLevel, onSelect, select as announce, type SelectDetail } from './events.ts';
+import { onLevel, onPlaces, onSelect, select as announce, type SelectDetail } from './events.ts';
 import { listenToKeys, listenToPointer, listenToWheel } from './map-input.ts';
 import { MapLevels } from './map-levels.ts';
 import { MapSelection } from './map-selection.ts';
@@ -103,20 +105,55 @@ export function enhanceMap(figure: HTMLElement): void {
   figure.prepend(tools);
   viewport.after(info);
 
+  const world = figure.dataset.world !== undefined;
   const map = new MapView(figure, viewport, svg, tilesOf);
-  const selection = new MapSelection(map, info, figure.querySelector('figcaption'), tilesOf);
+  const selection = new MapSelection(map, info, figure.querySelector('figcaption'), tilesOf, world);
   const levels = new MapLevels(figure, maps, map, selection); // keeps the picture as built, before wiring
   map.wire(svg, (id) => void selection.name(id));
 
   addViewButtons(tools, map);
   levels.addSelect(tools);
-  listenToPointer(map, (id) => {
-    void selection.name(id);
-    announce({ level: map.level, id, source: 'map' });
-  });
   listenToWheel(map);
   viewport.addEventListener('focusin', () => map.interacted());
   tools.addEventListener('click', () => map.interacted());
   listenToKeys(map);
+  if (world) {
+    followIndex(map, selection);
+    return;
+  }
+  listenToPointer(map, (id) => {
+    void selection.name(id);
+    announce({ level: map.level, id, source: 'map' });
+  });
   followPage(map, levels, selection, maps);
+}
+
+/**
+ * The index's world map: pointing at or focusing a country names it; a
+ * click, Enter, or a second tap on the country a first tap named (a touch
+ * reader sees the name before leaving) opens its page; the countries the
+ * table's filter shows are highlighted.
+ */
+function followIndex(map: MapView, selection: MapSelection): void {
+  let touch = false;
+  let tapped: string | undefined; // the country the last tap named (a tap also focuses, which names it too)
+  map.viewport.addEventListener('pointerdown', (e) => (touch = e.pointerType === 'touch'));
+  listenToPointer(map, (id) => {
+    if (!touch || tapped === id) return location.assign(id);
+    tapped = id;
+    void selection.name(id);
+  });
+  map.viewport.addEventListener('pointerover', (e) => {
+    const shape = (e.target as Element).closest?.('[data-u], [data-t]') as SVGElement | null;
+    const id = shape?.dataset.u ?? shape?.dataset.t;
+    if (id !== undefined && e.pointerType === 'mouse') void selection.name(id);
+  });
+  map.viewport.addEventListener('keydown', (e) => {
+    const id = (e.target as SVGElement).dataset?.u;
+    if (e.key === 'Enter' && id !== undefined) location.assign(id);
+  });
+  onPlaces((ids) => {
+    map.matches = ids && new Set(ids);
+    map.highlight();
+  });
 }

@@ -38,6 +38,7 @@ export interface TilesInfo {
   root: TileRoot;
   levels: number; // the deepest level, e.g. 6
   named: boolean; // whether a tile feature's id is the unit's index in the country document's units[level]
+  ids?: string[]; // the unit of each tile feature id, when no country document numbers them (the world map)
 }
 
 /** Returns the deepest level of a root square of side `side`: its tiles stay ≤ TILE_MAX_PX wide at MAX_ZOOM. */

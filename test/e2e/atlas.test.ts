@@ -5,33 +5,14 @@
 // (zoom, pan, naming by click and keyboard, level switch), the units list
 // and its permalinks, pages without script, and axe-core on the index, a
 // country page and the 404 page (light and dark).
-import { readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
 import { fixtureCopy } from '../build/helpers.ts';
+import { axeViolations } from './axe.ts';
 import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Returns axe-core's violations on the page (rule id and the first offending element), WCAG 2.2 A/AA rules. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (o: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    const result = await axe.run({
-      runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'],
-    });
-    return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')} (${v.nodes.length})`);
-  });
-  return violations;
-}
 
 describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
   let root: string;
@@ -268,10 +249,14 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
     await expect.poll(() => page.isVisible('[id="unit-CHL-ADM2-CL-AN.calama"].target')).toBe(true);
   });
 
-  it('permalinks: #unit-CL-AN opens the page at its row and names it on the map; a hash change follows', async () => {
+  it('permalinks: #unit-CL-AN opens the page at its row and names it on the map, once; a hash change follows', async () => {
     await page.goto(`${server.origin}/earth/CHL/#unit-CL-AN`);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('unit-CL-AN');
     await expect.poll(() => page.textContent('.map-info strong')).toBe('Antofagasta');
+    // Named once, though the map and the units list both follow the permalink.
+    await expect
+      .poll(() => page.textContent('.map-info'))
+      .toBe('Antofagasta (code CL-AN, in Chile) · entry in the units list');
     await page.click('#unit-CL-RM a');
     await expect.poll(() => page.textContent('.map-info strong')).toBe('Región Metropolitana de Santiago');
     expect(page.url()).toMatch(/#unit-CL-RM$/);

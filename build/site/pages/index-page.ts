@@ -6,7 +6,8 @@
 // each value once, without per-cell labels or classes.
 import type { ApiReleaseStatus } from '../../../src/shared/api.ts';
 import type { Manifest } from '../../../src/shared/manifest.ts';
-import { formatInt, markup, type Html } from './html.ts';
+import type { TilesInfo } from '../../../src/shared/tiles.ts';
+import { formatInt, markup, raw, type Html } from './html.ts';
 import { renderPage, type PageContext } from './layout.ts';
 import { manifestLevels, manifestLicenses } from '../../manifest/summary.ts';
 import { countryPage } from './paths.ts';
@@ -41,6 +42,26 @@ function row(context: PageContext, m: Manifest): Html {
 `;
 }
 
+/** The front page's world map: its build-time picture (world-map.ts) and, when cut, its tiles. */
+export interface WorldFigure {
+  svg: string;
+  tiles?: TilesInfo;
+}
+
+/**
+ * Returns the world map's figure, in the shape the country pages' map has
+ * (data-maps, data-level, data-tiles), so the same script explores it;
+ * data-world tells it that choosing a country opens the country's page.
+ */
+function worldFigure(world: WorldFigure): Html {
+  const tiles = world.tiles ? markup` data-tiles="${JSON.stringify({ world: world.tiles })}"` : '';
+  return markup`<figure class="map world" data-world data-maps="${JSON.stringify({ world: '' })}" data-level="world"${tiles}>
+${raw(world.svg)}
+<figcaption>Every country and territory in the catalogue, drawn at build time in the Equal Earth projection; rings mark those too small to see. Choose one to open its page, or zoom in for full-detail borders.</figcaption>
+</figure>
+`;
+}
+
 function sortable(label: string, key: string, sorted = false): Html {
   const sort = sorted ? markup` aria-sort="ascending"` : '';
   return markup`<th scope="col" role="columnheader"${sort}><button type="button" data-sort="${key}">${label}</button></th>`;
@@ -56,11 +77,12 @@ export function renderIndexPage(
   manifests: Manifest[],
   release?: ApiReleaseStatus,
   frozen = false, // the copy published under releases/VERSION/, which has no pages about releases
+  world?: WorldFigure,
 ): string {
   const datasets = manifests.reduce((n, m) => n + m.datasets.length, 0);
   const main = markup`<h1>Administrative boundaries</h1>
 <p class="lead">${formatInt(manifests.length)} countries and territories, ${formatInt(datasets)} datasets, each a GeoJSON file with its size, sha256, source and licence. Programs can read the same catalogue as <a href="${context.base}api/v1/index.json">JSON</a>.</p>
-${release ? releaseNote(context, release, frozen) : ''}<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
+${release ? releaseNote(context, release, frozen) : ''}${world ? worldFigure(world) : ''}<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
 <div class="search"><label for="q">Search places by name or code</label><input id="q" name="q" type="search" placeholder="e.g. Texas, Santiago, UK, Fiyi, CHL" autocomplete="off" spellcheck="false"></div>
 ${select('f-body', 'body', 'Body', options(manifests.map((m) => m.body)))}
 ${select(

@@ -1,0 +1,105 @@
+// The world map's tiles: "map-world.pmtiles" at the root of dist/, one unit
+// per country of the front page's picture (build/site/world-map.ts), in its
+// order and its Equal Earth plane, cut from the full-detail files of the
+// level the picture draws (a country over MAX_TILED_BYTES adds its drawn
+// file instead, so it is still there when zoomed). Cut on the main thread:
+// the world is small (the sample's 241 ADM0 files are 2.3 MB). Cached under
+// <root>/.cache/geoshelf/tiles/ like the countries' archives.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MAX_TILED_BYTES, type TilesInfo } from '../../src/shared/tiles.ts';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import { cacheDir } from '../core/files.ts';
+import { fileUrl } from '../site/pages/paths.ts';
+import { filePolygons, type WorldMap } from '../site/world-map.ts';
+import { tileSources } from './country-tiles.ts';
+import { LevelRings } from './level-rings.ts';
+import { levelArchive, TILES_VERSION, type LevelTiles } from './level-tiles.ts';
+
+/** The world archive's path inside dist/. */
+export const WORLD_TILES = 'map-world.pmtiles';
+
+export interface WorldTiles {
+  info: TilesInfo;
+  file: [path: string, bytes: Buffer];
+  filesRead: number;
+  bytesRead: number;
+}
+
+/** Returns the files each country's tiles are cut from: the level's full files, else the drawn file when they are too large. */
+function sourcesOf(world: WorldMap): string[][] {
+  return world.countries.map(({ dataset, drawn }) => {
+    const sources = tileSources(dataset);
+    const bytes = dataset.bytes ?? (dataset.parts ?? []).reduce((n, p) => n + p.bytes, 0);
+    return sources.length > 0 && bytes <= MAX_TILED_BYTES ? sources : [drawn];
+  });
+}
+
+/**
+ * Returns the world map's archive, from the cache or cut now, or undefined
+ * when no country has a polygon. A country whose files cannot be read is an
+ * empty unit (the validator reports them), so the numbering still follows
+ * `world.ids`.
+ */
+export async function worldTiles(
+  root: string,
+  base: string,
+  world: WorldMap,
+): Promise<WorldTiles | undefined> {
+  const sources = sourcesOf(world);
+  const hash = createHash('sha256').update(JSON.stringify([TILES_VERSION, world.plane, world.ids]));
+  for (const [i, paths] of sources.entries()) {
+    for (const path of paths) {
+      const info = await stat(join(root, path)).catch(() => undefined);
+      const { dataset } = world.countries[i];
+      const sha =
+        path === dataset.path ? dataset.sha256 : dataset.parts?.find((p) => p.path === path)?.sha256;
+      hash.update(JSON.stringify([path, sha ?? [info?.size, info?.mtimeMs]]));
+    }
+  }
+  const key = `world-${hash.digest('hex').slice(0, 32)}`;
+  const dir = join(cacheDir(root), 'tiles');
+  await mkdir(dir, { recursive: true });
+  const [archivePath, infoPath] = [join(dir, `${key}.pmtiles`), join(dir, `${key}.json`)];
+  let made: { archive: Buffer; tiles: LevelTiles };
+  let [filesRead, bytesRead] = [0, 0];
+  try {
+    made = {
+      tiles: JSON.parse(await readFile(infoPath, 'utf8')) as LevelTiles,
+      archive: await readFile(archivePath),
+    };
+  } catch {
+    // One unit per country: all polygons of its files, so the ids stay aligned with the picture's.
+    const rings = new LevelRings();
+    for (const paths of sources) {
+      const polygons: unknown[] = [];
+      for (const path of paths) {
+        polygons.push(...(await filePolygons(join(root, path))));
+        filesRead++;
+        bytesRead += (await stat(join(root, path)).catch(() => undefined))?.size ?? 0;
+      }
+      const units = rings.units;
+      rings.addFeature({ geometry: { type: 'MultiPolygon', coordinates: polygons } });
+      if (rings.units === units) rings.units++; // unreadable: an empty unit keeps the numbering
+    }
+    if (rings.points === 0) return undefined;
+    const cut = levelArchive(rings, world.plane, 'world');
+    made = { archive: cut.bytes, tiles: cut.tiles };
+    await writeFileAtomic(archivePath, cut.bytes);
+    await writeFileAtomic(infoPath, JSON.stringify(cut.tiles));
+  }
+  return {
+    info: {
+      url: fileUrl(base, WORLD_TILES),
+      bytes: made.archive.length,
+      root: made.tiles.root,
+      levels: made.tiles.levels,
+      named: true,
+      ids: world.ids,
+    },
+    file: [WORLD_TILES, made.archive],
+    filesRead,
+    bytesRead,
+  };
+}
