@@ -18,7 +18,7 @@ import { normaliseBase } from './site/pages/html.ts';
 import { compareManifests } from './manifest/summary.ts';
 import { readAtlas } from './site/atlas.ts';
 import { countryPlanes } from './site/map-planes.ts';
-import { countryTiles, nameTiles, type CountryTiles } from './tiles/country-tiles.ts';
+import { countryTiles, nameTiles, noCountryTiles } from './tiles/country-tiles.ts';
 import { worldTiles } from './tiles/world-tiles.ts';
 import { worldMap } from './site/world-map.ts';
 import { renderSite } from './site/site.ts';
@@ -198,16 +198,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   // The tiles are cut on their own thread (build/tiles/cut-level.ts) while
   // this one converts downloads and draws the atlas; both need only the planes.
   const planes = await countryPlanes(root, loaded);
-  const noTiles: CountryTiles = {
-    byManifest: new Map(),
-    untiled: new Map(),
-    files: new Map(),
-    units: new Map(),
-    filesRead: 0,
-    bytesRead: 0,
-  };
   const cutting =
-    options.tiles === false ? Promise.resolve(noTiles) : countryTiles(root, base, loaded, planes);
+    options.tiles === false ? Promise.resolve(noCountryTiles()) : countryTiles(root, base, loaded, planes);
   cutting.catch(() => {}); // awaited below; this only keeps a failure meanwhile from counting as unhandled
   progress('converting downloads');
   const downloads = await prepareDownloads(

@@ -71,6 +71,18 @@ async function cached(archivePath: string, infoPath: string) {
   }
 }
 
+/** Tiles of no level: what a build without tiles (or before any are cut) holds. */
+export function noCountryTiles(): CountryTiles {
+  return {
+    byManifest: new Map(),
+    untiled: new Map(),
+    files: new Map(),
+    units: new Map(),
+    filesRead: 0,
+    bytesRead: 0,
+  };
+}
+
 /**
  * Returns the archives of every level that the atlas draws (it has a
  * picture to upgrade) of every country with a plane, from the cache or cut
@@ -87,14 +99,7 @@ export async function countryTiles(
 ): Promise<CountryTiles> {
   const dir = join(cacheDir(root), 'tiles');
   await mkdir(dir, { recursive: true });
-  const out: CountryTiles = {
-    byManifest: new Map(),
-    untiled: new Map(),
-    files: new Map(),
-    units: new Map(),
-    filesRead: 0,
-    bytesRead: 0,
-  };
+  const out = noCountryTiles();
   const levels: PendingLevel[] = [];
   for (const { file, manifest } of loaded) {
     const plane = planes.get(file);

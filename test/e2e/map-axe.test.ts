@@ -4,17 +4,16 @@
 // full-detail tiles and the unit labels draw (issue 19, "Done when"), in light
 // and dark: what the page adds as the reader zooms must stay as accessible as
 // the first paint. One page load per colour scheme.
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
 import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
+import { axeViolations } from './axe.ts';
 
 const SAMPLE = join(import.meta.dirname, '../../data/earth');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe.skipIf(!HAVE_CHROMIUM)('the zoomed map in Chromium', () => {
   let root: string;
@@ -50,20 +49,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the zoomed map in Chromium', () => {
         for (let i = 0; i < 3; i++) await zoomIn.click();
         await expect.poll(() => page.locator('figure.map svg .t').count()).toBeGreaterThan(0);
         await expect.poll(() => page.locator('figure.map svg g.labels text').count()).toBeGreaterThan(0);
-        await page.addScriptTag({ content: AXE });
-        const violations = await page.evaluate(async () => {
-          const axe = (
-            window as unknown as {
-              axe: {
-                run: (o: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
-              };
-            }
-          ).axe;
-          const result = await axe.run({
-            runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'],
-          });
-          return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')} (${v.nodes.length})`);
-        });
+        const violations = await axeViolations(page);
         expect(violations, colorScheme).toEqual([]);
       } finally {
         await page.close();

@@ -5,18 +5,17 @@
 // phone, tablet and desktop widths once the script has rendered the units
 // list; and the paged units list of a large level (the USA's 3,141
 // counties), with and without script, axe-clean in light and dark.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
 import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
+import { axeViolations } from './axe.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const WIDTHS = [320, 390, 768, 1280];
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Waits until the page's script has rendered the units list (pages without units have none). */
 async function listed(page: Page): Promise<void> {
@@ -141,20 +140,7 @@ describe.skipIf(!HAVE_CHROMIUM)('sample data pages in Chromium', () => {
       for (const path of ['/earth/USA/?ulevel=ADM2&pADM2=2', '/earth/USA/units/ADM2/2/']) {
         await page.goto(`${server.origin}${path}`);
         await listed(page);
-        await page.addScriptTag({ content: AXE });
-        const violations = await page.evaluate(async () => {
-          const axe = (
-            window as unknown as {
-              axe: {
-                run: (o: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
-              };
-            }
-          ).axe;
-          const result = await axe.run({
-            runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'],
-          });
-          return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')} (${v.nodes.length})`);
-        });
+        const violations = await axeViolations(page);
         expect(violations, `${path} (${scheme})`).toEqual([]);
       }
       await page.emulateMedia({ colorScheme: 'light' });
