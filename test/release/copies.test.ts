@@ -5,21 +5,36 @@
 // the build fixture, the second with one CHL unit renamed, against the dist/
 // that `build` writes.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
 import { listFiles } from '../../build/core/files.ts';
 import { releaseTransfers, type ReleaseTransfer } from '../../build/release/copies.ts';
 import { readLedger } from '../../build/release/ledger.ts';
-import { cli, copyDataTree } from '../support/cli.ts';
+import { BIN, CHILD_BOUND_MS, cli, copyDataTree } from '../support/cli.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
 const TMP = join(tmpdir(), `geoshelf-copies-${process.pid}`);
 const ADM1 = 'data/earth/CHL/CHL_ADM1.geojson';
+const FJI = 'data/earth/FJI/FJI_ADM0.geojson';
+const FJI_MOVED = 'data/earth/FJI/FJI_ADM0_2026.geojson';
 let root: string;
 let out: string;
+let out1: string; // the build when 1.0.0 was the only release
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -33,10 +48,16 @@ async function hashes(dir: string): Promise<Map<string, string>> {
 beforeAll(async () => {
   root = copyDataTree(FIXTURE, TMP);
   out = join(TMP, 'dist');
+  out1 = join(TMP, 'dist-1.0.0');
   expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+  expect((await buildCatalogue({ root, out: out1 })).ok).toBe(true);
   const path = join(root, ADM1);
   writeFileSync(path, readFileSync(path, 'utf8').replace('"Antofagasta"', '"Antofagasta Norte"'));
-  expect((await cli('manifest', '--root', root, 'CHL')).code).toBe(0);
+  // FJI's file renamed, its bytes unchanged: a copy from another path.
+  renameSync(join(root, FJI), join(root, FJI_MOVED));
+  const fji = join(root, 'data/earth/FJI/manifest.json');
+  writeFileSync(fji, readFileSync(fji, 'utf8').replace(FJI, FJI_MOVED));
+  expect((await cli('manifest', '--root', root, 'CHL', 'FJI')).code).toBe(0);
   expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
   expect((await buildCatalogue({ root, out })).ok).toBe(true);
 });
@@ -62,7 +83,8 @@ describe('release-copies: which files of a release an earlier release already pu
     expect(second!.copies.map((c) => c.destination)).toEqual(same.map((p) => `releases/1.1.0/${p}`));
     for (const c of second!.copies) {
       expect(sha256(join(out, c.source)), c.destination).toBe(sha256(join(out, c.destination)));
-      expect(c.source).toBe(c.destination.replace('releases/1.1.0/', 'releases/1.0.0/'));
+      const samePath = c.destination.slice('releases/1.1.0/'.length);
+      if (v1.get(samePath) === v2.get(samePath)) expect(c.source).toBe(`releases/1.0.0/${samePath}`);
       expect(c.bytes).toBe(statSync(join(out, c.destination)).size);
     }
     const uploads = second!.uploads.map((u) => u.path);
@@ -85,14 +107,21 @@ describe('release-copies: which files of a release an earlier release already pu
     );
     expect(downloads.length).toBeGreaterThan(2);
     for (const changed of downloads) expect(copied.has(changed), changed).toBe(false);
-    for (const unchanged of [
-      'earth/FJI/index.html',
-      'data/earth/FJI/FJI_ADM0.geojson',
-      'earth/ANT/index.html',
-    ]) {
+    for (const unchanged of ['earth/ANT/index.html', 'data/earth/ANT/ANT_ADM0.geojson']) {
       expect(copied.has(unchanged), unchanged).toBe(true);
     }
     expect(copied.has('data/earth/CHL/CHL_ADM0.geojson')).toBe(true); // the same country's unchanged level
+  });
+
+  it('a file moved to another path is a copy from the path the earlier release published it at', async () => {
+    const [, second] = await transfers();
+    expect(second!.copies.filter((c) => c.destination.includes('/data/earth/FJI/'))).toEqual([
+      {
+        source: `releases/1.0.0/${FJI}`,
+        destination: `releases/1.1.0/${FJI_MOVED}`,
+        bytes: statSync(join(root, FJI_MOVED)).size,
+      },
+    ]);
   });
 
   it('files that name their own URL differ per release, under any base: never copies', async () => {
@@ -194,5 +223,66 @@ describe('geoshelf release-copies', () => {
     expect(result).toMatchObject({ code: 1, stdout: '' });
     expect(result.stderr).toContain(`${damaged}/data/releases/1.0.0/changes.json: missing from the ledger`);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('scripts/publish-cdn.sh (rclone stood in for by test/support/fake-rclone.mjs)', () => {
+  const SCRIPT = new URL('../../scripts/publish-cdn.sh', import.meta.url).pathname;
+  const FAKE = new URL('../support/fake-rclone.mjs', import.meta.url).pathname;
+
+  /** Runs the script on `dist` against the bucket folder; returns the fake's log of this run. */
+  async function publish(dist: string, bucket: string): Promise<string[]> {
+    const bin = join(TMP, 'bin');
+    mkdirSync(bin, { recursive: true });
+    if (!existsSync(join(bin, 'rclone'))) symlinkSync(FAKE, join(bin, 'rclone'));
+    const log = join(TMP, 'rclone.log');
+    writeFileSync(log, '');
+    await promisify(execFile)('bash', [SCRIPT, '--root', root, '--dist', dist, 'cdn:bucket'], {
+      env: {
+        ...process.env,
+        PATH: `${bin}:${process.env.PATH}`,
+        GEOSHELF: `node ${BIN}`,
+        FAKE_RCLONE_BUCKET: bucket,
+        FAKE_RCLONE_LOG: log,
+      },
+      timeout: CHILD_BOUND_MS,
+      killSignal: 'SIGKILL',
+    });
+    return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  }
+  const bytesOf = (lines: string[], action: string, prefix: string) =>
+    lines
+      .map((l) => l.split(' '))
+      .filter(([a, , key]) => a === action && key!.startsWith(prefix))
+      .reduce((n, [, bytes]) => n + Number(bytes), 0);
+
+  it('release 1.1.0 after 1.0.0: its copies server-side, only its new files sent; the bucket is dist/ byte for byte', async () => {
+    const bucket = join(TMP, 'cdn');
+    const first = await publish(out1, bucket);
+    expect(await hashes(join(bucket, 'bucket'))).toEqual(await hashes(out1));
+    expect(first.every((l) => l.startsWith('upload '))).toBe(true);
+
+    const second = await publish(out, bucket);
+    expect(await hashes(join(bucket, 'bucket'))).toEqual(await hashes(out));
+    const [, release] = await transfers();
+    const newBytes = release!.uploads.reduce((n, u) => n + u.bytes, 0);
+    expect(bytesOf(second, 'upload', 'bucket/releases/1.1.0/')).toBe(newBytes);
+    expect(bytesOf(second, 'copy', 'bucket/releases/1.1.0/')).toBe(
+      release!.copies.reduce((n, c) => n + c.bytes, 0),
+    );
+    expect(second.filter((l) => l.includes(' bucket/releases/1.0.0/'))).toEqual([]);
+    expect(second.filter((l) => l.endsWith(`releases/1.1.0/${FJI_MOVED}`))).toEqual([
+      `copy ${statSync(join(root, FJI_MOVED)).size} bucket/releases/1.1.0/${FJI_MOVED}`,
+    ]);
+    // The root: only what changed is sent (its pages name the new release), nothing under releases/ deleted.
+    const rootSent = second.filter((l) => l.startsWith('upload ') && !l.includes(' bucket/releases/'));
+    expect(rootSent.length).toBeGreaterThan(0);
+    expect(rootSent.length).toBeLessThan(
+      (await listFiles(out1)).filter((f) => !f.startsWith('releases/')).length / 2,
+    );
+    expect(second.filter((l) => l.startsWith('delete ') && l.includes(' bucket/releases/'))).toEqual([]);
+
+    // Nothing changed: nothing sent.
+    expect(await publish(out, bucket)).toEqual([]);
   });
 });
