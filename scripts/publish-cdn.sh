@@ -5,8 +5,9 @@
 #      with the same bytes (geoshelf release-copies) by server-side copies,
 #      then every file whose key the bucket lacks (--ignore-existing: a
 #      release's files never change, so an existing key is never sent again);
-#   2. the root (all but releases/), by `rclone sync --checksum`: size and
-#      MD5, so an unchanged file is not sent again whatever its mtime.
+#   2. the root (all but releases/), assets/ first, by `rclone sync
+#      --checksum`: size and MD5, so an unchanged file is not sent again
+#      whatever its mtime.
 # Usage: scripts/publish-cdn.sh [--root DIR] [--base PATH] [--dist DIR] REMOTE:PATH
 #   e.g. scripts/publish-cdn.sh --dist dist cdn:my-bucket
 # GEOSHELF names the command to run geoshelf (default: npx geoshelf).
@@ -71,5 +72,9 @@ for v in "${versions[@]}"; do
   rclone copy "$dist/releases/$v" "$remote/releases/$v" --ignore-existing
 done
 
-# The root; releases/ is excluded, so the sync neither sends nor deletes there.
+# The root, last, so that nothing links to a release before its folder is
+# complete: assets/ first (content-hashed names: an existing key holds the
+# same bytes), so no page arrives before its script; then the rest, deleting
+# what dist/ no longer has. releases/ is excluded: neither sent nor deleted.
+if [ -d "$dist/assets" ]; then rclone copy "$dist/assets" "$remote/assets" --ignore-existing; fi
 rclone sync "$dist" "$remote" --checksum --exclude '/releases/**'
