@@ -5,9 +5,10 @@
 #      with the same bytes (geoshelf release-copies) by server-side copies,
 #      then every file whose key the bucket lacks (--ignore-existing: a
 #      release's files never change, so an existing key is never sent again);
-#   2. the root (all but releases/), assets/ first, by `rclone sync
-#      --checksum`: size and MD5, so an unchanged file is not sent again
-#      whatever its mtime.
+#   2. the root (all but releases/): assets/ first; the files that hold the
+#      bytes of the latest release's at the same path by server-side copies;
+#      then `rclone sync --checksum` (size and MD5, so an unchanged file is
+#      not sent again whatever its mtime).
 # Usage: scripts/publish-cdn.sh [--root DIR] [--base PATH] [--dist DIR] REMOTE:PATH
 #   e.g. scripts/publish-cdn.sh --dist dist cdn:my-bucket
 # GEOSHELF names the command to run geoshelf (default: npx geoshelf).
@@ -77,4 +78,18 @@ done
 # same bytes), so no page arrives before its script; then the rest, deleting
 # what dist/ no longer has. releases/ is excluded: neither sent nor deleted.
 if [ -d "$dist/assets" ]; then rclone copy "$dist/assets" "$remote/assets" --ignore-existing; fi
+# Root files with the bytes of the latest release's file at the same path
+# (e.g. a changed country's data, when the root is that release) are made by
+# server-side copies where the bucket's differ (--checksum), so the sync finds
+# them equal and sends only the rest.
+if [ "${#versions[@]}" -gt 0 ]; then
+  latest="$dist/releases/${versions[-1]}"
+  (cd "$dist" && find . -path ./releases -prune -o -type f -print) | sed 's#^\./##' |
+    while IFS= read -r file; do
+      if [ -f "$latest/$file" ] && cmp -s "$dist/$file" "$latest/$file"; then printf '%s\n' "$file"; fi
+    done >"$work/root-copies"
+  if [ -s "$work/root-copies" ]; then
+    rclone copy "$remote/releases/${versions[-1]}" "$remote" --files-from-raw "$work/root-copies" --checksum
+  fi
+fi
 rclone sync "$dist" "$remote" --checksum --exclude '/releases/**'

@@ -260,7 +260,12 @@ describe('scripts/publish-cdn.sh (rclone stood in for by test/support/fake-rclon
     const bucket = join(TMP, 'cdn');
     const first = await publish(out1, bucket);
     expect(await hashes(join(bucket, 'bucket'))).toEqual(await hashes(out1));
-    expect(first.every((l) => l.startsWith('upload '))).toBe(true);
+    // The first release is all uploads; the root, which is that release, mostly copies of it.
+    const inReleases = (l: string) => l.includes(' bucket/releases/');
+    expect(first.filter(inReleases).every((l) => l.startsWith('upload '))).toBe(true);
+    expect(first.filter((l) => !inReleases(l) && l.startsWith('copy ')).length).toBeGreaterThan(
+      first.filter((l) => !inReleases(l) && l.startsWith('upload ')).length,
+    );
 
     const second = await publish(out, bucket);
     expect(await hashes(join(bucket, 'bucket'))).toEqual(await hashes(out));
@@ -281,6 +286,13 @@ describe('scripts/publish-cdn.sh (rclone stood in for by test/support/fake-rclon
       (await listFiles(out1)).filter((f) => !f.startsWith('releases/')).length / 2,
     );
     expect(second.filter((l) => l.startsWith('delete ') && l.includes(' bucket/releases/'))).toEqual([]);
+    // A root file holding the bytes of the new release's at the same path is a server-side copy of it.
+    for (const line of rootSent) {
+      const key = line.split(' ')[2]!.slice('bucket/'.length);
+      const twin = join(out, 'releases/1.1.0', key);
+      if (existsSync(twin)) expect(sha256(twin), key).not.toBe(sha256(join(out, key)));
+    }
+    expect(second).toContain(`copy ${statSync(join(out, ADM1)).size} bucket/${ADM1}`);
 
     // Nothing changed: nothing sent.
     expect(await publish(out, bucket)).toEqual([]);

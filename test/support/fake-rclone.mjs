@@ -5,6 +5,7 @@
 // anything else (exit 2), so the script cannot rely on what is not modelled:
 //   copy SRC DST --ignore-existing [--files-from-raw LIST]: sends each file
 //     whose key DST lacks (an existing key is skipped, whatever it holds);
+//     with --checksum instead, each file whose size or MD5 differs;
 //   copyto SRC DST --ignore-existing: the same for one file;
 //   sync SRC DST --checksum --exclude '/releases/**': sends each file whose
 //     size or MD5 differs, deletes what SRC lacks; excluded paths untouched.
@@ -69,9 +70,12 @@ for (let i = 0; i < args.length; i++) {
 if (positional.length !== 2) refuse(`${command}: expected SRC and DST`);
 const [src, dst] = positional.map(place);
 if (!dst.remote) refuse('the destination must be the remote');
+const same = (from, to) => statSync(to).size === statSync(from).size && md5(to) === md5(from);
 if (command === 'copy' || command === 'copyto') {
-  if (!flags.get('--ignore-existing') || flags.has('--checksum') || flags.has('--exclude'))
-    refuse(`${command} is modelled with --ignore-existing only`);
+  if (flags.has('--ignore-existing') === flags.has('--checksum') || flags.has('--exclude'))
+    refuse(`${command} is modelled with --ignore-existing or --checksum only`);
+  if (command === 'copyto' && flags.has('--checksum'))
+    refuse('copyto is modelled with --ignore-existing only');
   const list =
     command === 'copyto'
       ? ['']
@@ -82,7 +86,7 @@ if (command === 'copy' || command === 'copyto') {
     const from = join(src.dir, file);
     const to = join(dst.dir, file);
     if (!existsSync(from)) refuse(`${from}: not found`);
-    if (!existsSync(to)) send(from, to, src.remote);
+    if (!existsSync(to) || (flags.has('--checksum') && !same(from, to))) send(from, to, src.remote);
   }
 } else if (command === 'sync') {
   if (!flags.get('--checksum') || flags.get('--exclude') !== '/releases/**' || flags.has('--ignore-existing'))
@@ -92,7 +96,7 @@ if (command === 'copy' || command === 'copyto') {
   for (const file of wanted) {
     const from = join(src.dir, file);
     const to = join(dst.dir, file);
-    if (existsSync(to) && statSync(to).size === statSync(from).size && md5(to) === md5(from)) continue;
+    if (existsSync(to) && same(from, to)) continue;
     send(from, to, src.remote);
   }
   for (const file of files(dst.dir).filter(kept)) {
