@@ -9,18 +9,30 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildCatalogue } from '../build/build.ts';
+import { GeometryChecker } from '../build/geometry/cache.ts';
+import { NestingChecker } from '../build/identity/nesting-cache.ts';
+import { updateManifests } from '../build/manifest/update-all.ts';
+import { MeasurementCache } from '../build/measure/cache.ts';
 import { releaseTransfers } from '../build/release/copies.ts';
 import { readLedger } from '../build/release/ledger.ts';
-import { main } from '../src/cli/main.ts';
+import { makeRelease } from '../build/release/release.ts';
 
 const SAMPLE = new URL('../data', import.meta.url).pathname;
 const COUNTRY = process.argv[2] ?? 'CHL';
 const mb = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
 const sum = (files: { bytes: number }[]) => files.reduce((n, f) => n + f.bytes, 0);
 
-async function geoshelf(...args: string[]): Promise<void> {
-  const code = await main(args);
-  if (code !== 0) throw new Error(`geoshelf ${args.join(' ')}: exit ${code}`);
+/** Records release `version` of `root` as `geoshelf release` does. */
+async function release(root: string, version: string): Promise<void> {
+  const outcome = await makeRelease(root, version, {
+    measurer: MeasurementCache.forRoot(root),
+    geometry: GeometryChecker.forRoot(root),
+    nesting: NestingChecker.forRoot(root),
+    buildSite: (out, base, v, unitIds) =>
+      buildCatalogue({ root, out, base, releases: false, releaseOf: v, unitIds }),
+  });
+  if (outcome.status !== 'recorded') throw new Error(`release ${version}: ${outcome.status}`);
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'geoshelf-bench-upload-'));
@@ -28,7 +40,7 @@ try {
   const root = join(scratch, 'sample');
   cpSync(SAMPLE, join(root, 'data'), { recursive: true });
   rmSync(join(root, 'data/releases'), { recursive: true, force: true });
-  await geoshelf('release', '1.0.0', '--root', root);
+  await release(root, '1.0.0');
   const folder = join(root, 'data/earth', COUNTRY);
   const adm1 = join(
     folder,
@@ -39,8 +51,9 @@ try {
     adm1,
     text.replace(/"shapeName":\s*"([^"]*)"/, (_, name: string) => `"shapeName":"${name} (edit)"`),
   );
-  await geoshelf('manifest', '--root', root, COUNTRY);
-  await geoshelf('release', '1.0.1', '--root', root);
+  const updated = await updateManifests(root, [COUNTRY]);
+  if (updated.problems.length) throw new Error(`manifest ${COUNTRY}: ${updated.problems[0]!.message}`);
+  await release(root, '1.0.1');
 
   const ledger = await readLedger(root);
   if (ledger.problems.length) throw new Error(ledger.problems[0]!.message);

@@ -256,45 +256,49 @@ describe('scripts/publish-cdn.sh (rclone stood in for by test/support/fake-rclon
       .filter(([a, , key]) => a === action && key!.startsWith(prefix))
       .reduce((n, [, bytes]) => n + Number(bytes), 0);
 
-  it('release 1.1.0 after 1.0.0: its copies server-side, only its new files sent; the bucket is dist/ byte for byte', async () => {
-    const bucket = join(TMP, 'cdn');
-    const first = await publish(out1, bucket);
-    expect(await hashes(join(bucket, 'bucket'))).toEqual(await hashes(out1));
-    // The first release is all uploads; the root, which is that release, mostly copies of it.
-    const inReleases = (l: string) => l.includes(' bucket/releases/');
-    expect(first.filter(inReleases).every((l) => l.startsWith('upload '))).toBe(true);
-    expect(first.filter((l) => !inReleases(l) && l.startsWith('copy ')).length).toBeGreaterThan(
-      first.filter((l) => !inReleases(l) && l.startsWith('upload ')).length,
-    );
+  it(
+    'release 1.1.0 after 1.0.0: its copies server-side, only its new files sent; the bucket is dist/ byte for byte',
+    async () => {
+      const bucket = join(TMP, 'cdn');
+      const first = await publish(out1, bucket);
+      expect(await hashes(join(bucket, 'bucket'))).toEqual(await hashes(out1));
+      // The first release is all uploads; the root, which is that release, mostly copies of it.
+      const inReleases = (l: string) => l.includes(' bucket/releases/');
+      expect(first.filter(inReleases).every((l) => l.startsWith('upload '))).toBe(true);
+      expect(first.filter((l) => !inReleases(l) && l.startsWith('copy ')).length).toBeGreaterThan(
+        first.filter((l) => !inReleases(l) && l.startsWith('upload ')).length,
+      );
 
-    const second = await publish(out, bucket);
-    expect(await hashes(join(bucket, 'bucket'))).toEqual(await hashes(out));
-    const [, release] = await transfers();
-    const newBytes = release!.uploads.reduce((n, u) => n + u.bytes, 0);
-    expect(bytesOf(second, 'upload', 'bucket/releases/1.1.0/')).toBe(newBytes);
-    expect(bytesOf(second, 'copy', 'bucket/releases/1.1.0/')).toBe(
-      release!.copies.reduce((n, c) => n + c.bytes, 0),
-    );
-    expect(second.filter((l) => l.includes(' bucket/releases/1.0.0/'))).toEqual([]);
-    expect(second.filter((l) => l.endsWith(`releases/1.1.0/${FJI_MOVED}`))).toEqual([
-      `copy ${statSync(join(root, FJI_MOVED)).size} bucket/releases/1.1.0/${FJI_MOVED}`,
-    ]);
-    // The root: only what changed is sent (its pages name the new release), nothing under releases/ deleted.
-    const rootSent = second.filter((l) => l.startsWith('upload ') && !l.includes(' bucket/releases/'));
-    expect(rootSent.length).toBeGreaterThan(0);
-    expect(rootSent.length).toBeLessThan(
-      (await listFiles(out1)).filter((f) => !f.startsWith('releases/')).length / 2,
-    );
-    expect(second.filter((l) => l.startsWith('delete ') && l.includes(' bucket/releases/'))).toEqual([]);
-    // A root file holding the bytes of the new release's at the same path is a server-side copy of it.
-    for (const line of rootSent) {
-      const key = line.split(' ')[2]!.slice('bucket/'.length);
-      const twin = join(out, 'releases/1.1.0', key);
-      if (existsSync(twin)) expect(sha256(twin), key).not.toBe(sha256(join(out, key)));
-    }
-    expect(second).toContain(`copy ${statSync(join(out, ADM1)).size} bucket/${ADM1}`);
+      const second = await publish(out, bucket);
+      expect(await hashes(join(bucket, 'bucket'))).toEqual(await hashes(out));
+      const [, release] = await transfers();
+      const newBytes = release!.uploads.reduce((n, u) => n + u.bytes, 0);
+      expect(bytesOf(second, 'upload', 'bucket/releases/1.1.0/')).toBe(newBytes);
+      expect(bytesOf(second, 'copy', 'bucket/releases/1.1.0/')).toBe(
+        release!.copies.reduce((n, c) => n + c.bytes, 0),
+      );
+      expect(second.filter((l) => l.includes(' bucket/releases/1.0.0/'))).toEqual([]);
+      expect(second.filter((l) => l.endsWith(`releases/1.1.0/${FJI_MOVED}`))).toEqual([
+        `copy ${statSync(join(root, FJI_MOVED)).size} bucket/releases/1.1.0/${FJI_MOVED}`,
+      ]);
+      // The root: only what changed is sent (its pages name the new release), nothing under releases/ deleted.
+      const rootSent = second.filter((l) => l.startsWith('upload ') && !l.includes(' bucket/releases/'));
+      expect(rootSent.length).toBeGreaterThan(0);
+      expect(rootSent.length).toBeLessThan(
+        (await listFiles(out1)).filter((f) => !f.startsWith('releases/')).length / 2,
+      );
+      expect(second.filter((l) => l.startsWith('delete ') && l.includes(' bucket/releases/'))).toEqual([]);
+      // A root file holding the bytes of the new release's at the same path is a server-side copy of it.
+      for (const line of rootSent) {
+        const key = line.split(' ')[2]!.slice('bucket/'.length);
+        const twin = join(out, 'releases/1.1.0', key);
+        if (existsSync(twin)) expect(sha256(twin), key).not.toBe(sha256(join(out, key)));
+      }
+      expect(second).toContain(`copy ${statSync(join(out, ADM1)).size} bucket/${ADM1}`);
 
-    // Nothing changed: nothing sent.
-    expect(await publish(out, bucket)).toEqual([]);
-  });
+      // Nothing changed: nothing sent.
+      expect(await publish(out, bucket)).toEqual([]);
+    },
+    3 * CHILD_BOUND_MS,
+  ); // three runs of the script, each bounded
 });
