@@ -20,6 +20,7 @@ const LONG = [
   'test/tiles/tiles.test.ts', // real levels tiled, read back by the reference reader, every view's bytes
   'test/compile.test.ts', // compiles lib/ again several times (esbuild and vite)
   'test/release/copies.test.ts', // two releases, three runs of scripts/publish-cdn.sh against a stand-in rclone
+  'test/release/unit-ids.test.ts', // builds released catalogues and reads every download's unit_id back with GDAL
 ];
 
 export default defineConfig({
