@@ -23,6 +23,7 @@ import { deflateSync } from 'node:zlib';
 import { buildCatalogue } from '../build/build.ts';
 import { cacheDir, listFiles } from '../build/core/files.ts';
 import { GeometryChecker } from '../build/geometry/cache.ts';
+import { NestingChecker } from '../build/identity/nesting-cache.ts';
 import { updateManifests } from '../build/manifest/update-all.ts';
 import { MeasurementCache } from '../build/measure/cache.ts';
 import { readLedger, type ReleaseRecord } from '../build/release/ledger.ts';
@@ -40,11 +41,25 @@ const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).di
 /** Records release `version` of `root` as the CLI does; returns its record and the milliseconds it took. */
 async function release(root: string, version: string): Promise<{ record: ReleaseRecord; ms: number }> {
   const t0 = performance.now();
+  const measurer = MeasurementCache.forRoot(root);
+  const geometry = GeometryChecker.forRoot(root);
+  const nesting = NestingChecker.forRoot(root);
   const outcome = await makeRelease(root, version, {
-    measurer: MeasurementCache.forRoot(root),
-    geometry: GeometryChecker.forRoot(root),
-    buildSite: (out, base, v) => buildCatalogue({ root, out, base, releases: false, releaseOf: v }),
+    measurer,
+    geometry,
+    nesting,
+    buildSite: (out, base, v, unitIds, validated) =>
+      buildCatalogue({
+        root,
+        out,
+        base,
+        releases: false,
+        releaseOf: v,
+        unitIds,
+        validated: { ...validated, measurer },
+      }),
   });
+  await Promise.all([measurer.save(), geometry.save(), nesting.save()]);
   const ms = performance.now() - t0;
   if (outcome.status !== 'recorded') throw new Error(`release ${version}: ${outcome.status}`);
   return { record: outcome.record, ms };
