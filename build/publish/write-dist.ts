@@ -78,6 +78,7 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
   ];
   const data = runAll(sources, 16, async ([path, from]): Promise<Entry> => {
     let real = from;
+    let source: Stats | undefined; // a data file's, from resolving it
     if (real === undefined) {
       const found = await resolveInData(root, path);
       if (found.kind !== 'file') {
@@ -91,9 +92,10 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
         );
       }
       real = found.real;
+      source = found.stats;
     }
     const built = from !== undefined;
-    const source = await stat(real);
+    source ??= await stat(real);
     const old = previous && (await statOrUndefined(join(previous, path)));
     const record = cache.published[path];
     const same =
