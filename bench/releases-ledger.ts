@@ -3,7 +3,12 @@
 // 1. Ten releases of the sample data (data/, copied to a scratch root), one
 //    country changed in each (a unit renamed in its ADM1 file, its manifest
 //    updated): how much the ledger (data/releases/) and dist/releases/ grow,
-//    against the bytes of the changed files, measured in the same run. Bytes
+//    against the bytes of the changed files, measured in the same run. The
+//    changed files are counted two ways: the publisher's (the ADM1 file and
+//    the manifest), and the catalogue's (every file of a plain `build`, no
+//    releases, whose bytes the change alters: the GeoJSON, its downloads,
+//    the country's pages, map and search files), which is what any
+//    publication of the change must hold at least once. Bytes
 //    are counted as a checksum-based CDN sync counts them: distinct content
 //    (by sha256) that no earlier release holds, raw; and, for the ledger, as
 //    git does: the ledger committed release by release in a scratch
@@ -168,6 +173,40 @@ async function publishedContents(root: string, version: string): Promise<[string
   return out;
 }
 
+/** Builds the root's catalogue without releases into `out`; returns its files by path: sha256, bytes, zlib bytes. */
+async function catalogueFiles(
+  root: string,
+  out: string,
+  before?: Map<string, { sha: string; zlib: number }>,
+): Promise<Map<string, { sha: string; bytes: number; zlib: number }>> {
+  const built = await buildCatalogue({ root, out, releases: false });
+  if (!built.ok) throw new Error(`build: ${built.problems[0]!.message}`);
+  const files = new Map<string, { sha: string; bytes: number; zlib: number }>();
+  for (const file of await listFiles(out)) {
+    const bytes = readFileSync(join(out, file));
+    const sha = sha256(bytes);
+    const was = before?.get(file);
+    const zlib = was?.sha === sha ? was.zlib : deflateSync(bytes).length;
+    files.set(file, { sha, bytes: bytes.length, zlib });
+  }
+  return files;
+}
+
+/** The bytes of the files of `after` that `before` lacks or holds with other bytes, raw and zlib-compressed. */
+function changedBytes(
+  before: Map<string, { sha: string }>,
+  after: Map<string, { sha: string; bytes: number; zlib: number }>,
+): { raw: number; zlib: number } {
+  let raw = 0;
+  let zlib = 0;
+  for (const [path, file] of after) {
+    if (before.get(path)?.sha === file.sha) continue;
+    raw += file.bytes;
+    zlib += file.zlib;
+  }
+  return { raw, zlib };
+}
+
 async function ledgerGrowth(scratch: string): Promise<void> {
   const root = join(scratch, 'sample');
   cpSync(SAMPLE, join(root, 'data'), { recursive: true });
@@ -182,34 +221,57 @@ async function ledgerGrowth(scratch: string): Promise<void> {
   console.log(
     `sample data, release 1.0.0 (cold, ${(first.ms / 1000).toFixed(1)} s, ${load()}): ledger ${mb(l0.raw)} (git ${mb(g0)}), dist/releases/ ${mb(d0.raw)}`,
   );
-  const totals = { changed: 0, changedGit: 0, ledger: 0, ledgerGit: 0, dist: 0, distGit: 0 };
+  const totals = {
+    changed: 0,
+    changedGit: 0,
+    catalogue: 0,
+    catalogueZ: 0,
+    ledger: 0,
+    ledgerGit: 0,
+    dist: 0,
+    distGit: 0,
+  };
+  const plain = join(scratch, 'plain-dist');
+  let catalogue = await catalogueFiles(root, plain);
   for (let i = 0; i < CHANGED.length; i++) {
     const iso = CHANGED[i]!;
     const version = `1.0.${i + 1}`;
     const changed = await changeCountry(root, iso, `(edit ${i + 1})`);
+    const now = await catalogueFiles(root, plain, catalogue);
+    const { raw: changedCatalogue, zlib: changedCatalogueZ } = changedBytes(catalogue, now);
+    catalogue = now;
     const changedGit = (await ledgerFiles(root, iso)).reduce((n, b) => n + deflateSync(b).length, 0);
     const made = await release(root, version);
     const l = { raw: ledger.add(await ledgerContents(root, version)).raw, git: commitLedger(root, version) };
     const d = dist.add(await publishedContents(root, version));
     totals.changed += changed;
     totals.changedGit += changedGit;
+    totals.catalogue += changedCatalogue;
+    totals.catalogueZ += changedCatalogueZ;
     totals.ledger += l.raw;
     totals.ledgerGit += l.git;
     totals.dist += d.raw;
     totals.distGit += d.zlib;
     console.log(
-      `release ${version} (${iso} changed, ${(made.ms / 1000).toFixed(1)} s, ${load()}): changed files ${mb(changed)}; ` +
-        `ledger +${mb(l.raw)} (${(l.raw / changed).toFixed(2)}×; git +${mb(l.git)}, ${(l.git / changed).toFixed(2)}×), ` +
-        `dist/releases/ +${mb(d.raw)} (${(d.raw / changed).toFixed(2)}×)`,
+      `release ${version} (${iso} changed, ${(made.ms / 1000).toFixed(1)} s, ${load()}): changed files ${mb(changed)} ` +
+        `(the catalogue's ${mb(changedCatalogue)}); ` +
+        `ledger +${mb(l.raw)} (${(l.raw / changedCatalogue).toFixed(2)}× the catalogue's; git +${mb(l.git)}, ${(l.git / changed).toFixed(2)}× the publisher's), ` +
+        `dist/releases/ +${mb(d.raw)} (${(d.raw / changedCatalogue).toFixed(2)}× the catalogue's)`,
     );
   }
-  const ratio = (n: number) => `${(n / totals.changed).toFixed(2)}×`;
+  const ratio = (n: number, of: number) => `${(n / of).toFixed(2)}×`;
+  const verdict = (n: number, of: number) => (n <= 1.2 * of ? 'met' : 'missed');
+  const c = totals.catalogue;
+  const p = totals.changed;
   console.log(
-    `ten releases, one country changed in each: changed files ${mb(totals.changed)} (compressed ${mb(totals.changedGit)}); ` +
-      `ledger +${mb(totals.ledger)} raw (${ratio(totals.ledger)}), +${mb(totals.ledgerGit)} as git stores it (${ratio(totals.ledgerGit)}); ` +
-      `dist/releases/ +${mb(totals.dist)} raw (${ratio(totals.dist)}), +${mb(totals.distGit)} zlib-compressed (${ratio(totals.distGit)}) ` +
-      `(target ≤ 1.2×: ledger as git stores it ${totals.ledgerGit <= 1.2 * totals.changed ? 'met' : 'missed'}, ` +
-      `dist/releases/ raw ${totals.dist <= 1.2 * totals.changed ? 'met' : 'missed'})`,
+    `ten releases, one country changed in each: the publisher's changed files ${mb(p)} (compressed ${mb(totals.changedGit)}), ` +
+      `the catalogue's changed files ${mb(c)}; ` +
+      `ledger +${mb(totals.ledger)} raw (${ratio(totals.ledger, c)} the catalogue's, ${ratio(totals.ledger, p)} the publisher's), ` +
+      `+${mb(totals.ledgerGit)} as git stores it (${ratio(totals.ledgerGit, totals.catalogueZ)} the catalogue's compressed, ${ratio(totals.ledgerGit, p)} the publisher's raw); ` +
+      `dist/releases/ +${mb(totals.dist)} raw (${ratio(totals.dist, c)} the catalogue's, ${ratio(totals.dist, p)} the publisher's), ` +
+      `+${mb(totals.distGit)} zlib-compressed (${ratio(totals.distGit, totals.catalogueZ)} the catalogue's compressed, ${mb(totals.catalogueZ)}). ` +
+      `Target ≤ 1.2× against the catalogue's changed files: ledger ${verdict(totals.ledger, c)}, dist/releases/ ${verdict(totals.dist, c)}; ` +
+      `against the publisher's files alone: ledger as git stores it ${verdict(totals.ledgerGit, p)}, dist/releases/ ${verdict(totals.dist, p)}`,
   );
 }
 

@@ -18,6 +18,7 @@ export interface HashedFile extends LevelFile {
 }
 
 interface CacheEntry {
+  code_key?: string; // the property read as each unit's code, when not the usual ones
   files: string[]; // sha256 of the level's files, in order
   parents: string[]; // sha256 of the parent level's files, in order
   limit: number;
@@ -38,11 +39,17 @@ export class NestingChecker {
   // One pair of levels at a time: each holds its level above in memory, and the work is all on this thread.
   private readonly slots = new Slots(1);
 
-  constructor(private readonly options: { cacheFile?: string } = {}) {}
+  constructor(private readonly options: { cacheFile?: string; codeKey?: string } = {}) {}
 
-  /** Returns the checker a run under `root` uses: its cache is `<root>/.cache/geoshelf/nesting.json` unless `noCache`. */
-  static forRoot(root: string, options: { noCache?: boolean } = {}): NestingChecker {
-    return new NestingChecker(options.noCache ? {} : { cacheFile: join(cacheDir(root), 'nesting.json') });
+  /**
+   * Returns the checker a run under `root` uses: its cache is
+   * `<root>/.cache/geoshelf/nesting.json` unless `noCache`. `codeKey`: the
+   * property holding each unit's code (`release --code-key`), which parent
+   * codes name.
+   */
+  static forRoot(root: string, options: { noCache?: boolean; codeKey?: string } = {}): NestingChecker {
+    const cacheFile = options.noCache ? undefined : join(cacheDir(root), 'nesting.json');
+    return new NestingChecker({ cacheFile, codeKey: options.codeKey });
   }
 
   /** Returns the units of `files` that do not lie in their parent in `parents` (build/identity/nesting.ts). */
@@ -85,6 +92,7 @@ export class NestingChecker {
       if (
         cached &&
         cached.limit === NESTING_LIMIT &&
+        cached.code_key === this.options.codeKey &&
         same(cached.files, files) &&
         same(cached.parents, parents)
       ) {
@@ -92,13 +100,14 @@ export class NestingChecker {
         return cached.issues;
       }
     }
-    const issues = await this.slots.run(() => checkLevelNesting(files, parents));
+    const issues = await this.slots.run(() => checkLevelNesting(files, parents, this.options.codeKey));
     this.stats.levelsChecked++;
     if (this.entries) {
       const entry = {
         files: files.map((f) => f.sha256),
         parents: parents.map((f) => f.sha256),
         limit: NESTING_LIMIT,
+        ...(this.options.codeKey !== undefined ? { code_key: this.options.codeKey } : {}),
       };
       (await this.entries).set(key, { ...entry, issues });
       this.changed = true;

@@ -44,33 +44,42 @@ export interface NestingIssue {
 export async function checkLevelNesting(
   files: LevelFile[],
   parentFiles: LevelFile[],
+  codeKey?: string, // the property holding each unit's code (release --code-key), else the usual ones
 ): Promise<NestingIssue[]> {
   const parents: LevelUnit[] = [];
   const parentRefs: UnitRef[] = [];
   for (const file of parentFiles) {
-    await eachLevelUnit(file.real, (u, feature) => {
-      parents.push(u);
-      parentRefs.push(refOf(file, u, feature));
-    });
+    await eachLevelUnit(
+      file.real,
+      (u, feature) => {
+        parents.push(u);
+        parentRefs.push(refOf(file, u, feature));
+      },
+      codeKey,
+    );
   }
   const finder = new ParentFinder(parents);
   const issues: NestingIssue[] = [];
   for (const file of files) {
-    await eachLevelUnit(file.real, (u, feature) => {
-      if (!u.shape) return;
-      const { parent, by, inside } = finder.find(u);
-      const outside = Math.min(1, Math.max(0, 1 - inside / u.shape.area));
-      if (parent >= 0 && outside <= NESTING_LIMIT) return;
-      const issue: NestingIssue = { unit: refOf(file, u, feature), parentCode: u.parent, by, outside };
-      if (parent >= 0) issue.parent = parentRefs[parent]!;
-      if (by === 'code') {
-        // Named by the data but mostly elsewhere: say where (e.g. a district filed under the wrong province).
-        const best = finder.largestOverlap(u);
-        if (best.parent >= 0 && best.parent !== parent && best.inside > inside)
-          issue.mostlyIn = parentRefs[best.parent];
-      }
-      issues.push(issue);
-    });
+    await eachLevelUnit(
+      file.real,
+      (u, feature) => {
+        if (!u.shape) return;
+        const { parent, by, inside } = finder.find(u);
+        const outside = Math.min(1, Math.max(0, 1 - inside / u.shape.area));
+        if (parent >= 0 && outside <= NESTING_LIMIT) return;
+        const issue: NestingIssue = { unit: refOf(file, u, feature), parentCode: u.parent, by, outside };
+        if (parent >= 0) issue.parent = parentRefs[parent]!;
+        if (by === 'code') {
+          // Named by the data but mostly elsewhere: say where (e.g. a district filed under the wrong province).
+          const best = finder.largestOverlap(u);
+          if (best.parent >= 0 && best.parent !== parent && best.inside > inside)
+            issue.mostlyIn = parentRefs[best.parent];
+        }
+        issues.push(issue);
+      },
+      codeKey,
+    );
   }
   return issues;
 }

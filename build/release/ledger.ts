@@ -1,18 +1,24 @@
 // The release ledger under `data/releases/` (committed beside the
-// manifests): one folder per release, VERSION/ holding release.json (every
-// file with its sha256, each level's unit IDs in feature order), registry.json
-// (every unit ID ever given), changes.json (the feed since the previous
-// release), site.json with site/ (the catalogue as the release publishes it,
+// manifests): one folder per release. VERSION/ holds release.json (every
+// file with its sha256, each level's unit IDs in feature order), the unit
+// registry (every unit ID ever given), changes.json (the feed since the
+// previous release), and site/ (the catalogue as the release publishes it,
 // each file stored once across all releases by sha256; level files are among
-// them, and are what the next release compares with) and, in ledgers made
-// before the site was base-independent (layout 1), objects/ (the level files
-// again, gzipped).
+// them, and are what the next release compares with).
+//
+// Record formats: ledger_version 2 (now) keeps release.json small: its lists
+// (files, levels, registry, published files) are chunks in records/, each
+// stored once across releases (build/release/record-chunks.ts). Version 1
+// wrote them whole each time: files and levels in release.json, registry.json
+// and site.json; its first layout also kept objects/ (the level files again,
+// gzipped). Both are read as they are.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import type { Level } from '../../src/shared/manifest.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import type { Thresholds } from '../identity/thresholds.ts';
+import { CHUNK_FILE, chunkName, sha256Text } from './record-chunks.ts';
 
 /** The ledger's folder, relative to the root. */
 export const LEDGER_DIR = 'data/releases';
@@ -33,9 +39,9 @@ export interface ReleasedLevel {
   ids: string[];
 }
 
-/** release.json. */
+/** A release's record (release.json of ledger_version 1; assembled from its chunks in version 2). */
 export interface ReleaseRecord {
-  ledger_version: 1;
+  ledger_version: 1 | 2;
   version: string;
   sequence: number; // 1 for the first release, then one more each
   previous: string | null;
@@ -46,17 +52,33 @@ export interface ReleaseRecord {
   counts: { units: number; changes: Partial<Record<ReleaseChange['type'], number>> };
 }
 
+/** The chunks of a release's lists, by sha256 (record-chunks.ts), in order. */
+export interface ReleaseChunks {
+  files: string[];
+  levels: string[];
+  registry: string[]; // RegistryUnit[] by country, level and ID; a unit of this release has no last_seen: it is this release
+  site: string[];
+}
+
+/** release.json of ledger_version 2. */
+export interface StoredReleaseIndex extends Omit<ReleaseRecord, 'ledger_version' | 'files' | 'levels'> {
+  ledger_version: 2;
+  chunks: ReleaseChunks;
+}
+
 /** A release read from the ledger. */
 export interface LedgerRelease {
   record: ReleaseRecord;
   site: ReleaseSite;
   dir: string; // e.g. "data/releases/2026.11"
+  registry: RegistryUnit[] | undefined; // ledger_version 2, read with the rest; version 1 reads registry.json when asked
 }
 
 export interface Ledger {
   releases: LedgerRelease[]; // by sequence
   objects: Map<string, string>; // sha256 → level file (gzipped, layout 1), relative to the root
   siteObjects: Map<string, string>; // sha256 → published file, relative to the root
+  records: Map<string, string>; // sha256 → record chunk (ledger_version 2), relative to the root
   problems: Problem[];
 }
 
@@ -76,7 +98,7 @@ export type ReleaseSite =
   | { layout: 2; files: SiteFile[] }; // paths inside the release's folder of dist/, sorted
 
 export interface SiteFile extends ReleasedFile {
-  template?: true; // holds BASE_MARK
+  template?: true; // holds BASE_MARK or VERSION_MARK
 }
 
 /**
@@ -85,6 +107,14 @@ export interface SiteFile extends ReleasedFile {
  * refuses data holding it (build/release/release.ts).
  */
 export const BASE_MARK = '/geoshelf-release-base-8c1e0f/';
+
+/**
+ * The version a release's catalogue is built with, replaced by the real one
+ * when it is published: the front page names its release, and would
+ * otherwise be stored again by every release. Text that HTML, JSON and URLs
+ * leave as it is; `release` refuses data holding it.
+ */
+export const VERSION_MARK = 'geoshelf-release-version-8c1e0f';
 
 /**
  * A version names a folder and a URL path segment on every host: 1 to 32
@@ -108,14 +138,15 @@ export function objectName(sha256: string): string {
 
 /**
  * Reads every release under `<root>/data/releases/` and checks that each
- * holds its three files and that every level file it compares with is
- * stored; a missing or unreadable file is a problem naming it (a release
- * against a damaged ledger would lose the IDs it cannot read).
+ * holds its records and that every level file it compares with is stored; a
+ * missing or unreadable file is a problem naming it (a release against a
+ * damaged ledger would lose the IDs it cannot read).
  */
 export async function readLedger(root: string): Promise<Ledger> {
   const problems: Problem[] = [];
   const objects = new Map<string, string>();
   const siteObjects = new Map<string, string>();
+  const records = new Map<string, string>();
   let names: string[];
   try {
     names = (await readdir(join(root, LEDGER_DIR), { withFileTypes: true }))
@@ -123,84 +154,199 @@ export async function readLedger(root: string): Promise<Ledger> {
       .map((e) => e.name);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      return { releases: [], objects, siteObjects, problems };
+      return { releases: [], objects, siteObjects, records, problems };
     throw error;
   }
+  // First what every folder stores: a release names what earlier ones wrote.
+  for (const name of names) {
+    const dir = `${LEDGER_DIR}/${name}`;
+    const index = async (sub: string, pattern: RegExp, into: Map<string, string>) => {
+      try {
+        for (const file of await readdir(join(root, dir, sub))) {
+          const sha = pattern.exec(file)?.[1];
+          if (sha) into.set(sha, `${dir}/${sub}/${file}`);
+        }
+      } catch {
+        // a release that stored nothing of that kind
+      }
+    };
+    await index('objects', /^([0-9a-f]{64})\.geojson\.gz$/, objects);
+    await index('site', /^([0-9a-f]{64})$/, siteObjects);
+    await index('records', CHUNK_FILE, records);
+  }
+  const chunks = new ChunkReader(root, records, problems);
   const releases: LedgerRelease[] = [];
   for (const name of names) {
     const dir = `${LEDGER_DIR}/${name}`;
-    const record = await readJson<ReleaseRecord>(root, `${dir}/release.json`, problems);
-    const site = await readJson<ReleaseSite>(root, `${dir}/site.json`, problems);
-    for (const extra of ['registry.json', 'changes.json']) {
-      try {
-        await stat(join(root, dir, extra));
-      } catch {
-        problems.push(ledgerProblem(`${dir}/${extra}`, 'missing from the ledger'));
-      }
-    }
-    try {
-      for (const file of await readdir(join(root, dir, 'objects'))) {
-        const sha = /^([0-9a-f]{64})\.geojson\.gz$/.exec(file)?.[1];
-        if (sha) objects.set(sha, `${dir}/objects/${file}`);
-      }
-    } catch {
-      // a release that stored no object
-    }
-    try {
-      for (const file of await readdir(join(root, dir, 'site'))) {
-        if (/^[0-9a-f]{64}$/.test(file)) siteObjects.set(file, `${dir}/site/${file}`);
-      }
-    } catch {
-      // a release that published nothing new
-    }
-    if (!record || !site) continue;
-    if (record.version !== name) {
+    const read = await readRelease(root, dir, chunks, problems);
+    if (!read) continue;
+    if (read.record.version !== name) {
       problems.push(
-        ledgerProblem(`${dir}/release.json`, `says version "${record.version}", in folder "${name}"`),
+        ledgerProblem(`${dir}/release.json`, `says version "${read.record.version}", in folder "${name}"`),
       );
       continue;
     }
-    releases.push({ record, site, dir });
+    releases.push(read);
   }
   releases.sort((a, b) => a.record.sequence - b.record.sequence);
+  checkReleases(releases, objects, siteObjects, problems);
+  return { releases, objects, siteObjects, records, problems };
+}
+
+/** Reads one release folder in either record format; undefined (with problems) when it cannot be read. */
+async function readRelease(
+  root: string,
+  dir: string,
+  chunks: ChunkReader,
+  problems: Problem[],
+): Promise<LedgerRelease | undefined> {
+  const stored = await readJson<(ReleaseRecord & { ledger_version: 1 }) | StoredReleaseIndex>(
+    root,
+    `${dir}/release.json`,
+    problems,
+  );
+  try {
+    await stat(join(root, dir, 'changes.json'));
+  } catch {
+    problems.push(ledgerProblem(`${dir}/changes.json`, 'missing from the ledger'));
+  }
+  if (stored?.ledger_version === 2) {
+    const file = `${dir}/release.json`;
+    const { chunks: lists, ...rest } = stored;
+    const files = await chunks.list<ReleasedFile>(file, '/chunks/files', lists.files);
+    const levels = await chunks.list<ReleasedLevel>(file, '/chunks/levels', lists.levels);
+    const registry = await chunks.list<RegistryUnit>(file, '/chunks/registry', lists.registry);
+    const site = await chunks.list<SiteFile>(file, '/chunks/site', lists.site);
+    if (!files || !levels || !registry || !site) return undefined;
+    const record: ReleaseRecord = { ...rest, files, levels };
+    return { record, site: { layout: 2, files: site }, dir, registry: withLastSeen(record, registry) };
+  }
+  const version: unknown = stored?.ledger_version;
+  if (stored && version !== 1) {
+    const message = `ledger_version ${String(version)} is not one this geoshelf reads; use a newer geoshelf`;
+    problems.push(ledgerProblem(`${dir}/release.json`, message));
+    return undefined;
+  }
+  const site = await readJson<ReleaseSite>(root, `${dir}/site.json`, problems);
+  try {
+    await stat(join(root, dir, 'registry.json'));
+  } catch {
+    problems.push(ledgerProblem(`${dir}/registry.json`, 'missing from the ledger'));
+  }
+  return stored && site ? { record: stored, site, dir, registry: undefined } : undefined;
+}
+
+/** Gives the units of the release `record` its version as last_seen, which the chunks leave out (it changes every release). */
+function withLastSeen(record: ReleaseRecord, stored: RegistryUnit[]): RegistryUnit[] {
+  return stored
+    .map((u) => {
+      if (u.last_seen !== undefined) return u;
+      const { id, country, level, code, name, first_seen, last_seen: _, ...rest } = u;
+      return { id, country, level, code, name, first_seen, last_seen: record.version, ...rest }; // the order release writes
+    })
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/** Checks the releases' numbering, and that every file they record is stored somewhere in the ledger. */
+function checkReleases(
+  releases: LedgerRelease[],
+  objects: Map<string, string>,
+  siteObjects: Map<string, string>,
+  problems: Problem[],
+): void {
   releases.forEach((r, i) => {
     if (r.record.sequence !== i + 1) {
       problems.push(
         ledgerProblem(`${r.dir}/release.json`, `is release number ${r.record.sequence}, expected ${i + 1}`),
       );
     }
+    const chunked = r.record.ledger_version === 2;
     r.record.levels.forEach((level, l) =>
       level.files.forEach((file, f) => {
         if (objects.has(file.sha256) || siteObjects.has(file.sha256)) return;
-        problems.push({
-          ...ledgerProblem(
-            `${r.dir}/release.json`,
-            `the ledger lost ${file.path} as released (neither site/${file.sha256} nor ${objectName(file.sha256)} is in a release folder)`,
-          ),
-          pointer: `/levels/${l}/files/${f}`,
-        });
+        const lost = ledgerProblem(
+          `${r.dir}/release.json`,
+          `the ledger lost ${file.path} as released (neither site/${file.sha256} nor ${objectName(file.sha256)} is in a release folder)`,
+        );
+        // Version 2 keeps the levels in chunks, where no pointer into release.json reaches; the path says which.
+        problems.push(chunked ? lost : { ...lost, pointer: `/levels/${l}/files/${f}` });
       }),
     );
   });
   for (const r of releases) {
+    const chunked = r.record.ledger_version === 2;
     r.site.files.forEach((file, f) => {
       if (siteObjects.has(file.sha256)) return;
-      problems.push({
-        ...ledgerProblem(
-          `${r.dir}/site.json`,
-          `the ledger lost releases/${r.record.version}/${file.path} (site/${file.sha256} is in no release folder)`,
-        ),
-        pointer: `/files/${f}`,
-      });
+      const lost = ledgerProblem(
+        `${r.dir}/${chunked ? 'release.json' : 'site.json'}`,
+        `the ledger lost releases/${r.record.version}/${file.path} (site/${file.sha256} is in no release folder)`,
+      );
+      problems.push(chunked ? lost : { ...lost, pointer: `/files/${f}` });
     });
   }
-  return { releases, objects, siteObjects, problems };
 }
 
-/** Returns registry.json of a release, by ID. */
-export async function readRegistry(root: string, release: LedgerRelease): Promise<Map<string, RegistryUnit>> {
-  const units = (await readJson<RegistryUnit[]>(root, `${release.dir}/registry.json`, [])) ?? [];
-  return new Map(units.map((u) => [u.id, u]));
+/** Reads record chunks, each once however many releases name it, checking each against its sha256. */
+class ChunkReader {
+  private read = new Map<string, Promise<unknown[] | string>>(); // sha256 → items, or what is wrong
+
+  constructor(
+    private root: string,
+    private stored: Map<string, string>,
+    private problems: Problem[],
+  ) {}
+
+  /** Returns the items of `shas` in order, or undefined (with a problem at `file`, `pointer`) when one is lost or damaged. */
+  async list<T>(file: string, pointer: string, shas: unknown): Promise<T[] | undefined> {
+    if (!Array.isArray(shas) || !shas.every((s) => typeof s === 'string' && /^[0-9a-f]{64}$/.test(s))) {
+      this.problems.push({ ...ledgerProblem(file, 'expected a list of sha256s'), pointer });
+      return undefined;
+    }
+    const items: T[] = [];
+    for (const [i, sha] of (shas as string[]).entries()) {
+      const got = await this.chunk(sha);
+      if (typeof got === 'string') {
+        this.problems.push({ ...ledgerProblem(file, got), pointer: `${pointer}/${i}` });
+        return undefined;
+      }
+      items.push(...(got as T[]));
+    }
+    return items;
+  }
+
+  private chunk(sha: string): Promise<unknown[] | string> {
+    let got = this.read.get(sha);
+    if (!got) {
+      got = this.load(sha);
+      this.read.set(sha, got);
+    }
+    return got;
+  }
+
+  private async load(sha: string): Promise<unknown[] | string> {
+    const path = this.stored.get(sha);
+    if (!path) return `the ledger lost ${chunkName(sha)} (in no release folder)`;
+    const text = await readFile(join(this.root, path), 'utf8');
+    if (sha256Text(text) !== sha) return `${path} is damaged: its sha256 is not its name`;
+    try {
+      const items = JSON.parse(text) as unknown;
+      return Array.isArray(items) ? items : `${path} is not a JSON array`;
+    } catch (error) {
+      return `${path} is not JSON: ${(error as Error).message}`;
+    }
+  }
+}
+
+/** Returns the unit registry of a release, sorted by ID. */
+export async function readRegistry(root: string, release: LedgerRelease): Promise<RegistryUnit[]> {
+  if (release.registry) return release.registry;
+  return (await readJson<RegistryUnit[]>(root, `${release.dir}/registry.json`, [])) ?? [];
+}
+
+/** The registry as a release publishes it (api/releases/VERSION/units.json): version 1's file as it is. */
+export async function registryText(root: string, release: LedgerRelease): Promise<string> {
+  if (!release.registry) return readFile(join(root, release.dir, 'registry.json'), 'utf8');
+  return `${JSON.stringify(release.registry, null, 1)}\n`;
 }
 
 async function readJson<T>(root: string, file: string, problems: Problem[]): Promise<T | undefined> {

@@ -11,14 +11,13 @@ import {
   API_VERSION,
   type ApiReleases,
   type ApiReleaseStatus,
-  type RegistryUnit,
   type ReleaseChange,
 } from '../../src/shared/api.ts';
 import type { ReleaseFeed } from '../site/pages/changes-page.ts';
 import { fileUrl } from '../site/pages/paths.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { sameFiles } from './files.ts';
-import type { Ledger, ReleasedFile } from './ledger.ts';
+import { readRegistry, registryText, type Ledger, type ReleasedFile } from './ledger.ts';
 import { publishedTemplate } from './site-files.ts';
 
 export interface PublishedReleases {
@@ -55,7 +54,7 @@ export async function publishReleases(
       const stored = join(root, ledger.siteObjects.get(file.sha256)!);
       if (site.layout === 2 && 'template' in file && file.template) {
         const text = await readFile(stored, 'utf8');
-        generated.set(folder + file.path, publishedTemplate(text, fileUrl(base, folder)));
+        generated.set(folder + file.path, publishedTemplate(text, fileUrl(base, folder), record.version));
       } else built.set(folder + file.path, stored);
     }
   }
@@ -64,18 +63,19 @@ export async function publishReleases(
     current: status,
     releases: [],
   };
-  for (const { record, dir } of [...ledger.releases].reverse()) {
+  for (const release of [...ledger.releases].reverse()) {
+    const { record, dir } = release;
     const v = record.version;
-    // The ledger's own files, as they are: the feed and registry of each release never change either.
+    // The feed as the ledger holds it, and the registry as it was written: neither changes later.
     const changes = await readFile(join(root, dir, 'changes.json'), 'utf8');
-    const registry = await readFile(join(root, dir, 'registry.json'), 'utf8');
+    const registry = await registryText(root, release);
     generated.set(`api/releases/${v}/changes.json`, changes);
     generated.set(`api/releases/${v}/units.json`, registry);
     feeds.push({
       version: v,
       previous: record.previous,
       changes: JSON.parse(changes) as ReleaseChange[],
-      units: new Map((JSON.parse(registry) as RegistryUnit[]).map((u) => [u.id, u])),
+      units: new Map((await readRegistry(root, release)).map((u) => [u.id, u])),
     });
     api.releases.push({
       version: v,

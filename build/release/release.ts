@@ -27,6 +27,7 @@ import { currentLevelFiles, unitIdsOf, type UnitIds } from '../identity/unit-ids
 import {
   LEDGER_DIR,
   BASE_MARK,
+  VERSION_MARK,
   readLedger,
   readRegistry,
   type Ledger,
@@ -34,9 +35,10 @@ import {
   type ReleasedFile,
   type ReleasedLevel,
   type ReleaseRecord,
-  type ReleaseSite,
+  type StoredReleaseIndex,
 } from './ledger.ts';
-import { holdsBaseMark } from './site-files.ts';
+import { chunkText, cutChunks, sha256Text } from './record-chunks.ts';
+import { heldMark } from './site-files.ts';
 import { storeSite } from './site-store.ts';
 
 export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geometry' | 'nesting'> {
@@ -132,7 +134,10 @@ async function identify(
   const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
   const codeKey = options.codeKey;
   const previous: LedgerRelease | undefined = ledger.releases.at(-1);
-  const registry = previous ? await readRegistry(root, previous) : new Map<string, RegistryUnit>();
+  // Copies: the ledger's units are shared by the releases that name the same chunk.
+  const registry = new Map<string, RegistryUnit>(
+    (previous ? await readRegistry(root, previous) : []).map((u) => [u.id, structuredClone(u)]),
+  );
   const before = new Map<string, ReleasedLevel[]>(); // by country
   for (const level of previous?.record.levels ?? []) {
     const key = `${level.body}/${level.country}`;
@@ -224,7 +229,7 @@ async function identify(
   };
   for (const c of changes) counts.changes[c.type] = (counts.changes[c.type] ?? 0) + 1;
   const record: ReleaseRecord = {
-    ledger_version: 1,
+    ledger_version: 2,
     version,
     sequence: (previous?.record.sequence ?? 0) + 1,
     previous: previous?.record.version ?? null,
@@ -266,7 +271,8 @@ function removeLevel(level: ReleasedLevel, registry: Map<string, RegistryUnit>):
  * the catalogue as this release publishes it, built once, now, for
  * BASE_MARK and stored base-independent (build/release/site-files.ts), each
  * file once across releases by sha256. Level files are published files, so
- * they are stored there once too, as the next release reads them. Then moves
+ * they are stored there once too, as the next release reads them. The
+ * records are chunks, each also stored once (record-chunks.ts). Then moves
  * the folder into the ledger by one rename: until then the ledger is as it was.
  */
 async function commit(
@@ -284,20 +290,29 @@ async function commit(
   const siteOut = join(cacheDir(root), 'release-site');
   const version = made.record.version;
   try {
-    const built = await options.buildSite(siteOut, BASE_MARK, version, ids, validated);
+    // Built for the marks, not this release's base and version, so that its files are the same bytes in every release until they change.
+    const built = await options.buildSite(siteOut, BASE_MARK, VERSION_MARK, ids, validated);
     if (!built.ok) return { problems: built.problems };
     await mkdir(join(staged, 'site'), { recursive: true });
-    const json = (value: unknown) => `${JSON.stringify(value, null, 1)}\n`;
-    await writeFile(join(staged, 'release.json'), json(made.record));
-    await writeFile(join(staged, 'registry.json'), json(made.registry));
-    await writeFile(join(staged, 'changes.json'), json(made.changes));
+    await writeFile(join(staged, 'changes.json'), `${JSON.stringify(made.changes, null, 1)}\n`);
     const stored = new Set(ledger.siteObjects.keys());
-    const files = await storeSite(siteOut, join(staged, 'site'), stored, `${siteOut}.stamps.json`);
-    const site: ReleaseSite = { layout: 2, files };
+    const site = await storeSite(siteOut, join(staged, 'site'), stored, `${siteOut}.stamps.json`);
     // Every level file is published as it is; one that was not would be lost to the next release.
     const unstored = made.record.levels.flatMap((l) => l.files).find((f) => !stored.has(f.sha256));
     if (unstored) throw new Error(`${unstored.path} is not among the files release ${version} publishes`);
-    await writeFile(join(staged, 'site.json'), json(site));
+    const records = new RecordWriter(join(staged, 'records'), new Set(ledger.records.keys()));
+    const { files, levels, ...rest } = made.record;
+    const index: StoredReleaseIndex = {
+      ...rest,
+      ledger_version: 2,
+      chunks: {
+        files: await records.write(files, (f) => f.path, 12),
+        levels: await records.write(levels, (l) => `${l.body}/${l.country}/${l.level}`, 8),
+        registry: await records.write(storedRegistry(made), (u) => `${u.country}/${u.level}/${u.id}`, 32),
+        site: await records.write(site, (f) => f.path, 12),
+      },
+    };
+    await writeFile(join(staged, 'release.json'), `${JSON.stringify(index, null, 1)}\n`);
     await options.beforeCommit?.(staged);
     await mkdir(join(root, LEDGER_DIR), { recursive: true });
     await rename(staged, join(root, LEDGER_DIR, version));
@@ -308,21 +323,66 @@ async function commit(
 }
 
 /**
- * Returns a problem for each released file holding BASE_MARK, which the
- * published release would lose. Files the previous release recorded in
- * this layout were checked then.
+ * The registry as the chunks keep it: by country, level and ID, so that a
+ * country's units share chunks; without last_seen for the units of this
+ * release, which would otherwise change every chunk every release.
+ */
+function storedRegistry(made: Made): Omit<RegistryUnit, 'last_seen'>[] {
+  const live = new Set(made.record.levels.flatMap((l) => l.ids));
+  const key = (u: RegistryUnit) => `${u.country}/${u.level}/${u.id}`;
+  return [...made.registry]
+    .sort((a, b) => (key(a) < key(b) ? -1 : 1))
+    .map((u) => {
+      if (!live.has(u.id)) return u;
+      const { last_seen: _, ...rest } = u;
+      return rest;
+    });
+}
+
+/** Writes record chunks into a staged records/ folder, each content the ledger lacks once. */
+class RecordWriter {
+  constructor(
+    private dir: string,
+    private stored: Set<string>,
+  ) {}
+
+  /** Returns the sha256s of `items`' chunks, in order, writing the new ones. */
+  async write<T>(items: readonly T[], key: (item: T) => string, every: number): Promise<string[]> {
+    const shas: string[] = [];
+    for (const chunk of cutChunks(items, key, every)) {
+      const text = chunkText(chunk);
+      const sha = sha256Text(text);
+      if (!this.stored.has(sha)) {
+        this.stored.add(sha);
+        await mkdir(this.dir, { recursive: true });
+        await writeFile(join(this.dir, `${sha}.json`), text);
+      }
+      shas.push(sha);
+    }
+    return shas;
+  }
+}
+
+/**
+ * Returns a problem for each released file holding BASE_MARK or
+ * VERSION_MARK, which the published release would replace. Files the
+ * previous release recorded were checked then, if it checked both.
  */
 async function markProblems(
   root: string,
   files: ReleasedFile[],
   previous: LedgerRelease | undefined,
 ): Promise<Problem[]> {
-  const checked = new Set(previous?.site.layout === 2 ? previous.record.files.map((f) => f.sha256) : []);
+  const checked = new Set(
+    previous?.record.ledger_version === 2 ? previous.record.files.map((f) => f.sha256) : [],
+  );
   const problems: Problem[] = [];
   for (const file of files) {
     if (checked.has(file.sha256)) continue;
-    if (!holdsBaseMark(await readFile(join(root, file.path)))) continue;
-    const message = `holds "${BASE_MARK}", which a release reserves for its own URL; change that text`;
+    const mark = heldMark(await readFile(join(root, file.path)));
+    if (!mark) continue;
+    const what = mark === BASE_MARK ? 'its own URL' : 'its version';
+    const message = `holds "${mark}", which a release reserves for ${what}; change that text`;
     problems.push(problem(file.path, message, { rule: 'release-base-mark' }));
   }
   return problems;

@@ -6,10 +6,25 @@ export type { ApiUnit, CountryDocument } from '../shared/api.ts';
 
 let loaded: Promise<CountryDocument | undefined> | undefined;
 
+/** The URL of the document named by #units[data-api], absolute, or undefined when there is none. */
+function documentUrl(): string | undefined {
+  const url = document.getElementById('units')?.dataset.api;
+  return url ? new URL(url, location.href).href : undefined;
+}
+
+/**
+ * Returns a link of the country document as a URL: a release's documents link
+ * relatively to themselves (docs/releases.md), the root's by path; both
+ * resolve against the document's own URL, not the page's.
+ */
+export function documentLink(link: string): string {
+  return new URL(link, documentUrl() ?? location.href).href;
+}
+
 /** Returns the document named by #units[data-api], or undefined when there is none or it cannot be read. */
 export function countryDocument(): Promise<CountryDocument | undefined> {
   if (!loaded) {
-    const url = document.getElementById('units')?.dataset.api;
+    const url = documentUrl();
     loaded = url
       ? fetch(url)
           .then((r) => (r.ok ? (r.json() as Promise<CountryDocument>) : undefined))

@@ -11,6 +11,7 @@
 // (map, search) is shown in the list.
 import {
   countryDocument,
+  documentLink,
   parentName,
   unitAnchor,
   type ApiUnit,
@@ -98,7 +99,10 @@ function levelTable(
   params: URLSearchParams,
 ): LevelTable {
   const parts = doc.urls.find((u) => u.level === level)?.parts ?? [];
-  const partUrl = (code: string) => parts.find((p) => p.code === code)?.url;
+  const partUrl = (code: string) => {
+    const url = parts.find((p) => p.code === code)?.url;
+    return url === undefined ? undefined : documentLink(url);
+  };
   const rows: Row[] = units.map((unit) => {
     const parent = unit.parent ? parentName(doc, unit.parent) : '';
     return {

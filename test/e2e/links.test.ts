@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
+import { makeRelease } from '../../build/release/release.ts';
 import { fixtureCopy } from '../build/helpers.ts';
 import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
 
@@ -116,5 +117,28 @@ describe.skipIf(!HAVE_CHROMIUM)('links built from part codes, followed in Chromi
       downloads.map((d) => new URL(d.url, server.origin).href),
     );
     expect(fetched).toEqual(downloads.map((d) => d.sha256));
+  });
+  it("a release's units list links each part to the release's own file, though its API document links relatively", async () => {
+    const made = await makeRelease(root, '1.0.0', {
+      geometry: false,
+      buildSite: (out, base, v, unitIds) =>
+        buildCatalogue({ root, out, base, releases: false, releaseOf: v, unitIds }),
+    });
+    expect(made.status).toBe('recorded');
+    const result = await buildCatalogue({ root, out: dist });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    await page.goto(`${server.origin}/releases/1.0.0/earth/CHL/`);
+    await page.selectOption('#units-level', 'ADM2');
+    const links = () =>
+      page.$$eval('#units-ADM2 ~ .table-scroll tbody a[href]', (as) =>
+        as.map((a) => (a as HTMLAnchorElement).href).filter((h) => new URL(h).pathname.endsWith('.geojson')),
+      );
+    await expect.poll(async () => (await links()).length).toBeGreaterThan(0);
+    const urls = [...new Set(await links())];
+    // Resolved against the page, "../../../data/…" would lead to the root's file, which may differ.
+    for (const url of urls)
+      expect(new URL(url).pathname).toMatch(/^\/releases\/1\.0\.0\/data\/earth\/CHL\/ADM2\//);
+    const fetched = await fetchAll(page, urls);
+    urls.forEach((url, i) => expect(fetched[i], url).toBe(sha256(readFileSync(fileOf(url)))));
   });
 });

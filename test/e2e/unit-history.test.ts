@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RegistryUnit } from '../../src/shared/api.ts';
 import { buildCatalogue } from '../../build/build.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import { cli, copyDataTree } from '../support/cli.ts';
+import { ledgerRelease } from '../support/ledger.ts';
 import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
@@ -44,9 +44,7 @@ describe.skipIf(!HAVE_CHROMIUM)('unit permalinks by ID and their history, in Chr
     );
     if ((await cli('manifest', '--root', root, 'CHL')).code !== 0) throw new Error('manifest failed');
     await release(root, '1.1.0');
-    const registry = JSON.parse(
-      readFileSync(join(root, 'data/releases/1.1.0/registry.json'), 'utf8'),
-    ) as RegistryUnit[];
+    const { registry } = await ledgerRelease(root, '1.1.0');
     id = registry.find((u) => u.code === 'CL-AN' && u.level === 'ADM1')!.id;
     const result = await buildCatalogue({ root, out: join(root, 'dist') });
     if (!result.ok) throw new Error(JSON.stringify(result.problems));

@@ -61,6 +61,37 @@ describe('nesting: units against their parents', () => {
     expect(offshore.outside).toBe(1);
   });
 
+  it('codes read from the property release --code-key names: parent codes find their parent by it', async () => {
+    // The parents' codes under another property: without the key, parentISO names no unit and the
+    // parent is found by overlap; with it, "Filed under the wrong parent" is found under PY-1 again.
+    const dir = mkdtempSync(join(tmpdir(), 'geoshelf-nesting-key-'));
+    try {
+      const parents = [{ path: level('ADM1')[0]!.path, real: join(dir, 'PRY_ADM1.geojson') }];
+      const text = readFileSync(level('ADM1')[0]!.real, 'utf8');
+      writeFileSync(parents[0]!.real, text.replaceAll('"shapeISO"', '"src_code"'));
+      const wrong = (issues: Awaited<ReturnType<typeof checkLevelNesting>>) =>
+        issues.find((i) => i.unit.name === 'Filed under the wrong parent');
+      expect(wrong(await checkLevelNesting(level('ADM2'), parents))).toBeUndefined();
+      expect(wrong(await checkLevelNesting(level('ADM2'), parents, 'src_code'))).toMatchObject({
+        by: 'code',
+        outside: 1,
+        parent: { code: 'PY-1' },
+      });
+      // The cache keeps the two apart.
+      const hashed = (files: { path: string; real: string }[]) =>
+        files.map((f) => ({ ...f, sha256: f.path }));
+      const cacheFile = join(dir, 'nesting.json');
+      const plain = new NestingChecker({ cacheFile });
+      expect(wrong(await plain.check(hashed(level('ADM2')), hashed(parents)))).toBeUndefined();
+      await plain.save();
+      const keyed = new NestingChecker({ cacheFile, codeKey: 'src_code' });
+      expect(wrong(await keyed.check(hashed(level('ADM2')), hashed(parents)))).toBeDefined();
+      expect(keyed.stats).toEqual({ levelsChecked: 1, cacheHits: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('warnings do not fail validate; --strict makes them errors', async () => {
     const lenient = await validateManifests(FIXTURE, { measurer: new MeasurementCache() });
     expect(lenient.problems.map((p) => [p.rule, p.severity])).toEqual(Array(4).fill(['nesting', 'warning']));

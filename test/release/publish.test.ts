@@ -3,23 +3,29 @@
 // api/releases.json with one changes file each, and says on the root whether
 // it is the last release or has changes not yet released.
 import { createHash } from 'node:crypto';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ApiReleases, ReleaseChange } from '../../src/shared/api.ts';
+import type { ApiReleases, RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import { buildCatalogue } from '../../build/build.ts';
 import { listFiles } from '../../build/core/files.ts';
 import type { ReleaseSite } from '../../build/release/ledger.ts';
+import { publishedTemplate } from '../../build/release/site-files.ts';
 import { cli, copyDataTree } from '../support/cli.ts';
+import { ledgerRelease } from '../support/ledger.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
 // A ledger written by the first layout (pages built for base "/"): release 1.0.0 of FIXTURE, trimmed to five published files.
 const LAYOUT1 = new URL('../fixtures/release-layout1', import.meta.url).pathname;
+// A ledger of the record format before chunks (made by geoshelf at 236a098), its site cut to a few files.
+const V1_LAYOUT2 = new URL('../fixtures/release-v1-layout2', import.meta.url).pathname;
 const TMP = join(tmpdir(), `geoshelf-publish-${process.pid}`);
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
 const ADM1 = 'data/earth/CHL/CHL_ADM1.geojson';
+
+const sha256 = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** Returns every file under `dir` with its sha256. */
 async function hashes(dir: string): Promise<Record<string, string>> {
@@ -70,9 +76,9 @@ describe('geoshelf build with releases', () => {
     await build(root, out);
     const first = await hashes(join(out, 'releases/1.0.0'));
     // What the release stored the day it was made (its templates given their URL), and a catalogue of its own.
-    const site = JSON.parse(readFileSync(join(root, 'data/releases/1.0.0/site.json'), 'utf8')) as ReleaseSite;
+    const site = { files: (await ledgerRelease(root, '1.0.0')).site };
     const templates = site.files.filter((f) => 'template' in f && f.template).map((f) => f.path);
-    expect(templates).toContain('api/v1/earth/CHL.json');
+    expect(templates).toEqual(['404.html', 'index.html', 'sitemap.xml']); // the URL, the URL, the version
     expect(Object.keys(first)).toEqual(site.files.map((f) => f.path));
     for (const file of site.files)
       if (!templates.includes(file.path)) expect(first[file.path], file.path).toBe(file.sha256);
@@ -85,8 +91,9 @@ describe('geoshelf build with releases', () => {
       'This is release <strong>1.0.0</strong>',
     );
     expect(readFileSync(join(out, 'releases/1.0.0/earth/CHL/index.html'), 'utf8')).toContain('href="../../');
+    // Its JSON documents link relatively too (to themselves), so they are the same bytes in every release.
     expect(readFileSync(join(out, 'releases/1.0.0/api/v1/earth/CHL.json'), 'utf8')).toContain(
-      '"/releases/1.0.0/data/earth/CHL/',
+      '"url": "../../../data/earth/CHL/CHL_ADM1.geojson"',
     );
     await expectLinksLead(out, 'releases/1.0.0/');
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('This is release <strong>1.0.0</strong>');
@@ -102,10 +109,14 @@ describe('geoshelf build with releases', () => {
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('changes not yet released');
     expect(await hashes(join(out, 'releases/1.0.0'))).toEqual(first);
 
-    // The next release: both published, the first unchanged to the byte.
+    // The next release: both published, the first unchanged to the byte, its registry and feed too.
+    const records = () => hashes(join(out, 'api/releases/1.0.0'));
+    const firstRecords = await records();
+    expect(Object.keys(firstRecords)).toEqual(['changes.json', 'units.json']);
     expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
     await build(root, out);
     expect(await hashes(join(out, 'releases/1.0.0'))).toEqual(first);
+    expect(await records()).toEqual(firstRecords);
     expect(readFileSync(join(out, 'releases/1.1.0/data/earth/CHL/CHL_ADM1.geojson'), 'utf8')).toContain(
       'Antofagasta Norte',
     );
@@ -141,10 +152,16 @@ describe('geoshelf build with releases', () => {
     const out = join(root, '..', `${root.split('/').pop()}-dist`);
     expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
     await build(root, out, '/atlas/');
-    const api = JSON.parse(readFileSync(join(out, 'releases/1.0.0/api/v1/earth/CHL.json'), 'utf8')) as object;
-    const urls = JSON.stringify(api).match(/"\/[^"]*releases\/1\.0\.0\/[^"]*"/g) ?? [];
-    expect(urls.length).toBeGreaterThan(5);
-    for (const url of urls) expect(url).toMatch(/^"\/atlas\/releases\/1\.0\.0\//);
+    // The JSON documents link relatively: resolved against their own URL, each link leads into the release.
+    const doc = 'releases/1.0.0/api/v1/earth/CHL.json';
+    const links = readFileSync(join(out, doc), 'utf8').match(/"\.\.\/[^"]*"/g) ?? [];
+    expect(links.length).toBeGreaterThan(5);
+    for (const link of links) {
+      const url = new URL(JSON.parse(link) as string, `https://example.org/atlas/${doc}`);
+      expect(url.pathname).toMatch(/^\/atlas\/releases\/1\.0\.0\//);
+      const file = url.pathname.slice('/atlas/'.length);
+      expect(existsSync(join(out, file.endsWith('/') ? `${file}index.html` : file)), link).toBe(true);
+    }
     expect(readFileSync(join(out, 'releases/1.0.0/sitemap.xml'), 'utf8')).toContain('/atlas/releases/1.0.0/');
     await expectLinksLead(out, 'releases/1.0.0/', '/atlas/');
   });
@@ -173,6 +190,40 @@ describe('geoshelf build with releases', () => {
     expect(await hashes(join(out, 'releases/1.0.0'))).toEqual(
       Object.fromEntries(site.files.map((f) => [f.path, f.sha256])),
     );
+  });
+
+  it('publishes a release of the first record format (ledger_version 1, whole records) byte for byte, and the next release reads it', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    const out = join(root, '..', `${root.split('/').pop()}-dist`);
+    cpSync(V1_LAYOUT2, join(root, 'data/releases'), { recursive: true });
+    const site = JSON.parse(readFileSync(join(V1_LAYOUT2, '1.0.0/site.json'), 'utf8')) as ReleaseSite;
+    const stored = (sha: string) => readFileSync(join(V1_LAYOUT2, '1.0.0/site', sha), 'utf8');
+    const expected = Object.fromEntries(
+      site.files.map((f) => [
+        f.path,
+        'template' in f && f.template
+          ? sha256(publishedTemplate(stored(f.sha256), '/releases/1.0.0/', '1.0.0'))
+          : f.sha256,
+      ]),
+    );
+    await build(root, out);
+    expect(await hashes(join(out, 'releases/1.0.0'))).toEqual(expected);
+    const before = JSON.parse(
+      readFileSync(join(V1_LAYOUT2, '1.0.0/registry.json'), 'utf8'),
+    ) as RegistryUnit[];
+    expect(readFileSync(join(out, 'api/releases/1.0.0/units.json'), 'utf8')).toBe(
+      readFileSync(join(V1_LAYOUT2, '1.0.0/registry.json'), 'utf8'),
+    );
+    const path = join(root, ADM1);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"Antofagasta"', '"Antofagasta Norte"'));
+    expect((await cli('manifest', '--root', root, 'CHL')).code).toBe(0);
+    const next = await cli('release', '1.1.0', '--root', root);
+    expect([next.code, next.stdout]).toEqual([0, expect.stringMatching(/since 1\.0\.0: 1 renamed\n$/)]);
+    const after = (await ledgerRelease(root, '1.1.0')).registry;
+    expect(after.map((u) => u.id)).toEqual(before.map((u) => u.id));
+    expect(after.every((u) => u.last_seen === '1.1.0')).toBe(true);
+    await build(root, out);
+    expect(await hashes(join(out, 'releases/1.0.0'))).toEqual(expected);
   });
 
   it('a build without any release publishes no releases', async () => {

@@ -9,15 +9,16 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
+import type { ReleaseChange } from '../../src/shared/api.ts';
 import { buildCatalogue } from '../../build/build.ts';
 import { listFiles } from '../../build/core/files.ts';
 import { GeometryChecker } from '../../build/geometry/cache.ts';
 import { NestingChecker } from '../../build/identity/nesting-cache.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 import { makeRelease } from '../../build/release/release.ts';
-import { BASE_MARK, type ReleaseRecord, type ReleaseSite } from '../../build/release/ledger.ts';
+import { BASE_MARK } from '../../build/release/ledger.ts';
 import { BIN, CHILD_BOUND_MS, cli, copyDataTree } from '../support/cli.ts';
+import { ledgerRelease } from '../support/ledger.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
 const TMP = join(tmpdir(), `geoshelf-release-${process.pid}`);
@@ -65,7 +66,7 @@ describe('geoshelf release', () => {
     expect(r.stdout).toMatch(
       /^recorded release 1\.0\.0 in .*data\/releases\/1\.0\.0\/: 11 files, 11 units; the first release\n$/,
     );
-    const record = read<ReleaseRecord>(root, 'data/releases/1.0.0/release.json');
+    const { record, registry, site } = await ledgerRelease(root, '1.0.0');
     const adm1 = record.files.find((f) => f.path === ADM1)!;
     expect(adm1.sha256).toBe(
       createHash('sha256')
@@ -73,7 +74,6 @@ describe('geoshelf release', () => {
         .digest('hex'),
     );
     expect(record.files.map((f) => f.path)).toContain('data/earth/CHL/manifest.json');
-    const registry = read<RegistryUnit[]>(root, 'data/releases/1.0.0/registry.json');
     expect(new Set(registry.map((u) => u.id)).size).toBe(11);
     expect(read(root, 'data/releases/1.0.0/changes.json')).toEqual([]);
     // Each region's parent is the country; each commune's its region, by parentISO.
@@ -81,10 +81,9 @@ describe('geoshelf release', () => {
     for (const u of registry.filter((u) => u.country === 'CHL' && u.level === 'ADM1'))
       expect(u.parent_id).toBe(chl.id);
     // Every level file stored once, among the published files the next release compares with.
-    const site = read<ReleaseSite>(root, 'data/releases/1.0.0/site.json');
     const stored = new Set(readdirSync(join(root, 'data/releases/1.0.0/site')));
     for (const file of record.levels.flatMap((l) => l.files)) {
-      expect(site.files.find((f) => f.path === file.path)?.sha256).toBe(file.sha256);
+      expect(site.find((f) => f.path === file.path)?.sha256).toBe(file.sha256);
       expect(stored.has(file.sha256)).toBe(true);
     }
     expect(existsSync(join(root, 'data/releases/1.0.0/objects'))).toBe(false);
@@ -109,8 +108,8 @@ describe('geoshelf release', () => {
     const r = await cli('release', '2026.11', '--root', root);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/11 units; since 2026\.10: 1 renamed\n$/);
-    const before = read<RegistryUnit[]>(root, 'data/releases/2026.10/registry.json');
-    const after = read<RegistryUnit[]>(root, 'data/releases/2026.11/registry.json');
+    const before = (await ledgerRelease(root, '2026.10')).registry;
+    const { record, registry: after } = await ledgerRelease(root, '2026.11');
     const antofagasta = before.find((u) => u.code === 'CL-AN' && u.level === 'ADM1')!;
     const now = after.find((u) => u.id === antofagasta.id)!;
     expect(now).toMatchObject({
@@ -133,7 +132,6 @@ describe('geoshelf release', () => {
         spelling_only: false,
       },
     ]);
-    const record = read<ReleaseRecord>(root, 'data/releases/2026.11/release.json');
     expect([record.sequence, record.previous]).toEqual([2, '2026.10']);
     const sha = record.files.find((f) => f.path === ADM1)!.sha256;
     expect(readdirSync(join(root, 'data/releases/2026.11/site'))).toContain(sha);
@@ -144,12 +142,13 @@ describe('geoshelf release', () => {
     expect((await cli('release', '2026.10', '--root', root)).code).toBe(0);
     await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
     expect((await cli('release', '2026.11', '--root', root)).code).toBe(0);
-    const site = read<ReleaseSite>(root, 'data/releases/2026.11/site.json');
+    const { site } = await ledgerRelease(root, '2026.11');
     const stored = new Set(readdirSync(join(root, 'data/releases/2026.11/site')));
-    const again = site.files.filter((f) => stored.has(f.sha256)).map((f) => f.path);
-    // Pages link relatively, and name neither base nor version: only the front page says which release it is.
-    expect(again).toContain('index.html');
+    const again = site.filter((f) => stored.has(f.sha256)).map((f) => f.path);
+    // Pages link relatively, and name neither base nor version: the front page, which says which release
+    // it is, keeps a mark for it, and is stored again only when it changes otherwise.
     expect(again).toContain(ADM1);
+    expect(site.find((f) => f.path === 'index.html')).toMatchObject({ template: true });
     expect(again.filter((path) => /\b(ANT|FJI)\b/.test(path))).toEqual([]);
     expect(readdirSync(join(root, 'data/releases/2026.11'))).not.toContain('objects');
   });
@@ -234,23 +233,36 @@ describe('geoshelf release', () => {
   it('refuses when a ledger file is missing, naming it', async () => {
     const root = copyDataTree(FIXTURE, TMP);
     expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
-    const record = read<ReleaseRecord>(root, 'data/releases/1.0.0/release.json');
+    const { record } = await ledgerRelease(root, '1.0.0');
     const sha = record.files.find((f) => f.path === ADM1)!.sha256;
     rmSync(join(root, `data/releases/1.0.0/site/${sha}`));
     rmSync(join(root, 'data/releases/1.0.0/changes.json'));
     const before = await ledgerState(root);
     const r = await cli('release', '1.1.0', '--root', root);
     expect(r.code).toBe(1);
-    const published = read<ReleaseSite>(root, 'data/releases/1.0.0/site.json').files.findIndex(
-      (f) => f.sha256 === sha,
-    );
     expect(r.stderr.split('\n').filter(Boolean)).toEqual([
       `${root}/data/releases/1.0.0/changes.json: missing from the ledger`,
-      `${root}/data/releases/1.0.0/release.json: /levels/2/files/0: the ledger lost ${ADM1} as released (neither site/${sha} nor objects/${sha}.geojson.gz is in a release folder)`,
-      `${root}/data/releases/1.0.0/site.json: /files/${published}: the ledger lost releases/1.0.0/${ADM1} (site/${sha} is in no release folder)`,
-      'geoshelf release: 3 problems in 3 files; release 1.1.0 not made',
+      `${root}/data/releases/1.0.0/release.json: the ledger lost ${ADM1} as released (neither site/${sha} nor objects/${sha}.geojson.gz is in a release folder)`,
+      `${root}/data/releases/1.0.0/release.json: the ledger lost releases/1.0.0/${ADM1} (site/${sha} is in no release folder)`,
+      'geoshelf release: 3 problems in 2 files; release 1.1.0 not made',
     ]);
     expect(await ledgerState(root)).toEqual(before);
+  });
+
+  it('refuses when a record chunk is lost or damaged, naming it and where release.json names it', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    const index = read<{ chunks: Record<string, string[]> }>(root, 'data/releases/1.0.0/release.json');
+    const [registry, site] = [index.chunks.registry!, index.chunks.site!];
+    rmSync(join(root, `data/releases/1.0.0/records/${registry.at(-1)}.json`));
+    writeFileSync(join(root, `data/releases/1.0.0/records/${site[0]}.json`), '[\n]\n');
+    const r = await cli('release', '1.1.0', '--root', root);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual([
+      `${root}/data/releases/1.0.0/release.json: /chunks/registry/${registry.length - 1}: the ledger lost records/${registry.at(-1)}.json (in no release folder)`,
+      `${root}/data/releases/1.0.0/release.json: /chunks/site/0: data/releases/1.0.0/records/${site[0]}.json is damaged: its sha256 is not its name`,
+      'geoshelf release: 2 problems in 1 file; release 1.1.0 not made',
+    ]);
   });
 
   it('a release that fails while writing leaves the ledger as it was, and the next one succeeds', async () => {

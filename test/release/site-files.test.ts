@@ -3,8 +3,8 @@
 // the placeholder for build to fill, and a base written in a form the ledger
 // cannot replace is a bug, never a published broken link.
 import { describe, expect, it } from 'vitest';
-import { BASE_MARK } from '../../build/release/ledger.ts';
-import { publishedTemplate, relativeBase, storedSiteFile } from '../../build/release/site-files.ts';
+import { BASE_MARK, VERSION_MARK } from '../../build/release/ledger.ts';
+import { heldMark, publishedTemplate, relativeBase, storedSiteFile } from '../../build/release/site-files.ts';
 
 const stored = (path: string, text: string) => {
   const { bytes, template } = storedSiteFile(path, Buffer.from(text));
@@ -23,14 +23,43 @@ describe('a release file as the ledger stores it', () => {
     });
   });
 
-  it('the 404 page and JSON keep the placeholder, which build replaces by the release URL under its base', () => {
-    for (const path of ['404.html', 'api/v1/earth/CHL.json', 'sitemap.xml']) {
+  it('the 404 page and the sitemap keep the placeholder, which build replaces by the release URL under its base', () => {
+    for (const path of ['404.html', 'sitemap.xml']) {
       const file = stored(path, `"url":"${BASE_MARK}earth/CHL/"`);
       expect(file).toEqual({ text: `"url":"${BASE_MARK}earth/CHL/"`, template: true });
-      expect(publishedTemplate(file.text, '/atlas/releases/1.0.0/')).toBe(
+      expect(publishedTemplate(file.text, '/atlas/releases/1.0.0/', '1.0.0')).toBe(
         '"url":"/atlas/releases/1.0.0/earth/CHL/"',
       );
     }
+  });
+
+  it('a JSON document of the API links relatively to itself, so it is the same bytes in every release', () => {
+    expect(stored('api/v1/earth/CHL.json', `"url":"${BASE_MARK}earth/CHL/"`)).toEqual({
+      text: '"url":"../../../earth/CHL/"',
+      template: false,
+    });
+    expect(stored('api/v1/index.json', `"api":"${BASE_MARK}api/v1/earth/CHL.json"`)).toEqual({
+      text: '"api":"../../api/v1/earth/CHL.json"',
+      template: false,
+    });
+  });
+
+  it('a page naming its release keeps the version mark, which build replaces by the version', () => {
+    const page = `<a href="${BASE_MARK}earth/">x</a> This is release <strong>${VERSION_MARK}</strong>`;
+    const file = stored('index.html', page);
+    expect(file).toEqual({
+      text: `<a href="./earth/">x</a> This is release <strong>${VERSION_MARK}</strong>`,
+      template: true,
+    });
+    expect(publishedTemplate(file.text, '/releases/2026.11/', '2026.11')).toBe(
+      '<a href="./earth/">x</a> This is release <strong>2026.11</strong>',
+    );
+  });
+
+  it('data holding either mark is named, so that release can refuse it', () => {
+    expect(heldMark(Buffer.from(`{"name":"a ${BASE_MARK} b"}`))).toBe(BASE_MARK);
+    expect(heldMark(Buffer.from(`{"name":"${VERSION_MARK}"}`))).toBe(VERSION_MARK);
+    expect(heldMark(Buffer.from('{"name":"Chile"}'))).toBeUndefined();
   });
 
   it('files without the placeholder are stored as they are', () => {

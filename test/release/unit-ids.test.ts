@@ -19,6 +19,7 @@ import { buildCatalogue } from '../../build/build.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import { countryHistory } from '../../build/site/history.ts';
 import { cli, copyDataTree } from '../support/cli.ts';
+import { ledgerRelease } from '../support/ledger.ts';
 import { HAS_GDAL } from '../formats/gdal.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
@@ -81,7 +82,7 @@ describe('unit IDs in a released catalogue', () => {
   beforeAll(async () => {
     root = copyDataTree(FIXTURE, TMP);
     await release(root, '1.0.0');
-    registry = read<RegistryUnit[]>(root, 'data/releases/1.0.0/registry.json');
+    registry = (await ledgerRelease(root, '1.0.0')).registry;
     dist = await build(root);
   });
 
@@ -157,7 +158,8 @@ describe('unit IDs in a released catalogue', () => {
     expect(Object.fromEntries(doc.units.ADM1!.map((u) => [u.name, u.unit_id]))).toEqual(
       idsByName(root, registry, ADM1),
     );
-    expect(doc.units.ADM1![0]!.page).toMatch(/^\/releases\/1\.0\.0\/earth\/CHL\/#unit-[0-9a-z]{12}$/);
+    // Relative to the document (releases/1.0.0/api/v1/earth/CHL.json): the release's own page.
+    expect(doc.units.ADM1![0]!.page).toMatch(/^\.\.\/\.\.\/\.\.\/earth\/CHL\/#unit-[0-9a-z]{12}$/);
   });
 });
 
@@ -165,7 +167,7 @@ describe('unit IDs of the root with changes not yet released', () => {
   it('a changed level shows no ID (nor unit_id in its downloads) until released; unchanged levels keep theirs', async () => {
     const root = copyDataTree(FIXTURE, TMP);
     await release(root, '1.0.0');
-    const registry = read<RegistryUnit[]>(root, 'data/releases/1.0.0/registry.json');
+    const registry = (await ledgerRelease(root, '1.0.0')).registry;
     await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
     const dist = await build(root);
     const doc = read<CountryDocument>(dist, 'api/v1/earth/CHL.json');
@@ -209,7 +211,7 @@ describe('history across releases', () => {
     await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
     await release(root, '1.1.0');
     const dist = await build(root);
-    const registry = read<RegistryUnit[]>(root, 'data/releases/1.1.0/registry.json');
+    const registry = (await ledgerRelease(root, '1.1.0')).registry;
     const id = registry.find((u) => u.code === 'CL-AN' && u.level === 'ADM1')!.id;
     const history = read<ApiCountryHistory>(dist, 'api/v1/earth/CHL/history.json');
     expect(history.releases.map((r) => [r.version, r.changes, r.changes_page])).toEqual([

@@ -97,7 +97,7 @@ export default defineCommand({
     const root = resolve(values.root);
     const measurer = MeasurementCache.forRoot(root);
     const geometry = GeometryChecker.forRoot(root);
-    const nesting = NestingChecker.forRoot(root);
+    const nesting = NestingChecker.forRoot(root, { codeKey: values['code-key'] });
     const outcome = await makeRelease(root, version, {
       measurer,
       geometry,
