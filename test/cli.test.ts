@@ -17,6 +17,7 @@ const COMMANDS = [
   'validate',
   'manifest',
   'release',
+  'release-copies',
   'build',
   'preview',
   'split',

@@ -6,34 +6,19 @@
 // of one sequential pass. (Used when a file's measurement comes from the
 // cache; otherwise the check runs inside the measurer's own pass.)
 import { compiledScript } from '../core/compiled.ts';
-import { LazyWorker } from '../core/lazy-worker.ts';
+import { WorkerRequests } from '../core/worker-requests.ts';
 import type { RangeResult } from './verdict.ts';
 
-let nextId = 0;
-const jobs = new Map<number, (result: RangeResult | undefined) => void>();
-
-const worker = new LazyWorker<{ id: number; result?: RangeResult; error?: string }>(
+const worker = new WorkerRequests<{ path: string; from: number; to: number }, { result?: RangeResult }>(
   compiledScript('build/geometry/worker.ts'),
-  (reply) => {
-    const resolve = jobs.get(reply.id);
-    if (!resolve) return;
-    jobs.delete(reply.id);
-    worker.done();
-    resolve(reply.result);
-  },
-  () => {
-    for (const resolve of jobs.values()) resolve(undefined);
-    jobs.clear();
-  },
+  'geometry',
 );
 
 /** Returns the worker's check of bytes [from, to) of `path` (undefined if it failed: check it here). */
 export function checkInWorker(path: string, from: number, to: number): Promise<RangeResult | undefined> {
-  const id = nextId++;
-  const result = new Promise<RangeResult | undefined>((resolve) => jobs.set(id, resolve));
-  if (!worker.post({ id, path, from, to })) {
-    jobs.delete(id);
-    return Promise.resolve(undefined);
-  }
-  return result;
+  // Never rejects: the caller may not wait for it (its own half can end mid-feature).
+  return worker.request({ path, from, to }).then(
+    (reply) => reply.result,
+    () => undefined,
+  );
 }

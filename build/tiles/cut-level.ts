@@ -2,9 +2,9 @@
 // main thread reads units and draws maps meanwhile, and a level of any size
 // up to MAX_TILED_BYTES gets tiles without holding up the rest of the build.
 // One thread, started on first use, that holds the process open only while
-// it has levels to cut (core/lazy-worker.ts).
+// it has levels to cut (core/worker-requests.ts).
 import { compiledScript } from '../core/compiled.ts';
-import { LazyWorker } from '../core/lazy-worker.ts';
+import { WorkerRequests, type WorkerReply } from '../core/worker-requests.ts';
 import type { Plane } from '../site/map-plane.ts';
 import type { LevelTiles } from './level-tiles.ts';
 
@@ -17,29 +17,16 @@ export interface CutJob {
   infoPath: string; // where its LevelTiles goes, as JSON
 }
 
-export interface CutReply {
-  id: number;
+export interface CutAnswer {
   tiles?: LevelTiles | null; // null: the level has no polygon, and nothing was written
-  error?: string;
 }
 
-let nextId = 0;
-const pending = new Map<number, { resolve: (t: LevelTiles | null) => void; reject: (e: Error) => void }>();
+/** What tiles-worker.ts posts back for a job. */
+export type CutReply = WorkerReply<CutAnswer>;
 
-const worker = new LazyWorker<CutReply>(
+const worker = new WorkerRequests<Omit<CutJob, 'id'>, CutAnswer>(
   compiledScript('build/tiles/tiles-worker.ts'),
-  (reply) => {
-    const job = pending.get(reply.id);
-    if (!job) return;
-    pending.delete(reply.id);
-    worker.done();
-    if (reply.error !== undefined) job.reject(new Error(reply.error));
-    else job.resolve(reply.tiles ?? null);
-  },
-  (error) => {
-    for (const job of pending.values()) job.reject(error);
-    pending.clear();
-  },
+  'tiles',
 );
 
 /**
@@ -48,14 +35,6 @@ const worker = new LazyWorker<CutReply>(
  * null when the level has no polygon. Levels posted together are cut one
  * after another.
  */
-export function cutLevelInWorker(job: Omit<CutJob, 'id'>): Promise<LevelTiles | null> {
-  const id = nextId++;
-  const result = new Promise<LevelTiles | null>((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-  });
-  if (!worker.post({ ...job, id })) {
-    pending.delete(id);
-    return Promise.reject(new Error('cannot start the tiles worker thread'));
-  }
-  return result;
+export async function cutLevelInWorker(job: Omit<CutJob, 'id'>): Promise<LevelTiles | null> {
+  return (await worker.request(job)).tiles ?? null;
 }

@@ -25,7 +25,7 @@ async function handle(job: CutJob): Promise<void> {
   } catch (error) {
     reply = { id: job.id, error: String((error as Error)?.message ?? error) };
   }
-  // Should posting itself fail, the rejection ends this thread, and cut-level.ts fails every job it holds.
+  // Should posting itself fail, the rejection ends this thread, which fails every job it holds (core/worker-requests.ts).
   parentPort!.postMessage(reply);
 }
 

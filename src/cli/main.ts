@@ -29,6 +29,11 @@ const COMMANDS: Entry[] = [
   { name: 'validate', module: 'validate', summary: 'check every manifest against the schema and its files' },
   { name: 'manifest', module: 'manifest', summary: 'recompute the derived fields of manifests' },
   { name: 'release', module: 'release', summary: 'record the data as a release VERSION in data/releases/' },
+  {
+    name: 'release-copies',
+    module: 'release-copies',
+    summary: "print which files of each release are copies of an earlier release's",
+  },
   { name: 'build', module: 'build', summary: 'write the static catalogue and JSON API to dist/' },
   { name: 'preview', module: 'preview', summary: 'write previews that fit a byte budget' },
   { name: 'split', module: 'split', summary: 'split a level into one file per ADM1 parent' },
