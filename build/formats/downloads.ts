@@ -161,7 +161,8 @@ export async function prepareDownloads(
       const ids = given?.sha256 === sha256 ? given.ids : undefined;
       const found = await findConversion(cache, sha256, job.layer, ids);
       if (found) addConversion(job, conversionKey(sha256, ids), found.dir, found.conversion, false);
-      return { sha256, ids, found: found !== undefined, size: (await stat(source(job))).size };
+      const size = found ? 0 : (await stat(source(job))).size; // only a miss is scheduled by size
+      return { sha256, ids, found: found !== undefined, size };
     }),
   ]);
   // The country archives only read the sources: they are written meanwhile (zlib deflates on
