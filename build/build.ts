@@ -23,7 +23,7 @@ import { worldTiles } from './tiles/world-tiles.ts';
 import { worldMap } from './site/world-map.ts';
 import { renderSite } from './site/site.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
-import { validateManifests, type LoadedManifest } from './manifest/validate.ts';
+import { validateManifests, type LoadedManifest, type Validation } from './manifest/validate.ts';
 import { writeDist, type WriteStats } from './publish/write-dist.ts';
 import { prepareDownloads } from './formats/downloads.ts';
 import type { ApiReleaseStatus } from '../src/shared/api.ts';
@@ -52,6 +52,12 @@ export interface BuildOptions {
   releases?: boolean;
   releaseOf?: string; // the version this build is the frozen copy of, e.g. "2026.11"
   unitIds?: UnitIds; // with releaseOf: the IDs that release gives its units
+  /**
+   * With releaseOf: what `release` found validating this root a moment ago,
+   * and the measurer it used (saved by the caller), so the release's
+   * catalogue is built without validating again. `build` always validates.
+   */
+  validated?: Validation & { measurer: MeasurementCache };
   onProgress?: (stage: string, done?: number, total?: number) => void;
   tiles?: boolean; // false: no map tiles (pages keep their pictures); bench:tiles's baseline
 }
@@ -170,15 +176,13 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     };
   }
 
-  progress('validating manifests');
-  const measurer = MeasurementCache.forRoot(root);
-  const checker = GeometryChecker.forRoot(root);
-  const nesting = NestingChecker.forRoot(root);
-  const { manifests, problems, geometry } = await validateManifests(root, {
-    measurer,
-    geometry: checker,
-    nesting,
-  });
+  const measurer = options.validated?.measurer ?? MeasurementCache.forRoot(root);
+  const earlier = { ...measurer.stats }; // a given measurer's reads before this build are not its own
+  const checker = options.validated ? undefined : GeometryChecker.forRoot(root);
+  const nesting = options.validated ? undefined : NestingChecker.forRoot(root);
+  if (!options.validated) progress('validating manifests');
+  const { manifests, problems, geometry } =
+    options.validated ?? (await validateManifests(root, { measurer, geometry: checker, nesting }));
   if (hasErrors(problems)) return { ok: false, problems };
   const loaded = [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
@@ -276,9 +280,9 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const datasets = loaded.reduce((n, l) => n + l.manifest.datasets.length, 0);
   cache.fingerprint = fingerprint;
   cache.summary = { manifests: loaded.length, datasets, files: write.files, bytes: write.bytes };
-  await measurer.save();
-  await checker.save();
-  await nesting.save();
+  if (!options.validated) await measurer.save();
+  await checker?.save();
+  await nesting?.save();
   await saveCache(buildCache);
   const ms = performance.now() - started;
   const read = measurer.stats;
@@ -288,8 +292,9 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     manifests: loaded.length,
     datasets,
     ms,
-    geojsonFilesRead: read.filesMeasured + drawn.filesRead + tiles.filesRead,
-    geojsonBytesRead: read.bytesRead + drawn.bytesRead + tiles.bytesRead + write.dataBytesCopied,
+    geojsonFilesRead: read.filesMeasured - earlier.filesMeasured + drawn.filesRead + tiles.filesRead,
+    geojsonBytesRead:
+      read.bytesRead - earlier.bytesRead + drawn.bytesRead + tiles.bytesRead + write.dataBytesCopied,
     write,
     warnings: problems,
     conversionWarnings: downloads.warnings,

@@ -4,6 +4,7 @@
 // and refused when its real path leaves <root>/data. A link that stays inside
 // <root>/data is followed: it is read, and published, as the file it points
 // to (a copy at the manifest's path), like any other file of the tree.
+import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 
@@ -11,7 +12,7 @@ import { join, relative, resolve, sep } from 'node:path';
 export type Resolved =
   | { kind: 'missing' }
   | { kind: 'outside'; real: string } // e.g. real "/etc/passwd"
-  | { kind: 'file' | 'folder' | 'other'; real: string; size: number };
+  | { kind: 'file' | 'folder' | 'other'; real: string; size: number; stats: Stats };
 
 const dataRoots = new Map<string, Promise<string>>(); // root → real path of root/data
 
@@ -47,7 +48,8 @@ export async function resolveInData(root: string, file: string): Promise<Resolve
   }
   if (!(await isInsideData(root, real))) return { kind: 'outside', real };
   const info = await stat(real);
-  return { kind: info.isFile() ? 'file' : info.isDirectory() ? 'folder' : 'other', real, size: info.size };
+  const kind = info.isFile() ? 'file' : info.isDirectory() ? 'folder' : 'other';
+  return { kind, real, size: info.size, stats: info };
 }
 
 /**

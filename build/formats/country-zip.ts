@@ -4,7 +4,6 @@
 // Files are streamed from disk (yazl), so the archive's size is not bounded
 // by memory. Cached by a hash of the manifest text and every file's sha256.
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
@@ -24,6 +23,48 @@ export function manifestFiles(manifest: Manifest): string[] {
   return [...paths];
 }
 
+/** A country archive in the cache: its path, its cache key, and what the downloads list about it. */
+export interface CountryZip {
+  path: string; // e.g. "/root/.cache/geoshelf/formats/v1/country/8ab2…/CHL.zip"
+  key: string;
+  file: FormatFile;
+  converted: boolean; // written in this run
+}
+
+/** Returns where the archive of a manifest (whose text is `text`) lies in the cache, by a hash of its text and files. */
+async function archivePlace(
+  cacheDir: string,
+  root: string,
+  text: string,
+  manifest: Manifest,
+  measurer: MeasurementCache,
+): Promise<{ path: string; key: string; paths: string[] }> {
+  const paths = manifestFiles(manifest);
+  const hash = createHash('sha256').update(text);
+  for (const p of paths) hash.update(`\n${p}\n${(await measurer.measure(join(root, p))).sha256}`);
+  const key = hash.digest('hex');
+  const path = join(cacheDir, 'formats', `v${FORMATS_VERSION}`, 'country', key, `${manifest.iso_a3}.zip`);
+  return { path, key, paths };
+}
+
+/** Returns the country archive of a manifest from the cache folder `cacheDir`, or undefined when it is not there whole. */
+export async function findCountryZip(
+  cacheDir: string,
+  root: string,
+  text: string,
+  manifest: Manifest,
+  measurer: MeasurementCache,
+): Promise<CountryZip | undefined> {
+  const { path, key } = await archivePlace(cacheDir, root, text, manifest, measurer);
+  try {
+    const recorded = JSON.parse(await readFile(`${path}.json`, 'utf8')) as FormatFile;
+    if ((await stat(path)).size === recorded.bytes) return { path, key, file: recorded, converted: false };
+  } catch {
+    // Absent or unreadable: written again.
+  }
+  return undefined;
+}
+
 /**
  * Returns the country archive of the manifest `file` (e.g.
  * "data/earth/CHL/manifest.json" under `root`, whose text is `text`), from
@@ -37,18 +78,10 @@ export async function countryZip(
   text: string,
   manifest: Manifest,
   measurer: MeasurementCache,
-): Promise<{ path: string; key: string; file: FormatFile; converted: boolean }> {
-  const paths = manifestFiles(manifest);
-  const hash = createHash('sha256').update(text);
-  for (const p of paths) hash.update(`\n${p}\n${(await measurer.measure(join(root, p))).sha256}`);
-  const key = hash.digest('hex');
-  const name = `${manifest.iso_a3}.zip`;
-  const path = join(cacheDir, 'formats', `v${FORMATS_VERSION}`, 'country', key, name);
-  const record = `${path}.json`;
-  if (existsSync(record) && existsSync(path)) {
-    const recorded = JSON.parse(await readFile(record, 'utf8')) as FormatFile;
-    if ((await stat(path)).size === recorded.bytes) return { path, key, file: recorded, converted: false };
-  }
+): Promise<CountryZip> {
+  const found = await findCountryZip(cacheDir, root, text, manifest, measurer);
+  if (found) return found;
+  const { path, key, paths } = await archivePlace(cacheDir, root, text, manifest, measurer);
   await mkdir(dirname(path), { recursive: true });
   const folder = dirname(file) + '/'; // e.g. "data/earth/CHL/"; every path lies inside it (rule path-outside)
   const entries = [{ file: join(root, file), name: `${manifest.iso_a3}/manifest.json` }];
@@ -56,7 +89,8 @@ export async function countryZip(
     entries.push({ file: join(root, p), name: `${manifest.iso_a3}/${p.slice(folder.length)}` });
   await writeZip(path, entries);
   const { size } = await stat(path);
+  const name = `${manifest.iso_a3}.zip`;
   const made: FormatFile = { format: 'zip', file: name, bytes: size, sha256: await sha256File(path) };
-  await writeFileAtomic(record, JSON.stringify(made) + '\n');
+  await writeFileAtomic(`${path}.json`, JSON.stringify(made) + '\n');
   return { path, key, file: made, converted: true };
 }

@@ -13,10 +13,11 @@ import type { Manifest } from '../../src/shared/manifest.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
-import { countryZip } from './country-zip.ts';
+import { countryZip, findCountryZip, type CountryZip } from './country-zip.ts';
 import {
   cachedConversion,
   conversionKey,
+  findConversion,
   FORMATS_VERSION,
   WORKER_FROM_BYTES,
   type Conversion,
@@ -56,6 +57,18 @@ export interface Downloads {
   warnings: Problem[];
 }
 
+/** One level file or part to convert: where its downloads go, and where its result is put. */
+interface Job {
+  source: string; // e.g. "data/earth/CHL/CHL_ADM1.geojson"
+  layer: string;
+  folder: string; // e.g. "downloads/earth/CHL/"
+  set: (l: LayerDownloads) => void;
+  warnings?: Problem[];
+}
+
+/** Cache lookups at once: each only stats a few files and reads a small record. */
+const LOOKUPS = 16;
+
 /** Returns a country's downloads folder inside dist/, e.g. "downloads/earth/CHL/". */
 export function downloadsFolder(m: Manifest): string {
   return `downloads/${m.body}/${m.iso_a3}/`;
@@ -82,13 +95,7 @@ export async function prepareDownloads(
     reused: 0,
     warnings: [],
   };
-  const jobs: {
-    source: string;
-    layer: string;
-    folder: string;
-    set: (l: LayerDownloads) => void;
-    warnings?: Problem[];
-  }[] = [];
+  const jobs: Job[] = [];
   const pending: { file: string; text: string; manifest: Manifest; datasets: DatasetDownloads[] }[] = [];
   for (const { file, text, manifest: m } of loaded) {
     const datasets: DatasetDownloads[] = [];
@@ -114,10 +121,7 @@ export async function prepareDownloads(
   const used = new Set<string>();
   let done = 0;
   const total = jobs.length + pending.length;
-  // The country archives only read the sources: they are written meanwhile (zlib deflates on
-  // the thread pool, so a large archive overlaps the conversions instead of following them).
-  const archives = runAll(pending, 1, async ({ file, text, manifest, datasets }) => {
-    const zip = await countryZip(cache, root, file, text, manifest, measurer);
+  const addArchive = ({ file, manifest, datasets }: (typeof pending)[number], zip: CountryZip) => {
     used.add(`country:${zip.key}`);
     if (zip.converted) result.converted++;
     else result.reused++;
@@ -125,39 +129,62 @@ export async function prepareDownloads(
     result.files.set(archive.url, zip.path);
     result.byManifest.set(file, { archive, datasets });
     onProgress(++done, total);
-  });
+  };
+  const addConversion = (job: Job, key: string, dir: string, conversion: Conversion, converted: boolean) => {
+    used.add(key);
+    if (converted) result.converted++;
+    else result.reused++;
+    const files = conversion.files.map((f) => ({ ...f, url: `${job.folder}${f.file}` }));
+    for (const f of files) result.files.set(f.url, join(dir, f.file));
+    job.set({ ...conversion, files });
+    job.warnings = conversion.warnings.map(({ rule, pointer, message }) => ({
+      file: job.source,
+      pointer,
+      rule,
+      severity: 'warning' as const,
+      message,
+    }));
+    onProgress(++done, total);
+  };
+  // First what the cache holds, many at a time: a lookup only stats files and reads a small
+  // record, so when one country changed this is nearly all the work, and bound by latency.
+  const source = (job: Job) => join(root, job.source); // e.g. "data/earth/CHL/CHL_ADM1.geojson"
+  const [archiveHits, conversionHits] = await Promise.all([
+    runAll(pending, LOOKUPS, async (p) => {
+      const zip = await findCountryZip(cache, root, p.text, p.manifest, measurer);
+      if (zip) addArchive(p, zip);
+      return zip !== undefined;
+    }),
+    runAll(jobs, LOOKUPS, async (job) => {
+      const { sha256 } = await measurer.measure(source(job));
+      const given = unitIds?.files.get(job.source);
+      const ids = given?.sha256 === sha256 ? given.ids : undefined;
+      const found = await findConversion(cache, sha256, job.layer, ids);
+      if (found) addConversion(job, conversionKey(sha256, ids), found.dir, found.conversion, false);
+      const size = found ? 0 : (await stat(source(job))).size; // only a miss is scheduled by size
+      return { sha256, ids, found: found !== undefined, size };
+    }),
+  ]);
+  // The country archives only read the sources: they are written meanwhile (zlib deflates on
+  // the thread pool, so a large archive overlaps the conversions instead of following them).
+  const archives = runAll(
+    pending.filter((_, i) => !archiveHits[i]),
+    1,
+    async (p) => addArchive(p, await countryZip(cache, root, p.file, p.text, p.manifest, measurer)),
+  );
   // Two slots, one per core. A large source converts on two threads of its own (formats.ts) and
   // takes both, so two large conversions never hold their memory at once; largest first, so the
   // small ones fill in around them.
-  const sizes = new Map(
-    await Promise.all(jobs.map(async (job) => [job, (await stat(join(root, job.source))).size] as const)),
-  );
-  const bySize = [...jobs].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+  const misses = jobs.flatMap((job, i) => (conversionHits[i]!.found ? [] : [{ job, ...conversionHits[i]! }]));
+  const bySize = misses.sort((a, b) => b.size - a.size);
   const conversions = runAll(
     bySize,
     2,
-    async (job) => {
-      const source = join(root, job.source); // e.g. "data/earth/CHL/CHL_ADM1.geojson"
-      const { sha256 } = await measurer.measure(source);
-      const given = unitIds?.files.get(job.source);
-      const ids = given?.sha256 === sha256 ? given.ids : undefined;
-      const { dir, conversion, converted } = await cachedConversion(cache, source, sha256, job.layer, ids);
-      used.add(conversionKey(sha256, ids));
-      if (converted) result.converted++;
-      else result.reused++;
-      const files = conversion.files.map((f) => ({ ...f, url: `${job.folder}${f.file}` }));
-      for (const f of files) result.files.set(f.url, join(dir, f.file));
-      job.set({ ...conversion, files });
-      job.warnings = conversion.warnings.map(({ rule, pointer, message }) => ({
-        file: job.source,
-        pointer,
-        rule,
-        severity: 'warning' as const,
-        message,
-      }));
-      onProgress(++done, total);
+    async ({ job, sha256, ids }) => {
+      const made = await cachedConversion(cache, source(job), sha256, job.layer, ids);
+      addConversion(job, conversionKey(sha256, ids), made.dir, made.conversion, made.converted);
     },
-    (job) => (sizes.get(job)! >= WORKER_FROM_BYTES ? 2 : 1),
+    (miss) => (miss.size >= WORKER_FROM_BYTES ? 2 : 1),
   );
   // Wait for both even when one fails, so nothing writes into the cache after we return.
   const settled = await Promise.allSettled([archives, conversions]);

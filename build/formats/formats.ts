@@ -197,6 +197,31 @@ export function conversionDir(cacheDir: string, key: string, layer: string): str
 }
 
 /**
+ * Returns the cached conversion of a source whose sha256 is `sourceSha256`
+ * (with `unitIds`, when given) from the cache under `cacheDir`, or undefined
+ * when it is absent or incomplete. Reads only the conversion's small record
+ * and the sizes of its files.
+ */
+export async function findConversion(
+  cacheDir: string,
+  sourceSha256: string,
+  layer: string,
+  unitIds?: string[],
+): Promise<{ dir: string; conversion: Conversion } | undefined> {
+  const dir = conversionDir(cacheDir, conversionKey(sourceSha256, unitIds), layer);
+  try {
+    const conversion = JSON.parse(await readFile(join(dir, 'conversion.json'), 'utf8')) as Conversion;
+    const sizes = await Promise.all(
+      conversion.files.map((f) => stat(join(dir, f.file)).catch(() => undefined)),
+    );
+    if (sizes.every((s, i) => s?.size === conversion.files[i].bytes)) return { dir, conversion };
+  } catch {
+    // Absent or unreadable: converted again.
+  }
+  return undefined;
+}
+
+/**
  * Returns the conversion of a source whose sha256 is `sourceSha256` (with
  * `unitIds`, when given) from the cache under `cacheDir`, converting it first
  * when absent (or incomplete).
@@ -208,20 +233,9 @@ export async function cachedConversion(
   layer: string,
   unitIds?: string[],
 ): Promise<{ dir: string; conversion: Conversion; converted: boolean }> {
+  const found = await findConversion(cacheDir, sourceSha256, layer, unitIds);
+  if (found) return { ...found, converted: false };
   const dir = conversionDir(cacheDir, conversionKey(sourceSha256, unitIds), layer);
-  const record = join(dir, 'conversion.json');
-  if (existsSync(record)) {
-    try {
-      const conversion = JSON.parse(await readFile(record, 'utf8')) as Conversion;
-      const sizes = await Promise.all(
-        conversion.files.map((f) => stat(join(dir, f.file)).catch(() => undefined)),
-      );
-      if (sizes.every((s, i) => s?.size === conversion.files[i].bytes))
-        return { dir, conversion, converted: false };
-    } catch {
-      // An unreadable record is remade below.
-    }
-  }
   return { dir, conversion: await convertLevel(source, dir, layer, unitIds), converted: true };
 }
 

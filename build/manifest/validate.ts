@@ -46,6 +46,13 @@ export interface ValidateOptions {
   strict?: boolean; // OGC geometry and nesting problems are errors, not warnings (validate --strict)
 }
 
+/** What validateManifests finds: the manifests that pass the schema, every problem, and each checked file's geometry status. */
+export interface Validation {
+  manifests: LoadedManifest[];
+  problems: Problem[];
+  geometry: Map<string, GeometryCounts>; // by path, e.g. "data/earth/CHL/CHL_ADM1.geojson"
+}
+
 /**
  * Returns every manifest under `root` (`data/*\/*\/manifest.json`) that passes
  * the schema, and every problem found in all of them: schema, folder, paths,
@@ -54,10 +61,7 @@ export interface ValidateOptions {
  * `strict`). Only errors make a tree unpublishable. `geometry` gives the
  * status of each checked file, keyed by path (e.g. "data/earth/CHL/CHL_ADM1.geojson").
  */
-export async function validateManifests(
-  root: string,
-  options: ValidateOptions = {},
-): Promise<{ manifests: LoadedManifest[]; problems: Problem[]; geometry: Map<string, GeometryCounts> }> {
+export async function validateManifests(root: string, options: ValidateOptions = {}): Promise<Validation> {
   const files = await findManifests(root);
   const loaded = await loadManifests(root, files);
   // A file large enough to share with the worker is coming: boot it while the rest starts.

@@ -34,8 +34,8 @@ export interface WriteStats {
 
 /** One file of the plan, with whether the previous dist/ already holds it. */
 type Entry =
-  | { kind: 'generated'; path: string; bytes: Buffer; hash: string; same: boolean }
-  | { kind: 'data'; path: string; real: string; built: boolean; source: Stats; same: boolean };
+  | { kind: 'generated'; path: string; bytes: Buffer; hash: string; same: boolean; old?: Stats }
+  | { kind: 'data'; path: string; real: string; built: boolean; source: Stats; same: boolean; old?: Stats };
 
 async function statOrUndefined(path: string): Promise<Stats | undefined> {
   return stat(path).catch(() => undefined);
@@ -68,7 +68,7 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
           ? record.hash === hash
           : (await readFile(join(previous!, path))).equals(bytes);
     }
-    return { kind: 'generated', path, bytes, hash, same };
+    return { kind: 'generated', path, bytes, hash, same, old: old || undefined };
   });
   // Data files: validation refused anything outside data/; this makes sure nothing else ever is copied.
   // Built files (e.g. cached conversions) come from the build's own cache folder.
@@ -78,6 +78,7 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
   ];
   const data = runAll(sources, 16, async ([path, from]): Promise<Entry> => {
     let real = from;
+    let source: Stats | undefined; // a data file's, from resolving it
     if (real === undefined) {
       const found = await resolveInData(root, path);
       if (found.kind !== 'file') {
@@ -91,9 +92,10 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
         );
       }
       real = found.real;
+      source = found.stats;
     }
     const built = from !== undefined;
-    const source = await stat(real);
+    source ??= await stat(real);
     const old = previous && (await statOrUndefined(join(previous, path)));
     const record = cache.published[path];
     const same =
@@ -104,7 +106,7 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
       old.ino === record.ino &&
       old.size === source.size &&
       record.from === from;
-    return { kind: 'data', path, real, built, source, same };
+    return { kind: 'data', path, real, built, source, same, old: old || undefined };
   });
   return [...(await generated), ...(await data)];
 }
@@ -151,18 +153,23 @@ export async function writeDist(
       const dir = dirname(dest);
       if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
       await made.get(dir);
-      if (e.same && (await tryLink(join(previous!, e.path), dest))) stats.reused++;
-      else if (e.kind === 'generated') {
+      // A hard link shares its inode, size and mtime with the file linked: no need to stat it again.
+      let linked: Stats | undefined;
+      if (e.same && (await tryLink(join(previous!, e.path), dest))) {
+        linked = e.old;
+        stats.reused++;
+      } else if (e.kind === 'generated') {
         await writeFile(dest, e.bytes);
         stats.written++;
       } else if (e.built && (await tryLink(e.real, dest))) {
+        linked = e.source;
         stats.written++; // a built file is never changed in place (always replaced by a rename): link it
       } else {
         await copyFile(e.real, dest);
         stats.written++;
         stats.dataBytesCopied += e.source.size;
       }
-      const written = await stat(dest);
+      const written = linked ?? (await stat(dest));
       if (e.kind === 'generated') {
         outputs[e.path] = { hash: e.hash, ino: written.ino, size: written.size, mtimeMs: written.mtimeMs };
       } else {

@@ -16,7 +16,12 @@ import { CODE_KEYS, NAME_KEYS, PARENT_KEYS } from '../identity/keys.ts';
 import { readGzippedLevelUnits, readLevelUnits } from '../identity/level.ts';
 import { identifyCountry, retire, type LevelVintage, type PreviousLevel } from '../identity/registry.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../identity/thresholds.ts';
-import { validateManifests, type LoadedManifest, type ValidateOptions } from '../manifest/validate.ts';
+import {
+  validateManifests,
+  type LoadedManifest,
+  type Validation,
+  type ValidateOptions,
+} from '../manifest/validate.ts';
 import { releasedFiles, sameFiles } from './files.ts';
 import { currentLevelFiles, unitIdsOf, type UnitIds } from '../identity/unit-ids.ts';
 import {
@@ -41,15 +46,17 @@ export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geom
   codeKey?: string; // the property holding each unit's code, when not shapeISO and the like
   /**
    * Builds the catalogue as this release publishes it into `out`, for the
-   * URL path `base` (BASE_MARK; build/build.ts's buildCatalogue with releases: false and
-   * releaseOf: version; passed in by the CLI, since build publishes the
-   * ledger this stage writes).
+   * URL path `base` (BASE_MARK; build/build.ts's buildCatalogue with releases: false,
+   * releaseOf: version, and `validated`, what this stage validated, so that
+   * the build does not validate again; passed in by the CLI, since build
+   * publishes the ledger this stage writes).
    */
   buildSite: (
     out: string,
     base: string,
     version: string,
     unitIds: UnitIds,
+    validated: Validation,
   ) => Promise<{ ok: true } | { ok: false; problems: Problem[] }>;
   /** For tests: called once the new release folder is complete, before it is moved into the ledger. */
   beforeCommit?: (staged: string) => Promise<void> | void;
@@ -98,7 +105,7 @@ export async function makeRelease(
   if (marked.length) return { status: 'refused', problems: [...validated.problems, ...marked] };
   const made = await identify(root, version, manifests, files, ledger, options);
   const ids = unitIdsOf(version, made.record.levels, currentLevelFiles(manifests.map((m) => m.manifest)));
-  const committed = await commit(root, ledger, made, ids, options);
+  const committed = await commit(root, ledger, made, ids, validated, options);
   if (committed.problems) return { status: 'refused', problems: committed.problems };
   return { status: 'recorded', problems: validated.problems, record: made.record, changes: made.changes };
 }
@@ -273,6 +280,7 @@ async function commit(
   ledger: Ledger,
   made: Made,
   ids: UnitIds,
+  validated: Validation,
   options: ReleaseOptions,
 ): Promise<{ problems?: Problem[] }> {
   const stagingRoot = join(cacheDir(root), 'release-staging');
@@ -283,7 +291,7 @@ async function commit(
   const version = made.record.version;
   try {
     // Built for the marks, not this release's base and version, so that its files are the same bytes in every release until they change.
-    const built = await options.buildSite(siteOut, BASE_MARK, VERSION_MARK, ids);
+    const built = await options.buildSite(siteOut, BASE_MARK, VERSION_MARK, ids, validated);
     if (!built.ok) return { problems: built.problems };
     await mkdir(join(staged, 'site'), { recursive: true });
     await writeFile(join(staged, 'changes.json'), `${JSON.stringify(made.changes, null, 1)}\n`);

@@ -3,7 +3,9 @@
 // drawn, its map as SVG with one `data-u` per unit (build/site/map-svg.ts). Both
 // are cached in <root>/.cache/geoshelf/atlas.json by source file, size and
 // mtime, so a rebuild reads only changed files.
+import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { runAll } from '../core/slots.ts';
 import { join } from 'node:path';
 import { cacheFiles, loadCache, saveCache, type FileStamp } from '../publish/build-cache.ts';
 import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
@@ -123,7 +125,7 @@ export async function readAtlas(
     drawing: string | undefined,
     fill: (features: unknown[], rows?: UnitRow[]) => { units?: Unit[]; svg?: string | null },
   ) => {
-    const info = await stat(join(root, path));
+    const info = await stamp(path);
     let hit = cache.data[key];
     if (
       !hit ||
@@ -154,6 +156,16 @@ export async function readAtlas(
     return hit;
   };
 
+  // Every source's size and mtime, many at a time: when little changed, these are nearly all the work.
+  const stamps = new Map<string, Promise<Stats>>();
+  const stamp = (path: string) => {
+    if (!stamps.has(path)) stamps.set(path, stat(join(root, path)));
+    return stamps.get(path)!;
+  };
+  const sources = loaded.flatMap(({ manifest }) =>
+    manifest.datasets.flatMap((d) => [...unitSources(d), ...(drawnSource(d) ? [drawnSource(d)!] : [])]),
+  );
+  await runAll(sources, 16, async (path) => void (await stamp(path).catch(() => undefined)));
   const atlas = new Map<string, CountryAtlas>();
   for (const { file, manifest } of loaded) {
     const levels: AtlasLevel[] = [];

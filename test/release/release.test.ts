@@ -12,6 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ReleaseChange } from '../../src/shared/api.ts';
 import { buildCatalogue } from '../../build/build.ts';
 import { listFiles } from '../../build/core/files.ts';
+import { GeometryChecker } from '../../build/geometry/cache.ts';
+import { NestingChecker } from '../../build/identity/nesting-cache.ts';
+import { MeasurementCache } from '../../build/measure/cache.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import { BASE_MARK } from '../../build/release/ledger.ts';
 import { BIN, CHILD_BOUND_MS, cli, copyDataTree } from '../support/cli.ts';
@@ -148,6 +151,46 @@ describe('geoshelf release', () => {
     expect(site.find((f) => f.path === 'index.html')).toMatchObject({ template: true });
     expect(again.filter((path) => /\b(ANT|FJI)\b/.test(path))).toEqual([]);
     expect(readdirSync(join(root, 'data/releases/2026.11'))).not.toContain('objects');
+  });
+
+  it('a release validates once: its catalogue build does not validate again, and reads only the changed level file', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    /** Releases `version` wired as the CLI wires it; returns the GeoJSON files its catalogue build read. */
+    const release = async (version: string) => {
+      const measurer = MeasurementCache.forRoot(root);
+      const geometry = GeometryChecker.forRoot(root);
+      const nesting = NestingChecker.forRoot(root);
+      let read: number | undefined;
+      const stages = new Set<string>();
+      const outcome = await makeRelease(root, version, {
+        measurer,
+        geometry,
+        nesting,
+        buildSite: async (out, base, v, unitIds, validated) => {
+          const built = await buildCatalogue({
+            root,
+            out,
+            base,
+            releases: false,
+            releaseOf: v,
+            unitIds,
+            validated: { ...validated, measurer },
+            onProgress: (stage) => stages.add(stage),
+          });
+          if (built.ok) read = built.geojsonFilesRead;
+          return built;
+        },
+      });
+      await Promise.all([measurer.save(), geometry.save(), nesting.save()]);
+      expect(outcome.status).toBe('recorded');
+      return { read, validatedAgain: stages.has('validating manifests') };
+    };
+    const first = await release('1.0.0');
+    await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
+    const second = await release('1.1.0');
+    // The build takes what the release validated; it reads CHL_ADM1 to draw its map and cut its tiles, and nothing else.
+    expect(second).toEqual({ read: 2, validatedAgain: false });
+    expect(first.read).toBeGreaterThan(second.read!);
   });
 
   it('refuses data holding the text a release reserves for its own URL, naming the file', async () => {

@@ -104,8 +104,16 @@ export default defineCommand({
       nesting,
       thresholds,
       codeKey: values['code-key'],
-      buildSite: (out, base, v, unitIds) =>
-        buildCatalogue({ root, out, base, releases: false, releaseOf: v, unitIds }),
+      buildSite: (out, base, v, unitIds, validated) =>
+        buildCatalogue({
+          root,
+          out,
+          base,
+          releases: false,
+          releaseOf: v,
+          unitIds,
+          validated: { ...validated, measurer },
+        }),
     });
     await measurer.save();
     await geometry.save();
