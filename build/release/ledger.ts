@@ -158,35 +158,53 @@ export async function readLedger(root: string): Promise<Ledger> {
     throw error;
   }
   // First what every folder stores: a release names what earlier ones wrote.
-  for (const name of names) {
-    const dir = `${LEDGER_DIR}/${name}`;
-    const index = async (sub: string, pattern: RegExp, into: Map<string, string>) => {
-      try {
-        for (const file of await readdir(join(root, dir, sub))) {
-          const sha = pattern.exec(file)?.[1];
-          if (sha) into.set(sha, `${dir}/${sub}/${file}`);
-        }
-      } catch {
-        // a release that stored nothing of that kind
-      }
-    };
-    await index('objects', /^([0-9a-f]{64})\.geojson\.gz$/, objects);
-    await index('site', /^([0-9a-f]{64})$/, siteObjects);
-    await index('records', CHUNK_FILE, records);
+  const index = async (dir: string, sub: string, pattern: RegExp) => {
+    try {
+      const files = await readdir(join(root, dir, sub));
+      return files.flatMap((file) => {
+        const sha = pattern.exec(file)?.[1];
+        return sha ? [[sha, `${dir}/${sub}/${file}`] as const] : [];
+      });
+    } catch {
+      return []; // a release that stored nothing of that kind
+    }
+  };
+  const stores = await Promise.all(
+    names.map(async (name) => {
+      const dir = `${LEDGER_DIR}/${name}`;
+      return Promise.all([
+        index(dir, 'objects', /^([0-9a-f]{64})\.geojson\.gz$/),
+        index(dir, 'site', /^([0-9a-f]{64})$/),
+        index(dir, 'records', CHUNK_FILE),
+      ]);
+    }),
+  );
+  for (const [gz, site, chunks] of stores) {
+    for (const [sha, path] of gz) objects.set(sha, path);
+    for (const [sha, path] of site) siteObjects.set(sha, path);
+    for (const [sha, path] of chunks) records.set(sha, path);
   }
-  const chunks = new ChunkReader(root, records, problems);
+  const chunks = new ChunkReader(root, records);
   const releases: LedgerRelease[] = [];
-  for (const name of names) {
+  // All folders at once, their problems kept apart so that they are listed in folder order.
+  const read = await Promise.all(
+    names.map(async (name) => {
+      const own: Problem[] = [];
+      return { release: await readRelease(root, `${LEDGER_DIR}/${name}`, chunks, own), problems: own };
+    }),
+  );
+  for (const [n, name] of names.entries()) {
     const dir = `${LEDGER_DIR}/${name}`;
-    const read = await readRelease(root, dir, chunks, problems);
-    if (!read) continue;
-    if (read.record.version !== name) {
+    const { release, problems: own } = read[n]!;
+    problems.push(...own);
+    if (!release) continue;
+    if (release.record.version !== name) {
       problems.push(
-        ledgerProblem(`${dir}/release.json`, `says version "${read.record.version}", in folder "${name}"`),
+        ledgerProblem(`${dir}/release.json`, `says version "${release.record.version}", in folder "${name}"`),
       );
       continue;
     }
-    releases.push(read);
+    releases.push(release);
   }
   releases.sort((a, b) => a.record.sequence - b.record.sequence);
   checkReleases(releases, objects, siteObjects, problems);
@@ -213,10 +231,10 @@ async function readRelease(
   if (stored?.ledger_version === 2) {
     const file = `${dir}/release.json`;
     const { chunks: lists, ...rest } = stored;
-    const files = await chunks.list<ReleasedFile>(file, '/chunks/files', lists.files);
-    const levels = await chunks.list<ReleasedLevel>(file, '/chunks/levels', lists.levels);
-    const registry = await chunks.list<RegistryUnit>(file, '/chunks/registry', lists.registry);
-    const site = await chunks.list<SiteFile>(file, '/chunks/site', lists.site);
+    const files = await chunks.list<ReleasedFile>(file, '/chunks/files', lists.files, problems);
+    const levels = await chunks.list<ReleasedLevel>(file, '/chunks/levels', lists.levels, problems);
+    const registry = await chunks.list<RegistryUnit>(file, '/chunks/registry', lists.registry, problems);
+    const site = await chunks.list<SiteFile>(file, '/chunks/site', lists.site, problems);
     if (!files || !levels || !registry || !site) return undefined;
     const record: ReleaseRecord = { ...rest, files, levels };
     return { record, site: { layout: 2, files: site }, dir, registry: withLastSeen(record, registry) };
@@ -293,20 +311,20 @@ class ChunkReader {
   constructor(
     private root: string,
     private stored: Map<string, string>,
-    private problems: Problem[],
   ) {}
 
-  /** Returns the items of `shas` in order, or undefined (with a problem at `file`, `pointer`) when one is lost or damaged. */
-  async list<T>(file: string, pointer: string, shas: unknown): Promise<T[] | undefined> {
+  /** Returns the items of `shas` in order, or undefined (with a problem at `file`, `pointer`, into `problems`) when one is lost or damaged. */
+  async list<T>(file: string, pointer: string, shas: unknown, problems: Problem[]): Promise<T[] | undefined> {
     if (!Array.isArray(shas) || !shas.every((s) => typeof s === 'string' && /^[0-9a-f]{64}$/.test(s))) {
-      this.problems.push({ ...ledgerProblem(file, 'expected a list of sha256s'), pointer });
+      problems.push({ ...ledgerProblem(file, 'expected a list of sha256s'), pointer });
       return undefined;
     }
     const items: T[] = [];
-    for (const [i, sha] of (shas as string[]).entries()) {
-      const got = await this.chunk(sha);
+    // All at once: a release names hundreds of small chunks, and each read is mostly waiting.
+    const chunks = await Promise.all((shas as string[]).map((sha) => this.chunk(sha)));
+    for (const [i, got] of chunks.entries()) {
       if (typeof got === 'string') {
-        this.problems.push({ ...ledgerProblem(file, got), pointer: `${pointer}/${i}` });
+        problems.push({ ...ledgerProblem(file, got), pointer: `${pointer}/${i}` });
         return undefined;
       }
       items.push(...(got as T[]));
