@@ -29,8 +29,7 @@ async function release(root: string, version: string): Promise<void> {
     measurer: MeasurementCache.forRoot(root),
     geometry: GeometryChecker.forRoot(root),
     nesting: NestingChecker.forRoot(root),
-    buildSite: (out, base, v, unitIds) =>
-      buildCatalogue({ root, out, base, releases: false, releaseOf: v, unitIds }),
+    buildSite: (site) => buildCatalogue({ root, ...site }),
   });
   if (outcome.status !== 'recorded') throw new Error(`release ${version}: ${outcome.status}`);
 }

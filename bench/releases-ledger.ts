@@ -61,16 +61,7 @@ async function release(
     measurer,
     geometry,
     nesting,
-    buildSite: (out, base, v, unitIds, validated) =>
-      buildCatalogue({
-        root,
-        out,
-        base,
-        releases: false,
-        releaseOf: v,
-        unitIds,
-        validated: { ...validated, measurer },
-      }),
+    buildSite: (site, validated) => buildCatalogue({ root, ...site, validated: { ...validated, measurer } }),
   });
   await Promise.all([measurer.save(), geometry.save(), nesting.save()]);
   const ms = performance.now() - t0;

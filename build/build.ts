@@ -24,7 +24,7 @@ import { worldMap } from './site/world-map.ts';
 import { renderSite } from './site/site.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
 import { validateManifests, type LoadedManifest, type Validation } from './manifest/validate.ts';
-import { writeDist, type WriteStats } from './publish/write-dist.ts';
+import { writeDist, type DistPlan, type WriteStats } from './publish/write-dist.ts';
 import { prepareDownloads } from './formats/downloads.ts';
 import type { ApiReleaseStatus } from '../src/shared/api.ts';
 import { releasedFiles } from './release/files.ts';
@@ -39,9 +39,17 @@ import {
   type PublishedReleases,
 } from './release/publish.ts';
 
-export interface BuildOptions {
+/** Where a build's files go instead of `out`: `release` stores them in its ledger (build/release/site-store.ts). */
+export type SiteWriter = (plan: DistPlan) => Promise<WriteStats>;
+
+export type BuildOptions = BuildCommon &
+  (
+    | { out: string; writeSite?: undefined } // e.g. "dist", replaced in one swap
+    | { out?: undefined; writeSite: SiteWriter }
+  );
+
+export interface BuildCommon {
   root: string; // folder holding data/{body}/{ISO3}/manifest.json
-  out: string; // e.g. "dist"
   base?: string; // URL path the site lives under, default "/"
   siteUrl?: string; // e.g. "https://boundaries.example.org", for absolute sitemap URLs
   /**
@@ -130,7 +138,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const started = performance.now();
   const progress = options.onProgress ?? (() => {});
   const root = resolve(options.root);
-  const out = resolve(options.out);
+  const out = options.out === undefined ? undefined : resolve(options.out);
   let base: string;
   try {
     base = normaliseBase(options.base ?? '/');
@@ -140,7 +148,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   if (options.siteUrl !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(options.siteUrl)) {
     throw new UserError(`--site-url: expected an origin like https://example.org, got "${options.siteUrl}"`);
   }
-  await checkOut(root, out);
+  if (out !== undefined) await checkOut(root, out);
   const ledger = options.releases === false ? undefined : await readLedger(root);
   if (ledger?.problems.length) return { ok: false, problems: ledger.problems };
   const releases = ledger?.releases.length ? ledger : undefined; // no release made yet: nothing to publish
@@ -150,7 +158,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const buildCache = await loadBuildCache(root);
   const cache = buildCache.data;
   const fingerprint = await inputFingerprint(root, {
-    out,
+    out: out ?? null,
     base,
     siteUrl: options.siteUrl ?? null,
     tiles: options.tiles !== false,
@@ -158,13 +166,18 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     releaseOf: options.releaseOf ?? null,
     unitIds: options.unitIds ? [options.unitIds.release, [...options.unitIds.files]] : null,
   });
-  if (cache.fingerprint === fingerprint && cache.summary && (await distUnchanged(root, out, cache))) {
+  const unchanged =
+    out !== undefined &&
+    cache.fingerprint === fingerprint &&
+    cache.summary &&
+    (await distUnchanged(root, out, cache));
+  if (unchanged && cache.summary) {
     const { manifests, datasets, files, bytes } = cache.summary;
     const write = { files, bytes, written: 0, reused: files, dataBytesCopied: 0, swapped: false };
     const ms = performance.now() - started;
     return {
       ok: true,
-      out: options.out,
+      out: options.out ?? '',
       manifests,
       datasets,
       ms,
@@ -270,16 +283,16 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     generated.set(changesPage(feed.version), renderChangesPage(context, feed));
   const built = new Map([...downloads.files, ...(published?.built ?? [])]);
 
-  const write = await writeDist(
-    root,
-    out,
-    { generated, data: dataFiles(loaded), built },
-    cache,
-    (done, total) => progress('writing files', done, total),
-  );
+  const plan = { generated, data: dataFiles(loaded), built };
+  const write =
+    out === undefined
+      ? await options.writeSite!(plan)
+      : await writeDist(root, out, plan, cache, (done, total) => progress('writing files', done, total));
   const datasets = loaded.reduce((n, l) => n + l.manifest.datasets.length, 0);
-  cache.fingerprint = fingerprint;
-  cache.summary = { manifests: loaded.length, datasets, files: write.files, bytes: write.bytes };
+  if (out !== undefined) {
+    cache.fingerprint = fingerprint;
+    cache.summary = { manifests: loaded.length, datasets, files: write.files, bytes: write.bytes };
+  }
   if (!options.validated) await measurer.save();
   await checker?.save();
   await nesting?.save();
@@ -288,7 +301,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const read = measurer.stats;
   return {
     ok: true,
-    out: options.out.replace(/\/+$/, ''),
+    out: options.out?.replace(/\/+$/, '') ?? '',
     manifests: loaded.length,
     datasets,
     ms,

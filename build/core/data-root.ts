@@ -7,6 +7,8 @@
 import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
+import { UserError } from './errors.ts';
+import { problem } from './problem.ts';
 
 /** What a path under the root leads to, after following every link in it. */
 export type Resolved =
@@ -73,4 +75,19 @@ export function outsideProblem(
     message: `file ${file} leads outside data/ through a symbolic link (to ${where}); it is never read or published`,
     paths: inside ? [file, where] : [file],
   };
+}
+
+/**
+ * Returns the real path and stats of the data file `file` about to be
+ * published; throws a UserError naming it (rule `link-outside`) when it leads
+ * outside the data folder or is not a file.
+ */
+export async function publishedDataFile(root: string, file: string): Promise<{ real: string; stats: Stats }> {
+  const found = await resolveInData(root, file);
+  if (found.kind === 'file') return { real: found.real, stats: found.stats };
+  const why =
+    found.kind === 'outside' ? outsideProblem(root, file, found.real) : { message: 'is not a file' };
+  throw new UserError(
+    problem(file, why.message, { rule: 'link-outside', ...('paths' in why ? { paths: why.paths } : {}) }),
+  );
 }

@@ -10,9 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { outsideProblem, resolveInData } from '../core/data-root.ts';
-import { UserError } from '../core/errors.ts';
-import { problem } from '../core/problem.ts';
+import { publishedDataFile } from '../core/data-root.ts';
 import type { BuildCache } from './build-cache.ts';
 import { listFiles } from '../core/files.ts';
 
@@ -80,17 +78,7 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
     let real = from;
     let source: Stats | undefined; // a data file's, from resolving it
     if (real === undefined) {
-      const found = await resolveInData(root, path);
-      if (found.kind !== 'file') {
-        const why =
-          found.kind === 'outside' ? outsideProblem(root, path, found.real) : { message: 'is not a file' };
-        throw new UserError(
-          problem(path, why.message, {
-            rule: 'link-outside',
-            ...('paths' in why ? { paths: why.paths } : {}),
-          }),
-        );
-      }
+      const found = await publishedDataFile(root, path);
       real = found.real;
       source = found.stats;
     }

@@ -35,31 +35,40 @@ import {
   type ReleasedFile,
   type ReleasedLevel,
   type ReleaseRecord,
+  type SiteFile,
   type StoredReleaseIndex,
 } from './ledger.ts';
 import { chunkText, cutChunks, sha256Text } from './record-chunks.ts';
 import { heldMark } from './site-files.ts';
-import { storeSite } from './site-store.ts';
+import { storePlan } from './site-store.ts';
+import type { DistPlan, WriteStats } from '../publish/write-dist.ts';
 
 export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geometry' | 'nesting'> {
   thresholds?: Thresholds;
   codeKey?: string; // the property holding each unit's code, when not shapeISO and the like
   /**
-   * Builds the catalogue as this release publishes it into `out`, for the
-   * URL path `base` (BASE_MARK; build/build.ts's buildCatalogue with releases: false,
-   * releaseOf: version, and `validated`, what this stage validated, so that
-   * the build does not validate again; passed in by the CLI, since build
-   * publishes the ledger this stage writes).
+   * Builds the catalogue as this release publishes it: build/build.ts's
+   * buildCatalogue with `site` (for BASE_MARK and VERSION_MARK, its files
+   * handed to `site.writeSite`, which stores them in the ledger), and, when
+   * the caller has the measurer it gave this stage, `validated` with it, so
+   * that the build does not validate again. Passed in by the CLI, since
+   * build publishes the ledger this stage writes.
    */
   buildSite: (
-    out: string,
-    base: string,
-    version: string,
-    unitIds: UnitIds,
+    site: ReleaseSiteBuild,
     validated: Validation,
   ) => Promise<{ ok: true } | { ok: false; problems: Problem[] }>;
   /** For tests: called once the new release folder is complete, before it is moved into the ledger. */
   beforeCommit?: (staged: string) => Promise<void> | void;
+}
+
+/** The options of the build of a release's catalogue (build/build.ts's BuildOptions, but `root`). */
+export interface ReleaseSiteBuild {
+  releases: false;
+  base: string;
+  releaseOf: string;
+  unitIds: UnitIds;
+  writeSite: (plan: DistPlan) => Promise<WriteStats>;
 }
 
 export type ReleaseOutcome =
@@ -286,17 +295,37 @@ async function commit(
   const stagingRoot = join(cacheDir(root), 'release-staging');
   await rm(stagingRoot, { recursive: true, force: true }); // what a killed release left
   const staged = join(stagingRoot, randomBytes(4).toString('hex'));
-  // Kept between releases: build writes it by one swap, hard-linking what the last release's copy already holds.
-  const siteOut = join(cacheDir(root), 'release-site');
   const version = made.record.version;
+  // Where releases before this version built their catalogue as a tree: no longer needed.
+  await rm(join(cacheDir(root), 'release-site'), { recursive: true, force: true });
+  await rm(join(cacheDir(root), 'release-site.stamps.json'), { force: true });
   try {
-    // Built for the marks, not this release's base and version, so that its files are the same bytes in every release until they change.
-    const built = await options.buildSite(siteOut, BASE_MARK, VERSION_MARK, ids, validated);
-    if (!built.ok) return { problems: built.problems };
     await mkdir(join(staged, 'site'), { recursive: true });
-    await writeFile(join(staged, 'changes.json'), `${JSON.stringify(made.changes, null, 1)}\n`);
     const stored = new Set(ledger.siteObjects.keys());
-    const site = await storeSite(siteOut, join(staged, 'site'), stored, `${siteOut}.stamps.json`);
+    let site: SiteFile[] | undefined;
+    const build: ReleaseSiteBuild = {
+      releases: false,
+      // Built for the marks, not this release's base and version, so that its files are the same bytes in every release until they change.
+      base: BASE_MARK,
+      releaseOf: VERSION_MARK,
+      unitIds: ids,
+      // Stored as the build makes them, never written out as a tree (a data or built file unchanged since the last release is not read).
+      writeSite: async (plan: DistPlan) => {
+        const kept = await storePlan(
+          root,
+          plan,
+          join(staged, 'site'),
+          stored,
+          join(cacheDir(root), 'release-stamps.json'),
+        );
+        site = kept.files;
+        return kept.stats;
+      },
+    };
+    const built = await options.buildSite(build, validated);
+    if (!built.ok) return { problems: built.problems };
+    if (!site) throw new Error(`the catalogue of release ${version} was built without storing its files`);
+    await writeFile(join(staged, 'changes.json'), `${JSON.stringify(made.changes, null, 1)}\n`);
     // Every level file is published as it is; one that was not would be lost to the next release.
     const unstored = made.record.levels.flatMap((l) => l.files).find((f) => !stored.has(f.sha256));
     if (unstored) throw new Error(`${unstored.path} is not among the files release ${version} publishes`);

@@ -22,7 +22,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a release in Chromium', () => {
     root = fixtureCopy();
     const made = await makeRelease(root, '1.0.0', {
       geometry: false,
-      buildSite: (out, base, v) => buildCatalogue({ root, out, base, releases: false, releaseOf: v }),
+      buildSite: (site) => buildCatalogue({ root, ...site }),
     });
     expect(made.status).toBe('recorded');
     const result = await buildCatalogue({ root, out: join(root, 'dist') });

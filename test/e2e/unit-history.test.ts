@@ -21,8 +21,7 @@ const WAIT = { timeout: 20_000 };
 async function release(root: string, version: string): Promise<void> {
   const outcome = await makeRelease(root, version, {
     geometry: false,
-    buildSite: (out, base, v, unitIds) =>
-      buildCatalogue({ root, out, base, releases: false, releaseOf: v, unitIds }),
+    buildSite: (site) => buildCatalogue({ root, ...site }),
   });
   if (outcome.status !== 'recorded') throw new Error(JSON.stringify(outcome.problems));
 }

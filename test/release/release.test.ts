@@ -5,7 +5,7 @@
 // ledger as it was.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -153,6 +153,19 @@ describe('geoshelf release', () => {
     expect(readdirSync(join(root, 'data/releases/2026.11'))).not.toContain('objects');
   });
 
+  it("the ledger's copy of a data file is its own: editing the file in place leaves the release as it was", async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    const sha = (await ledgerRelease(root, '1.0.0')).record.files.find((f) => f.path === ADM1)!.sha256;
+    const object = join(root, `data/releases/1.0.0/site/${sha}`);
+    expect(statSync(object).nlink).toBe(1); // a copy, not a link to the publisher's file
+    writeFileSync(
+      join(root, ADM1),
+      readFileSync(join(root, ADM1), 'utf8').replace('Antofagasta', 'Antofagasta Norte'),
+    );
+    expect(createHash('sha256').update(readFileSync(object)).digest('hex')).toBe(sha);
+  });
+
   it('a release validates once: its catalogue build does not validate again, and reads only the changed level file', async () => {
     const root = copyDataTree(FIXTURE, TMP);
     /** Releases `version` wired as the CLI wires it; returns the GeoJSON files its catalogue build read. */
@@ -166,14 +179,10 @@ describe('geoshelf release', () => {
         measurer,
         geometry,
         nesting,
-        buildSite: async (out, base, v, unitIds, validated) => {
+        buildSite: async (site, validated) => {
           const built = await buildCatalogue({
             root,
-            out,
-            base,
-            releases: false,
-            releaseOf: v,
-            unitIds,
+            ...site,
             validated: { ...validated, measurer },
             onProgress: (stage) => stages.add(stage),
           });
@@ -272,8 +281,7 @@ describe('geoshelf release', () => {
     const before = await ledgerState(root);
     const failing = makeRelease(root, '1.1.0', {
       geometry: false,
-      buildSite: (out, base, v, unitIds) =>
-        buildCatalogue({ root, out, base, releases: false, releaseOf: v, unitIds }),
+      buildSite: (site) => buildCatalogue({ root, ...site }),
       beforeCommit: (staged) => {
         expect(existsSync(join(staged, 'release.json'))).toBe(true); // the whole release, written aside
         throw new Error('disk full');

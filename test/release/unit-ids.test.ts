@@ -32,8 +32,7 @@ const read = <T>(dir: string, file: string) => JSON.parse(readFileSync(join(dir,
 async function release(root: string, version: string): Promise<void> {
   const outcome = await makeRelease(root, version, {
     geometry: false,
-    buildSite: (out, base, v, unitIds) =>
-      buildCatalogue({ root, out, base, releases: false, releaseOf: v, unitIds }),
+    buildSite: (site) => buildCatalogue({ root, ...site }),
   });
   expect(outcome.status).toBe('recorded');
 }

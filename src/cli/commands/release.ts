@@ -104,16 +104,8 @@ export default defineCommand({
       nesting,
       thresholds,
       codeKey: values['code-key'],
-      buildSite: (out, base, v, unitIds, validated) =>
-        buildCatalogue({
-          root,
-          out,
-          base,
-          releases: false,
-          releaseOf: v,
-          unitIds,
-          validated: { ...validated, measurer },
-        }),
+      buildSite: (site, validated) =>
+        buildCatalogue({ root, ...site, validated: { ...validated, measurer } }),
     });
     await measurer.save();
     await geometry.save();
