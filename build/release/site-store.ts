@@ -8,14 +8,13 @@
 // reads only that country's files. Data files are resolved through the data
 // root as `build` resolves them: nothing outside it is ever stored.
 import { createHash } from 'node:crypto';
-import { copyFile, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { publishedDataFile } from '../core/data-root.ts';
 import { runAll } from '../core/slots.ts';
 import type { DistPlan, WriteStats } from '../publish/write-dist.ts';
 import type { SiteFile } from './ledger.ts';
 import { storedSiteFile } from './site-files.ts';
-import { stat } from 'node:fs/promises';
 
 interface Stamp {
   ino: number;
@@ -51,14 +50,14 @@ export async function storePlan(
     await writeFile(join(into, sha256), bytes);
   };
   const generated = runAll([...plan.generated], 16, async ([path, contents]): Promise<SiteFile> => {
-    const stored = storedSiteFile(path, typeof contents === 'string' ? Buffer.from(contents) : contents);
-    const sha256 = createHash('sha256').update(stored.bytes).digest('hex');
-    await keep(stored.bytes, sha256);
+    const file = storedSiteFile(path, typeof contents === 'string' ? Buffer.from(contents) : contents);
+    const sha256 = createHash('sha256').update(file.bytes).digest('hex');
+    await keep(file.bytes, sha256);
     return {
       path,
       sha256,
-      bytes: stored.bytes.length,
-      ...(stored.template ? { template: true as const } : {}),
+      bytes: file.bytes.length,
+      ...(file.template ? { template: true as const } : {}),
     };
   });
   const files: [string, string | undefined][] = [
