@@ -228,9 +228,16 @@ async function readRelease(
   } catch {
     problems.push(ledgerProblem(`${dir}/changes.json`, 'missing from the ledger'));
   }
+  if (stored !== undefined && (typeof stored !== 'object' || stored === null || Array.isArray(stored))) {
+    problems.push(ledgerProblem(`${dir}/release.json`, 'expected a JSON object, a release record'));
+    return undefined;
+  }
   if (stored?.ledger_version === 2) {
     const file = `${dir}/release.json`;
-    const { chunks: lists, ...rest } = stored;
+    const { chunks: given, ...rest } = stored;
+    // Hostile or damaged: each list is checked by chunks.list, the object that holds them here.
+    const lists: Partial<Record<keyof ReleaseChunks, unknown>> =
+      typeof given === 'object' && given !== null ? given : {};
     const files = await chunks.list<ReleasedFile>(file, '/chunks/files', lists.files, problems);
     const levels = await chunks.list<ReleasedLevel>(file, '/chunks/levels', lists.levels, problems);
     const registry = await chunks.list<RegistryUnit>(file, '/chunks/registry', lists.registry, problems);

@@ -2,7 +2,11 @@
 // that depend only on the items' keys, so that a change to one item, or one
 // inserted, leaves every other chunk as it was: what lets a release that
 // changes one country store only that country's records again.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readLedger } from '../../build/release/ledger.ts';
 import { chunkText, cutChunks, sha256Text } from '../../build/release/record-chunks.ts';
 
 interface Item {
@@ -39,5 +43,30 @@ describe('record chunks', () => {
   it('a chunk is stored one item per line, as git compares it', () => {
     expect(chunkText([{ a: 1 }, { b: 'x' }])).toBe('[\n{"a":1},\n{"b":"x"}\n]\n');
     expect(JSON.parse(chunkText([{ a: 1 }, { b: 'x' }]))).toEqual([{ a: 1 }, { b: 'x' }]);
+  });
+
+  it('a damaged release.json is a problem naming it, never an unexpected error', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'geoshelf-chunks-'));
+    try {
+      const dir = join(root, 'data/releases/1.0.0');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'changes.json'), '[]\n');
+      const problems = async (text: string) => {
+        writeFileSync(join(dir, 'release.json'), text);
+        return (await readLedger(root)).problems.map((p) => `${p.pointer ?? ''} ${p.message}`);
+      };
+      expect(await problems('{"ledger_version":2,"version":"1.0.0","sequence":1}')).toContain(
+        '/chunks/files expected a list of sha256s',
+      );
+      expect(await problems('{"ledger_version":2,"chunks":{"files":"x"}}')).toContain(
+        '/chunks/files expected a list of sha256s',
+      );
+      expect(await problems('null')).toEqual([' expected a JSON object, a release record']);
+      expect(await problems('{"ledger_version":3}')).toEqual([
+        ' ledger_version 3 is not one this geoshelf reads; use a newer geoshelf',
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
