@@ -7,7 +7,9 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
-import { chromium, type Browser } from 'playwright-core';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { buildCatalogue } from '../../build/build.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -42,4 +44,30 @@ export async function serveStatic(dir: string): Promise<{ origin: string; close:
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return { origin: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
+/**
+ * Builds the catalogue of `root` into `out` (its problems throw), serves it
+ * and launches Chromium: what every browser test over a built catalogue starts
+ * with. The caller closes both.
+ */
+export async function serveBuilt(
+  root: string,
+  out = join(root, 'dist'),
+): Promise<{ server: { origin: string; close: () => void }; browser: Browser }> {
+  const result = await buildCatalogue({ root, out });
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  const server = await serveStatic(out);
+  return { server, browser: await launchChromium() };
+}
+
+/** Opens a page whose script errors are collected into `errors` (a test expects none). */
+export async function pageWithErrors(
+  browser: Browser,
+  errors: string[],
+  options?: BrowserContextOptions,
+): Promise<Page> {
+  const page = await browser.newPage(options);
+  page.on('pageerror', (error) => errors.push(error.message));
+  return page;
 }

@@ -8,9 +8,8 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../../build/build.ts';
 import { fixtureCopy } from '../build/helpers.ts';
-import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
+import { HAVE_CHROMIUM, serveBuilt } from './browser.ts';
 
 const RESULTS = join(process.cwd(), 'test-results');
 
@@ -29,10 +28,7 @@ describe.skipIf(!HAVE_CHROMIUM)('catalogue in Chromium', () => {
 
   beforeAll(async () => {
     root = fixtureCopy();
-    const result = await buildCatalogue({ root, out: join(root, 'dist') });
-    if (!result.ok) throw new Error(JSON.stringify(result.problems));
-    server = await serveStatic(join(root, 'dist'));
-    browser = await launchChromium();
+    ({ server, browser } = await serveBuilt(root));
     const context = await browser.newContext({
       acceptDownloads: true,
       viewport: { width: 1280, height: 900 },

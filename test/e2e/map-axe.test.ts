@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../../build/build.ts';
-import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
+import { HAVE_CHROMIUM, pageWithErrors, serveBuilt } from './browser.ts';
 import { axeViolations } from './axe.ts';
 
 const SAMPLE = join(import.meta.dirname, '../../data/earth');
@@ -24,10 +23,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the zoomed map in Chromium', () => {
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'geoshelf-map-axe-'));
     cpSync(join(SAMPLE, 'CHL'), join(root, 'data/earth/CHL'), { recursive: true });
-    const result = await buildCatalogue({ root, out: join(root, 'dist') });
-    if (!result.ok) throw new Error(JSON.stringify(result.problems));
-    server = await serveStatic(join(root, 'dist'));
-    browser = await launchChromium();
+    ({ server, browser } = await serveBuilt(root));
   }, 120_000);
 
   afterAll(async () => {
@@ -40,8 +36,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the zoomed map in Chromium', () => {
   it.each(['light', 'dark'] as const)(
     'axe-core (WCAG 2.2 AA): Chile zoomed in until tiles and labels draw (%s)',
     async (colorScheme) => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme });
-      page.on('pageerror', (error) => errors.push(error.message));
+      const page = await pageWithErrors(browser, errors, {
+        viewport: { width: 1280, height: 900 },
+        colorScheme,
+      });
       try {
         await page.goto(`${server.origin}/earth/CHL/`);
         await page.waitForSelector('.map-tools');

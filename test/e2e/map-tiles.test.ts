@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { PMTiles, type RangeResponse, type Source } from 'pmtiles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../../build/build.ts';
 import { projector, type Plane } from '../../build/site/map-plane.ts';
 import type { CountryDocument } from '../../src/shared/api.ts';
-import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
+import { HAVE_CHROMIUM, pageWithErrors, serveBuilt } from './browser.ts';
 
 const SAMPLE = join(import.meta.dirname, '../../data/earth');
 const COUNTRIES = ['USA', 'TUV'];
@@ -40,12 +39,8 @@ describe.skipIf(!HAVE_CHROMIUM)('map tiles in Chromium', () => {
     root = mkdtempSync(join(tmpdir(), 'geoshelf-tiles-'));
     for (const iso of COUNTRIES)
       cpSync(join(SAMPLE, iso), join(root, 'data/earth', iso), { recursive: true });
-    const result = await buildCatalogue({ root, out: join(root, 'dist') });
-    if (!result.ok) throw new Error(JSON.stringify(result.problems));
-    server = await serveStatic(join(root, 'dist'));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('pageerror', (error) => errors.push(error.message));
+    ({ server, browser } = await serveBuilt(root));
+    page = await pageWithErrors(browser, errors, { viewport: { width: 1280, height: 900 } });
     page.on('request', (r) => requests.push(r.url()));
   }, 120_000);
 

@@ -2,13 +2,12 @@
 // scripts take the base from the page: searched, opened and fetched in
 // Chromium under releases/VERSION/, everything stays inside the release.
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import { fixtureCopy } from '../build/helpers.ts';
-import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
+import { HAVE_CHROMIUM, pageWithErrors, serveBuilt } from './browser.ts';
 
 describe.skipIf(!HAVE_CHROMIUM)('a release in Chromium', () => {
   let root: string;
@@ -25,12 +24,8 @@ describe.skipIf(!HAVE_CHROMIUM)('a release in Chromium', () => {
       buildSite: (site) => buildCatalogue({ root, ...site }),
     });
     expect(made.status).toBe('recorded');
-    const result = await buildCatalogue({ root, out: join(root, 'dist') });
-    if (!result.ok) throw new Error(JSON.stringify(result.problems));
-    server = await serveStatic(join(root, 'dist'));
-    browser = await launchChromium();
-    page = await browser.newPage();
-    page.on('pageerror', (error) => errors.push(error.message));
+    ({ server, browser } = await serveBuilt(root));
+    page = await pageWithErrors(browser, errors);
     page.on('request', (request) => {
       const url = new URL(request.url());
       if (url.origin === server.origin && !url.pathname.startsWith('/releases/1.0.0/'))

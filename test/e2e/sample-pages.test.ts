@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../../build/build.ts';
-import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
+import { HAVE_CHROMIUM, pageWithErrors, serveBuilt } from './browser.ts';
 import { axeViolations } from './axe.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -33,12 +32,8 @@ describe.skipIf(!HAVE_CHROMIUM)('sample data pages in Chromium', () => {
 
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'geoshelf-sample-'));
-    const result = await buildCatalogue({ root: ROOT, out: join(out, 'dist') });
-    if (!result.ok) throw new Error(JSON.stringify(result.problems));
-    server = await serveStatic(join(out, 'dist'));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    page.on('pageerror', (error) => errors.push(error.message));
+    ({ server, browser } = await serveBuilt(ROOT, join(out, 'dist')));
+    page = await pageWithErrors(browser, errors, { viewport: { width: 390, height: 844 } });
   }, 180_000);
 
   afterAll(async () => {

@@ -10,7 +10,7 @@ import { buildCatalogue } from '../../build/build.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import { cli, copyDataTree } from '../support/cli.ts';
 import { ledgerRelease } from '../support/ledger.ts';
-import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
+import { HAVE_CHROMIUM, pageWithErrors, serveBuilt } from './browser.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
 const TMP = join(tmpdir(), `geoshelf-unit-history-${process.pid}`);
@@ -45,12 +45,8 @@ describe.skipIf(!HAVE_CHROMIUM)('unit permalinks by ID and their history, in Chr
     await release(root, '1.1.0');
     const { registry } = await ledgerRelease(root, '1.1.0');
     id = registry.find((u) => u.code === 'CL-AN' && u.level === 'ADM1')!.id;
-    const result = await buildCatalogue({ root, out: join(root, 'dist') });
-    if (!result.ok) throw new Error(JSON.stringify(result.problems));
-    server = await serveStatic(join(root, 'dist'));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('pageerror', (error) => errors.push(error.message));
+    ({ server, browser } = await serveBuilt(root));
+    page = await pageWithErrors(browser, errors, { viewport: { width: 1280, height: 900 } });
   });
 
   afterAll(async () => {

@@ -6,13 +6,11 @@
 // table's filter highlighting its matches, the full-detail tiles named like
 // the picture, and axe-core in light and dark with the map showing.
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../../build/build.ts';
 import { fixtureCopy } from '../build/helpers.ts';
 import { axeViolations } from './axe.ts';
-import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
+import { HAVE_CHROMIUM, pageWithErrors, serveBuilt } from './browser.ts';
 
 describe.skipIf(!HAVE_CHROMIUM)('world map on the index, in Chromium', () => {
   let root: string;
@@ -41,12 +39,8 @@ describe.skipIf(!HAVE_CHROMIUM)('world map on the index, in Chromium', () => {
 
   beforeAll(async () => {
     root = fixtureCopy();
-    const result = await buildCatalogue({ root, out: join(root, 'dist') });
-    if (!result.ok) throw new Error(JSON.stringify(result.problems));
-    server = await serveStatic(join(root, 'dist'));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('pageerror', (error) => errors.push(error.message));
+    ({ server, browser } = await serveBuilt(root));
+    page = await pageWithErrors(browser, errors, { viewport: { width: 1280, height: 900 } });
   });
 
   afterAll(async () => {
