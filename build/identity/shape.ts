@@ -155,28 +155,15 @@ function withBoxes(xy: Float64Array, ringStart: Int32Array, outer: boolean[], ar
   const box: Box = [Infinity, Infinity, -Infinity, -Infinity];
   let ns = 0;
   for (let r = 0; r < rings; r++) {
-    let w = Infinity;
-    let s = Infinity;
-    let e = -Infinity;
-    let north = -Infinity;
-    for (let i = ringStart[r]!, end = ringStart[r + 1]!; i < end; i++) {
-      const x = xy[2 * i]!;
-      const y = xy[2 * i + 1]!;
-      if (i + 1 < end) segs[ns++] = i;
-      if (x < w) w = x;
-      if (x > e) e = x;
-      if (y < s) s = y;
-      if (y > north) north = y;
-    }
-    ringBox[4 * r] = w;
-    ringBox[4 * r + 1] = s;
-    ringBox[4 * r + 2] = e;
-    ringBox[4 * r + 3] = north;
-    if (outer[r]) partBoxes.push([w, s, e, north]);
-    box[0] = Math.min(box[0], w);
-    box[1] = Math.min(box[1], s);
-    box[2] = Math.max(box[2], e);
-    box[3] = Math.max(box[3], north);
+    const end = ringStart[r + 1]!;
+    for (let i = ringStart[r]!; i + 1 < end; i++) segs[ns++] = i;
+    boxInto(xy, ringStart[r]!, end - 1, ringBox, 4 * r);
+    const ringOf: Box = [ringBox[4 * r]!, ringBox[4 * r + 1]!, ringBox[4 * r + 2]!, ringBox[4 * r + 3]!];
+    if (outer[r]) partBoxes.push(ringOf);
+    box[0] = Math.min(box[0], ringOf[0]);
+    box[1] = Math.min(box[1], ringOf[1]);
+    box[2] = Math.max(box[2], ringOf[2]);
+    box[3] = Math.max(box[3], ringOf[3]);
   }
   let chunks = 0;
   for (let r = 0; r < rings; r++) chunks += Math.ceil((ringStart[r + 1]! - 1 - ringStart[r]!) / CHUNK);
@@ -189,27 +176,32 @@ function withBoxes(xy: Float64Array, ringStart: Int32Array, outer: boolean[], ar
     const end = ringStart[r + 1]! - 1;
     for (let i0 = ringStart[r]!; i0 < end; i0 += CHUNK, c++) {
       chunkStart[c] = i0;
-      let w = Infinity;
-      let s = Infinity;
-      let e = -Infinity;
-      let north = -Infinity;
-      for (let i = i0, i1 = Math.min(end, i0 + CHUNK); i <= i1; i++) {
-        const x = xy[2 * i]!;
-        const y = xy[2 * i + 1]!;
-        if (x < w) w = x;
-        if (x > e) e = x;
-        if (y < s) s = y;
-        if (y > north) north = y;
-      }
-      chunkBox[4 * c] = w;
-      chunkBox[4 * c + 1] = s;
-      chunkBox[4 * c + 2] = e;
-      chunkBox[4 * c + 3] = north;
+      boxInto(xy, i0, Math.min(end, i0 + CHUNK), chunkBox, 4 * c);
     }
   }
   ringChunk[rings] = c;
   chunkStart[c] = n;
   return { xy, ringStart, ringBox, partBoxes, box, area, points: n, segs, ringChunk, chunkStart, chunkBox };
+}
+
+/** Writes the box [west, south, east, north] of positions `from`…`to` (both included) of `xy` at `out[at…at+3]`. */
+function boxInto(xy: Float64Array, from: number, to: number, out: Float64Array, at: number): void {
+  let w = Infinity;
+  let s = Infinity;
+  let e = -Infinity;
+  let north = -Infinity;
+  for (let i = from; i <= to; i++) {
+    const x = xy[2 * i]!;
+    const y = xy[2 * i + 1]!;
+    if (x < w) w = x;
+    if (x > e) e = x;
+    if (y < s) s = y;
+    if (y > north) north = y;
+  }
+  out[at] = w;
+  out[at + 1] = s;
+  out[at + 2] = e;
+  out[at + 3] = north;
 }
 
 /** Returns whether two shapes have exactly the same rings (the same coordinates, in the same order). */
