@@ -5,8 +5,7 @@
 // what `build` publishes (publishReleases), so a template, rewritten per
 // release, is compared as published, not as stored.
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import type { Ledger } from './ledger.ts';
+import type { Ledger, ReleasedFile } from './ledger.ts';
 import { publishReleases, releaseStatus } from './publish.ts';
 
 /** A file of a release that the bucket can make from a file an earlier release published. */
@@ -25,7 +24,7 @@ export interface ReleaseTransfer {
 
 interface Published {
   path: string; // inside the release's folder, e.g. "data/earth/CHL/CHL_ADM1.geojson"
-  content: string; // what says two files hold the same bytes (see releaseTransfers)
+  content: string; // the sha256 of its published bytes
   bytes: number;
 }
 
@@ -50,9 +49,9 @@ export async function releaseTransfers(
   // content → the first release holding it, and its paths there
   const first = new Map<string, { version: string; paths: Set<string> }>();
   const transfers: ReleaseTransfer[] = [];
-  for (const { record } of ledger.releases) {
+  for (const { record, site } of ledger.releases) {
     const version = record.version;
-    const files = await releaseFiles(version, published.generated, published.built);
+    const files = releaseFiles(version, site.files, published.generated);
     const transfer: ReleaseTransfer = { version, copies: [], uploads: [] };
     for (const file of files) {
       const earlier = first.get(file.content);
@@ -76,29 +75,17 @@ export async function releaseTransfers(
 
 /**
  * Returns the files `build` publishes under releases/VERSION/, sorted by
- * path. Files linked from the ledger hold the same bytes exactly when they
- * are the same stored file (one per sha256); generated ones (templates) are
- * told apart by the sha256 of their text.
+ * path, each told apart by the sha256 of its published bytes: the ledger's
+ * record of the stored file, or, for a template (which `build` rewrites for
+ * the base and version), of the text it publishes.
  */
-async function releaseFiles(
-  version: string,
-  generated: Map<string, string>,
-  built: Map<string, string>,
-): Promise<Published[]> {
+function releaseFiles(version: string, stored: ReleasedFile[], generated: Map<string, string>): Published[] {
   const folder = `releases/${version}/`;
-  const files: Published[] = [];
-  for (const [path, text] of generated) {
-    if (!path.startsWith(folder)) continue;
-    const content = `sha256:${createHash('sha256').update(text).digest('hex')}`;
-    files.push({ path: path.slice(folder.length), content, bytes: Buffer.byteLength(text) });
-  }
-  for (const [path, stored] of built) {
-    if (!path.startsWith(folder)) continue;
-    files.push({
-      path: path.slice(folder.length),
-      content: `file:${stored}`,
-      bytes: (await stat(stored)).size,
-    });
-  }
+  const files = stored.map((file): Published => {
+    const text = generated.get(folder + file.path);
+    if (text === undefined) return { path: file.path, content: file.sha256, bytes: file.bytes };
+    const content = createHash('sha256').update(text).digest('hex');
+    return { path: file.path, content, bytes: Buffer.byteLength(text) };
+  });
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
