@@ -4,7 +4,8 @@
 // edge along the cut inside the tile's square, and still fills every ring.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PMTiles, type RangeResponse, type Source } from 'pmtiles';
+import { PMTiles } from 'pmtiles';
+import { BufferSource } from '../support/pmtiles-source.ts';
 import { describe, expect, it } from 'vitest';
 import { OuterRings, planeOf, projector } from '../../build/site/map-plane.ts';
 import { LevelRings, readLevelRings } from '../../build/tiles/level-rings.ts';
@@ -12,17 +13,6 @@ import { levelArchive } from '../../build/tiles/level-tiles.ts';
 import { decodeTile } from '../../src/client/mvt.ts';
 
 const FIJI = join(import.meta.dirname, '../../data/earth/FJI/FJI_ADM0.geojson');
-
-class BufferSource implements Source {
-  constructor(private bytes: Buffer) {}
-  getKey(): string {
-    return 'memory';
-  }
-  async getBytes(offset: number, length: number): Promise<RangeResponse> {
-    const b = this.bytes.subarray(offset, offset + length);
-    return { data: b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer };
-  }
-}
 
 /** Returns the segments a path strokes (tile units): each subpath's edges, and its closing edge only when it ends in "z". */
 function strokedSegments(d: string): [number, number, number, number][] {

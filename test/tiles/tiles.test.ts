@@ -2,7 +2,8 @@
 // reads back, borders that two neighbours draw identically at every zoom,
 // and views that stay within the byte budget, on the sample data.
 import { join } from 'node:path';
-import { PMTiles, zxyToTileId, type RangeResponse, type Source } from 'pmtiles';
+import { PMTiles, zxyToTileId } from 'pmtiles';
+import { BufferSource } from '../support/pmtiles-source.ts';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OuterRings, planeOf, type Plane } from '../../build/site/map-plane.ts';
@@ -16,18 +17,6 @@ import { TileSource } from '../../src/client/tile-plan.ts';
 import { MAP_WIDTH, TILE_EXTENT, tileId, type TilesInfo } from '../../src/shared/tiles.ts';
 
 const DATA = join(import.meta.dirname, '../../data/earth');
-
-/** An in-memory PMTiles source for the reference reader. */
-class BufferSource implements Source {
-  constructor(private bytes: Buffer) {}
-  getKey(): string {
-    return 'memory';
-  }
-  async getBytes(offset: number, length: number): Promise<RangeResponse> {
-    const b = this.bytes.subarray(offset, offset + length);
-    return { data: b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer };
-  }
-}
 
 interface Cut {
   rings: LevelRings;
