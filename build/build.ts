@@ -157,15 +157,19 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
 
   const buildCache = await loadBuildCache(root);
   const cache = buildCache.data;
-  const fingerprint = await inputFingerprint(root, {
-    out: out ?? null,
-    base,
-    siteUrl: options.siteUrl ?? null,
-    tiles: options.tiles !== false,
-    ledger: releases ? ledgerFingerprint(releases) : null,
-    releaseOf: options.releaseOf ?? null,
-    unitIds: options.unitIds ? [options.unitIds.release, [...options.unitIds.files]] : null,
-  });
+  // Only a build into `out` can be found unchanged (writeSite: `release` stores what it builds).
+  const fingerprint =
+    out === undefined
+      ? undefined
+      : await inputFingerprint(root, {
+          out,
+          base,
+          siteUrl: options.siteUrl ?? null,
+          tiles: options.tiles !== false,
+          ledger: releases ? ledgerFingerprint(releases) : null,
+          releaseOf: options.releaseOf ?? null,
+          unitIds: options.unitIds ? [options.unitIds.release, [...options.unitIds.files]] : null,
+        });
   const unchanged =
     out !== undefined &&
     cache.fingerprint === fingerprint &&
