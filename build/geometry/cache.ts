@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../core/atomic-write.ts';
 import { cacheDir } from '../core/files.ts';
 import { checkGeometryFile } from './check-file.ts';
 import type { FileGeometry } from './verdict.ts';
+import type { FileStamp } from '../measure/cache.ts';
 
 // Bumped whenever the rules or messages change, so old verdicts are dropped.
 const CACHE_VERSION = 2; // 2: a position out of lon/lat range is reported too
@@ -59,6 +60,29 @@ export class GeometryChecker {
       this.memo.set(key, pending);
     }
     return pending;
+  }
+
+  /**
+   * Returns the verdict on `path` when it costs no check: found in this run,
+   * or recorded in the cache file for its sha256 at the size and mtime of
+   * `info` (the file's stat, taken by the caller); else undefined. Lets a
+   * caller that bounds how many files are checked at once not queue the
+   * files it need not check.
+   */
+  async known(path: string, sha256: string, info: FileStamp): Promise<FileGeometry | undefined> {
+    const key = resolve(path);
+    const pending = this.memo.get(key);
+    if (pending) return pending;
+    if (!this.options.cacheFile) return undefined;
+    this.entries ??= readCache(this.options.cacheFile);
+    const cached = (await this.entries).get(key);
+    if (!cached || cached.size !== info.size || cached.mtimeMs !== info.mtimeMs || cached.sha256 !== sha256)
+      return undefined;
+    if (!this.memo.has(key)) {
+      this.stats.cacheHits++;
+      this.memo.set(key, Promise.resolve(cached.result));
+    }
+    return this.memo.get(key)!;
   }
 
   /** Writes the cache file atomically when something changed; a read-only folder is skipped. */

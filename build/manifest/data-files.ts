@@ -13,7 +13,7 @@ import { Slots } from '../core/slots.ts';
 
 /** What a file path in a manifest leads to (links followed, never out of data/). */
 export type FileState =
-  | { kind: 'file'; size: number; real: string }
+  | { kind: 'file'; size: number; mtimeMs: number; real: string }
   | { kind: 'missing' }
   | { kind: 'not-a-file' }
   | { kind: 'outside'; real: string };
@@ -54,8 +54,8 @@ export class DataFiles {
   constructor(
     readonly root: string,
     private readonly measurer: Pick<MeasurementCache, 'measure'> &
-      Partial<Pick<MeasurementCache, 'measureChecked'>>,
-    private readonly checker?: Pick<GeometryChecker, 'check'>,
+      Partial<Pick<MeasurementCache, 'measureChecked' | 'known'>>,
+    private readonly checker?: Pick<GeometryChecker, 'check'> & Partial<Pick<GeometryChecker, 'known'>>,
   ) {}
 
   /** Whether files' geometry is checked in this run. */
@@ -76,11 +76,15 @@ export class DataFiles {
       const sha256 = measured.then((m) => (m.ok ? m.stats.sha256 : undefined));
       const checked = measured.then((m) => (m.ok ? m.geometry : undefined));
       // Its own slots: a check waits for its file's measurement, which needs a measuring slot.
+      // A verdict the checker knows without checking (its cache) takes none, so these never queue.
       found = checker
-        ? this.geometrySlots.run(async () => {
+        ? (async () => {
             const state = await this.state(file);
-            return state.kind === 'file' ? checker.check(state.real, sha256, checked) : undefined;
-          })
+            if (state.kind !== 'file') return undefined;
+            const sum = await sha256;
+            const known = sum === undefined ? undefined : await checker.known?.(state.real, sum, state);
+            return known ?? this.geometrySlots.run(() => checker.check(state.real, sha256, checked));
+          })()
         : Promise.resolve(undefined);
       this.geometries.set(file, found);
     }
@@ -114,7 +118,8 @@ export class DataFiles {
     if (!state) {
       state = resolveInData(this.root, file).then((r): FileState => {
         if (r.kind === 'missing' || r.kind === 'outside') return r;
-        return r.kind === 'file' ? { kind: 'file', size: r.size, real: r.real } : { kind: 'not-a-file' };
+        if (r.kind !== 'file') return { kind: 'not-a-file' };
+        return { kind: 'file', size: r.size, mtimeMs: r.stats.mtimeMs, real: r.real };
       });
       this.states.set(file, state);
     }
@@ -163,24 +168,28 @@ export class DataFiles {
   measure(file: string): Promise<Measured> {
     let measured = this.measurements.get(file);
     if (!measured) {
-      measured = this.measureSlots
-        .run(async () => {
-          // Measure the real file, never a link's target outside data/ (state() checked it).
-          const state = await this.state(file);
-          if (state.kind !== 'file') throw new Error(`measure() of ${file}, which is ${state.kind}`);
+      const { measurer } = this;
+      measured = (async () => {
+        // Measure the real file, never a link's target outside data/ (state() checked it).
+        const state = await this.state(file);
+        if (state.kind !== 'file') throw new Error(`measure() of ${file}, which is ${state.kind}`);
+        // Known without reading it (the cache): no measuring slot needed, so these never queue.
+        const known = await measurer.known?.(state.real, state);
+        if (known) return known;
+        return this.measureSlots.run(async () => {
           // With geometry checks, one pass over the file measures and checks it.
-          const { measurer } = this;
-          if (measurer.measureChecked) return measurer.measureChecked(state.real, this.checker !== undefined);
+          if (measurer.measureChecked)
+            return measurer.measureChecked(state.real, this.checker !== undefined, state);
           return { stats: await measurer.measure(state.real), bboxes: [] }; // a bare measurer: bboxes unknown
-        })
-        .then(
-          ({ stats, bboxes, geometry }): Measured => ({ ok: true, stats, bboxes, geometry }),
-          (error: unknown): Measured => {
-            if (error instanceof GeoJSONError)
-              return { ok: false, reason: `byte ${error.offset}: ${error.reason}` };
-            throw error;
-          },
-        );
+        });
+      })().then(
+        ({ stats, bboxes, geometry }): Measured => ({ ok: true, stats, bboxes, geometry }),
+        (error: unknown): Measured => {
+          if (error instanceof GeoJSONError)
+            return { ok: false, reason: `byte ${error.offset}: ${error.reason}` };
+          throw error;
+        },
+      );
       this.measurements.set(file, measured);
     }
     return measured;

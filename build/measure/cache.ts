@@ -10,6 +10,12 @@ import { measureAndCheckGeoJSON, measureGeoJSONFile, type BboxMismatch } from '.
 
 const CACHE_VERSION = 2; // 2: with the file's wrong bbox members
 
+/** What says a file is the one measured before: its size and modification time. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+}
+
 interface CacheEntry {
   size: number;
   mtimeMs: number;
@@ -68,15 +74,34 @@ export class MeasurementCache {
    * `geometry` is asked for, the geometry verdict on its features from the
    * same pass (build/geometry/feature-sink.ts).
    */
-  async measureChecked(path: string, geometry = true): Promise<Measured> {
+  async measureChecked(path: string, geometry = true, info?: FileStamp): Promise<Measured> {
     const key = resolve(path);
     let pending = this.memo.get(key);
     if (!pending) {
-      pending = this.measureOnce(path, key, geometry);
+      pending = this.measureOnce(path, key, geometry, info);
       this.memo.set(key, pending);
     }
-    const found = await pending;
-    return { stats: copyStats(found.stats), bboxes: found.bboxes, geometry: found.geometry };
+    return copyMeasured(await pending);
+  }
+
+  /**
+   * Returns the measurement of `path` when it costs no read: measured in this
+   * run, or recorded in the cache file at the size and mtime of `info` (the
+   * file's stat, taken by the caller); else undefined. Lets a caller that
+   * bounds how many files are measured at once not queue the files it need
+   * not measure.
+   */
+  async known(path: string, info: FileStamp): Promise<Measured | undefined> {
+    const key = resolve(path);
+    const pending = this.memo.get(key);
+    if (pending) return copyMeasured(await pending);
+    const cached = (await this.loadEntries()).get(key);
+    if (!cached || cached.size !== info.size || cached.mtimeMs !== info.mtimeMs) return undefined;
+    if (!this.memo.has(key)) {
+      this.stats.cacheHits++;
+      this.memo.set(key, Promise.resolve({ stats: cached.stats, bboxes: cached.bboxes }));
+    }
+    return copyMeasured(await this.memo.get(key)!);
   }
 
   /**
@@ -97,11 +122,16 @@ export class MeasurementCache {
     }
   }
 
-  private async measureOnce(path: string, key: string, geometry: boolean): Promise<Measured> {
+  private async measureOnce(
+    path: string,
+    key: string,
+    geometry: boolean,
+    given: FileStamp | undefined,
+  ): Promise<Measured> {
     const entries = await this.loadEntries();
-    // Stat before reading: if the file changes while it is read, its mtime
+    // Stat before reading (or the caller did): if the file changes while it is read, its mtime
     // will differ from the one stored and the next run measures it again.
-    const info = await stat(path).catch(() => undefined);
+    const info = given ?? (await stat(path).catch(() => undefined));
     const cached = entries.get(key);
     if (info && cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs) {
       this.stats.cacheHits++;
@@ -151,6 +181,11 @@ function isEntry(entry: CacheEntry): boolean {
     Array.isArray(s.properties) &&
     Array.isArray(entry.bboxes)
   );
+}
+
+/** Returns a copy of a measurement, its stats copied (copyStats). */
+function copyMeasured(found: Measured): Measured {
+  return { stats: copyStats(found.stats), bboxes: found.bboxes, geometry: found.geometry };
 }
 
 /** Returns a copy, so a caller that edits its stats cannot change another caller's. */

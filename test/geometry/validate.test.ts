@@ -214,6 +214,29 @@ describe('validate: geometry', () => {
     expect(after.problems.map((p) => p.file)).toEqual([DATA]);
   });
 
+  it('a cached verdict recorded for other bytes (another sha256) at the same size and mtime is not taken', async () => {
+    const r = root();
+    await tree(r, [square, bowTie]);
+    const cacheFile = join(r, '.cache/geoshelf/geometry.json');
+    const first = new GeometryChecker({ cacheFile });
+    await validateManifests(r, { measurer: new MeasurementCache(), geometry: first });
+    await first.save();
+    const cache = JSON.parse(readFileSync(cacheFile, 'utf8')) as {
+      files: Record<string, { sha256: string; result: unknown }>;
+    };
+    const [key, entry] = Object.entries(cache.files).find(([path]) => path.endsWith(DATA))!;
+    cache.files[key] = {
+      ...entry,
+      sha256: '0'.repeat(64),
+      result: { ...(entry.result as object), issues: [] },
+    };
+    writeFileSync(cacheFile, JSON.stringify(cache));
+    const again = new GeometryChecker({ cacheFile });
+    const { problems } = await validateManifests(r, { measurer: new MeasurementCache(), geometry: again });
+    expect(again.stats).toEqual({ filesChecked: 1, cacheHits: 1 });
+    expect(problems.map((p) => p.file)).toContain(DATA);
+  });
+
   it('build publishes with geometry warnings (status on the page and in the API) and refuses a structural error', async () => {
     const r = root();
     await tree(r, [square, bowTie]);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -73,6 +73,22 @@ describe('MeasurementCache: measure once per run, and not again across runs whil
     await second.measure(a);
     expect((await second.measure(b)).bbox).toEqual([-7, 0, 1, 1]);
     expect(second.stats).toMatchObject({ filesMeasured: 2, cacheHits: 0 });
+  });
+
+  it('known() answers from the cache only at the stamp it was measured at, and never measures', async () => {
+    const first = new MeasurementCache({ cacheFile });
+    const stats = await first.measure(a);
+    await first.save();
+    const info = statSync(a);
+    const second = new MeasurementCache({ cacheFile });
+    expect(await second.known(b, statSync(b))).toBeUndefined(); // never measured
+    expect(await second.known(a, { size: info.size, mtimeMs: info.mtimeMs + 1 })).toBeUndefined(); // touched since
+    expect((await second.known(a, info))?.stats).toEqual(stats);
+    expect(second.stats).toEqual({ filesMeasured: 0, bytesRead: 0, cacheHits: 1 });
+    // What it answered is this run's measurement from then on, at any stamp; measure() agrees.
+    expect((await second.known(a, { size: 0, mtimeMs: 0 }))?.stats).toEqual(stats);
+    expect(await second.measure(a)).toEqual(stats);
+    expect(second.stats).toEqual({ filesMeasured: 0, bytesRead: 0, cacheHits: 1 });
   });
 
   it('within a run, a file is measured once however often and however concurrently it is asked for', async () => {
