@@ -4,25 +4,28 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runAll } from '../core/slots.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { ReleasedFile } from './ledger.ts';
 
 /** Every file of the release: each manifest and every file it lists, with its sha256, sorted by path. */
 export async function releasedFiles(root: string, manifests: LoadedManifest[]): Promise<ReleasedFile[]> {
   const files = new Map<string, ReleasedFile>();
-  const hashed = async (path: string) => {
-    const bytes = await readFile(join(root, path));
-    files.set(path, { path, sha256: sha256(bytes), bytes: bytes.length });
-  };
-  for (const { file, manifest } of manifests) {
-    await hashed(file);
+  const previews: string[] = [];
+  for (const { file, text, manifest } of manifests) {
+    const bytes = Buffer.from(text); // the file's exact bytes: load.ts took them as valid UTF-8
+    files.set(file, { path: file, sha256: sha256(bytes), bytes: bytes.length });
     for (const d of manifest.datasets) {
       // validate has recomputed these and found them equal to the files
       if (d.path) files.set(d.path, { path: d.path, sha256: d.sha256!, bytes: d.bytes! });
       for (const p of d.parts ?? []) files.set(p.path, { path: p.path, sha256: p.sha256, bytes: p.bytes });
-      if (d.preview) await hashed(d.preview);
+      if (d.preview) previews.push(d.preview);
     }
   }
+  await runAll(previews, 16, async (path) => {
+    const bytes = await readFile(join(root, path));
+    files.set(path, { path, sha256: sha256(bytes), bytes: bytes.length });
+  });
   return [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
