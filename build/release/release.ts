@@ -143,9 +143,10 @@ async function identify(
   const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
   const codeKey = options.codeKey;
   const previous: LedgerRelease | undefined = ledger.releases.at(-1);
-  // Copies: the ledger's units are shared by the releases that name the same chunk.
+  // Copies: the ledger's units are shared by the releases that name the same chunk. Shallow:
+  // identification sets a unit's fields, and replaces its lists (build/identity/registry.ts).
   const registry = new Map<string, RegistryUnit>(
-    (previous ? await readRegistry(root, previous) : []).map((u) => [u.id, structuredClone(u)]),
+    (previous ? await readRegistry(root, previous) : []).map((u) => [u.id, { ...u }]),
   );
   const before = new Map<string, ReleasedLevel[]>(); // by country
   for (const level of previous?.record.levels ?? []) {
