@@ -76,7 +76,9 @@ export function reportProblems(problems: Problem[], options: ReportOptions, sink
     sink.out(`${JSON.stringify(shown, null, 2)}\n`);
     return;
   }
-  for (const line of problemLines(problems, options)) sink.err(`${line}\n`);
+  const lines = problemLines(problems, options);
+  // One write: a tree with thousands of warnings would otherwise make a system call per line.
+  if (lines.length > 0) sink.err(`${lines.join('\n')}\n`);
 }
 
 /**
