@@ -84,10 +84,12 @@ export async function worldMap(
 ): Promise<WorldMap | undefined> {
   const all = worldCountries(base, loaded);
   const hash = createHash('sha256').update(JSON.stringify([VERSION, WORLD_TITLE]));
-  for (const c of all) {
-    const info = await stat(join(root, c.drawn)).catch(() => undefined);
+  // Stat'ed all at once, hashed in order: one after the other, 250 countries waited 50 ms.
+  const infos = await Promise.all(all.map((c) => stat(join(root, c.drawn)).catch(() => undefined)));
+  all.forEach((c, i) => {
+    const info = infos[i];
     hash.update(JSON.stringify([c.id, c.manifest.name.en, c.drawn, info?.size, info?.mtimeMs]));
-  }
+  });
   const key = hash.digest('hex');
   const cache = await loadCache<WorldCache>(
     join(cacheDir(root), 'world.json'),

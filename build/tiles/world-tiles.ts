@@ -49,15 +49,20 @@ export async function worldTiles(
 ): Promise<WorldTiles | undefined> {
   const sources = sourcesOf(world);
   const hash = createHash('sha256').update(JSON.stringify([TILES_VERSION, world.plane, world.ids]));
-  for (const [i, paths] of sources.entries()) {
-    for (const path of paths) {
-      const info = await stat(join(root, path)).catch(() => undefined);
-      const { dataset } = world.countries[i];
-      const sha =
-        path === dataset.path ? dataset.sha256 : dataset.parts?.find((p) => p.path === path)?.sha256;
-      hash.update(JSON.stringify([path, sha ?? [info?.size, info?.mtimeMs]]));
-    }
-  }
+  // Each file by its sha256 when the manifest gives it, else by its stamp (stat'ed all at once, hashed in order).
+  const named = [...sources.entries()].flatMap(([i, paths]) => {
+    const { dataset } = world.countries[i];
+    return paths.map((path) => ({
+      path,
+      sha: path === dataset.path ? dataset.sha256 : dataset.parts?.find((p) => p.path === path)?.sha256,
+    }));
+  });
+  const infos = await Promise.all(
+    named.map(({ path, sha }) => (sha ? undefined : stat(join(root, path)).catch(() => undefined))),
+  );
+  named.forEach(({ path, sha }, i) =>
+    hash.update(JSON.stringify([path, sha ?? [infos[i]?.size, infos[i]?.mtimeMs]])),
+  );
   const key = `world-${hash.digest('hex').slice(0, 32)}`;
   const dir = join(cacheDir(root), 'tiles');
   await mkdir(dir, { recursive: true });
