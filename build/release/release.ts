@@ -90,10 +90,13 @@ export async function makeRelease(
   version: string,
   options: ReleaseOptions,
 ): Promise<ReleaseOutcome> {
-  const ledger = await readLedger(root);
-  if (ledger.problems.length) return { status: 'refused', problems: ledger.problems };
   const { measurer, geometry, nesting } = options;
-  const validated = await validateManifests(root, { measurer, geometry, nesting });
+  // Both at once: each waits on many small reads. A damaged ledger is still said first.
+  const [ledger, validated] = await Promise.all([
+    readLedger(root),
+    validateManifests(root, { measurer, geometry, nesting }),
+  ]);
+  if (ledger.problems.length) return { status: 'refused', problems: ledger.problems };
   const errors = validated.problems.filter((p) => p.severity === 'error');
   if (errors.length) return { status: 'refused', problems: validated.problems };
   const manifests = [...validated.manifests].sort((a, b) => (a.file < b.file ? -1 : 1));
