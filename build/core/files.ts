@@ -20,6 +20,12 @@ function packageDirAbove(dir: string): string {
   }
 }
 
+/** A file's identity to a cache: if size and mtime are unchanged, so are its bytes (as the measurer assumes). */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+}
+
 /** Returns the cache folder of a run under `root`: `<root>/.cache/geoshelf`. */
 export function cacheDir(root: string): string {
   return join(root, '.cache', 'geoshelf');

@@ -4,10 +4,9 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import { cacheDir } from '../core/files.ts';
+import { cacheDir, type FileStamp } from '../core/files.ts';
 import { checkGeometryFile } from './check-file.ts';
 import type { FileGeometry } from './verdict.ts';
-import type { FileStamp } from '../measure/cache.ts';
 
 // Bumped whenever the rules or messages change, so old verdicts are dropped.
 const CACHE_VERSION = 2; // 2: a position out of lon/lat range is reported too

@@ -3,18 +3,12 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import { cacheDir } from '../core/files.ts';
+import { cacheDir, type FileStamp } from '../core/files.ts';
 import type { FileStats } from '../../src/shared/manifest.ts';
 import type { FileGeometry } from '../geometry/verdict.ts';
 import { measureAndCheckGeoJSON, measureGeoJSONFile, type BboxMismatch } from './measure.ts';
 
 const CACHE_VERSION = 2; // 2: with the file's wrong bbox members
-
-/** What says a file is the one measured before: its size and modification time. */
-export interface FileStamp {
-  size: number;
-  mtimeMs: number;
-}
 
 interface CacheEntry {
   size: number;

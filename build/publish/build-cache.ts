@@ -6,13 +6,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import { cacheDir } from '../core/files.ts';
-
-/** A file's identity: if size and mtime are unchanged, so are its bytes (as the measurer assumes). */
-export interface FileStamp {
-  size: number;
-  mtimeMs: number;
-}
+import { cacheDir, type FileStamp } from '../core/files.ts';
 
 export interface BuildCache {
   version: 1;

@@ -7,7 +7,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dataset, Manifest } from '../../src/shared/manifest.ts';
-import { cacheFiles, loadCache, saveCache, type FileStamp } from '../publish/build-cache.ts';
+import { cacheFiles, loadCache, saveCache } from '../publish/build-cache.ts';
+import type { FileStamp } from '../core/files.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { OuterRings, planeOf, type Plane } from './map-plane.ts';
 import { drawnSource } from './maps.ts';
