@@ -1,8 +1,9 @@
 // What a build remembers between runs, under <root>/.cache/geoshelf/, so a
 // rebuild with unchanged input reads no GeoJSON: build.json (the fingerprint
-// of the last build, the state of each published file), atlas.json (the
-// units and map SVGs read from each file) and planes.json (each country's
-// map plane). All are caches: missing or corrupt means empty.
+// of the last build, the state of each published file), atlas/ (the units
+// and map SVGs read from each file, one cache file per country:
+// build/site/atlas.ts) and planes.json (each country's map plane). All are
+// caches: missing or corrupt means empty.
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
@@ -29,7 +30,7 @@ export interface Loaded<T> {
 /** Returns the cache files of a build under `root`. */
 export function cacheFiles(root: string): { build: string; atlas: string; planes: string } {
   const dir = cacheDir(root);
-  return { build: join(dir, 'build.json'), atlas: join(dir, 'atlas.json'), planes: join(dir, 'planes.json') };
+  return { build: join(dir, 'build.json'), atlas: join(dir, 'atlas'), planes: join(dir, 'planes.json') };
 }
 
 /** Returns the JSON cache in `file` when `accept` approves it, else `empty`. */

@@ -4,10 +4,11 @@
 // are cached in <root>/.cache/geoshelf/atlas.json by source file, size and
 // mtime, so a rebuild reads only changed files.
 import type { Stats } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { runAll } from '../core/slots.ts';
 import { join } from 'node:path';
-import { cacheFiles, loadCache, saveCache } from '../publish/build-cache.ts';
+import { cacheFiles, loadCache } from '../publish/build-cache.ts';
+import { writeFileAtomic } from '../core/atomic-write.ts';
 import type { FileStamp } from '../core/files.ts';
 import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
 import { renderMapSvg } from './map-svg.ts';
@@ -105,12 +106,7 @@ export async function readAtlas(
   planes: Map<string, Plane> = new Map(), // by manifest file: map-planes.ts
   unitIds?: UnitIds, // the release IDs the units show (none: no ID)
 ): Promise<{ atlas: Map<string, CountryAtlas> } & Read> {
-  const cache = await loadCache<AtlasCache>(
-    cacheFiles(root).atlas,
-    {},
-    (c) => typeof c === 'object' && c !== null,
-  );
-  const used: AtlasCache = {};
+  const caches = await loadCountryCaches(root, loaded);
   const read: Read = { filesRead: 0, bytesRead: 0 };
   // A file both listed and drawn (a small level without preview) is read once per run.
   const parsed = new Map<string, Promise<{ features: unknown[] } | undefined>>();
@@ -120,42 +116,40 @@ export async function readAtlas(
    * them), read only on a miss; `drawing` is what else an SVG depends on (its
    * title and plane), undefined for units.
    */
-  const entry = async (
-    path: string,
-    key: string,
-    drawing: string | undefined,
-    fill: (features: unknown[], rows?: UnitRow[]) => { units?: Unit[]; svg?: string | null },
-  ) => {
-    const info = await stamp(path);
-    let hit = cache.data[key];
-    if (
-      !hit ||
-      hit.v !== VERSION ||
-      hit.size !== info.size ||
-      hit.mtimeMs !== info.mtimeMs ||
-      hit.drawing !== drawing
-    ) {
-      // A units-only read of a large file streams (the map is never drawn from one: MAX_DRAWN_BYTES).
-      const stream = drawing === undefined && info.size > MAX_UNITS_FILE_BYTES;
-      if (stream || !parsed.has(path)) {
-        read.filesRead++;
-        read.bytesRead += info.size;
+  const entryIn =
+    (cache: CountryCache): Entry =>
+    async (path, key, drawing, fill) => {
+      const info = await stamp(path);
+      let hit = cache.data[key];
+      if (
+        !hit ||
+        hit.v !== VERSION ||
+        hit.size !== info.size ||
+        hit.mtimeMs !== info.mtimeMs ||
+        hit.drawing !== drawing
+      ) {
+        // A units-only read of a large file streams (the map is never drawn from one: MAX_DRAWN_BYTES).
+        const stream = drawing === undefined && info.size > MAX_UNITS_FILE_BYTES;
+        if (stream || !parsed.has(path)) {
+          read.filesRead++;
+          read.bytesRead += info.size;
+        }
+        const rows = stream ? await streamedRows(root, path) : undefined;
+        if (!stream && !parsed.has(path)) parsed.set(path, features(root, path));
+        const collection = stream ? rows && { features: [] } : await parsed.get(path)!;
+        hit = {
+          v: VERSION,
+          size: info.size,
+          mtimeMs: info.mtimeMs,
+          drawing,
+          ...fill(collection?.features ?? [], rows),
+        };
+        if (!collection) hit = { ...hit, units: [], svg: null };
+        cache.changed = true;
       }
-      const rows = stream ? await streamedRows(root, path) : undefined;
-      if (!stream && !parsed.has(path)) parsed.set(path, features(root, path));
-      const collection = stream ? rows && { features: [] } : await parsed.get(path)!;
-      hit = {
-        v: VERSION,
-        size: info.size,
-        mtimeMs: info.mtimeMs,
-        drawing,
-        ...fill(collection?.features ?? [], rows),
-      };
-      if (!collection) hit = { ...hit, units: [], svg: null };
-    }
-    used[key] = hit;
-    return hit;
-  };
+      cache.used[key] = hit;
+      return hit;
+    };
 
   // Every source's size and mtime, many at a time: when little changed, these are nearly all the work.
   const stamps = new Map<string, Promise<Stats>>();
@@ -170,14 +164,58 @@ export async function readAtlas(
   const atlas = new Map<string, CountryAtlas>();
   for (const { file, manifest } of loaded) {
     const levels: AtlasLevel[] = [];
+    const entry = entryIn(caches.get(file)!);
     for (const d of manifest.datasets)
       levels.push(await readLevel(manifest, d, entry, planes.get(file), unitIds));
     parsed.clear(); // keep one manifest's files in memory at most
     atlas.set(file, { levels, mapLevel: mapSource(manifest)?.level });
   }
-  cache.data = used;
-  await saveCache(cache);
+  await saveCountryCaches(root, caches);
   return { atlas, ...read };
+}
+
+/**
+ * One country's part of the atlas cache, a file of its own
+ * (.cache/geoshelf/atlas/{body}.{ISO3}.json), so that a build where one
+ * country changed parses them all but writes one. `used`: the entries this
+ * run asked for, which replace the file's when `changed` or when the file
+ * held others.
+ */
+interface CountryCache {
+  path: string;
+  data: AtlasCache;
+  used: AtlasCache;
+  changed: boolean;
+}
+
+/** Returns the atlas cache of each manifest of `loaded`, by manifest file; missing or damaged ones are empty. */
+async function loadCountryCaches(root: string, loaded: LoadedManifest[]): Promise<Map<string, CountryCache>> {
+  const dir = cacheFiles(root).atlas;
+  // The cache of geoshelf before it was split by country: never read again.
+  await rm(`${dir}.json`, { force: true });
+  const caches = new Map<string, CountryCache>();
+  await runAll(loaded, 16, async ({ file }) => {
+    const [, body, iso] = file.split('/'); // "data/earth/CHL/manifest.json" (validate checked the folder)
+    const path = join(dir, `${body}.${iso}.json`);
+    const { data } = await loadCache<AtlasCache>(path, {}, (c) => typeof c === 'object' && c !== null);
+    caches.set(file, { path, data, used: {}, changed: false });
+  });
+  return caches;
+}
+
+/** Writes each country's cache that changed, and removes those of countries no longer built. */
+async function saveCountryCaches(root: string, caches: Map<string, CountryCache>): Promise<void> {
+  const dir = cacheFiles(root).atlas;
+  await mkdir(dir, { recursive: true });
+  const kept = new Set<string>();
+  await runAll([...caches.values()], 16, async (cache) => {
+    kept.add(cache.path);
+    const same = Object.keys(cache.used).length === Object.keys(cache.data).length;
+    if (cache.changed || !same) await writeFileAtomic(cache.path, JSON.stringify(cache.used));
+  });
+  for (const name of await readdir(dir)) {
+    if (!kept.has(join(dir, name))) await rm(join(dir, name), { force: true, recursive: true });
+  }
 }
 
 type Entry = (

@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
@@ -118,6 +127,36 @@ describe('geoshelf build', () => {
     expect(again.write.written).toBe(0);
     expect(again.write.reused).toBe(again.write.files);
     expect(snapshot(out)).toEqual(before);
+  });
+
+  it("the atlas cache is a file per country: one whose data changed is the only one rewritten, a damaged one is read again, a removed country's goes", async () => {
+    const root = scratch();
+    const out = join(root, 'dist');
+    const dir = join(root, '.cache/geoshelf/atlas');
+    const inodes = () => Object.fromEntries(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).ino]));
+    await build(root);
+    const pages = Object.fromEntries(filesUnder(out).map((f) => [f, sha256(readFileSync(join(out, f)))]));
+    const first = inodes();
+    expect(Object.keys(first)).toEqual(['earth.ANT.json', 'earth.CHL.json', 'earth.FJI.json']);
+    // Touched (same bytes, new mtime): FJI's units are read again, and only its cache file is written.
+    const fji = join(root, 'data/earth/FJI/FJI_ADM0.geojson');
+    utimesSync(fji, new Date(), new Date(Date.now() + 5000));
+    expect((await build(root)).geojsonFilesRead).toBeGreaterThan(0);
+    const second = inodes();
+    expect(second['earth.FJI.json']).not.toBe(first['earth.FJI.json']);
+    expect({ ...second, 'earth.FJI.json': 0 }).toEqual({ ...first, 'earth.FJI.json': 0 });
+    // Damaged: CHL's files are read again, and the catalogue is the same.
+    writeFileSync(join(dir, 'earth.CHL.json'), '{"units data/earth/CHL/CHL_ADM1.geojson": 5');
+    rmSync(out, { recursive: true });
+    const again = await build(root);
+    expect(again.geojsonFilesRead).toBeGreaterThan(0);
+    expect(Object.fromEntries(filesUnder(out).map((f) => [f, sha256(readFileSync(join(out, f)))]))).toEqual(
+      pages,
+    );
+    expect(JSON.parse(readFileSync(join(dir, 'earth.CHL.json'), 'utf8'))).toBeTypeOf('object');
+    rmSync(join(root, 'data/earth/ANT'), { recursive: true });
+    await build(root);
+    expect(Object.keys(inodes())).toEqual(['earth.CHL.json', 'earth.FJI.json']);
   });
 
   it('a file deleted or edited in dist/ → the next build puts it back', async () => {
