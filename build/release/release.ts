@@ -358,14 +358,15 @@ async function commit(
  */
 function storedRegistry(made: Made): Omit<RegistryUnit, 'last_seen'>[] {
   const live = new Set(made.record.levels.flatMap((l) => l.ids));
-  const key = (u: RegistryUnit) => `${u.country}/${u.level}/${u.id}`;
-  return [...made.registry]
-    .sort((a, b) => (key(a) < key(b) ? -1 : 1))
-    .map((u) => {
-      if (!live.has(u.id)) return u;
-      const { last_seen: _, ...rest } = u;
-      return rest;
-    });
+  // Each unit's key made once, not at each of the sort's comparisons.
+  const keyed = made.registry.map((u) => ({ key: `${u.country}/${u.level}/${u.id}`, u }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : 1));
+  return keyed.map(({ u }) => {
+    if (!live.has(u.id)) return u;
+    const rest: Record<string, unknown> = {}; // u but last_seen, its keys in their order
+    for (const key in u) if (key !== 'last_seen') rest[key] = u[key as keyof RegistryUnit];
+    return rest as Omit<RegistryUnit, 'last_seen'>;
+  });
 }
 
 /** Writes record chunks into a staged records/ folder, each content the ledger lacks once. */
