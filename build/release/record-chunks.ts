@@ -27,7 +27,7 @@ export function cutChunks<T>(items: readonly T[], key: (item: T) => string, ever
   let run: T[] = [];
   for (const item of items) {
     run.push(item);
-    const h = hash('sha256', key(item), 'buffer').readUInt32BE(0);
+    const h = Number.parseInt(hash('sha256', key(item), 'hex').slice(0, 8), 16); // its first 32 bits, without a Buffer
     if (h % every === 0 || run.length >= 4 * every) {
       chunks.push(run);
       run = [];
