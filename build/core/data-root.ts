@@ -5,6 +5,7 @@
 // <root>/data is followed: it is read, and published, as the file it points
 // to (a copy at the manifest's path), like any other file of the tree.
 import type { Stats } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { UserError } from './errors.ts';
@@ -16,21 +17,25 @@ export type Resolved =
   | { kind: 'outside'; real: string } // e.g. real "/etc/passwd"
   | { kind: 'file' | 'folder' | 'other'; real: string; size: number; stats: Stats };
 
-const dataRoots = new Map<string, Promise<string>>(); // root → real path of root/data
+const dataRoots = new Map<string, string>(); // root → real path of root/data
 
 /** Returns the real path of `<root>/data` (memoised per root). */
-export function realDataRoot(root: string): Promise<string> {
+export function realDataRoot(root: string): string {
   let real = dataRoots.get(root);
-  if (!real) {
-    real = realpath(join(root, 'data')).catch(() => join(root, 'data'));
+  if (real === undefined) {
+    try {
+      real = realpathSync.native(join(root, 'data'));
+    } catch {
+      real = join(root, 'data');
+    }
     dataRoots.set(root, real);
   }
   return real;
 }
 
 /** Returns whether the real path `real` is `<root>/data` or inside it. */
-export async function isInsideData(root: string, real: string): Promise<boolean> {
-  const data = await realDataRoot(root);
+export function isInsideData(root: string, real: string): boolean {
+  const data = realDataRoot(root);
   return real === data || real.startsWith(data + sep);
 }
 
@@ -44,12 +49,32 @@ export async function resolveInData(root: string, file: string): Promise<Resolve
   try {
     real = await realpath(join(root, file));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return { kind: 'missing' };
-    throw error;
+    return missing(error);
   }
-  if (!(await isInsideData(root, real))) return { kind: 'outside', real };
-  const info = await stat(real);
+  if (!isInsideData(root, real)) return { kind: 'outside', real };
+  return found(real, await stat(real));
+}
+
+/** resolveInData without the thread pool, for callers that resolve thousands of files in a row. */
+function resolveInDataSync(root: string, file: string): Resolved {
+  let real: string;
+  try {
+    real = realpathSync.native(join(root, file));
+  } catch (error) {
+    return missing(error);
+  }
+  if (!isInsideData(root, real)) return { kind: 'outside', real };
+  return found(real, statSync(real));
+}
+
+/** What a path that cannot be resolved (realpath's `error`) leads to: nothing, or an error thrown again. */
+function missing(error: unknown): Resolved {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return { kind: 'missing' };
+  throw error;
+}
+
+function found(real: string, info: Stats): Resolved {
   const kind = info.isFile() ? 'file' : info.isDirectory() ? 'folder' : 'other';
   return { kind, real, size: info.size, stats: info };
 }
@@ -80,10 +105,11 @@ export function outsideProblem(
 /**
  * Returns the real path and stats of the data file `file` about to be
  * published; throws a UserError naming it (rule `link-outside`) when it leads
- * outside the data folder or is not a file.
+ * outside the data folder or is not a file. Synchronous: a build publishes
+ * every data file, and resolves them several times faster so.
  */
-export async function publishedDataFile(root: string, file: string): Promise<{ real: string; stats: Stats }> {
-  const found = await resolveInData(root, file);
+export function publishedDataFile(root: string, file: string): { real: string; stats: Stats } {
+  const found = resolveInDataSync(root, file);
   if (found.kind === 'file') return { real: found.real, stats: found.stats };
   const why =
     found.kind === 'outside' ? outsideProblem(root, file, found.real) : { message: 'is not a file' };

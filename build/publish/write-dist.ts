@@ -78,7 +78,7 @@ async function compare(root: string, previous: string | undefined, plan: DistPla
     let real = from;
     let source: Stats | undefined; // a data file's, from resolving it
     if (real === undefined) {
-      const found = await publishedDataFile(root, path);
+      const found = publishedDataFile(root, path);
       real = found.real;
       source = found.stats;
     }

@@ -12,13 +12,14 @@
 // wrote them whole each time: files and levels in release.json, registry.json
 // and site.json; its first layout also kept objects/ (the level files again,
 // gzipped). Both are read as they are.
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import type { Level } from '../../src/shared/manifest.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import type { Thresholds } from '../identity/thresholds.ts';
-import { CHUNK_FILE, chunkName, sha256Text } from './record-chunks.ts';
+import { CHUNK_FILE, chunkName, sha256Bytes } from './record-chunks.ts';
 
 /** The ledger's folder, relative to the root. */
 export const LEDGER_DIR = 'data/releases';
@@ -71,7 +72,13 @@ export interface LedgerRelease {
   record: ReleaseRecord;
   site: ReleaseSite;
   dir: string; // e.g. "data/releases/2026.11"
-  registry: RegistryUnit[] | undefined; // ledger_version 2, read with the rest; version 1 reads registry.json when asked
+  /**
+   * ledger_version 2: the registry as its chunks keep it (by country, level
+   * and ID, this release's units without last_seen), checked with the rest;
+   * readRegistry gives it its last_seen and order when asked, since most
+   * readers want one release's at most. Version 1 reads registry.json when asked.
+   */
+  storedRegistry: readonly RegistryUnit[] | undefined;
 }
 
 export interface Ledger {
@@ -185,12 +192,16 @@ export async function readLedger(root: string): Promise<Ledger> {
     for (const [sha, path] of chunks) records.set(sha, path);
   }
   const chunks = new ChunkReader(root, records);
+  const chunked = new Map<LedgerRelease, ReleaseChunks>(); // ledger_version 2's lists, as release.json names them
   const releases: LedgerRelease[] = [];
   // All folders at once, their problems kept apart so that they are listed in folder order.
   const read = await Promise.all(
     names.map(async (name) => {
       const own: Problem[] = [];
-      return { release: await readRelease(root, `${LEDGER_DIR}/${name}`, chunks, own), problems: own };
+      return {
+        release: await readRelease(root, `${LEDGER_DIR}/${name}`, chunks, chunked, own),
+        problems: own,
+      };
     }),
   );
   for (const [n, name] of names.entries()) {
@@ -207,7 +218,7 @@ export async function readLedger(root: string): Promise<Ledger> {
     releases.push(release);
   }
   releases.sort((a, b) => a.record.sequence - b.record.sequence);
-  checkReleases(releases, objects, siteObjects, problems);
+  checkReleases(releases, objects, siteObjects, chunks, chunked, problems);
   return { releases, objects, siteObjects, records, problems };
 }
 
@@ -216,6 +227,7 @@ async function readRelease(
   root: string,
   dir: string,
   chunks: ChunkReader,
+  chunked: Map<LedgerRelease, ReleaseChunks>,
   problems: Problem[],
 ): Promise<LedgerRelease | undefined> {
   const stored = await readJson<(ReleaseRecord & { ledger_version: 1 }) | StoredReleaseIndex>(
@@ -238,13 +250,20 @@ async function readRelease(
     // Hostile or damaged: each list is checked by chunks.list, the object that holds them here.
     const lists: Partial<Record<keyof ReleaseChunks, unknown>> =
       typeof given === 'object' && given !== null ? given : {};
-    const files = await chunks.list<ReleasedFile>(file, '/chunks/files', lists.files, problems);
-    const levels = await chunks.list<ReleasedLevel>(file, '/chunks/levels', lists.levels, problems);
-    const registry = await chunks.list<RegistryUnit>(file, '/chunks/registry', lists.registry, problems);
-    const site = await chunks.list<SiteFile>(file, '/chunks/site', lists.site, problems);
+    const files = chunks.list<ReleasedFile>(file, '/chunks/files', lists.files, problems);
+    const levels = chunks.list<ReleasedLevel>(file, '/chunks/levels', lists.levels, problems);
+    const registry = chunks.list<RegistryUnit>(file, '/chunks/registry', lists.registry, problems);
+    const site = chunks.list<SiteFile>(file, '/chunks/site', lists.site, problems);
     if (!files || !levels || !registry || !site) return undefined;
     const record: ReleaseRecord = { ...rest, files, levels };
-    return { record, site: { layout: 2, files: site }, dir, registry: withLastSeen(record, registry) };
+    const release: LedgerRelease = {
+      record,
+      site: { layout: 2, files: site },
+      dir,
+      storedRegistry: registry,
+    };
+    chunked.set(release, lists as ReleaseChunks); // each list checked by chunks.list
+    return release;
   }
   const version: unknown = stored?.ledger_version;
   if (stored && version !== 1) {
@@ -258,62 +277,90 @@ async function readRelease(
   } catch {
     problems.push(ledgerProblem(`${dir}/registry.json`, 'missing from the ledger'));
   }
-  return stored && site ? { record: stored, site, dir, registry: undefined } : undefined;
+  return stored && site ? { record: stored, site, dir, storedRegistry: undefined } : undefined;
 }
 
-/** Gives the units of the release `record` its version as last_seen, which the chunks leave out (it changes every release). */
-function withLastSeen(record: ReleaseRecord, stored: RegistryUnit[]): RegistryUnit[] {
-  return stored
-    .map((u) => {
-      if (u.last_seen !== undefined) return u;
-      const { id, country, level, code, name, first_seen, last_seen: _, ...rest } = u;
-      return { id, country, level, code, name, first_seen, last_seen: record.version, ...rest }; // the order release writes
-    })
-    .sort((a, b) => (a.id < b.id ? -1 : 1));
+/**
+ * Gives the units of release `version` its version as last_seen, which the
+ * chunks leave out (it changes every release), in the key order release
+ * writes; returns them sorted by ID. A unit the chunks give a last_seen (a
+ * retired one) is returned as it is.
+ */
+function withLastSeen(version: string, stored: readonly RegistryUnit[]): RegistryUnit[] {
+  const units = stored.map((u): RegistryUnit => {
+    if (u.last_seen !== undefined) return u;
+    const { id, country, level, code, name, first_seen } = u;
+    const unit: Record<string, unknown> = { id, country, level, code, name, first_seen, last_seen: version };
+    for (const key in u) if (!(key in unit)) unit[key] = u[key as keyof RegistryUnit];
+    return unit as unknown as RegistryUnit;
+  });
+  return units.sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
-/** Checks the releases' numbering, and that every file they record is stored somewhere in the ledger. */
+/**
+ * Checks the releases' numbering, and that every file they record is stored
+ * somewhere in the ledger. A chunk's files are looked up once, however many
+ * releases name it (`chunked`: the lists of ledger_version 2's releases).
+ */
 function checkReleases(
   releases: LedgerRelease[],
   objects: Map<string, string>,
   siteObjects: Map<string, string>,
+  chunks: ChunkReader,
+  chunked: Map<LedgerRelease, ReleaseChunks>,
   problems: Problem[],
 ): void {
+  const lostLevels = (levels: readonly ReleasedLevel[]) =>
+    levels.flatMap((level, l) =>
+      level.files.flatMap((file, f) =>
+        objects.has(file.sha256) || siteObjects.has(file.sha256) ? [] : [{ file, l, f }],
+      ),
+    );
+  const lostSite = (files: readonly ReleasedFile[]) =>
+    files.flatMap((file, f) => (siteObjects.has(file.sha256) ? [] : [{ file, f }]));
   releases.forEach((r, i) => {
     if (r.record.sequence !== i + 1) {
       problems.push(
         ledgerProblem(`${r.dir}/release.json`, `is release number ${r.record.sequence}, expected ${i + 1}`),
       );
     }
-    const chunked = r.record.ledger_version === 2;
-    r.record.levels.forEach((level, l) =>
-      level.files.forEach((file, f) => {
-        if (objects.has(file.sha256) || siteObjects.has(file.sha256)) return;
-        const lost = ledgerProblem(
-          `${r.dir}/release.json`,
-          `the ledger lost ${file.path} as released (neither site/${file.sha256} nor ${objectName(file.sha256)} is in a release folder)`,
-        );
-        // Version 2 keeps the levels in chunks, where no pointer into release.json reaches; the path says which.
-        problems.push(chunked ? lost : { ...lost, pointer: `/levels/${l}/files/${f}` });
-      }),
-    );
+    const lists = chunked.get(r);
+    const lost = lists
+      ? lists.levels.flatMap((sha) => chunks.derived(sha, 'lost levels', lostLevels))
+      : lostLevels(r.record.levels);
+    for (const { file, l, f } of lost) {
+      const problem = ledgerProblem(
+        `${r.dir}/release.json`,
+        `the ledger lost ${file.path} as released (neither site/${file.sha256} nor ${objectName(file.sha256)} is in a release folder)`,
+      );
+      // Version 2 keeps the levels in chunks, where no pointer into release.json reaches; the path says which.
+      problems.push(lists ? problem : { ...problem, pointer: `/levels/${l}/files/${f}` });
+    }
   });
   for (const r of releases) {
-    const chunked = r.record.ledger_version === 2;
-    r.site.files.forEach((file, f) => {
-      if (siteObjects.has(file.sha256)) return;
-      const lost = ledgerProblem(
-        `${r.dir}/${chunked ? 'release.json' : 'site.json'}`,
+    const lists = chunked.get(r);
+    const lost = lists
+      ? lists.site.flatMap((sha) => chunks.derived(sha, 'lost site', lostSite))
+      : lostSite(r.site.files);
+    for (const { file, f } of lost) {
+      const problem = ledgerProblem(
+        `${r.dir}/${lists ? 'release.json' : 'site.json'}`,
         `the ledger lost releases/${r.record.version}/${file.path} (site/${file.sha256} is in no release folder)`,
       );
-      problems.push(chunked ? lost : { ...lost, pointer: `/files/${f}` });
-    });
+      problems.push(lists ? problem : { ...problem, pointer: `/files/${f}` });
+    }
   }
 }
 
-/** Reads record chunks, each once however many releases name it, checking each against its sha256. */
+/**
+ * Reads record chunks, each once however many releases name it (most name
+ * the same ones), checking each against its sha256. Synchronously: a ledger
+ * holds about a thousand small chunks, read several times faster so than
+ * through the thread pool.
+ */
 class ChunkReader {
-  private read = new Map<string, Promise<unknown[] | string>>(); // sha256 → items, or what is wrong
+  private read = new Map<string, unknown[] | string>(); // sha256 → items, or what is wrong
+  private derivations = new Map<string, unknown>(); // "what sha256" → what a check derived from a chunk's items
 
   constructor(
     private root: string,
@@ -321,40 +368,51 @@ class ChunkReader {
   ) {}
 
   /** Returns the items of `shas` in order, or undefined (with a problem at `file`, `pointer`, into `problems`) when one is lost or damaged. */
-  async list<T>(file: string, pointer: string, shas: unknown, problems: Problem[]): Promise<T[] | undefined> {
-    if (!Array.isArray(shas) || !shas.every((s) => typeof s === 'string' && /^[0-9a-f]{64}$/.test(s))) {
+  list<T>(file: string, pointer: string, shas: unknown, problems: Problem[]): T[] | undefined {
+    // A chunk the ledger holds has a sha256 for a name (CHUNK_FILE); only the others need looking at.
+    const sha256 = (s: unknown) => typeof s === 'string' && (this.stored.has(s) || /^[0-9a-f]{64}$/.test(s));
+    if (!Array.isArray(shas) || !shas.every(sha256)) {
       problems.push({ ...ledgerProblem(file, 'expected a list of sha256s'), pointer });
       return undefined;
     }
-    const items: T[] = [];
-    // All at once: a release names hundreds of small chunks, and each read is mostly waiting.
-    const chunks = await Promise.all((shas as string[]).map((sha) => this.chunk(sha)));
-    for (const [i, got] of chunks.entries()) {
+    const chunks: unknown[][] = [];
+    for (const [i, sha] of (shas as string[]).entries()) {
+      const got = this.chunk(sha);
       if (typeof got === 'string') {
         problems.push({ ...ledgerProblem(file, got), pointer: `${pointer}/${i}` });
         return undefined;
       }
-      items.push(...(got as T[]));
+      chunks.push(got);
     }
-    return items;
+    return ([] as unknown[]).concat(...chunks) as T[];
   }
 
-  private chunk(sha: string): Promise<unknown[] | string> {
+  /**
+   * Returns `derive` of the items of the chunk `sha` (read by `list`, whole),
+   * once per chunk however many releases name it; `what` names the derivation.
+   */
+  derived<T, R>(sha: string, what: string, derive: (items: readonly T[]) => R): R {
+    const key = `${what} ${sha}`;
+    if (!this.derivations.has(key)) this.derivations.set(key, derive(this.read.get(sha) as T[]));
+    return this.derivations.get(key) as R;
+  }
+
+  private chunk(sha: string): unknown[] | string {
     let got = this.read.get(sha);
-    if (!got) {
+    if (got === undefined) {
       got = this.load(sha);
       this.read.set(sha, got);
     }
     return got;
   }
 
-  private async load(sha: string): Promise<unknown[] | string> {
+  private load(sha: string): unknown[] | string {
     const path = this.stored.get(sha);
     if (!path) return `the ledger lost ${chunkName(sha)} (in no release folder)`;
-    const text = await readFile(join(this.root, path), 'utf8');
-    if (sha256Text(text) !== sha) return `${path} is damaged: its sha256 is not its name`;
+    const bytes = readFileSync(join(this.root, path));
+    if (sha256Bytes(bytes) !== sha) return `${path} is damaged: its sha256 is not its name`;
     try {
-      const items = JSON.parse(text) as unknown;
+      const items = JSON.parse(bytes.toString('utf8')) as unknown;
       return Array.isArray(items) ? items : `${path} is not a JSON array`;
     } catch (error) {
       return `${path} is not JSON: ${(error as Error).message}`;
@@ -362,16 +420,25 @@ class ChunkReader {
   }
 }
 
+const registries = new WeakMap<LedgerRelease, RegistryUnit[]>(); // ledger_version 2's, once assembled
+
 /** Returns the unit registry of a release, sorted by ID. */
 export async function readRegistry(root: string, release: LedgerRelease): Promise<RegistryUnit[]> {
-  if (release.registry) return release.registry;
-  return (await readJson<RegistryUnit[]>(root, `${release.dir}/registry.json`, [])) ?? [];
+  if (!release.storedRegistry) {
+    return (await readJson<RegistryUnit[]>(root, `${release.dir}/registry.json`, [])) ?? [];
+  }
+  let registry = registries.get(release);
+  if (!registry) {
+    registry = withLastSeen(release.record.version, release.storedRegistry);
+    registries.set(release, registry);
+  }
+  return registry;
 }
 
 /** The registry as a release publishes it (api/releases/VERSION/units.json): version 1's file as it is. */
 export async function registryText(root: string, release: LedgerRelease): Promise<string> {
-  if (!release.registry) return readFile(join(root, release.dir, 'registry.json'), 'utf8');
-  return `${JSON.stringify(release.registry, null, 1)}\n`;
+  if (!release.storedRegistry) return readFile(join(root, release.dir, 'registry.json'), 'utf8');
+  return `${JSON.stringify(await readRegistry(root, release), null, 1)}\n`;
 }
 
 async function readJson<T>(root: string, file: string, problems: Problem[]): Promise<T | undefined> {

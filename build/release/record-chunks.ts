@@ -6,7 +6,7 @@
 // changes one country writes only the chunks that hold that country's items;
 // its release.json names the others, which earlier releases wrote. Before,
 // each release rewrote every record whole (about 2 MB for the sample).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The chunk file of a sha256, relative to the release folder that first wrote it. */
 export function chunkName(sha256: string): string {
@@ -27,7 +27,7 @@ export function cutChunks<T>(items: readonly T[], key: (item: T) => string, ever
   let run: T[] = [];
   for (const item of items) {
     run.push(item);
-    const h = createHash('sha256').update(key(item)).digest().readUInt32BE(0);
+    const h = Number.parseInt(hash('sha256', key(item), 'hex').slice(0, 8), 16); // its first 32 bits, without a Buffer
     if (h % every === 0 || run.length >= 4 * every) {
       chunks.push(run);
       run = [];
@@ -42,6 +42,12 @@ export function chunkText(items: readonly unknown[]): string {
   return `[\n${items.map((item) => JSON.stringify(item)).join(',\n')}\n]\n`;
 }
 
+/** Returns the sha256 of `text` as UTF-8, e.g. of a chunk's text: the name it is stored under. */
 export function sha256Text(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
+}
+
+/** Returns the sha256 of `bytes`, e.g. of a chunk file as read. */
+export function sha256Bytes(bytes: Buffer): string {
+  return hash('sha256', bytes, 'hex');
 }

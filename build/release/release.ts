@@ -358,18 +358,36 @@ async function commit(
 /**
  * The registry as the chunks keep it: by country, level and ID, so that a
  * country's units share chunks; without last_seen for the units of this
- * release, which would otherwise change every chunk every release.
+ * release, which would otherwise change every chunk every release (a copy
+ * whose last_seen is undefined, which JSON leaves out where it stood).
  */
 function storedRegistry(made: Made): Omit<RegistryUnit, 'last_seen'>[] {
   const live = new Set(made.record.levels.flatMap((l) => l.ids));
-  const key = (u: RegistryUnit) => `${u.country}/${u.level}/${u.id}`;
-  return [...made.registry]
-    .sort((a, b) => (key(a) < key(b) ? -1 : 1))
-    .map((u) => {
-      if (!live.has(u.id)) return u;
-      const { last_seen: _, ...rest } = u;
-      return rest;
-    });
+  return byCountryLevelId(made.registry).map((u) => (live.has(u.id) ? { ...u, last_seen: undefined } : u));
+}
+
+/**
+ * Returns `units` sorted by `${country}/${level}/${id}`. When they come in
+ * ID order (as identify gives them), by country and level, each group in ID
+ * order: without a "/" in a country or level no group's key begins
+ * another's, so that is the same order, found without comparing every pair.
+ */
+function byCountryLevelId(units: RegistryUnit[]): RegistryUnit[] {
+  const grouped = units.every(
+    (u, i) => !u.country.includes('/') && !u.level.includes('/') && (i === 0 || units[i - 1]!.id < u.id),
+  );
+  if (!grouped) {
+    const keyed = units.map((u) => ({ key: `${u.country}/${u.level}/${u.id}`, u }));
+    return keyed.sort((a, b) => (a.key < b.key ? -1 : 1)).map(({ u }) => u);
+  }
+  const groups = new Map<string, RegistryUnit[]>();
+  for (const u of units) {
+    const key = `${u.country}/${u.level}/`;
+    const group = groups.get(key);
+    if (group) group.push(u);
+    else groups.set(key, [u]);
+  }
+  return [...groups.keys()].sort().flatMap((key) => groups.get(key)!);
 }
 
 /** Writes record chunks into a staged records/ folder, each content the ledger lacks once. */

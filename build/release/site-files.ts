@@ -9,6 +9,8 @@
 import { BASE_MARK, VERSION_MARK } from './ledger.ts';
 
 const TOKEN = BASE_MARK.slice(1, -1); // the mark however it is written (a JSON string may escape "/")
+/** What both marks begin with, e.g. "geoshelf-release-": text without it holds neither. */
+const MARKS = commonStart(TOKEN, VERSION_MARK);
 
 /** Returns a page's way back to its release's folder, e.g. "../../" for "earth/CHL/index.html", "./" for "index.html". */
 export function relativeBase(path: string): string {
@@ -17,25 +19,70 @@ export function relativeBase(path: string): string {
 }
 
 /**
- * Returns `bytes` as the ledger stores the file at `path` of a release
- * built for BASE_MARK and VERSION_MARK: pages and API documents with relative
- * links, files still holding a mark as templates, the rest as they are. The
- * 404 page stays a template: it is served at any missing path, where
- * relative links would lead nowhere.
+ * Returns `contents` (text, as the build renders pages and documents, or
+ * bytes) as the ledger stores the file at `path` of a release built for
+ * BASE_MARK and VERSION_MARK, in the same kind: pages and API documents with
+ * relative links, files still holding a mark as templates, the rest as they
+ * are. The 404 page stays a template: it is served at any missing path,
+ * where relative links would lead nowhere.
  */
-export function storedSiteFile(path: string, bytes: Buffer): { bytes: Buffer; template: boolean } {
-  const version = bytes.indexOf(VERSION_MARK) >= 0;
-  if (bytes.indexOf(TOKEN) < 0) return { bytes, template: version };
-  const text = bytes.toString('utf8');
-  const marks = text.split(TOKEN).length - 1;
-  if (text.split(BASE_MARK).length - 1 !== marks) {
+export function storedSiteFile<T extends string | Buffer>(
+  path: string,
+  contents: T,
+): { contents: T; template: boolean } {
+  if (contents.indexOf(MARKS) < 0) return { contents, template: false }; // most files: one look
+  const text = typeof contents === 'string' ? contents : contents.toString('utf8');
+  const { version, tokens, bases } = marksIn(text);
+  if (tokens === 0) return { contents, template: version };
+  if (bases.length !== tokens) {
     // A renderer wrote the base in another form (escaped, or without its slashes): publishing would leave it.
     throw new Error(`${path}: the release base is written in a form the ledger cannot replace`);
   }
   if ((path.endsWith('.html') && path !== '404.html') || isApiDocument(path)) {
-    return { bytes: Buffer.from(text.replaceAll(BASE_MARK, relativeBase(path))), template: version };
+    const relative = relativeBase(path);
+    const pieces: string[] = [];
+    let from = 0;
+    for (const at of bases) {
+      pieces.push(text.slice(from, at), relative);
+      from = at + BASE_MARK.length;
+    }
+    pieces.push(text.slice(from));
+    const stored = pieces.join('');
+    return {
+      contents: (typeof contents === 'string' ? stored : Buffer.from(stored)) as T,
+      template: version,
+    };
   }
-  return { bytes, template: true };
+  return { contents, template: true };
+}
+
+/**
+ * Returns whether `text` holds VERSION_MARK, how many times the base's token
+ * (however written), and where BASE_MARK is, each found as replaceAll finds
+ * it (left to right, none overlapping), in one pass.
+ */
+function marksIn(text: string): { version: boolean; tokens: number; bases: number[] } {
+  let version = false;
+  let tokens = 0;
+  const bases: number[] = [];
+  let free = 0; // where the next BASE_MARK may start
+  for (let at = text.indexOf(MARKS); at >= 0; at = text.indexOf(MARKS, at + 1)) {
+    if (text.startsWith(VERSION_MARK, at)) version = true;
+    if (!text.startsWith(TOKEN, at)) continue;
+    tokens++;
+    const base = at - 1; // BASE_MARK is the token between slashes
+    if (base >= free && text[base] === '/' && text[at + TOKEN.length] === '/') {
+      bases.push(base);
+      free = base + BASE_MARK.length;
+    }
+  }
+  return { version, tokens, bases };
+}
+
+function commonStart(a: string, b: string): string {
+  let n = 0;
+  while (n < a.length && a[n] === b[n]) n++;
+  return a.slice(0, n);
 }
 
 /**

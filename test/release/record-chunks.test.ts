@@ -2,6 +2,7 @@
 // that depend only on the items' keys, so that a change to one item, or one
 // inserted, leaves every other chunk as it was: what lets a release that
 // changes one country store only that country's records again.
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,19 @@ describe('record chunks', () => {
     expect(chunks.length).toBeGreaterThan(2_000 / 32 / 2);
     expect(chunks.length).toBeLessThan((2_000 / 32) * 2);
     expect(Math.max(...chunks.map((c) => c.length))).toBeLessThanOrEqual(4 * 32);
+  });
+
+  it("a chunk ends after an item whose key's sha256, read as a big-endian 32-bit number, is a multiple of `every`, or after 4 × every items", () => {
+    const ends = (chunks: Item[][]) => chunks.map((c) => c.at(-1)!.key);
+    let run = 0;
+    const expected = items.flatMap((x, i) => {
+      run++;
+      const h = createHash('sha256').update(x.key).digest().readUInt32BE(0);
+      if (h % 32 !== 0 && run < 4 * 32 && i < items.length - 1) return [];
+      run = 0;
+      return [x.key];
+    });
+    expect(ends(cutChunks(items, (x) => x.key, 32))).toEqual(expected);
   });
 
   it('a changed item changes only the chunk that holds it', () => {

@@ -16,7 +16,7 @@ import { GeometryChecker } from '../../build/geometry/cache.ts';
 import { NestingChecker } from '../../build/identity/nesting-cache.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 import { makeRelease } from '../../build/release/release.ts';
-import { BASE_MARK } from '../../build/release/ledger.ts';
+import { BASE_MARK, readLedger } from '../../build/release/ledger.ts';
 import { BIN, CHILD_BOUND_MS, cli, copyDataTree } from '../support/cli.ts';
 import { ledgerRelease } from '../support/ledger.ts';
 
@@ -256,6 +256,23 @@ describe('geoshelf release', () => {
       'geoshelf release: 3 problems in 2 files; release 1.1.0 not made',
     ]);
     expect(await ledgerState(root)).toEqual(before);
+  });
+
+  it('a stored file lost to two releases is named for each of them', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
+    expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
+    const fji = 'data/earth/FJI/FJI_ADM0.geojson'; // unchanged: both releases name the same stored file
+    const { record } = await ledgerRelease(root, '1.1.0');
+    const sha = record.files.find((f) => f.path === fji)!.sha256;
+    rmSync(join(root, `data/releases/1.0.0/site/${sha}`));
+    expect((await readLedger(root)).problems.map((p) => `${p.file}: ${p.message}`)).toEqual([
+      `data/releases/1.0.0/release.json: the ledger lost ${fji} as released (neither site/${sha} nor objects/${sha}.geojson.gz is in a release folder)`,
+      `data/releases/1.1.0/release.json: the ledger lost ${fji} as released (neither site/${sha} nor objects/${sha}.geojson.gz is in a release folder)`,
+      `data/releases/1.0.0/release.json: the ledger lost releases/1.0.0/${fji} (site/${sha} is in no release folder)`,
+      `data/releases/1.1.0/release.json: the ledger lost releases/1.1.0/${fji} (site/${sha} is in no release folder)`,
+    ]);
   });
 
   it('refuses when a record chunk is lost or damaged, naming it and where release.json names it', async () => {

@@ -6,10 +6,25 @@ import { describe, expect, it } from 'vitest';
 import { BASE_MARK, VERSION_MARK } from '../../build/release/ledger.ts';
 import { heldMark, publishedTemplate, relativeBase, storedSiteFile } from '../../build/release/site-files.ts';
 
+// Stored from bytes and from text (as the build renders pages): the same file either way.
 const stored = (path: string, text: string) => {
-  const { bytes, template } = storedSiteFile(path, Buffer.from(text));
-  return { text: bytes.toString('utf8'), template };
+  const fromBytes = storedSiteFile(path, Buffer.from(text));
+  const fromText = storedSiteFile(path, text);
+  expect(fromText).toEqual({ ...fromBytes, contents: fromBytes.contents.toString('utf8') });
+  return { text: fromText.contents, template: fromText.template };
 };
+
+/** The stored form as the rule says it, plainly: the oracle for storedSiteFile, which finds every mark in one pass. */
+function storedByRule(path: string, text: string): { text: string; template: boolean } | 'refused' {
+  const token = BASE_MARK.slice(1, -1);
+  const version = text.includes(VERSION_MARK);
+  if (!text.includes(token)) return { text, template: version };
+  if (text.split(BASE_MARK).length !== text.split(token).length) return 'refused';
+  const relative =
+    (path.endsWith('.html') && path !== '404.html') || (path.startsWith('api/') && path.endsWith('.json'));
+  if (relative) return { text: text.replaceAll(BASE_MARK, relativeBase(path)), template: version };
+  return { text, template: true };
+}
 
 describe('a release file as the ledger stores it', () => {
   it('a page links back to its release folder relatively, from its own depth', () => {
@@ -64,13 +79,44 @@ describe('a release file as the ledger stores it', () => {
 
   it('files without the placeholder are stored as they are', () => {
     const bytes = Buffer.from([0, 1, 2, 255]);
-    expect(storedSiteFile('downloads/x.gpkg', bytes)).toEqual({ bytes, template: false });
+    expect(storedSiteFile('downloads/x.gpkg', bytes)).toEqual({ contents: bytes, template: false });
+  });
+
+  it('marks side by side, sharing a slash, cut or repeated: stored as the plain rule stores them', () => {
+    const token = BASE_MARK.slice(1, -1);
+    const half = VERSION_MARK.slice(0, 20);
+    const texts = [
+      `${BASE_MARK}${BASE_MARK}`,
+      `/${token}/${token}/`, // two tokens sharing a slash: one BASE_MARK, then a token left
+      `${BASE_MARK}x${VERSION_MARK}${BASE_MARK}`,
+      `${half}${BASE_MARK}${half}`,
+      `${VERSION_MARK}${VERSION_MARK}`,
+      `a/${token}`,
+      `${token}/`,
+      `é ${BASE_MARK} \u{1F30D} ${BASE_MARK}z`,
+      'nothing to see',
+    ];
+    for (const path of ['earth/CHL/index.html', 'api/v1/earth/CHL.json', 'sitemap.xml', '404.html']) {
+      for (const text of texts) {
+        const expected = storedByRule(path, text);
+        if (expected === 'refused') {
+          expect(() => storedSiteFile(path, text)).toThrow('the release base is written in a form');
+          expect(() => storedSiteFile(path, Buffer.from(text))).toThrow(
+            'the release base is written in a form',
+          );
+        } else {
+          expect(stored(path, text)).toEqual(expected);
+        }
+      }
+    }
   });
 
   it('a placeholder written another way (escaped slashes) is refused, naming the file', () => {
     const escaped = BASE_MARK.replaceAll('/', '\\/');
-    expect(() => storedSiteFile('api/v1/index.json', Buffer.from(`"${escaped}x"`))).toThrow(
-      'api/v1/index.json: the release base is written in a form the ledger cannot replace',
-    );
+    for (const contents of [`"${escaped}x"`, Buffer.from(`"${escaped}x"`)]) {
+      expect(() => storedSiteFile('api/v1/index.json', contents)).toThrow(
+        'api/v1/index.json: the release base is written in a form the ledger cannot replace',
+      );
+    }
   });
 });
