@@ -5,7 +5,7 @@
 // file goes in dist/ (downloads/{body}/{ISO3}/…) and what pages and the API
 // list about it; writing dist/ is the publish stage's job.
 import { runAll } from '../core/slots.ts';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheDir } from '../core/files.ts';
 import type { Problem } from '../core/problem.ts';
@@ -13,16 +13,15 @@ import type { Manifest } from '../../src/shared/manifest.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
-import { countryZip, findCountryZip, type CountryZip } from './country-zip.ts';
 import {
-  cachedConversion,
-  conversionKey,
-  findConversion,
-  FORMATS_VERSION,
-  WORKER_FROM_BYTES,
-  type Conversion,
-  type FormatFile,
-} from './formats.ts';
+  archivePlace,
+  countryZip,
+  findCountryZip,
+  indexedCountryZip,
+  type CountryZip,
+} from './country-zip.ts';
+import { WORKER_FROM_BYTES, type Conversion, type FormatFile } from './formats.ts';
+import { FormatsCache } from './formats-cache.ts';
 
 /** One published download, e.g. {format: "gpkg", url: "downloads/earth/CHL/CHL_ADM1.gpkg", bytes, sha256}. */
 export interface Download extends FormatFile {
@@ -66,7 +65,7 @@ interface Job {
   warnings?: Problem[];
 }
 
-/** Cache lookups at once: each only stats a few files and reads a small record. */
+/** Lookups of items the cache's index lacks, at once: each only reads a small record and stats a few files. */
 const LOOKUPS = 16;
 
 /** Returns a country's downloads folder inside dist/, e.g. "downloads/earth/CHL/". */
@@ -87,7 +86,7 @@ export async function prepareDownloads(
   onProgress: (done: number, total: number) => void = () => {},
   unitIds?: UnitIds, // the release IDs each level's downloads carry, by source file
 ): Promise<Downloads> {
-  const cache = cacheDir(root);
+  const cache = FormatsCache.open(cacheDir(root));
   const result: Downloads = {
     byManifest: new Map(),
     files: new Map(),
@@ -118,11 +117,9 @@ export async function prepareDownloads(
     }
     pending.push({ file, text, manifest: m, datasets });
   }
-  const used = new Set<string>();
   let done = 0;
   const total = jobs.length + pending.length;
   const addArchive = ({ file, manifest, datasets }: (typeof pending)[number], zip: CountryZip) => {
-    used.add(`country:${zip.key}`);
     if (zip.converted) result.converted++;
     else result.reused++;
     const archive = { ...zip.file, url: `${downloadsFolder(manifest)}${zip.file.file}` };
@@ -130,12 +127,11 @@ export async function prepareDownloads(
     result.byManifest.set(file, { archive, datasets });
     onProgress(++done, total);
   };
-  const addConversion = (job: Job, key: string, dir: string, conversion: Conversion, converted: boolean) => {
-    used.add(key);
+  const addConversion = (job: Job, dir: string, conversion: Conversion, converted: boolean) => {
     if (converted) result.converted++;
     else result.reused++;
     const files = conversion.files.map((f) => ({ ...f, url: `${job.folder}${f.file}` }));
-    for (const f of files) result.files.set(f.url, join(dir, f.file));
+    for (const f of files) result.files.set(f.url, `${dir}/${f.file}`); // a file stem and suffix (formats-cache.ts)
     job.set({ ...conversion, files });
     job.warnings = conversion.warnings.map(({ rule, pointer, message }) => ({
       file: job.source,
@@ -146,43 +142,67 @@ export async function prepareDownloads(
     }));
     onProgress(++done, total);
   };
-  // First what the cache holds, many at a time: a lookup only stats files and reads a small
-  // record, so when one country changed this is nearly all the work, and bound by latency.
-  const source = (job: Job) => join(root, job.source); // e.g. "data/earth/CHL/CHL_ADM1.geojson"
+  // Each item's cache key, from the sources' sha256s (memoised: validation measured them).
+  const [places, keyed] = await Promise.all([
+    Promise.all(
+      pending.map(async (p) => ({
+        ...p,
+        place: await archivePlace(cache, root, p.text, p.manifest, measurer),
+      })),
+    ),
+    Promise.all(
+      jobs.map(async (job) => {
+        const path = join(root, job.source); // e.g. "/root/data/earth/CHL/CHL_ADM1.geojson"
+        const { sha256 } = await measurer.measure(path);
+        const given = unitIds?.files.get(job.source);
+        return { job, path, sha256, ids: given?.sha256 === sha256 ? given.ids : undefined };
+      }),
+    ),
+  ]);
+  // First what the cache's index holds, at once: no I/O but a statSync or so per item
+  // (formats-cache.ts); when one country changed this is nearly all of them.
+  const archiveMisses = places.filter((p) => {
+    const zip = indexedCountryZip(cache, p.place);
+    if (zip) addArchive(p, zip);
+    return !zip;
+  });
+  const conversionMisses = keyed.filter(({ job, sha256, ids }) => {
+    const found = cache.indexedConversion(sha256, job.layer, ids);
+    if (found) addConversion(job, found.dir, found.conversion, false);
+    return !found;
+  });
+  // Then the rest many at a time: a lookup of an item the index lacks reads its record and
+  // stats its files, so it is bound by latency.
   const [archiveHits, conversionHits] = await Promise.all([
-    runAll(pending, LOOKUPS, async (p) => {
-      const zip = await findCountryZip(cache, root, p.text, p.manifest, measurer);
+    runAll(archiveMisses, LOOKUPS, async (p) => {
+      const zip = await findCountryZip(cache, p.place);
       if (zip) addArchive(p, zip);
       return zip !== undefined;
     }),
-    runAll(jobs, LOOKUPS, async (job) => {
-      const { sha256 } = await measurer.measure(source(job));
-      const given = unitIds?.files.get(job.source);
-      const ids = given?.sha256 === sha256 ? given.ids : undefined;
-      const found = await findConversion(cache, sha256, job.layer, ids);
-      if (found) addConversion(job, conversionKey(sha256, ids), found.dir, found.conversion, false);
-      const size = found ? 0 : (await stat(source(job))).size; // only a miss is scheduled by size
-      return { sha256, ids, found: found !== undefined, size };
+    runAll(conversionMisses, LOOKUPS, async (miss) => {
+      const found = await cache.findConversion(miss.sha256, miss.job.layer, miss.ids);
+      if (found) addConversion(miss.job, found.dir, found.conversion, false);
+      const size = found ? 0 : (await stat(miss.path)).size; // only a miss is scheduled by size
+      return { ...miss, found: found !== undefined, size };
     }),
   ]);
   // The country archives only read the sources: they are written meanwhile (zlib deflates on
   // the thread pool, so a large archive overlaps the conversions instead of following them).
   const archives = runAll(
-    pending.filter((_, i) => !archiveHits[i]),
+    archiveMisses.filter((_, i) => !archiveHits[i]),
     1,
-    async (p) => addArchive(p, await countryZip(cache, root, p.file, p.text, p.manifest, measurer)),
+    async (p) => addArchive(p, await countryZip(cache, root, p.file, p.manifest, p.place)),
   );
   // Two slots, one per core. A large source converts on two threads of its own (formats.ts) and
   // takes both, so two large conversions never hold their memory at once; largest first, so the
   // small ones fill in around them.
-  const misses = jobs.flatMap((job, i) => (conversionHits[i]!.found ? [] : [{ job, ...conversionHits[i]! }]));
-  const bySize = misses.sort((a, b) => b.size - a.size);
+  const bySize = conversionHits.filter((miss) => !miss.found).sort((a, b) => b.size - a.size);
   const conversions = runAll(
     bySize,
     2,
-    async ({ job, sha256, ids }) => {
-      const made = await cachedConversion(cache, source(job), sha256, job.layer, ids);
-      addConversion(job, conversionKey(sha256, ids), made.dir, made.conversion, made.converted);
+    async ({ job, path, sha256, ids }) => {
+      const made = await cache.cachedConversion(path, sha256, job.layer, ids);
+      addConversion(job, made.dir, made.conversion, made.converted);
     },
     (miss) => (miss.size >= WORKER_FROM_BYTES ? 2 : 1),
   );
@@ -196,22 +216,6 @@ export async function prepareDownloads(
   );
   result.byManifest = byManifest;
   result.warnings = jobs.flatMap((job) => job.warnings ?? []); // in catalogue order, not completion order
-  await prune(join(cache, 'formats'), used);
+  await cache.finish(); // removes the conversions and archives no manifest uses any more
   return result;
-}
-
-/** Removes cached conversions (and older cache versions) that this build did not use. */
-async function prune(dir: string, used: Set<string>): Promise<void> {
-  const current = `v${FORMATS_VERSION}`;
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (name !== current) await rm(join(dir, name), { recursive: true, force: true });
-  }
-  for (const name of await readdir(join(dir, current)).catch(() => [] as string[])) {
-    if (name === 'country') continue;
-    if (!used.has(name)) await rm(join(dir, current, name), { recursive: true, force: true });
-  }
-  for (const name of await readdir(join(dir, current, 'country')).catch(() => [] as string[])) {
-    if (!used.has(`country:${name}`))
-      await rm(join(dir, current, 'country', name), { recursive: true, force: true });
-  }
 }

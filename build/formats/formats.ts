@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
 import type { Rule } from '../core/rules.ts';
@@ -189,54 +189,6 @@ export async function convertLevel(
 export function conversionKey(sourceSha256: string, unitIds?: string[]): string {
   if (!unitIds) return sourceSha256;
   return `${sourceSha256}-${createHash('sha256').update(unitIds.join('\n')).digest('hex').slice(0, 16)}`;
-}
-
-/** Returns the cache folder of one conversion, e.g. ".cache/geoshelf/formats/v1/8ab2…/CHL_ADM1". */
-export function conversionDir(cacheDir: string, key: string, layer: string): string {
-  return join(cacheDir, 'formats', `v${FORMATS_VERSION}`, key, layer);
-}
-
-/**
- * Returns the cached conversion of a source whose sha256 is `sourceSha256`
- * (with `unitIds`, when given) from the cache under `cacheDir`, or undefined
- * when it is absent or incomplete. Reads only the conversion's small record
- * and the sizes of its files.
- */
-export async function findConversion(
-  cacheDir: string,
-  sourceSha256: string,
-  layer: string,
-  unitIds?: string[],
-): Promise<{ dir: string; conversion: Conversion } | undefined> {
-  const dir = conversionDir(cacheDir, conversionKey(sourceSha256, unitIds), layer);
-  try {
-    const conversion = JSON.parse(await readFile(join(dir, 'conversion.json'), 'utf8')) as Conversion;
-    const sizes = await Promise.all(
-      conversion.files.map((f) => stat(join(dir, f.file)).catch(() => undefined)),
-    );
-    if (sizes.every((s, i) => s?.size === conversion.files[i].bytes)) return { dir, conversion };
-  } catch {
-    // Absent or unreadable: converted again.
-  }
-  return undefined;
-}
-
-/**
- * Returns the conversion of a source whose sha256 is `sourceSha256` (with
- * `unitIds`, when given) from the cache under `cacheDir`, converting it first
- * when absent (or incomplete).
- */
-export async function cachedConversion(
-  cacheDir: string,
-  source: string,
-  sourceSha256: string,
-  layer: string,
-  unitIds?: string[],
-): Promise<{ dir: string; conversion: Conversion; converted: boolean }> {
-  const found = await findConversion(cacheDir, sourceSha256, layer, unitIds);
-  if (found) return { ...found, converted: false };
-  const dir = conversionDir(cacheDir, conversionKey(sourceSha256, unitIds), layer);
-  return { dir, conversion: await convertLevel(source, dir, layer, unitIds), converted: true };
 }
 
 export const TOPOJSON_PRECISION_NOTE = `quantised to a grid of at most ${TOPOJSON_STEP_DEGREES}° per step`;

@@ -1,0 +1,333 @@
+// The formats cache under <root>/.cache/geoshelf/formats/v{FORMATS_VERSION}/:
+// a folder per conversion ({key}/{layer}/, with its record conversion.json)
+// and per country archive (country/{key}/{ISO3}.zip, with {ISO3}.zip.json),
+// and one index (index.json) listing every item with a stamp, read once per
+// build and written atomically only when it changed. A lookup trusts the
+// index while the item's stamp holds, else reads the item's own record and
+// checks its files' sizes, as before the index: so a lost, stale or damaged
+// index costs those reads once, never a conversion.
+import { readFileSync, statSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import { RULES } from '../core/rules.ts';
+import {
+  convertLevel,
+  conversionKey,
+  FORMAT_SUFFIX,
+  FORMATS_VERSION,
+  type Conversion,
+  type FormatFile,
+  type FormatName,
+} from './formats.ts';
+
+const INDEX_VERSION = 1;
+
+/**
+ * The [ino, ctimeMs] of an item's folder when the item was made or checked
+ * (a conversion's {key}/{layer}/, an archive's country/{key}/). One statSync
+ * per item, where the files' sizes, stat by stat, were most of a build's
+ * lookups: a file deleted, added or renamed in the folder changes its ctime,
+ * and so does setting its mtime back (touch, rsync, cp -p); a folder made
+ * again is another inode. Then the item is looked up by its record, found
+ * incomplete and made again. Not the files' own stamps: publishing hard-links
+ * them into dist/, which changes their ctime. Not seen: a file rewritten in
+ * place (its folder unchanged).
+ */
+type Stamp = [number, number];
+
+interface ConversionEntry {
+  conversion: Conversion;
+  stamp: Stamp;
+}
+
+interface ArchiveEntry {
+  file: FormatFile;
+  stamp: Stamp;
+}
+
+// The index file, e.g. {"version":1,"conversions":{"8ab2…/CHL_ADM1":{"conversion":{…},"stamp":[4194,1764…]}},
+// "archives":{"1c3f…/CHL.zip":{"file":{"format":"zip","file":"CHL.zip",…},"stamp":[4197,1764…]}}}
+interface IndexFile {
+  version: number;
+  conversions: Record<string, ConversionEntry>;
+  archives: Record<string, ArchiveEntry>;
+}
+
+/**
+ * The formats cache of one build: finds and makes conversions and finds and
+ * records country archives, remembers which it used, and on `finish` removes
+ * the rest and writes the index.
+ */
+export class FormatsCache {
+  /** The cache's folder, e.g. "/root/.cache/geoshelf/formats/v4". */
+  readonly dir: string;
+  private readonly conversions = new Map<string, ConversionEntry>();
+  private readonly archives = new Map<string, ArchiveEntry>();
+  private readonly used = {
+    conversions: new Map<string, ConversionEntry>(),
+    archives: new Map<string, ArchiveEntry>(),
+  };
+  private changed = false;
+
+  private constructor(formatsDir: string, index: unknown) {
+    this.dir = formatsDir;
+    if (!isObject(index) || index.version !== INDEX_VERSION) return;
+    // Entries are checked when looked up (isConversion, isFormatFile): only those are trusted.
+    if (isObject(index.conversions))
+      for (const [k, v] of Object.entries(index.conversions)) this.conversions.set(k, v as ConversionEntry);
+    if (isObject(index.archives))
+      for (const [k, v] of Object.entries(index.archives)) this.archives.set(k, v as ArchiveEntry);
+  }
+
+  /** Returns the formats cache under `cacheDir` (e.g. "/root/.cache/geoshelf"), its index read; a missing or unreadable index is empty. */
+  static open(cacheDir: string): FormatsCache {
+    const dir = join(cacheDir, 'formats', `v${FORMATS_VERSION}`);
+    let index: unknown;
+    try {
+      index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
+    } catch {
+      // absent or not JSON: every item is looked up by its own record
+    }
+    return new FormatsCache(dir, index);
+  }
+
+  /** Returns the folder of one conversion, e.g. ".cache/geoshelf/formats/v4/8ab2…/CHL_ADM1". */
+  conversionDir(key: string, layer: string): string {
+    return `${this.dir}/${key}/${layer}`; // a hash and a file stem: no separator, nothing to normalise
+  }
+
+  /** Returns where the archive with cache key `key` lies, e.g. ".cache/geoshelf/formats/v4/country/1c3f…/CHL.zip". */
+  archivePath(key: string, name: string): string {
+    return `${this.dir}/country/${key}/${name}`;
+  }
+
+  /**
+   * Returns the conversion of a source whose sha256 is `sourceSha256` (with
+   * `unitIds`, when given) when the index lists it and its stamp holds, else
+   * undefined. No I/O but statSync.
+   */
+  indexedConversion(
+    sourceSha256: string,
+    layer: string,
+    unitIds?: string[],
+  ): { dir: string; conversion: Conversion } | undefined {
+    const id = `${conversionKey(sourceSha256, unitIds)}/${layer}`; // e.g. "8ab2…/CHL_ADM1"
+    const entry = this.conversions.get(id);
+    if (!entry || !isConversion(entry.conversion, layer)) return undefined;
+    const dir = `${this.dir}/${id}`; // the layer is a file stem, e.g. "USA_ADM2_US-CA"
+    if (!holds(dir, entry.stamp)) return undefined;
+    this.used.conversions.set(id, entry);
+    return { dir, conversion: entry.conversion };
+  }
+
+  /**
+   * Returns the cached conversion of a source whose sha256 is `sourceSha256`
+   * (with `unitIds`, when given), or undefined when it is absent or
+   * incomplete: from the index when its stamp holds, else from its record.
+   */
+  async findConversion(
+    sourceSha256: string,
+    layer: string,
+    unitIds?: string[],
+  ): Promise<{ dir: string; conversion: Conversion } | undefined> {
+    const indexed = this.indexedConversion(sourceSha256, layer, unitIds);
+    if (indexed) return indexed;
+    const id = `${conversionKey(sourceSha256, unitIds)}/${layer}`;
+    const dir = `${this.dir}/${id}`;
+    try {
+      // Stamped before the files are checked: a file deleted meanwhile changes the folder after its stamp.
+      const stamp = await stampOf(dir);
+      const conversion: unknown = JSON.parse(await readFile(`${dir}/conversion.json`, 'utf8'));
+      if (!stamp || !isConversion(conversion, layer)) return undefined;
+      const files = await Promise.all(
+        conversion.files.map((f) => stat(`${dir}/${f.file}`).catch(() => undefined)),
+      );
+      if (!files.every((s, i) => s?.size === conversion.files[i].bytes)) return undefined;
+      this.record(id, { conversion, stamp });
+      return { dir, conversion };
+    } catch {
+      return undefined; // absent or unreadable: converted again
+    }
+  }
+
+  /**
+   * Returns the conversion of `source` (whose sha256 is `sourceSha256`, with
+   * `unitIds` when given) from the cache, converting it first when absent or
+   * incomplete.
+   */
+  async cachedConversion(
+    source: string,
+    sourceSha256: string,
+    layer: string,
+    unitIds?: string[],
+  ): Promise<{ dir: string; conversion: Conversion; converted: boolean }> {
+    const found = await this.findConversion(sourceSha256, layer, unitIds);
+    if (found) return { ...found, converted: false };
+    const key = conversionKey(sourceSha256, unitIds);
+    const dir = this.conversionDir(key, layer);
+    const conversion = await convertLevel(source, dir, layer, unitIds);
+    const stamp = await stampOf(dir);
+    if (stamp) this.record(`${key}/${layer}`, { conversion, stamp }); // else gone meanwhile: made again next time
+    return { dir, conversion, converted: true };
+  }
+
+  /** Returns the record of the archive `name` with cache key `key` when the index lists it and its stamp holds, else undefined. No I/O but statSync. */
+  indexedArchive(key: string, name: string): FormatFile | undefined {
+    const id = `${key}/${name}`; // e.g. "1c3f…/CHL.zip"
+    const entry = this.archives.get(id);
+    if (!entry || !isFormatFile(entry.file, 'zip', name)) return undefined;
+    if (!holds(`${this.dir}/country/${key}`, entry.stamp)) return undefined;
+    this.used.archives.set(id, entry);
+    return entry.file;
+  }
+
+  /**
+   * Returns the record of the archive `name` with cache key `key` (e.g.
+   * {format: "zip", file: "CHL.zip", bytes, sha256}), or undefined when it is
+   * not there whole: from the index when its stamp holds, else from the
+   * record beside it ({path}.json).
+   */
+  async findArchive(key: string, name: string): Promise<FormatFile | undefined> {
+    const indexed = this.indexedArchive(key, name);
+    if (indexed) return indexed;
+    const path = this.archivePath(key, name);
+    try {
+      const stamp = await stampOf(dirname(path)); // before the check, as in findConversion
+      const recorded: unknown = JSON.parse(await readFile(`${path}.json`, 'utf8'));
+      if (!stamp || !isFormatFile(recorded, 'zip', name)) return undefined;
+      if ((await stat(path)).size !== recorded.bytes) return undefined;
+      this.listArchive(key, recorded, stamp);
+      return recorded;
+    } catch {
+      return undefined; // absent or unreadable: written again
+    }
+  }
+
+  /** Lists an archive just written (with its record beside it, {path}.json) in the index. */
+  async recordArchive(key: string, file: FormatFile): Promise<void> {
+    const stamp = await stampOf(`${this.dir}/country/${key}`);
+    if (stamp) this.listArchive(key, file, stamp); // else gone meanwhile: written again next time
+  }
+
+  /**
+   * Removes what this build did not use (other cache versions, conversions
+   * and archives) and writes the index of what it used, when that changed.
+   * An index that can't be written (read-only folder) is skipped: the next
+   * build reads each item's record instead, slower but never wrong.
+   */
+  async finish(): Promise<void> {
+    const parent = join(this.dir, '..');
+    const current = `v${FORMATS_VERSION}`;
+    for (const name of await readdir(parent).catch(() => [] as string[])) {
+      if (name !== current) await rm(join(parent, name), { recursive: true, force: true });
+    }
+    const keys = new Set([...this.used.conversions.keys()].map((id) => id.slice(0, id.indexOf('/'))));
+    for (const name of await readdir(this.dir).catch(() => [] as string[])) {
+      if (name === 'country' || name === 'index.json') continue;
+      if (!keys.has(name)) await rm(join(this.dir, name), { recursive: true, force: true });
+    }
+    const archives = new Set([...this.used.archives.keys()].map((id) => id.slice(0, id.indexOf('/'))));
+    for (const name of await readdir(join(this.dir, 'country')).catch(() => [] as string[])) {
+      if (!archives.has(name)) await rm(join(this.dir, 'country', name), { recursive: true, force: true });
+    }
+    // Entries of this index that were not used (their folders just removed) are left out of the next.
+    if (
+      !this.changed &&
+      this.used.conversions.size === this.conversions.size &&
+      this.used.archives.size === this.archives.size
+    )
+      return;
+    const index: IndexFile = {
+      version: INDEX_VERSION,
+      conversions: Object.fromEntries(this.used.conversions),
+      archives: Object.fromEntries(this.used.archives),
+    };
+    try {
+      await mkdir(this.dir, { recursive: true });
+      await writeFileAtomic(join(this.dir, 'index.json'), `${JSON.stringify(index)}\n`);
+      this.changed = false;
+    } catch {
+      // e.g. EACCES or EROFS
+    }
+  }
+
+  private record(id: string, entry: ConversionEntry): void {
+    this.conversions.set(id, entry);
+    this.used.conversions.set(id, entry);
+    this.changed = true;
+  }
+
+  private listArchive(key: string, file: FormatFile, stamp: Stamp): void {
+    const entry = { file, stamp };
+    this.archives.set(`${key}/${file.file}`, entry);
+    this.used.archives.set(`${key}/${file.file}`, entry);
+    this.changed = true;
+  }
+}
+
+/** Returns the stamp ([ino, ctimeMs]) of the folder `path`, or undefined when it is not there. */
+async function stampOf(path: string): Promise<Stamp | undefined> {
+  const s = await stat(path).catch(() => undefined);
+  return s && [s.ino, s.ctimeMs];
+}
+
+/** Whether `path` still has the `stamp` recorded (from the index: anything). */
+function holds(path: string, stamp: unknown): boolean {
+  if (!Array.isArray(stamp)) return false;
+  const s = statSync(path, { throwIfNoEntry: false });
+  return s !== undefined && s.ino === stamp[0] && s.ctimeMs === stamp[1];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const FORMATS = new Set(Object.keys(FORMAT_SUFFIX));
+const KNOWN_RULES = new Set<string>(RULES);
+
+/** Whether `value` is a cached file's record as written, named `file` (never a path elsewhere). */
+function isFormatFile(value: unknown, format: FormatName | 'zip', file: string): value is FormatFile {
+  return (
+    isObject(value) &&
+    value.format === format &&
+    value.file === file &&
+    Number.isSafeInteger(value.bytes) &&
+    (value.bytes as number) >= 0 &&
+    typeof value.sha256 === 'string' &&
+    /^[0-9a-f]{64}$/.test(value.sha256)
+  );
+}
+
+/** Whether `value` is a conversion record of `layer` as convertLevel writes it; its files are named after the layer. */
+function isConversion(value: unknown, layer: string): value is Conversion {
+  if (!isObject(value) || value.layer !== layer) return false;
+  const { files, shapefileRenamed, topojson, skipped, warnings } = value;
+  const strings = (o: unknown, keys: string[]) => isObject(o) && keys.every((k) => typeof o[k] === 'string');
+  return (
+    Array.isArray(files) &&
+    files.every(
+      (f) =>
+        isObject(f) &&
+        FORMATS.has(f.format as string) &&
+        isFormatFile(f, f.format as FormatName, layer + FORMAT_SUFFIX[f.format as FormatName]),
+    ) &&
+    Array.isArray(shapefileRenamed) &&
+    shapefileRenamed.every((r) => strings(r, ['property', 'field'])) &&
+    (topojson === undefined ||
+      (isObject(topojson) &&
+        typeof topojson.quantization === 'number' &&
+        [topojson.scale, topojson.translate].every(
+          (pair) => Array.isArray(pair) && pair.length === 2 && pair.every((n) => typeof n === 'number'),
+        ))) &&
+    Array.isArray(skipped) &&
+    skipped.every((s) => strings(s, ['reason']) && FORMATS.has((s as { format: string }).format)) &&
+    Array.isArray(warnings) &&
+    warnings.every(
+      (w) =>
+        strings(w, ['pointer', 'message', 'rule']) &&
+        KNOWN_RULES.has((w as { rule: string }).rule) &&
+        FORMATS.has((w as { format: string }).format),
+    )
+  );
+}

@@ -1,0 +1,228 @@
+// The formats cache's index (build/formats/formats-cache.ts), in process on
+// the build fixture (CHL with three ADM2 parts, FJI, ANT: 7 conversions and 3
+// country archives): a build with everything cached takes it all from the
+// index; a cache is never a source of truth, so a cached file deleted by hand
+// is converted again, and a lost, damaged or hostile index is rebuilt from
+// each item's record, without a crash, a conversion or a path outside the cache.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../build/build.ts';
+import { cacheDir } from '../../build/core/files.ts';
+import { prepareDownloads, type Downloads } from '../../build/formats/downloads.ts';
+import { FORMATS_VERSION } from '../../build/formats/formats.ts';
+import { validateManifests } from '../../build/manifest/validate.ts';
+import { MeasurementCache } from '../../build/measure/cache.ts';
+import { fixtureCopy, sha256 } from '../build/helpers.ts';
+
+const ITEMS = 10; // 7 conversions (CHL ADM0, ADM1, 3 ADM2 parts; FJI ADM0; ANT ADM0) + 3 archives
+
+const roots: string[] = [];
+afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+
+/** Returns a scratch copy of the build fixture whose downloads were prepared once (everything converted). */
+async function converted(): Promise<{ root: string; first: Downloads }> {
+  const root = fixtureCopy();
+  roots.push(root);
+  const first = await downloads(root);
+  expect([first.converted, first.reused]).toEqual([ITEMS, 0]);
+  return { root, first };
+}
+
+/** Prepares the downloads of `root` as a build does, in a fresh measurer (as a new process would). */
+async function downloads(root: string): Promise<Downloads> {
+  const measurer = new MeasurementCache();
+  const { manifests, problems } = await validateManifests(root, {
+    measurer,
+    geometry: false,
+    nesting: false,
+  });
+  expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
+  return prepareDownloads(root, manifests, measurer);
+}
+
+const formatsDir = (root: string) => join(cacheDir(root), 'formats', `v${FORMATS_VERSION}`);
+const indexFile = (root: string) => join(formatsDir(root), 'index.json');
+type Index = {
+  conversions: Record<string, { conversion: { layer: string } }>;
+  archives: Record<string, unknown>;
+};
+const readIndex = (root: string) => JSON.parse(readFileSync(indexFile(root), 'utf8')) as Index;
+
+/** What the downloads publish: dist path → built file and its sha256, and what the pages list. */
+function published(d: Downloads): { files: Record<string, string>; listed: string } {
+  const files = Object.fromEntries(
+    [...d.files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([url, path]) => [url, sha256(readFileSync(path))]),
+  );
+  return { files, listed: JSON.stringify([...d.byManifest]) };
+}
+
+describe('formats cache: everything cached → taken from its index', () => {
+  it('a second build reuses all 10 items, even with their records unreadable, and does not write the index again', async () => {
+    const { root, first } = await converted();
+    const index = statSync(indexFile(root));
+    expect(Object.keys(readIndex(root).conversions)).toHaveLength(7);
+    expect(Object.keys(readIndex(root).archives)).toHaveLength(3);
+    // Records rewritten in place (their folders unchanged): the index answers, they are not read.
+    for (const key of readdirSync(formatsDir(root)).filter((k) => k.length >= 64))
+      for (const layer of readdirSync(join(formatsDir(root), key)))
+        writeFileSync(join(formatsDir(root), key, layer, 'conversion.json'), 'not JSON');
+    const again = await downloads(root);
+    expect([again.converted, again.reused]).toEqual([0, ITEMS]);
+    expect(published(again)).toEqual(published(first));
+    const after = statSync(indexFile(root));
+    expect([after.ino, after.mtimeMs]).toEqual([index.ino, index.mtimeMs]);
+  });
+});
+
+describe('formats cache: a cache is never a source of truth', () => {
+  it('a converted file deleted by hand → that level converted again, the same bytes published', async () => {
+    const { root, first } = await converted();
+    const gpkg = first.files.get('downloads/earth/CHL/CHL_ADM1.gpkg')!;
+    rmSync(gpkg);
+    const again = await downloads(root);
+    expect([again.converted, again.reused]).toEqual([1, ITEMS - 1]);
+    expect(existsSync(gpkg)).toBe(true);
+    expect(published(again)).toEqual(published(first));
+    // The index lists it again: a third build converts nothing.
+    expect((await downloads(root)).converted).toBe(0);
+  });
+
+  it('a country archive deleted by hand → written again, the same bytes published', async () => {
+    const { root, first } = await converted();
+    rmSync(first.files.get('downloads/earth/FJI/FJI.zip')!);
+    const again = await downloads(root);
+    expect([again.converted, again.reused]).toEqual([1, ITEMS - 1]);
+    expect(published(again)).toEqual(published(first));
+  });
+
+  it('a conversion folder emptied and its record put back (its stamp changed) → converted again, no crash', async () => {
+    const { root, first } = await converted();
+    const dir = join(first.files.get('downloads/earth/ANT/ANT_ADM0.fgb')!, '..');
+    const record = readFileSync(join(dir, 'conversion.json'));
+    rmSync(dir, { recursive: true });
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'conversion.json'), record);
+    const again = await downloads(root);
+    expect([again.converted, again.reused]).toEqual([1, ITEMS - 1]);
+    expect(published(again)).toEqual(published(first));
+  });
+
+  it('a cached file deleted by hand → the next build publishes it again in dist/, the same bytes', async () => {
+    const root = fixtureCopy();
+    roots.push(root);
+    const out = join(root, 'dist');
+    const build = async () => {
+      const result = await buildCatalogue({ root, out });
+      expect(result.ok).toBe(true);
+      return sha256(readFileSync(join(out, 'downloads/earth/CHL/CHL_ADM1.shp.zip')));
+    };
+    const before = await build();
+    const key = Object.keys(readIndex(root).conversions).find((id) => id.endsWith('/CHL_ADM1'))!;
+    rmSync(join(formatsDir(root), key, 'CHL_ADM1.shp.zip'));
+    rmSync(out, { recursive: true }); // not a no-op build
+    expect(await build()).toBe(before);
+  });
+});
+
+describe('formats cache: a lost, damaged or hostile index → rebuilt from the records, nothing converted', () => {
+  /** Each case turns the good index into a bad one. */
+  const cases: [string, (good: string) => string | undefined][] = [
+    ['absent', () => undefined],
+    ['empty', () => ''],
+    ['not JSON', (good) => good.slice(0, good.length / 2)],
+    ['null', () => 'null'],
+    ['another version', (good) => good.replace('"version":1', '"version":99')],
+    ['lists of the wrong type', () => '{"version":1,"conversions":[1,2],"archives":"x"}'],
+    ['entries of the wrong type', (good) => good.replace(/"conversion":\{/g, '"conversion":7,"x":{')],
+    ['stamps of the wrong type', (good) => good.replace(/"stamp":\[/g, '"stamp":"[",",":[')],
+    [
+      'a file named outside its folder',
+      (good) => good.replace(/"file":"CHL_ADM1\.gpkg"/, '"file":"../../../../../etc/passwd"'),
+    ],
+    [
+      'an archive named outside its folder',
+      (good) => good.replace(/"file":"FJI\.zip"/, '"file":"../FJI.zip"'),
+    ],
+    ['a record of another layer', (good) => good.replace(/"layer":"FJI_ADM0"/, '"layer":"CHL_ADM0"')],
+    ['a sha256 that is not one', (good) => good.replace(/"sha256":"[0-9a-f]{64}"/, '"sha256":"<script>"')],
+    ['negative bytes', (good) => good.replace(/"bytes":\d+/, '"bytes":-1')],
+    ['warnings that are not a list', (good) => good.replace(/"warnings":\[\]/, '"warnings":{"length":3}')],
+    [
+      'a warning of an unknown rule',
+      (good) =>
+        good.replace(
+          /"warnings":\[\]/,
+          '"warnings":[{"format":"gpkg","rule":"toString","pointer":"","message":"x"}]',
+        ),
+    ],
+    [
+      'a __proto__ entry',
+      (good) => good.replace('"conversions":{', '"conversions":{"__proto__":{"conversion":null},'),
+    ],
+  ];
+
+  it.each(cases)(
+    'index %s → every item reused, the same files published, the index whole again',
+    async (_, spoil) => {
+      const { root, first } = await converted();
+      const good = readFileSync(indexFile(root), 'utf8');
+      const bad = spoil(good);
+      if (bad === undefined) rmSync(indexFile(root));
+      else writeFileSync(indexFile(root), bad);
+      const again = await downloads(root);
+      expect([again.converted, again.reused]).toEqual([0, ITEMS]);
+      expect(published(again)).toEqual(published(first));
+      for (const path of again.files.values())
+        expect(path.startsWith(`${formatsDir(root)}/`), path).toBe(true);
+      const rebuilt = readIndex(root);
+      expect(Object.keys(rebuilt.conversions)).toHaveLength(7);
+      expect(Object.keys(rebuilt.archives)).toHaveLength(3);
+    },
+  );
+
+  it('index.json is a folder → every item reused from its record, no crash, the folder left alone', async () => {
+    const { root, first } = await converted();
+    rmSync(indexFile(root));
+    mkdirSync(indexFile(root));
+    for (let run = 0; run < 2; run++) {
+      const again = await downloads(root);
+      expect([again.converted, again.reused]).toEqual([0, ITEMS]);
+      expect(published(again)).toEqual(published(first));
+    }
+    expect(statSync(indexFile(root)).isDirectory()).toBe(true);
+  });
+});
+
+describe('formats cache: what no manifest uses is removed', () => {
+  it('a country removed → its conversions and archive leave the cache and the index', async () => {
+    const { root } = await converted();
+    const folders = () => readdirSync(formatsDir(root)).filter((k) => k !== 'country' && k !== 'index.json');
+    expect(folders()).toHaveLength(7);
+    rmSync(join(root, 'data/earth/FJI'), { recursive: true });
+    const again = await downloads(root);
+    expect([again.converted, again.reused]).toEqual([0, ITEMS - 2]);
+    expect(folders()).toHaveLength(6);
+    expect(readdirSync(join(formatsDir(root), 'country'))).toHaveLength(2);
+    const index = readIndex(root);
+    expect(
+      Object.values(index.conversions)
+        .map((e) => e.conversion.layer)
+        .sort(),
+    ).toEqual([
+      'ANT_ADM0',
+      'CHL_ADM0',
+      'CHL_ADM1',
+      'CHL_ADM2_CL-AN',
+      'CHL_ADM2_CL-RM',
+      'CHL_ADM2_unassigned',
+    ]);
+    expect(
+      Object.keys(index.archives)
+        .map((id) => id.split('/')[1])
+        .sort(),
+    ).toEqual(['ANT.zip', 'CHL.zip']);
+    for (const id of [...Object.keys(index.conversions), ...Object.keys(index.archives)])
+      expect(existsSync(join(formatsDir(root), id.endsWith('.zip') ? 'country' : '', id)), id).toBe(true);
+  });
+});
