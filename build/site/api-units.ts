@@ -7,21 +7,26 @@ import { countryPage } from './pages/paths.ts';
 import type { CountryAtlas } from './atlas.ts';
 import { bboxes } from './units.ts';
 
-/** Returns `{ADM1: [...], ADM2: [...]}`: every unit of every level, in file order. */
+/**
+ * Returns `{ADM1: [...], ADM2: [...]}`: every unit of every level, in file
+ * order. A field a unit lacks (unit_id, other_names, part) is undefined, which
+ * the document's JSON leaves out: one object shape for every unit.
+ */
 export function apiUnits(base: string, m: Manifest, atlas: CountryAtlas): CountryDocument['units'] {
   const out: Partial<Record<Level, ApiUnit[]>> = {};
+  const page = `${base}${countryPage(m)}#unit-`;
   for (const level of atlas.levels) {
     out[level.level] = level.units.map((u) => ({
       id: u.id,
-      ...(u.unit_id ? { unit_id: u.unit_id } : {}),
+      unit_id: u.unit_id || undefined,
       name: u.name,
-      ...(u.names.length ? { other_names: u.names } : {}),
+      other_names: u.names.length ? u.names : undefined,
       code: u.code,
       parent: u.parent,
       bbox: u.bbox,
       display_bbox: u.display_bbox,
-      ...(u.part ? { part: u.part } : {}),
-      page: `${base}${countryPage(m)}#unit-${u.unit_id ?? u.id}`,
+      part: u.part || undefined,
+      page: page + (u.unit_id ?? u.id),
     }));
   }
   return out;

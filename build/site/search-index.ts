@@ -62,20 +62,34 @@ interface Entry {
   parent: string;
   link: string;
   countries: string; // see SearchRecord: a region's members, a country's or a unit's country's ISO3
-  names: string[]; // every name and code it is found by
-  others: string[]; // names in other languages, ranked after `names`
+  names: IndexedName[]; // every name and code it is found by
+  others: IndexedName[]; // names in other languages, ranked after `names`
   unitId?: string; // a unit's release ID
 }
 
+/** A name folded once: its folded words joined, which tell repeats apart ("Québec" = "Quebec"), and its shards. */
+interface IndexedName {
+  text: string; // e.g. "Québec"
+  key: string; // e.g. "quebec"
+  shards: string[]; // e.g. ["qu"] (nameShardKeys)
+}
+
+function indexed(text: string): IndexedName {
+  const folded = words(fold(text));
+  return { text, key: folded.join(' '), shards: nameShardKeys(folded) };
+}
+
 /** Returns `names` without repeats by folded words ("Québec" = "Quebec"), and without those in `except`. */
-function distinct(names: string[], except: string[] = []): string[] {
-  const seen = new Set(except.map((n) => words(fold(n)).join(' ')));
-  return names.filter((n) => {
-    const key = words(fold(n)).join(' ');
-    if (!key || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+function distinct(names: string[], except: IndexedName[] = []): IndexedName[] {
+  const seen = new Set(except.map((n) => n.key));
+  const out: IndexedName[] = [];
+  for (const text of names) {
+    const name = indexed(text);
+    if (!name.key || seen.has(name.key)) continue;
+    seen.add(name.key);
+    out.push(name);
+  }
+  return out;
 }
 
 /** Returns the entries of one country's units (every level but ADM0), named and ranked by their names. */
@@ -102,29 +116,29 @@ function unitEntries(m: Manifest, atlas: CountryAtlas | undefined): Entry[] {
         link: `${page}#unit-${u.unit_id ?? u.id}`,
         countries: m.iso_a3,
         names,
-        others: distinct(more?.other ?? [], names),
-        ...(u.unit_id ? { unitId: u.unit_id } : {}),
+        others: more?.other ? distinct(more.other, names) : [],
+        unitId: u.unit_id,
       });
     }
   }
   return out;
 }
 
-function entries(loaded: LoadedManifest[], atlas: Map<string, CountryAtlas>): Entry[] {
-  const out: Entry[] = [];
+/** Yields every entry: each country, then its units; last the M49 regions with their member countries. */
+function* entries(loaded: LoadedManifest[], atlas: Map<string, CountryAtlas>): Generator<Entry> {
   const regions = new Map<string, string[]>();
   for (const { file, manifest: m } of loaded) {
     const country = { country: '', parent: '', countries: m.iso_a3, others: [] };
-    out.push({
+    yield {
       kind: 'c',
       name: m.name.en,
       level: 'ADM0',
       link: countryPage(m),
       ...country,
-      names: countryNames(m),
-    });
+      names: countryNames(m).map(indexed),
+    };
     for (const region of regionsOf(m)) regions.set(region, [...(regions.get(region) ?? []), m.iso_a3]);
-    out.push(...unitEntries(m, atlas.get(file)));
+    yield* unitEntries(m, atlas.get(file));
   }
   for (const [region, members] of regions) {
     const fields = {
@@ -135,16 +149,19 @@ function entries(loaded: LoadedManifest[], atlas: Map<string, CountryAtlas>): En
       countries: members.join(' '),
       others: [],
     };
-    out.push({ kind: 'r', name: region, ...fields, names: [region] });
+    yield { kind: 'r', name: region, ...fields, names: [indexed(region)] };
   }
-  return out;
 }
 
 /** Returns `names` grouped by the shards they are stored under (nameShardKeys). */
-function byShard(names: string[]): Map<string, string[]> {
+function byShard(names: IndexedName[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const name of names) {
-    for (const key of nameShardKeys(name)) out.set(key, [...(out.get(key) ?? []), name]);
+  for (const { text, shards } of names) {
+    for (const key of shards) {
+      const texts = out.get(key);
+      if (texts) texts.push(text);
+      else out.set(key, [text]);
+    }
   }
   return out;
 }
@@ -161,11 +178,12 @@ export function renderSearchIndex(
   loaded: LoadedManifest[],
   atlas: Map<string, CountryAtlas>,
 ): Map<string, string> {
-  const shards = new Map<string, SearchRecord[]>();
+  const shards = new Map<string, string[]>(); // shard key → its records' JSON texts
   for (const e of entries(loaded, atlas)) {
     const own = byShard(e.names);
     const others = byShard(e.others);
-    for (const key of new Set([...own.keys(), ...others.keys()])) {
+    const keys = others.size === 0 ? own.keys() : new Set([...own.keys(), ...others.keys()]);
+    for (const key of keys) {
       const names = own.get(key) ?? [];
       // The matching names; [] when only the displayed name matches (most units), to keep shards small.
       const matched = names.length === 1 && names[0] === e.name ? [] : names;
@@ -181,14 +199,16 @@ export function renderSearchIndex(
       ];
       if (others.has(key) || e.unitId) record.push(others.get(key) ?? []);
       if (e.unitId) record.push(e.unitId);
+      // Its JSON at once: arrays kept until the last shard is written are more for the garbage collector to copy.
+      const text = JSON.stringify(record);
       const shard = shards.get(key);
-      if (shard) shard.push(record);
-      else shards.set(key, [record]);
+      if (shard) shard.push(text);
+      else shards.set(key, [text]);
     }
   }
   const files = new Map<string, string>();
   for (const [key, records] of [...shards].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    files.set(`search/${key}.json`, `${JSON.stringify(records)}\n`);
+    files.set(`search/${key}.json`, `[${records.join(',')}]\n`);
   }
   return files;
 }

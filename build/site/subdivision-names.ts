@@ -18,7 +18,7 @@ export const SUBDIVISION_NAMES_FILE = join(PACKAGE_DIR, 'vendor', 'subdivision-n
 let names: Map<string, SubdivisionNames> | undefined;
 
 /** An ISO 3166-2 code: the country's alpha-2 code, a hyphen, 1 to 3 letters or digits, e.g. "DE-BY", "GT-16". */
-const ISO_3166_2 = /^([A-Z]{2})-[A-Z0-9]{1,3}$/;
+const ISO_3166_2 = /^[A-Z]{2}-[A-Z0-9]{1,3}$/;
 
 /**
  * Returns the other names of the subdivision `code` of the country `iso_a2`,
@@ -26,8 +26,7 @@ const ISO_3166_2 = /^([A-Z]{2})-[A-Z0-9]{1,3}$/;
  * FIPS code, another country's code) or the data has no names for it.
  */
 export function subdivisionNames(code: string, iso_a2: string | undefined): SubdivisionNames | undefined {
-  const m = ISO_3166_2.exec(code);
-  if (!m || m[1] !== iso_a2) return undefined;
+  if (iso_a2 === undefined || !code.startsWith(`${iso_a2}-`) || !ISO_3166_2.test(code)) return undefined;
   names ??= new Map(
     Object.entries(
       JSON.parse(readFileSync(SUBDIVISION_NAMES_FILE, 'utf8')) as Record<string, SubdivisionNames>,

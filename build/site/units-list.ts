@@ -69,16 +69,15 @@ function pager(base: string, m: Manifest, level: AtlasLevel, n: number): Html {
 `;
 }
 
-/** Returns a level's table of units `from`..`to` (0-based, end excluded), name links to `permalink(id)`. */
+/** Returns a level's table of `units`, each name linking to `permalink(id)`, each parent named by `parent`. */
 function table(
   base: string,
   m: Manifest,
-  atlas: CountryAtlas,
+  parent: (code: string) => string,
   level: AtlasLevel,
   units: Unit[],
   permalink: (id: string) => string,
 ): Html {
-  const parent = parentNames(m, atlas);
   const parts = new Map(
     (m.datasets.find((d) => d.level === level.level)?.parts ?? []).map((p) => [p.code, p.path]),
   );
@@ -119,11 +118,12 @@ export function unitsSection(base: string, m: Manifest, atlas: CountryAtlas, his
   const levels = listedLevels(atlas);
   if (levels.length === 0) return markup``;
   const api = `${base}${countryApi(m)}`;
+  const parent = parentNames(m, atlas);
   const sections = levels.map((level) => {
     const units = sorted(level.units).slice(0, UNITS_PAGE);
     return markup`<section class="units-level" data-level="${level.level}" aria-labelledby="units-${level.level}">
 <h3 id="units-${level.level}">${level.level}: <span class="units-shown">${shownCount(level, 1)}</span></h3>
-${table(base, m, atlas, level, units, (id) => `#unit-${id}`)}${pager(base, m, level, 1)}</section>
+${table(base, m, parent, level, units, (id) => `#unit-${id}`)}${pager(base, m, level, 1)}</section>
 `;
   });
   const historyAttribute = history ? markup` data-history="${history}"` : '';
@@ -139,13 +139,16 @@ export function unitsPages(context: PageContext, m: Manifest, atlas: CountryAtla
   const { base } = context;
   const files = new Map<string, string>();
   const country = `${base}${countryPage(m)}`;
-  for (const level of listedLevels(atlas)) {
+  const paged = listedLevels(atlas).filter((level) => level.units.length > UNITS_PAGE);
+  if (paged.length === 0) return files;
+  const parent = parentNames(m, atlas);
+  for (const level of paged) {
     const units = sorted(level.units);
     for (let n = 2; (n - 1) * UNITS_PAGE < units.length; n++) {
       const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li><li><a href="${base}?body=${m.body}">${m.body}</a></li><li><a href="${country}">${nameText(m.name.en)}</a></li><li aria-current="page">${level.level} units, page ${n}</li></ol></nav>
 <h1>${nameText(m.name.en)}: ${level.level} <span class="units-shown">${shownCount(level, n)}</span></h1>
 <p>Each name links to the unit's entry on the <a href="${country}">country page</a>, with the map and downloads.</p>
-${table(base, m, atlas, level, units.slice((n - 1) * UNITS_PAGE, n * UNITS_PAGE), (id) => `${country}#unit-${id}`)}${pager(base, m, level, n)}`;
+${table(base, m, parent, level, units.slice((n - 1) * UNITS_PAGE, n * UNITS_PAGE), (id) => `${country}#unit-${id}`)}${pager(base, m, level, n)}`;
       files.set(
         `${unitsPagePath(m, level.level, n)}index.html`,
         renderPage(context, {

@@ -15,11 +15,15 @@ const INITIALS = /(?<![\p{L}\p{N}])\p{L}(?:\.\p{L})+\.?(?![\p{L}\p{N}])/gu;
  * with dotted initials as one word: "washington, d.c." → ["washington", "dc"].
  */
 export function words(folded: string): string[] {
-  return folded
-    .replace(INITIALS, (initials) => initials.replaceAll('.', ''))
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
+  // INITIALS needs a dot: most names have none, and skip that search.
+  const joined = folded.includes('.')
+    ? folded.replace(INITIALS, (initials) => initials.replaceAll('.', ''))
+    : folded;
+  return joined.split(SEPARATORS).filter(Boolean);
 }
+
+/** What lies between words: anything but a letter or a digit. */
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
 
 /** Shortest query word that loads a shard (one letter would load a huge one). */
 export const SHARD_PREFIX = 2;
@@ -30,11 +34,16 @@ export const SHARD_PREFIX = 2;
  * "_" + hex code point, e.g. "texas" → "te", "東京" → "_6771_4eac".
  */
 export function shardKey(word: string): string {
-  return [...word]
-    .slice(0, SHARD_PREFIX)
-    .map((c) => (/[a-z0-9]/.test(c) ? c : `_${c.codePointAt(0)!.toString(16)}`))
-    .join('');
+  let key = '';
+  let n = 0;
+  for (const c of word) {
+    if (n++ === SHARD_PREFIX) break;
+    key += ASCII_ALNUM.test(c) ? c : `_${c.codePointAt(0)!.toString(16)}`;
+  }
+  return key;
 }
+
+const ASCII_ALNUM = /[a-z0-9]/;
 
 /**
  * Little words that shard a name only when they begin it: "La Paz" is in the
@@ -49,10 +58,14 @@ export const LITTLE_WORDS = new Set([
   ...['van', 'von', 'der', 'den', 'en', 'au', 'aux', 'sur'],
 ]);
 
-/** Returns the shard keys a name is stored under: one per word of SHARD_PREFIX letters or more, little words only first. */
-export function nameShardKeys(name: string): string[] {
+/**
+ * Returns the shard keys a name is stored under, from its words
+ * (`words(fold(name))`, which the caller has for other uses too): one per
+ * word of SHARD_PREFIX letters or more, little words only first.
+ */
+export function nameShardKeys(nameWords: string[]): string[] {
   const keys = new Set<string>();
-  words(fold(name)).forEach((word, i) => {
+  nameWords.forEach((word, i) => {
     if (word.length >= SHARD_PREFIX && (i === 0 || !LITTLE_WORDS.has(word))) keys.add(shardKey(word));
   });
   return [...keys];

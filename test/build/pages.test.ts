@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { clientBundle } from '../../build/site/client-bundle.ts';
 import type { Manifest } from '../../src/shared/manifest.ts';
 import { renderCountryPage } from '../../build/site/pages/country-page.ts';
-import { formatBytes, normaliseBase } from '../../build/site/pages/html.ts';
+import { escapeHtml, formatBytes, formatInt, normaliseBase } from '../../build/site/pages/html.ts';
+import { fileUrl } from '../../build/site/pages/paths.ts';
 import { renderIndexPage } from '../../build/site/pages/index-page.ts';
 
 const context = { base: '/', script: 'assets/main.js', styles: ['assets/main.css'] };
@@ -103,6 +104,33 @@ describe('pages', () => {
     expect(normaliseBase('https://cdn.example.org/geo')).toBe('https://cdn.example.org/geo/');
     expect(() => normaliseBase('/a/../b/')).toThrow();
     expect(() => normaliseBase('/a b/')).toThrow();
+  });
+
+  it('formatInt writes what toLocaleString("en-US") writes: separators, signs, -0, fractions, huge numbers', () => {
+    const numbers = [0, -0, 7, 999, 1000, -1000, 4_367_927, -12_345_678, 2 ** 53 - 1, 2 ** 53, 1e21];
+    numbers.push(1.5, -0.25, 1234.5678, NaN, Infinity, -Infinity);
+    for (let digits = 1; digits <= 16; digits++) numbers.push(Number('9'.repeat(digits)), 10 ** digits);
+    for (const n of numbers) expect(formatInt(n)).toBe(n.toLocaleString('en-US'));
+  });
+
+  it('escapeHtml: the five special characters become entities, other text is left as it is', () => {
+    expect(escapeHtml(`a<b>&"c'`)).toBe('a&lt;b&gt;&amp;&quot;c&#39;');
+    expect(escapeHtml('Bío Bío, 東京')).toBe('Bío Bío, 東京');
+    expect(escapeHtml('')).toBe('');
+  });
+
+  it('fileUrl encodes each segment as encodeURIComponent does, and leaves an unreserved path as it is', () => {
+    const paths = [
+      'data/earth/CHL/CHL_ADM1.geojson',
+      "a/(b)!~*'.-_/c",
+      'a/%2e%2e.geojson',
+      'a/b c#d?e',
+      'a/Bío/東京',
+    ];
+    for (const path of paths) {
+      expect(fileUrl('/x/', path)).toBe(`/x/${path.split('/').map(encodeURIComponent).join('/')}`);
+    }
+    expect(fileUrl('/', 'data/earth/CHL/CHL_ADM1.geojson')).toBe('/data/earth/CHL/CHL_ADM1.geojson');
   });
 
   it('formatBytes: B, KB, MB with one decimal under 10', () => {

@@ -7,7 +7,7 @@ import { renderSearchIndex } from '../../build/site/search-index.ts';
 import { levelUnits } from '../../build/site/units.ts';
 import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
 import type { LoadedManifest } from '../../build/manifest/validate.ts';
-import { fold, words } from '../../src/shared/fold.ts';
+import { fold, nameShardKeys, shardKey, words } from '../../src/shared/fold.ts';
 import type { SearchRecord } from '../../src/shared/api.ts';
 import { queryShardKeys, rank } from '../../src/client/place-ranking.ts';
 import { tableCountries } from '../../src/client/place-search.ts';
@@ -189,6 +189,20 @@ describe('search index', () => {
   it('a units-only result puts the countries containing the units in the table', () => {
     expect([...tableCountries(hits('Bavaria'))]).toEqual(['DEU']);
     expect([...tableCountries(hits('chile'))]).toEqual(['CHL']); // a country found: only it
+  });
+
+  it('words and shard keys: dotted initials are one word, a shard is two characters, non-ASCII by code point', () => {
+    expect(words(fold('Washington, D.C.'))).toEqual(['washington', 'dc']);
+    expect(words(fold("Côte d'Ivoire"))).toEqual(['cote', 'd', 'ivoire']);
+    expect(words(fold('  St. Helena -- 2 '))).toEqual(['st', 'helena', '2']);
+    expect([shardKey('texas'), shardKey('東京'), shardKey('𝔸b'), shardKey('x')]).toEqual([
+      'te',
+      '_6771_4eac',
+      '_1d538b',
+      'x',
+    ]);
+    expect(nameShardKeys(words(fold('Santiago de Cuba')))).toEqual(['sa', 'cu']);
+    expect(nameShardKeys(words(fold('La Paz de la Sierra')))).toEqual(['la', 'pa', 'si']);
   });
 
   it('no match → nothing; one letter loads no shard', () => {

@@ -18,9 +18,12 @@ const ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
-/** Returns `text` escaped for HTML text and quoted attribute values. */
+const SPECIAL = /[&<>"']/;
+const SPECIALS = /[&<>"']/g;
+
+/** Returns `text` escaped for HTML text and quoted attribute values (most text has nothing to escape: returned as is). */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+  return SPECIAL.test(text) ? text.replace(SPECIALS, (c) => ESCAPES[c]) : text;
 }
 
 function render(value: unknown): string {
@@ -37,7 +40,7 @@ function render(value: unknown): string {
  */
 export function markup(strings: TemplateStringsArray, ...values: unknown[]): Html {
   let out = strings[0];
-  values.forEach((value, i) => (out += render(value) + strings[i + 1]));
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
   return new Html(out);
 }
 
@@ -46,10 +49,15 @@ export function raw(markup: string): Html {
   return new Html(markup);
 }
 
-/** Returns an integer with thousands separators, e.g. 4367927 → "4,367,927". */
+/** Returns an integer with thousands separators, e.g. 4367927 → "4,367,927", as `n.toLocaleString('en-US')`. */
 export function formatInt(n: number): string {
-  return n.toLocaleString('en-US');
+  // Grouped here: toLocaleString builds an ICU formatter on each call. -0 and fractions go to it ("-0", "1.5").
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
+  return String(n).replace(THOUSANDS, ',');
 }
+
+/** The places between digits where a thousands separator goes, e.g. "4|367|927". */
+const THOUSANDS = /\B(?=(\d{3})+$)/g;
 
 /** Returns a byte count for people, e.g. 107974 → "105.4 KB" (1 KB = 1024 bytes). */
 export function formatBytes(n: number): string {

@@ -9,8 +9,12 @@ import type { Manifest } from '../../../src/shared/manifest.ts';
  * would be decoded by the browser and fetch another file.
  */
 export function fileUrl(base: string, path: string): string {
+  if (UNRESERVED.test(path)) return base + path; // nothing to encode (most paths)
   return base + path.split('/').map(encodeURIComponent).join('/');
 }
+
+/** A path of segments encodeURIComponent leaves as they are (letters, digits and "-_.!~*'()"). */
+const UNRESERVED = /^[A-Za-z0-9\-_.!~*'()/]*$/;
 
 /** Returns a country page's folder URL relative to the base, e.g. "earth/CHL/". */
 export function countryPage(m: Manifest): string {
