@@ -96,6 +96,6 @@ export async function countryZip(
   const { size } = await stat(path);
   const made: FormatFile = { format: 'zip', file: name, bytes: size, sha256: await sha256File(path) };
   await writeFileAtomic(`${path}.json`, JSON.stringify(made) + '\n');
-  await cache.recordArchive(key, made);
+  cache.recordArchive(key, made);
   return { path, file: made, converted: true };
 }

@@ -216,6 +216,6 @@ export async function prepareDownloads(
   );
   result.byManifest = byManifest;
   result.warnings = jobs.flatMap((job) => job.warnings ?? []); // in catalogue order, not completion order
-  await cache.finish(); // removes the conversions and archives no manifest uses any more
+  cache.finish(); // removes the conversions and archives no manifest uses any more
   return result;
 }

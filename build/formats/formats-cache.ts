@@ -6,10 +6,10 @@
 // index while the item's stamp holds, else reads the item's own record and
 // checks its files' sizes, as before the index: so a lost, stale or damaged
 // index costs those reads once, never a conversion.
-import { readFileSync, statSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write.ts';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomicSync } from '../core/atomic-write.ts';
 import { RULES } from '../core/rules.ts';
 import {
   convertLevel,
@@ -135,11 +135,12 @@ export class FormatsCache {
     if (indexed) return indexed;
     const id = `${conversionKey(sourceSha256, unitIds)}/${layer}`;
     const dir = `${this.dir}/${id}`;
+    // Stamped before the files are checked: a file deleted meanwhile changes the folder after its stamp.
+    const stamp = folderStamp(dir);
+    if (!stamp) return undefined; // not made yet: nothing to read
     try {
-      // Stamped before the files are checked: a file deleted meanwhile changes the folder after its stamp.
-      const stamp = await stampOf(dir);
       const conversion: unknown = JSON.parse(await readFile(`${dir}/conversion.json`, 'utf8'));
-      if (!stamp || !isConversion(conversion, layer)) return undefined;
+      if (!isConversion(conversion, layer)) return undefined;
       const files = await Promise.all(
         conversion.files.map((f) => stat(`${dir}/${f.file}`).catch(() => undefined)),
       );
@@ -167,7 +168,7 @@ export class FormatsCache {
     const key = conversionKey(sourceSha256, unitIds);
     const dir = this.conversionDir(key, layer);
     const conversion = await convertLevel(source, dir, layer, unitIds);
-    const stamp = await stampOf(dir);
+    const stamp = folderStamp(dir);
     if (stamp) this.record(`${key}/${layer}`, { conversion, stamp }); // else gone meanwhile: made again next time
     return { dir, conversion, converted: true };
   }
@@ -192,10 +193,11 @@ export class FormatsCache {
     const indexed = this.indexedArchive(key, name);
     if (indexed) return indexed;
     const path = this.archivePath(key, name);
+    const stamp = folderStamp(`${this.dir}/country/${key}`); // before the check, as in findConversion
+    if (!stamp) return undefined;
     try {
-      const stamp = await stampOf(dirname(path)); // before the check, as in findConversion
       const recorded: unknown = JSON.parse(await readFile(`${path}.json`, 'utf8'));
-      if (!stamp || !isFormatFile(recorded, 'zip', name)) return undefined;
+      if (!isFormatFile(recorded, 'zip', name)) return undefined;
       if ((await stat(path)).size !== recorded.bytes) return undefined;
       this.listArchive(key, recorded, stamp);
       return recorded;
@@ -205,8 +207,8 @@ export class FormatsCache {
   }
 
   /** Lists an archive just written (with its record beside it, {path}.json) in the index. */
-  async recordArchive(key: string, file: FormatFile): Promise<void> {
-    const stamp = await stampOf(`${this.dir}/country/${key}`);
+  recordArchive(key: string, file: FormatFile): void {
+    const stamp = folderStamp(`${this.dir}/country/${key}`);
     if (stamp) this.listArchive(key, file, stamp); // else gone meanwhile: written again next time
   }
 
@@ -215,22 +217,21 @@ export class FormatsCache {
    * and archives) and writes the index of what it used, when that changed.
    * An index that can't be written (read-only folder) is skipped: the next
    * build reads each item's record instead, slower but never wrong.
+   * Synchronous: three small folders read and usually one small file
+   * written, which through the thread pool would wait behind whatever else
+   * the build has queued there (the tiles' cache reads run meanwhile).
    */
-  async finish(): Promise<void> {
+  finish(): void {
     const parent = join(this.dir, '..');
     const current = `v${FORMATS_VERSION}`;
-    for (const name of await readdir(parent).catch(() => [] as string[])) {
-      if (name !== current) await rm(join(parent, name), { recursive: true, force: true });
-    }
+    const remove = (path: string) => rmSync(path, { recursive: true, force: true });
+    for (const name of names(parent)) if (name !== current) remove(join(parent, name));
     const keys = new Set([...this.used.conversions.keys()].map((id) => id.slice(0, id.indexOf('/'))));
-    for (const name of await readdir(this.dir).catch(() => [] as string[])) {
-      if (name === 'country' || name === 'index.json') continue;
-      if (!keys.has(name)) await rm(join(this.dir, name), { recursive: true, force: true });
-    }
+    for (const name of names(this.dir))
+      if (name !== 'country' && name !== 'index.json' && !keys.has(name)) remove(join(this.dir, name));
     const archives = new Set([...this.used.archives.keys()].map((id) => id.slice(0, id.indexOf('/'))));
-    for (const name of await readdir(join(this.dir, 'country')).catch(() => [] as string[])) {
-      if (!archives.has(name)) await rm(join(this.dir, 'country', name), { recursive: true, force: true });
-    }
+    for (const name of names(join(this.dir, 'country')))
+      if (!archives.has(name)) remove(join(this.dir, 'country', name));
     // Entries of this index that were not used (their folders just removed) are left out of the next.
     if (
       !this.changed &&
@@ -244,8 +245,8 @@ export class FormatsCache {
       archives: Object.fromEntries(this.used.archives),
     };
     try {
-      await mkdir(this.dir, { recursive: true });
-      await writeFileAtomic(join(this.dir, 'index.json'), `${JSON.stringify(index)}\n`);
+      mkdirSync(this.dir, { recursive: true });
+      writeFileAtomicSync(join(this.dir, 'index.json'), `${JSON.stringify(index)}\n`);
       this.changed = false;
     } catch {
       // e.g. EACCES or EROFS
@@ -267,9 +268,18 @@ export class FormatsCache {
 }
 
 /** Returns the stamp ([ino, ctimeMs]) of the folder `path`, or undefined when it is not there. */
-async function stampOf(path: string): Promise<Stamp | undefined> {
-  const s = await stat(path).catch(() => undefined);
+function folderStamp(path: string): Stamp | undefined {
+  const s = statSync(path, { throwIfNoEntry: false });
   return s && [s.ino, s.ctimeMs];
+}
+
+/** Returns the names in the folder `path`; none when it is not there (or not a folder). */
+function names(path: string): string[] {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
+  }
 }
 
 /** Whether `path` still has the `stamp` recorded (from the index: anything). */
