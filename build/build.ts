@@ -285,7 +285,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const context = { base, script: bundle.script, styles: bundle.styles };
   for (const feed of published?.feeds ?? [])
     generated.set(changesPage(feed.version), renderChangesPage(context, feed));
-  const built = new Map([...downloads.files, ...(published?.built ?? [])]);
+  const built = new Map([...downloads.files, ...tiles.built, ...(published?.built ?? [])]);
 
   const plan = { generated, data: dataFiles(loaded), built };
   const write =

@@ -6,7 +6,7 @@
 // cuts only the levels whose data changed. Levels are cut on a worker thread
 // (cut-level.ts), while the main thread draws the atlas.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dataset, Manifest } from '../../src/shared/manifest.ts';
 import { MAX_TILED_BYTES, type TilesInfo } from '../../src/shared/tiles.ts';
@@ -16,15 +16,18 @@ import { countryPage, fileUrl } from '../site/pages/paths.ts';
 import type { Plane } from '../site/map-plane.ts';
 import { drawnSource } from '../site/maps.ts';
 import { cutLevelInWorker } from './cut-level.ts';
-import { TILES_VERSION, type LevelTiles } from './level-tiles.ts';
+import { TILES_VERSION } from './level-tiles.ts';
+import { TilesIndex, type CachedLevel } from './tiles-index.ts';
 
 export interface CountryTiles {
   /** By manifest file, then level: what the page's map needs to load the level's tiles. */
   byManifest: Map<string, Record<string, TilesInfo>>;
   /** By manifest file, then level: the bytes of each drawn level too large to cut (over MAX_TILED_BYTES). */
   untiled: Map<string, Record<string, number>>;
-  /** Path inside dist → archive bytes. */
+  /** Path inside dist → archive bytes (the world's, world-tiles.ts). */
   files: Map<string, Buffer>;
+  /** Path inside dist → the cached archive published there (never read into memory). */
+  built: Map<string, string>;
   /** By "<manifest file>#<level>": the units (features with a position) in the level's tiles. */
   units: Map<string, number>;
   filesRead: number;
@@ -46,9 +49,9 @@ export function tileSources(d: Dataset): string[] {
 async function cacheKey(root: string, d: Dataset, sources: string[], plane: Plane): Promise<string> {
   const hash = createHash('sha256').update(JSON.stringify([TILES_VERSION, plane]));
   for (const path of sources) {
-    const info = await stat(join(root, path));
     const sha = path === d.path ? d.sha256 : d.parts?.find((p) => p.path === path)?.sha256;
-    hash.update(JSON.stringify([path, sha ?? [info.size, info.mtimeMs]]));
+    const stamp = sha ? undefined : await stat(join(root, path)); // only for a file the manifest gives no sha256
+    hash.update(JSON.stringify([path, sha ?? [stamp!.size, stamp!.mtimeMs]]));
   }
   return hash.digest('hex').slice(0, 32);
 }
@@ -58,17 +61,7 @@ interface PendingLevel {
   file: string;
   level: string;
   path: string; // inside dist, e.g. "earth/CHL/map-ADM1.pmtiles"
-  made: Promise<{ archive: Buffer; tiles: LevelTiles } | undefined>;
-}
-
-/** Returns a level's archive from the cache, or undefined when it is not there (or damaged). */
-async function cached(archivePath: string, infoPath: string) {
-  try {
-    const tiles = JSON.parse(await readFile(infoPath, 'utf8')) as LevelTiles;
-    return { archive: await readFile(archivePath), tiles };
-  } catch {
-    return undefined;
-  }
+  made: Promise<CachedLevel | undefined>;
 }
 
 /** Tiles of no level: what a build without tiles (or before any are cut) holds. */
@@ -77,6 +70,7 @@ export function noCountryTiles(): CountryTiles {
     byManifest: new Map(),
     untiled: new Map(),
     files: new Map(),
+    built: new Map(),
     units: new Map(),
     filesRead: 0,
     bytesRead: 0,
@@ -99,6 +93,7 @@ export async function countryTiles(
 ): Promise<CountryTiles> {
   const dir = join(cacheDir(root), 'tiles');
   await mkdir(dir, { recursive: true });
+  const index = new TilesIndex(dir);
   const out = noCountryTiles();
   const levels: PendingLevel[] = [];
   for (const { file, manifest } of loaded) {
@@ -114,15 +109,15 @@ export async function countryTiles(
       }
       const made = (async () => {
         const key = await cacheKey(root, d, sources, plane);
-        const [archivePath, infoPath] = [join(dir, `${key}.pmtiles`), join(dir, `${key}.json`)];
-        const hit = await cached(archivePath, infoPath);
+        const hit = await index.find(key);
         if (hit) return hit;
+        const [archivePath, infoPath] = [join(dir, `${key}.pmtiles`), join(dir, `${key}.json`)];
         const name = `${manifest.iso_a3}_${d.level}`;
         const absolute = sources.map((p) => join(root, p));
         const tiles = await cutLevelInWorker({ sources: absolute, plane, name, archivePath, infoPath });
         out.filesRead += sources.length;
         out.bytesRead += bytes;
-        return tiles ? { archive: await readFile(archivePath), tiles } : undefined;
+        return tiles ? await index.add(key, tiles) : undefined;
       })().catch(() => undefined); // unreadable data: reported by the validator; this level keeps its picture
       levels.push({ file, level: d.level, path: tilesFile(manifest, d.level), made });
     }
@@ -130,18 +125,23 @@ export async function countryTiles(
   for (const { file, level, path, made } of levels) {
     const got = await made;
     if (!got) continue;
-    out.files.set(path, got.archive);
+    out.built.set(path, got.archive);
     out.byManifest.set(file, {
       ...out.byManifest.get(file),
       [level]: {
         url: fileUrl(base, path),
-        bytes: got.archive.length,
+        bytes: got.bytes,
         root: got.tiles.root,
         levels: got.tiles.levels,
         named: false, // nameTiles() says, once the units lists are read
       },
     });
     out.units.set(`${file}#${level}`, got.tiles.units);
+  }
+  try {
+    index.save();
+  } catch {
+    // e.g. a read-only cache folder: the next build finds its levels by their records
   }
   return out;
 }

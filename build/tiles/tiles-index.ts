@@ -1,0 +1,124 @@
+// The country tiles' cache index, <cache>/tiles/index.json: for each archive
+// a build used, by key (country-tiles.ts's cacheKey, which names what the
+// archive is made from, so its bytes never change), its size and its
+// LevelTiles. A build where little changed then stats each archive (still
+// there, still whole?) instead of reading it and its record: the archives
+// are published as the cache's files, never read into memory. A level the
+// index lacks is found by its record (<key>.json) as before and added. The
+// archives and records no build used are removed when the index is saved
+// (before, every cut stayed forever). A cache, never a source of truth: a
+// missing, damaged or hostile index reads as empty.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomicSync } from '../core/atomic-write.ts';
+import type { LevelTiles } from './level-tiles.ts';
+
+const INDEX_VERSION = 1;
+const INDEX = 'index.json';
+/** The files the index speaks for: a country level's archive or record (world-*.pmtiles are world-tiles.ts's). */
+const LEVEL_FILE = /^([0-9a-f]{32})\.(pmtiles|json)$/;
+
+/** A cached archive: its path, size and what the page needs of it. */
+export interface CachedLevel {
+  archive: string; // e.g. "<root>/.cache/geoshelf/tiles/<key>.pmtiles"
+  bytes: number;
+  tiles: LevelTiles;
+}
+
+type Listed = Omit<CachedLevel, 'archive'>;
+
+export class TilesIndex {
+  private readonly listed: Map<string, Listed>;
+  private readonly used = new Map<string, Listed>();
+  private changed = false;
+
+  /** Reads the index of the tiles cache folder `dir`. */
+  constructor(private readonly dir: string) {
+    this.listed = readIndex(join(dir, INDEX));
+  }
+
+  /** Returns the archive of `key` when the cache holds it whole, else undefined (cut it, then `add`). */
+  async find(key: string): Promise<CachedLevel | undefined> {
+    const archive = join(this.dir, `${key}.pmtiles`);
+    const size = (await stat(archive).catch(() => undefined))?.size;
+    if (size === undefined) return undefined;
+    const listed = this.listed.get(key);
+    if (listed?.bytes === size) return this.use(key, listed);
+    try {
+      const tiles = JSON.parse(await readFile(join(this.dir, `${key}.json`), 'utf8')) as unknown;
+      if (!isLevelTiles(tiles) || tiles.bytes !== size) return undefined;
+      this.changed = true;
+      return this.use(key, { bytes: size, tiles });
+    } catch {
+      return undefined; // no record, or a damaged one: cut again
+    }
+  }
+
+  /** Lists the archive of `key`, just cut with `tiles` as its record. */
+  async add(key: string, tiles: LevelTiles): Promise<CachedLevel> {
+    const { size } = await stat(join(this.dir, `${key}.pmtiles`));
+    this.changed = true;
+    return this.use(key, { bytes: size, tiles });
+  }
+
+  /**
+   * Writes the index (what this build used) when it changed, and removes the
+   * archives and records of keys it did not use. Synchronous: a few small
+   * calls that the thread pool would make wait behind other reads.
+   */
+  save(): void {
+    if (this.changed || this.used.size !== this.listed.size) {
+      const levels = Object.fromEntries(this.used);
+      writeFileAtomicSync(join(this.dir, INDEX), `${JSON.stringify({ version: INDEX_VERSION, levels })}\n`);
+    }
+    for (const name of readdirSync(this.dir)) {
+      const key = LEVEL_FILE.exec(name)?.[1];
+      if (key && !this.used.has(key)) rmSync(join(this.dir, name), { force: true });
+    }
+  }
+
+  private use(key: string, listed: Listed): CachedLevel {
+    this.used.set(key, listed);
+    return { archive: join(this.dir, `${key}.pmtiles`), ...listed };
+  }
+}
+
+/** Returns the index's entries that are well formed; none when it is missing, damaged or of another version. */
+function readIndex(path: string): Map<string, Listed> {
+  const listed = new Map<string, Listed>();
+  try {
+    const data = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    if (!isObject(data) || data.version !== INDEX_VERSION || !isObject(data.levels)) return listed;
+    for (const [key, entry] of Object.entries(data.levels)) {
+      if (!/^[0-9a-f]{32}$/.test(key) || !isObject(entry)) continue;
+      if (isCount(entry.bytes) && isLevelTiles(entry.tiles))
+        listed.set(key, { bytes: entry.bytes, tiles: entry.tiles });
+    }
+  } catch {
+    // absent or damaged: every level is found by its record
+  }
+  return listed;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+function isLevelTiles(value: unknown): value is LevelTiles {
+  if (!isObject(value)) return false;
+  const root = value.root;
+  return (
+    Array.isArray(root) &&
+    root.length === 3 &&
+    root.every((n) => typeof n === 'number' && Number.isFinite(n)) &&
+    isCount(value.levels) &&
+    isCount(value.units) &&
+    isCount(value.tiles) &&
+    isCount(value.bytes)
+  );
+}
