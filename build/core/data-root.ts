@@ -56,7 +56,7 @@ export async function resolveInData(root: string, file: string): Promise<Resolve
 }
 
 /** resolveInData without the thread pool, for callers that resolve thousands of files in a row. */
-function resolveInDataSync(root: string, file: string): Resolved {
+export function resolveInDataSync(root: string, file: string): Resolved {
   let real: string;
   try {
     real = realpathSync.native(join(root, file));

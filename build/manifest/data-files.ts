@@ -8,7 +8,7 @@ import type { GeometryChecker } from '../geometry/cache.ts';
 import type { FileGeometry } from '../geometry/verdict.ts';
 import { GeoJSONError } from '../geojson/errors.ts';
 import type { BboxMismatch } from '../measure/measure.ts';
-import { outsideProblem, resolveInData } from '../core/data-root.ts';
+import { outsideProblem, resolveInDataSync } from '../core/data-root.ts';
 import { Slots } from '../core/slots.ts';
 
 /** What a file path in a manifest leads to (links followed, never out of data/). */
@@ -116,7 +116,10 @@ export class DataFiles {
   state(file: string): Promise<FileState> {
     let state = this.states.get(file);
     if (!state) {
-      state = resolveInData(this.root, file).then((r): FileState => {
+      // Synchronously (in a microtask, so a failure rejects like the rest): validate resolves every
+      // listed file, and a thousand round trips through the thread pool cost more than the calls.
+      state = Promise.resolve().then((): FileState => {
+        const r = resolveInDataSync(this.root, file);
         if (r.kind === 'missing' || r.kind === 'outside') return r;
         if (r.kind !== 'file') return { kind: 'not-a-file' };
         return { kind: 'file', size: r.size, mtimeMs: r.stats.mtimeMs, real: r.real };

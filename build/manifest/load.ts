@@ -1,10 +1,11 @@
 // Finds, reads and parses every data/{body}/{ISO3}/manifest.json under a root:
 // invalid JSON is reported with line:column, and the schema check (build/manifest/schema.ts)
 // turns the rest into typed `Manifest`s.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
-import { outsideProblem, resolveInData } from '../core/data-root.ts';
+import { outsideProblem, resolveInDataSync } from '../core/data-root.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { firstInvalidUtf8 } from '../core/utf8.ts';
 import type { ManifestRule } from '../core/rules.ts';
@@ -33,7 +34,8 @@ export async function findManifests(root: string): Promise<string[]> {
   for (const body of await sortedDirs(dataDir)) {
     for (const folder of await sortedDirs(join(dataDir, body))) {
       const file = `data/${body}/${folder}/manifest.json`;
-      if ((await stat(join(root, file)).catch(() => undefined))?.isFile()) files.push(file);
+      // Synchronously: one stat per country, which through the thread pool waited in turn.
+      if (statSync(join(root, file), { throwIfNoEntry: false })?.isFile()) files.push(file);
     }
   }
   return files;
@@ -94,7 +96,8 @@ export async function readManifestText(
   root: string,
   file: string,
 ): Promise<{ text: string } | { rule: ManifestRule; message: string; paths?: string[] }> {
-  const found = await resolveInData(root, file);
+  // Synchronously: manifests are read one after the other, and each is small (≤ 64 MiB).
+  const found = resolveInDataSync(root, file);
   if (found.kind === 'outside') return { rule: 'link-outside', ...outsideProblem(root, file, found.real) };
   if (found.kind !== 'file') return { rule: 'file-missing', message: `cannot read: not a file` };
   if (found.size > MAX_MANIFEST_BYTES) {
@@ -103,7 +106,7 @@ export async function readManifestText(
       message: `is ${found.size} bytes; a manifest may have at most ${MAX_MANIFEST_BYTES} (64 MiB)`,
     };
   }
-  const bytes = await readFile(found.real);
+  const bytes = readFileSync(found.real);
   const bad = firstInvalidUtf8(bytes);
   if (bad >= 0) return { rule: 'utf8', message: `byte ${bad}: not UTF-8: a manifest must be UTF-8 text` };
   const text = bytes.toString('utf8'); // valid UTF-8: the same bytes when written back
