@@ -19,7 +19,7 @@ import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import type { Level } from '../../src/shared/manifest.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import type { Thresholds } from '../identity/thresholds.ts';
-import { CHUNK_FILE, chunkName, sha256Bytes } from './record-chunks.ts';
+import { CHUNK_FILE, chunkName, sha256Bytes, type RecordChunk } from './record-chunks.ts';
 
 /** The ledger's folder, relative to the root. */
 export const LEDGER_DIR = 'data/releases';
@@ -79,6 +79,8 @@ export interface LedgerRelease {
    * readers want one release's at most. Version 1 reads registry.json when asked.
    */
   storedRegistry: readonly RegistryUnit[] | undefined;
+  /** ledger_version 2: each list's chunks, as read (the next release compares its own with them). */
+  chunks?: Record<keyof ReleaseChunks, readonly RecordChunk[]>;
 }
 
 export interface Ledger {
@@ -243,6 +245,7 @@ function readRelease(
     const release: LedgerRelease = { record, site: { layout: 2, files: [] }, dir, storedRegistry: [] };
     joinedWhenRead(release.site, 'files', site);
     joinedWhenRead(release, 'storedRegistry', registry);
+    release.chunks = { files, levels, registry, site };
     chunked.set(release, { levels, site });
     return release;
   }
@@ -359,10 +362,13 @@ function joinedWhenRead<O extends object>(object: O, key: keyof O & string, chun
 }
 
 /** A record chunk as read: its items, and what checks derived from them, each once however many releases name it. */
-class Chunk {
+class Chunk implements RecordChunk {
   private derived = new Map<string, unknown>(); // what → its value
 
-  constructor(readonly items: readonly unknown[]) {}
+  constructor(
+    readonly sha256: string,
+    readonly items: readonly unknown[],
+  ) {}
 
   /** Returns `derive` of the items, derived once; `what` names the derivation. */
   derive<T, R>(what: string, derive: (items: readonly T[]) => R): R {
@@ -430,7 +436,7 @@ class ChunkReader {
     if (sha256Bytes(bytes) !== sha) return `${path} is damaged: its sha256 is not its name`;
     try {
       const items = JSON.parse(bytes.toString('utf8')) as unknown;
-      return Array.isArray(items) ? new Chunk(items) : `${path} is not a JSON array`;
+      return Array.isArray(items) ? new Chunk(sha, items) : `${path} is not a JSON array`;
     } catch (error) {
       return `${path} is not JSON: ${(error as Error).message}`;
     }

@@ -10,11 +10,11 @@
 // working out its stored form again. Data files are resolved through the
 // data root as `build` resolves them: nothing outside it is ever stored.
 import { hash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import { LIB_DIR } from '../core/compiled.ts';
+import { codeVersion } from '../core/compiled.ts';
 import { publishedDataFile } from '../core/data-root.ts';
 import { runAll } from '../core/slots.ts';
 import type { DistPlan, WriteStats } from '../publish/write-dist.ts';
@@ -184,17 +184,4 @@ async function readStamps(file: string, code: string | undefined): Promise<Omit<
     // none yet, or unreadable
   }
   return { sources: {}, generated: {} };
-}
-
-/**
- * Returns a hash of the compiled code's record of its sources (lib/sources.json,
- * as build/publish/fingerprint.ts reads it), or undefined when there is none:
- * stored forms are worked out by the code, so stamps hold only for the code that made them.
- */
-function codeVersion(): string | undefined {
-  try {
-    return hash('sha256', readFileSync(join(LIB_DIR, 'sources.json')), 'hex');
-  } catch {
-    return undefined;
-  }
 }
