@@ -12,7 +12,7 @@
 // wrote them whole each time: files and levels in release.json, registry.json
 // and site.json; its first layout also kept objects/ (the level files again,
 // gzipped). Both are read as they are.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
@@ -432,13 +432,34 @@ class ChunkReader {
   private load(sha: string): Chunk | string {
     const path = this.stored.get(sha);
     if (!path) return `the ledger lost ${chunkName(sha)} (in no release folder)`;
-    const bytes = readFileSync(join(this.root, path));
+    const bytes = this.bytes(join(this.root, path));
     if (sha256Bytes(bytes) !== sha) return `${path} is damaged: its sha256 is not its name`;
     try {
       const items = JSON.parse(bytes.toString('utf8')) as unknown;
       return Array.isArray(items) ? new Chunk(sha, items) : `${path} is not a JSON array`;
     } catch (error) {
       return `${path} is not JSON: ${(error as Error).message}`;
+    }
+  }
+
+  private scratch = Buffer.allocUnsafe(1 << 16);
+
+  /** Returns the bytes of the file `path`, read into a buffer kept from one chunk to the next (valid until the next read). */
+  private bytes(path: string): Buffer {
+    const fd = openSync(path, 'r');
+    try {
+      let n = 0;
+      for (let got; (got = readSync(fd, this.scratch, n, this.scratch.length - n, null)) > 0;) {
+        n += got;
+        if (n === this.scratch.length) {
+          const larger = Buffer.allocUnsafe(2 * n);
+          this.scratch.copy(larger);
+          this.scratch = larger;
+        }
+      }
+      return this.scratch.subarray(0, n);
+    } finally {
+      closeSync(fd);
     }
   }
 }
