@@ -110,15 +110,19 @@ export function sameJson(made: unknown, read: unknown): boolean {
   }
   const proto = Object.getPrototypeOf(made) as unknown;
   if (Array.isArray(read) || (proto !== Object.prototype && proto !== null) || 'toJSON' in made) return false;
-  const keys = Object.keys(read);
+  // Keys and values in the order JSON writes them, taken whole (no look-up by a key each).
+  const keys = Object.keys(made);
+  const values = Object.values(made);
+  const readKeys = Object.keys(read);
+  const readValues = Object.values(read);
   let k = 0;
-  for (const key of Object.keys(made)) {
-    const value = (made as Record<string, unknown>)[key];
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
-    if (keys[k] !== key || !sameJson(value, (read as Record<string, unknown>)[key])) return false;
+    if (readKeys[k] !== keys[i] || (value !== readValues[k] && !sameJson(value, readValues[k]))) return false;
     k++;
   }
-  return k === keys.length;
+  return k === readKeys.length;
 }
 
 /** The lists of a release's record, each cut into chunks. */
