@@ -12,14 +12,14 @@
 // wrote them whole each time: files and levels in release.json, registry.json
 // and site.json; its first layout also kept objects/ (the level files again,
 // gzipped). Both are read as they are.
-import { readFileSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import type { Level } from '../../src/shared/manifest.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import type { Thresholds } from '../identity/thresholds.ts';
-import { CHUNK_FILE, chunkName, sha256Bytes } from './record-chunks.ts';
+import { CHUNK_FILE, chunkName, sha256Bytes, type RecordChunk } from './record-chunks.ts';
 
 /** The ledger's folder, relative to the root. */
 export const LEDGER_DIR = 'data/releases';
@@ -79,6 +79,8 @@ export interface LedgerRelease {
    * readers want one release's at most. Version 1 reads registry.json when asked.
    */
   storedRegistry: readonly RegistryUnit[] | undefined;
+  /** ledger_version 2: each list's chunks, as read (the next release compares its own with them). */
+  chunks?: Record<keyof ReleaseChunks, readonly RecordChunk[]>;
 }
 
 export interface Ledger {
@@ -156,7 +158,7 @@ export async function readLedger(root: string): Promise<Ledger> {
   const records = new Map<string, string>();
   let names: string[];
   try {
-    names = (await readdir(join(root, LEDGER_DIR), { withFileTypes: true }))
+    names = readdirSync(join(root, LEDGER_DIR), { withFileTypes: true })
       .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
       .map((e) => e.name);
   } catch (error) {
@@ -164,50 +166,27 @@ export async function readLedger(root: string): Promise<Ledger> {
       return { releases: [], objects, siteObjects, records, problems };
     throw error;
   }
-  // First what every folder stores: a release names what earlier ones wrote.
-  const index = async (dir: string, sub: string, pattern: RegExp) => {
-    try {
-      const files = await readdir(join(root, dir, sub));
-      return files.flatMap((file) => {
-        const sha = pattern.exec(file)?.[1];
-        return sha ? [[sha, `${dir}/${sub}/${file}`] as const] : [];
-      });
-    } catch {
-      return []; // a release that stored nothing of that kind
+  // First what every folder stores: a release names what earlier ones wrote. Listed and read
+  // synchronously, like the chunks: a few hundred small reads, several times faster so.
+  const stores = [
+    { sub: 'objects', name: /^[0-9a-f]{64}\.geojson\.gz$/, into: objects },
+    { sub: 'site', name: /^[0-9a-f]{64}$/, into: siteObjects },
+    { sub: 'records', name: CHUNK_FILE, into: records },
+  ];
+  for (const name of names) {
+    for (const { sub, name: pattern, into } of stores) {
+      // In folder order: a sha256 stored twice is known by its last folder's file.
+      for (const file of listing(join(root, LEDGER_DIR, name, sub))) {
+        if (pattern.test(file)) into.set(file.slice(0, 64), `${LEDGER_DIR}/${name}/${sub}/${file}`);
+      }
     }
-  };
-  const stores = await Promise.all(
-    names.map(async (name) => {
-      const dir = `${LEDGER_DIR}/${name}`;
-      return Promise.all([
-        index(dir, 'objects', /^([0-9a-f]{64})\.geojson\.gz$/),
-        index(dir, 'site', /^([0-9a-f]{64})$/),
-        index(dir, 'records', CHUNK_FILE),
-      ]);
-    }),
-  );
-  for (const [gz, site, chunks] of stores) {
-    for (const [sha, path] of gz) objects.set(sha, path);
-    for (const [sha, path] of site) siteObjects.set(sha, path);
-    for (const [sha, path] of chunks) records.set(sha, path);
   }
   const chunks = new ChunkReader(root, records);
-  const chunked = new Map<LedgerRelease, ReleaseChunks>(); // ledger_version 2's lists, as release.json names them
+  const chunked = new Map<LedgerRelease, ChunkedLists>(); // ledger_version 2's
   const releases: LedgerRelease[] = [];
-  // All folders at once, their problems kept apart so that they are listed in folder order.
-  const read = await Promise.all(
-    names.map(async (name) => {
-      const own: Problem[] = [];
-      return {
-        release: await readRelease(root, `${LEDGER_DIR}/${name}`, chunks, chunked, own),
-        problems: own,
-      };
-    }),
-  );
-  for (const [n, name] of names.entries()) {
+  for (const name of names) {
     const dir = `${LEDGER_DIR}/${name}`;
-    const { release, problems: own } = read[n]!;
-    problems.push(...own);
+    const release = readRelease(root, dir, chunks, chunked, problems);
     if (!release) continue;
     if (release.record.version !== name) {
       problems.push(
@@ -218,26 +197,30 @@ export async function readLedger(root: string): Promise<Ledger> {
     releases.push(release);
   }
   releases.sort((a, b) => a.record.sequence - b.record.sequence);
-  checkReleases(releases, objects, siteObjects, chunks, chunked, problems);
+  checkReleases(releases, objects, siteObjects, chunked, problems);
   return { releases, objects, siteObjects, records, problems };
 }
 
+/** The chunks of a ledger_version 2 release's lists that checkReleases looks into. */
+interface ChunkedLists {
+  levels: Chunk[];
+  site: Chunk[];
+}
+
 /** Reads one release folder in either record format; undefined (with problems) when it cannot be read. */
-async function readRelease(
+function readRelease(
   root: string,
   dir: string,
   chunks: ChunkReader,
-  chunked: Map<LedgerRelease, ReleaseChunks>,
+  chunked: Map<LedgerRelease, ChunkedLists>,
   problems: Problem[],
-): Promise<LedgerRelease | undefined> {
-  const stored = await readJson<(ReleaseRecord & { ledger_version: 1 }) | StoredReleaseIndex>(
+): LedgerRelease | undefined {
+  const stored = readJson<(ReleaseRecord & { ledger_version: 1 }) | StoredReleaseIndex>(
     root,
     `${dir}/release.json`,
     problems,
   );
-  try {
-    await stat(join(root, dir, 'changes.json'));
-  } catch {
+  if (!existsSync(join(root, dir, 'changes.json'))) {
     problems.push(ledgerProblem(`${dir}/changes.json`, 'missing from the ledger'));
   }
   if (stored !== undefined && (typeof stored !== 'object' || stored === null || Array.isArray(stored))) {
@@ -250,19 +233,20 @@ async function readRelease(
     // Hostile or damaged: each list is checked by chunks.list, the object that holds them here.
     const lists: Partial<Record<keyof ReleaseChunks, unknown>> =
       typeof given === 'object' && given !== null ? given : {};
-    const files = chunks.list<ReleasedFile>(file, '/chunks/files', lists.files, problems);
-    const levels = chunks.list<ReleasedLevel>(file, '/chunks/levels', lists.levels, problems);
-    const registry = chunks.list<RegistryUnit>(file, '/chunks/registry', lists.registry, problems);
-    const site = chunks.list<SiteFile>(file, '/chunks/site', lists.site, problems);
+    const files = chunks.list(file, '/chunks/files', lists.files, problems);
+    const levels = chunks.list(file, '/chunks/levels', lists.levels, problems);
+    const registry = chunks.list(file, '/chunks/registry', lists.registry, problems);
+    const site = chunks.list(file, '/chunks/site', lists.site, problems);
     if (!files || !levels || !registry || !site) return undefined;
-    const record: ReleaseRecord = { ...rest, files, levels };
-    const release: LedgerRelease = {
-      record,
-      site: { layout: 2, files: site },
-      dir,
-      storedRegistry: registry,
-    };
-    chunked.set(release, lists as ReleaseChunks); // each list checked by chunks.list
+    // Each list joined from its chunks when first read: most releases' are never read by `release`.
+    const record: ReleaseRecord = { ...rest, files: [], levels: [] };
+    joinedWhenRead(record, 'files', files);
+    joinedWhenRead(record, 'levels', levels);
+    const release: LedgerRelease = { record, site: { layout: 2, files: [] }, dir, storedRegistry: [] };
+    joinedWhenRead(release.site, 'files', site);
+    joinedWhenRead(release, 'storedRegistry', registry);
+    release.chunks = { files, levels, registry, site };
+    chunked.set(release, { levels, site });
     return release;
   }
   const version: unknown = stored?.ledger_version;
@@ -271,10 +255,8 @@ async function readRelease(
     problems.push(ledgerProblem(`${dir}/release.json`, message));
     return undefined;
   }
-  const site = await readJson<ReleaseSite>(root, `${dir}/site.json`, problems);
-  try {
-    await stat(join(root, dir, 'registry.json'));
-  } catch {
+  const site = readJson<ReleaseSite>(root, `${dir}/site.json`, problems);
+  if (!existsSync(join(root, dir, 'registry.json'))) {
     problems.push(ledgerProblem(`${dir}/registry.json`, 'missing from the ledger'));
   }
   return stored && site ? { record: stored, site, dir, storedRegistry: undefined } : undefined;
@@ -306,8 +288,7 @@ function checkReleases(
   releases: LedgerRelease[],
   objects: Map<string, string>,
   siteObjects: Map<string, string>,
-  chunks: ChunkReader,
-  chunked: Map<LedgerRelease, ReleaseChunks>,
+  chunked: Map<LedgerRelease, ChunkedLists>,
   problems: Problem[],
 ): void {
   const lostLevels = (levels: readonly ReleasedLevel[]) =>
@@ -326,7 +307,7 @@ function checkReleases(
     }
     const lists = chunked.get(r);
     const lost = lists
-      ? lists.levels.flatMap((sha) => chunks.derived(sha, 'lost levels', lostLevels))
+      ? lists.levels.flatMap((chunk) => chunk.derive('lost levels', lostLevels))
       : lostLevels(r.record.levels);
     for (const { file, l, f } of lost) {
       const problem = ledgerProblem(
@@ -340,7 +321,7 @@ function checkReleases(
   for (const r of releases) {
     const lists = chunked.get(r);
     const lost = lists
-      ? lists.site.flatMap((sha) => chunks.derived(sha, 'lost site', lostSite))
+      ? lists.site.flatMap((chunk) => chunk.derive('lost site', lostSite))
       : lostSite(r.site.files);
     for (const { file, f } of lost) {
       const problem = ledgerProblem(
@@ -352,6 +333,50 @@ function checkReleases(
   }
 }
 
+/** Returns the names in the folder `path`, none when it cannot be listed (a release that stored nothing of that kind). */
+function listing(path: string): string[] {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Gives `object` its property `key` as the items of `chunks` one after the
+ * other, joined when first read and from then on a plain property.
+ */
+function joinedWhenRead<O extends object>(object: O, key: keyof O & string, chunks: readonly Chunk[]): void {
+  const plain = (value: unknown) =>
+    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(object, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const items = ([] as unknown[]).concat(...chunks.map((c) => c.items));
+      plain(items);
+      return items;
+    },
+    set: plain,
+  });
+}
+
+/** A record chunk as read: its items, and what checks derived from them, each once however many releases name it. */
+class Chunk implements RecordChunk {
+  private derived = new Map<string, unknown>(); // what → its value
+
+  constructor(
+    readonly sha256: string,
+    readonly items: readonly unknown[],
+  ) {}
+
+  /** Returns `derive` of the items, derived once; `what` names the derivation. */
+  derive<T, R>(what: string, derive: (items: readonly T[]) => R): R {
+    if (!this.derived.has(what)) this.derived.set(what, derive(this.items as readonly T[]));
+    return this.derived.get(what) as R;
+  }
+}
+
 /**
  * Reads record chunks, each once however many releases name it (most name
  * the same ones), checking each against its sha256. Synchronously: a ledger
@@ -359,63 +384,82 @@ function checkReleases(
  * through the thread pool.
  */
 class ChunkReader {
-  private read = new Map<string, unknown[] | string>(); // sha256 → items, or what is wrong
-  private derivations = new Map<string, unknown>(); // "what sha256" → what a check derived from a chunk's items
+  private read = new Map<string, Chunk | string>(); // sha256 → the chunk, or what is wrong with it
 
   constructor(
     private root: string,
     private stored: Map<string, string>,
   ) {}
 
-  /** Returns the items of `shas` in order, or undefined (with a problem at `file`, `pointer`, into `problems`) when one is lost or damaged. */
-  list<T>(file: string, pointer: string, shas: unknown, problems: Problem[]): T[] | undefined {
-    // A chunk the ledger holds has a sha256 for a name (CHUNK_FILE); only the others need looking at.
-    const sha256 = (s: unknown) => typeof s === 'string' && (this.stored.has(s) || /^[0-9a-f]{64}$/.test(s));
-    if (!Array.isArray(shas) || !shas.every(sha256)) {
+  /**
+   * Returns the chunks of `shas` in order, or undefined
+   * (with a problem at `file`, `pointer`, into `problems`) when `shas` is not
+   * a list of sha256s or a chunk is lost or damaged (the first, by index).
+   */
+  list(file: string, pointer: string, shas: unknown, problems: Problem[]): Chunk[] | undefined {
+    const chunks: Chunk[] = [];
+    let lost: Problem | undefined;
+    let listed = Array.isArray(shas);
+    for (const [i, sha] of (listed ? (shas as unknown[]) : []).entries()) {
+      if (typeof sha !== 'string') {
+        listed = false;
+        break;
+      }
+      let got = this.read.get(sha);
+      if (got === undefined) {
+        // Not read yet: whether or not the ledger holds a chunk of that name (CHUNK_FILE), it must be a sha256.
+        if (!/^[0-9a-f]{64}$/.test(sha)) {
+          listed = false;
+          break;
+        }
+        got = this.load(sha);
+        this.read.set(sha, got);
+      }
+      if (typeof got === 'string') lost ??= { ...ledgerProblem(file, got), pointer: `${pointer}/${i}` };
+      else chunks.push(got);
+    }
+    if (!listed) {
       problems.push({ ...ledgerProblem(file, 'expected a list of sha256s'), pointer });
       return undefined;
     }
-    const chunks: unknown[][] = [];
-    for (const [i, sha] of (shas as string[]).entries()) {
-      const got = this.chunk(sha);
-      if (typeof got === 'string') {
-        problems.push({ ...ledgerProblem(file, got), pointer: `${pointer}/${i}` });
-        return undefined;
-      }
-      chunks.push(got);
+    if (lost) {
+      problems.push(lost);
+      return undefined;
     }
-    return ([] as unknown[]).concat(...chunks) as T[];
+    return chunks;
   }
 
-  /**
-   * Returns `derive` of the items of the chunk `sha` (read by `list`, whole),
-   * once per chunk however many releases name it; `what` names the derivation.
-   */
-  derived<T, R>(sha: string, what: string, derive: (items: readonly T[]) => R): R {
-    const key = `${what} ${sha}`;
-    if (!this.derivations.has(key)) this.derivations.set(key, derive(this.read.get(sha) as T[]));
-    return this.derivations.get(key) as R;
-  }
-
-  private chunk(sha: string): unknown[] | string {
-    let got = this.read.get(sha);
-    if (got === undefined) {
-      got = this.load(sha);
-      this.read.set(sha, got);
-    }
-    return got;
-  }
-
-  private load(sha: string): unknown[] | string {
+  private load(sha: string): Chunk | string {
     const path = this.stored.get(sha);
     if (!path) return `the ledger lost ${chunkName(sha)} (in no release folder)`;
-    const bytes = readFileSync(join(this.root, path));
+    const bytes = this.bytes(join(this.root, path));
     if (sha256Bytes(bytes) !== sha) return `${path} is damaged: its sha256 is not its name`;
     try {
       const items = JSON.parse(bytes.toString('utf8')) as unknown;
-      return Array.isArray(items) ? items : `${path} is not a JSON array`;
+      return Array.isArray(items) ? new Chunk(sha, items) : `${path} is not a JSON array`;
     } catch (error) {
       return `${path} is not JSON: ${(error as Error).message}`;
+    }
+  }
+
+  private scratch = Buffer.allocUnsafe(1 << 16);
+
+  /** Returns the bytes of the file `path`, read into a buffer kept from one chunk to the next (valid until the next read). */
+  private bytes(path: string): Buffer {
+    const fd = openSync(path, 'r');
+    try {
+      let n = 0;
+      for (let got; (got = readSync(fd, this.scratch, n, this.scratch.length - n, null)) > 0;) {
+        n += got;
+        if (n === this.scratch.length) {
+          const larger = Buffer.allocUnsafe(2 * n);
+          this.scratch.copy(larger);
+          this.scratch = larger;
+        }
+      }
+      return this.scratch.subarray(0, n);
+    } finally {
+      closeSync(fd);
     }
   }
 }
@@ -425,7 +469,7 @@ const registries = new WeakMap<LedgerRelease, RegistryUnit[]>(); // ledger_versi
 /** Returns the unit registry of a release, sorted by ID. */
 export async function readRegistry(root: string, release: LedgerRelease): Promise<RegistryUnit[]> {
   if (!release.storedRegistry) {
-    return (await readJson<RegistryUnit[]>(root, `${release.dir}/registry.json`, [])) ?? [];
+    return readJson<RegistryUnit[]>(root, `${release.dir}/registry.json`, []) ?? [];
   }
   let registry = registries.get(release);
   if (!registry) {
@@ -441,10 +485,10 @@ export async function registryText(root: string, release: LedgerRelease): Promis
   return `${JSON.stringify(await readRegistry(root, release), null, 1)}\n`;
 }
 
-async function readJson<T>(root: string, file: string, problems: Problem[]): Promise<T | undefined> {
+function readJson<T>(root: string, file: string, problems: Problem[]): T | undefined {
   let text: string;
   try {
-    text = await readFile(join(root, file), 'utf8');
+    text = readFileSync(join(root, file), 'utf8');
   } catch {
     problems.push(ledgerProblem(file, 'missing from the ledger'));
     return undefined;

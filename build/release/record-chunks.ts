@@ -7,6 +7,8 @@
 // its release.json names the others, which earlier releases wrote. Before,
 // each release rewrote every record whole (about 2 MB for the sample).
 import { hash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../core/atomic-write.ts';
 
 /** The chunk file of a sha256, relative to the release folder that first wrote it. */
 export function chunkName(sha256: string): string {
@@ -16,6 +18,12 @@ export function chunkName(sha256: string): string {
 /** The pattern of a chunk's file name in records/; group 1 is its sha256. */
 export const CHUNK_FILE = /^([0-9a-f]{64})\.json$/;
 
+/** A record chunk as the ledger holds it: the items of records/SHA256.json. */
+export interface RecordChunk {
+  sha256: string;
+  items: readonly unknown[];
+}
+
 /**
  * Cuts `items` (in the order they are recorded) into runs whose ends depend
  * only on the items' keys: an insertion or a change moves at most the
@@ -23,17 +31,49 @@ export const CHUNK_FILE = /^([0-9a-f]{64})\.json$/;
  * chunk grows without bound when no key happens to end one.
  */
 export function cutChunks<T>(items: readonly T[], key: (item: T) => string, every: number): T[][] {
-  const chunks: T[][] = [];
-  let run: T[] = [];
-  for (const item of items) {
-    run.push(item);
-    const h = Number.parseInt(hash('sha256', key(item), 'hex').slice(0, 8), 16); // its first 32 bits, without a Buffer
-    if (h % every === 0 || run.length >= 4 * every) {
-      chunks.push(run);
-      run = [];
-    }
+  return cutChunksKnowing(items, key, every, []).map((cut) => cut.items);
+}
+
+/**
+ * cutChunks, where a chunk equal to one of `known` (chunks this code cut
+ * with the same `key` and `every`: no key but the last of each ends a run)
+ * is found without hashing its keys but the last, and returned with it.
+ */
+export function cutChunksKnowing<T>(
+  items: readonly T[],
+  key: (item: T) => string,
+  every: number,
+  known: readonly RecordChunk[],
+): { items: T[]; known?: RecordChunk }[] {
+  const ends = (item: T) => Number.parseInt(hash('sha256', key(item), 'hex').slice(0, 8), 16) % every === 0; // its first 32 bits, without a Buffer
+  const starts = new Map<string, RecordChunk>(); // by the key of its first item
+  for (const chunk of known) {
+    const first = chunk.items[0]; // as the ledger holds it: anything
+    if (typeof first === 'object' && first !== null) starts.set(key(first as T), chunk);
   }
-  if (run.length) chunks.push(run);
+  const chunks: { items: T[]; known?: RecordChunk }[] = [];
+  for (let i = 0; i < items.length;) {
+    const was = starts.get(key(items[i]!));
+    const end = i + (was?.items.length ?? 0);
+    if (
+      was &&
+      end > i &&
+      end <= items.length &&
+      (end - i === 4 * every || end === items.length || ends(items[end - 1]!)) &&
+      was.items.every((item, k) => sameJson(items[i + k], item))
+    ) {
+      chunks.push({ items: items.slice(i, end), known: was });
+      i = end;
+      continue;
+    }
+    const run: T[] = [];
+    while (i < items.length) {
+      const item = items[i++]!;
+      run.push(item);
+      if (ends(item) || run.length >= 4 * every) break;
+    }
+    chunks.push({ items: run });
+  }
   return chunks;
 }
 
@@ -50,4 +90,78 @@ export function sha256Text(text: string): string {
 /** Returns the sha256 of `bytes`, e.g. of a chunk file as read. */
 export function sha256Bytes(bytes: Buffer): string {
   return hash('sha256', bytes, 'hex');
+}
+
+/**
+ * Returns whether JSON.stringify(`made`) is JSON.stringify(`read`), `read`
+ * being a value JSON.parse gave, without writing either: equal primitives,
+ * or arrays or plain objects with the same keys in the same order (a key of
+ * `made` holding undefined, a function or a symbol is left out, as JSON
+ * leaves it) and the same values. False when unsure (e.g. a class instance,
+ * or a toJSON method), which only costs writing the text.
+ */
+export function sameJson(made: unknown, read: unknown): boolean {
+  if (made === read) return true; // the same value, or object (-0 and 0 are both "0"; NaN is never equal)
+  if (typeof made !== 'object' || typeof read !== 'object' || made === null || read === null) return false;
+  if (Array.isArray(made)) {
+    if (!Array.isArray(read) || made.length !== read.length) return false;
+    for (let i = 0; i < made.length; i++) if (!sameJson(made[i], read[i])) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(made) as unknown;
+  if (Array.isArray(read) || (proto !== Object.prototype && proto !== null) || 'toJSON' in made) return false;
+  // Keys and values in the order JSON writes them, taken whole (no look-up by a key each).
+  const keys = Object.keys(made);
+  const values = Object.values(made);
+  const readKeys = Object.keys(read);
+  const readValues = Object.values(read);
+  let k = 0;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+    if (readKeys[k] !== keys[i] || (value !== readValues[k] && !sameJson(value, readValues[k]))) return false;
+    k++;
+  }
+  return k === readKeys.length;
+}
+
+/** The lists of a release's record, each cut into chunks. */
+export type RecordList = 'files' | 'levels' | 'registry' | 'site';
+
+/** The chunks this code cut and wrote for each list (a cache, e.g. .cache/geoshelf/release-chunks.json). */
+export type MadeChunks = Record<RecordList, Set<string>>;
+
+/**
+ * Returns the chunks the made-chunks file lists for each list, when the
+ * code `code` (codeVersion) wrote it; none when it is missing, damaged, or
+ * another code's (which may cut or write chunks otherwise). What it says of
+ * a chunk is a fact about its content, which its name fixes.
+ */
+export async function readMadeChunks(file: string, code: string | undefined): Promise<MadeChunks> {
+  const made: MadeChunks = { files: new Set(), levels: new Set(), registry: new Set(), site: new Set() };
+  try {
+    const saved = JSON.parse(await readFile(file, 'utf8')) as {
+      version?: unknown;
+      code?: unknown;
+      lists?: unknown;
+    } | null;
+    if (code === undefined || saved?.version !== 2 || saved.code !== code) return made;
+    const lists = (typeof saved.lists === 'object' && saved.lists !== null ? saved.lists : {}) as Record<
+      string,
+      unknown
+    >;
+    for (const list of Object.keys(made) as RecordList[]) {
+      const shas = lists[list];
+      if (Array.isArray(shas)) for (const sha of shas) if (typeof sha === 'string') made[list].add(sha);
+    }
+  } catch {
+    // none yet, or unreadable
+  }
+  return made;
+}
+
+/** Writes the made-chunks file: the chunks the code `code` cut and wrote (or found so) for each list. */
+export async function saveMadeChunks(file: string, code: string, made: MadeChunks): Promise<void> {
+  const lists = Object.fromEntries(Object.entries(made).map(([list, shas]) => [list, [...shas]]));
+  await writeFileAtomic(file, JSON.stringify({ version: 2, code, lists }));
 }

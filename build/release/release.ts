@@ -38,7 +38,17 @@ import {
   type SiteFile,
   type StoredReleaseIndex,
 } from './ledger.ts';
-import { chunkText, cutChunks, sha256Text } from './record-chunks.ts';
+import {
+  chunkText,
+  cutChunksKnowing,
+  readMadeChunks,
+  saveMadeChunks,
+  sha256Text,
+  type MadeChunks,
+  type RecordChunk,
+  type RecordList,
+} from './record-chunks.ts';
+import { codeVersion } from '../core/compiled.ts';
 import { heldMark } from './site-files.ts';
 import { storePlan } from './site-store.ts';
 import type { DistPlan, WriteStats } from '../publish/write-dist.ts';
@@ -333,19 +343,40 @@ async function commit(
     // Every level file is published as it is; one that was not would be lost to the next release.
     const unstored = made.record.levels.flatMap((l) => l.files).find((f) => !stored.has(f.sha256));
     if (unstored) throw new Error(`${unstored.path} is not among the files release ${version} publishes`);
-    const records = new RecordWriter(join(staged, 'records'), new Set(ledger.records.keys()));
+    const madeFile = join(cacheDir(root), 'release-chunks.json');
+    const code = codeVersion();
+    const records = new RecordWriter(
+      join(staged, 'records'),
+      new Set(ledger.records.keys()),
+      await readMadeChunks(madeFile, code),
+    );
+    const before = ledger.releases.at(-1)?.chunks;
     const { files, levels, ...rest } = made.record;
     const index: StoredReleaseIndex = {
       ...rest,
       ledger_version: 2,
       chunks: {
-        files: await records.write(files, (f) => f.path, 12),
-        levels: await records.write(levels, (l) => `${l.body}/${l.country}/${l.level}`, 8),
-        registry: await records.write(storedRegistry(made), (u) => `${u.country}/${u.level}/${u.id}`, 32),
-        site: await records.write(site, (f) => f.path, 12),
+        files: await records.write('files', files, (f) => f.path, 12, before?.files),
+        levels: await records.write(
+          'levels',
+          levels,
+          (l) => `${l.body}/${l.country}/${l.level}`,
+          8,
+          before?.levels,
+        ),
+        registry: await records.write(
+          'registry',
+          storedRegistry(made),
+          (u) => `${u.country}/${u.level}/${u.id}`,
+          32,
+          before?.registry,
+        ),
+        site: await records.write('site', site, (f) => f.path, 12, before?.site),
       },
     };
     await writeFile(join(staged, 'release.json'), `${JSON.stringify(index, null, 1)}\n`);
+    // Before the release is moved in: should it fail then, what the file says of each chunk still holds.
+    if (code !== undefined) await saveMadeChunks(madeFile, code, records.made);
     await options.beforeCommit?.(staged);
     await mkdir(join(root, LEDGER_DIR), { recursive: true });
     await rename(staged, join(root, LEDGER_DIR, version));
@@ -390,24 +421,44 @@ function byCountryLevelId(units: RegistryUnit[]): RegistryUnit[] {
   return [...groups.keys()].sort().flatMap((key) => groups.get(key)!);
 }
 
-/** Writes record chunks into a staged records/ folder, each content the ledger lacks once. */
+/**
+ * Writes record chunks into a staged records/ folder, each content the
+ * ledger lacks once. A chunk of the previous release that this code cut and
+ * wrote (`known`, the made-chunks cache) is found again without its keys
+ * hashed or its text made when this release's list holds the same items
+ * there; every chunk this release names is from then on known (`made`).
+ */
 class RecordWriter {
+  readonly made: MadeChunks = { files: new Set(), levels: new Set(), registry: new Set(), site: new Set() };
+
   constructor(
     private dir: string,
     private stored: Set<string>,
+    private known: MadeChunks,
   ) {}
 
-  /** Returns the sha256s of `items`' chunks, in order, writing the new ones. */
-  async write<T>(items: readonly T[], key: (item: T) => string, every: number): Promise<string[]> {
+  /** Returns the sha256s of the chunks of `items`, the list `list`, in order, writing the new ones; `previous` is the previous release's chunks of it. */
+  async write<T>(
+    list: RecordList,
+    items: readonly T[],
+    key: (item: T) => string,
+    every: number,
+    previous: readonly RecordChunk[] = [],
+  ): Promise<string[]> {
+    const known = previous.filter((chunk) => this.known[list].has(chunk.sha256));
     const shas: string[] = [];
-    for (const chunk of cutChunks(items, key, every)) {
-      const text = chunkText(chunk);
-      const sha = sha256Text(text);
-      if (!this.stored.has(sha)) {
-        this.stored.add(sha);
-        await mkdir(this.dir, { recursive: true });
-        await writeFile(join(this.dir, `${sha}.json`), text);
+    for (const chunk of cutChunksKnowing(items, key, every, known)) {
+      let sha = chunk.known?.sha256;
+      if (sha === undefined) {
+        const text = chunkText(chunk.items);
+        sha = sha256Text(text);
+        if (!this.stored.has(sha)) {
+          this.stored.add(sha);
+          await mkdir(this.dir, { recursive: true });
+          await writeFile(join(this.dir, `${sha}.json`), text);
+        }
       }
+      this.made[list].add(sha);
       shas.push(sha);
     }
     return shas;

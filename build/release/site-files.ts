@@ -32,51 +32,17 @@ export function storedSiteFile<T extends string | Buffer>(
 ): { contents: T; template: boolean } {
   if (contents.indexOf(MARKS) < 0) return { contents, template: false }; // most files: one look
   const text = typeof contents === 'string' ? contents : contents.toString('utf8');
-  const { version, tokens, bases } = marksIn(text);
-  if (tokens === 0) return { contents, template: version };
-  if (bases.length !== tokens) {
-    // A renderer wrote the base in another form (escaped, or without its slashes): publishing would leave it.
+  const version = text.includes(VERSION_MARK);
+  if (!text.includes(TOKEN)) return { contents, template: version };
+  const relative = (path.endsWith('.html') && path !== '404.html') || isApiDocument(path);
+  // A token left once every BASE_MARK is replaced was written in another form (escaped, or without
+  // its slashes), which publishing would leave. No replacement makes one: it holds only "." and "/".
+  const stored = text.replaceAll(BASE_MARK, relative ? relativeBase(path) : '/');
+  if (stored.includes(TOKEN)) {
     throw new Error(`${path}: the release base is written in a form the ledger cannot replace`);
   }
-  if ((path.endsWith('.html') && path !== '404.html') || isApiDocument(path)) {
-    const relative = relativeBase(path);
-    const pieces: string[] = [];
-    let from = 0;
-    for (const at of bases) {
-      pieces.push(text.slice(from, at), relative);
-      from = at + BASE_MARK.length;
-    }
-    pieces.push(text.slice(from));
-    const stored = pieces.join('');
-    return {
-      contents: (typeof contents === 'string' ? stored : Buffer.from(stored)) as T,
-      template: version,
-    };
-  }
-  return { contents, template: true };
-}
-
-/**
- * Returns whether `text` holds VERSION_MARK, how many times the base's token
- * (however written), and where BASE_MARK is, each found as replaceAll finds
- * it (left to right, none overlapping), in one pass.
- */
-function marksIn(text: string): { version: boolean; tokens: number; bases: number[] } {
-  let version = false;
-  let tokens = 0;
-  const bases: number[] = [];
-  let free = 0; // where the next BASE_MARK may start
-  for (let at = text.indexOf(MARKS); at >= 0; at = text.indexOf(MARKS, at + 1)) {
-    if (text.startsWith(VERSION_MARK, at)) version = true;
-    if (!text.startsWith(TOKEN, at)) continue;
-    tokens++;
-    const base = at - 1; // BASE_MARK is the token between slashes
-    if (base >= free && text[base] === '/' && text[at + TOKEN.length] === '/') {
-      bases.push(base);
-      free = base + BASE_MARK.length;
-    }
-  }
-  return { version, tokens, bases };
+  if (!relative) return { contents, template: true };
+  return { contents: (typeof contents === 'string' ? stored : Buffer.from(stored)) as T, template: version };
 }
 
 function commonStart(a: string, b: string): string {

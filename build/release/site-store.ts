@@ -2,28 +2,50 @@
 // the build's plan (build/publish/write-dist.ts's DistPlan), without writing
 // it as a tree first: each file in its stored form
 // (build/release/site-files.ts), under its sha256, once across releases.
-// Generated files are hashed in memory; a data or built file whose real
-// path, inode, size and mtime are those recorded last time is known by its
-// recorded sha256 without reading it, so a release that changed one country
-// reads only that country's files. Data files are resolved through the data
-// root as `build` resolves them: nothing outside it is ever stored.
+// What storing found is kept for the next release (the stamps file, a cache):
+// a data or built file whose real path, inode, size and mtime are those
+// recorded last time is known by its recorded sha256 without reading it, so
+// a release that changed one country reads only that country's files; a
+// generated file whose contents hash as they did last time is known without
+// working out its stored form again. Data files are resolved through the
+// data root as `build` resolves them: nothing outside it is ever stored.
 import { hash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { copyFile, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import { codeVersion } from '../core/compiled.ts';
 import { publishedDataFile } from '../core/data-root.ts';
 import { runAll } from '../core/slots.ts';
 import type { DistPlan, WriteStats } from '../publish/write-dist.ts';
 import type { SiteFile } from './ledger.ts';
 import { storedSiteFile } from './site-files.ts';
 
-interface Stamp {
-  ino: number;
-  size: number;
-  mtimeMs: number;
+/** What storing a file found: its stored form's sha256 and size, and whether it is a template. */
+interface Kept {
   sha256: string; // of its stored form
   bytes: number;
   template?: true;
+}
+
+/** A data or built file's stamp: it is unchanged while its inode, size and mtime are. */
+interface Stamp extends Kept {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+/** A generated file's: its stored form is unchanged while the contents the build made hash to `made`. */
+interface Made extends Kept {
+  made: string; // sha256 of the contents as the build made them (text as UTF-8)
+}
+
+/** The stamps file. */
+interface Stamps {
+  version: 2;
+  code: string; // the code that worked them out (codeVersion)
+  sources: Record<string, Stamp | undefined>; // data and built files, by real path
+  generated: Record<string, Made | undefined>; // by path in the release, e.g. "earth/CHL/index.html"
 }
 
 /** A data or built file whose stamp did not match: read, and stored when its content is new. */
@@ -39,7 +61,7 @@ interface Unknown {
  * Returns every file of `plan`, sorted by path, in its stored form, and what
  * storing them took; writes each content that `stored` (the sha256s the ledger
  * and this release already hold, updated) lacks into `into`. `stampsFile`
- * records the data and built files' stamps for the next call.
+ * records what this call found for the next one.
  *
  * Generated files are hashed as the build made them, text without being
  * turned into bytes first, and data and built files are resolved and
@@ -54,22 +76,37 @@ export async function storePlan(
   stored: Set<string>,
   stampsFile: string,
 ): Promise<{ files: SiteFile[]; stats: WriteStats }> {
-  const before = await readStamps(stampsFile);
-  const after: Record<string, Stamp> = {};
+  const code = codeVersion();
+  const before = await readStamps(stampsFile, code);
+  // Without a prototype: a path is only ever a key.
+  const after: Stamps = {
+    version: 2,
+    code: code ?? '',
+    sources: Object.create(null),
+    generated: Object.create(null),
+  };
   const files: SiteFile[] = [];
-  const site = (path: string, sha256: string, bytes: number, template: boolean | undefined): SiteFile =>
-    template ? { path, sha256, bytes, template: true } : { path, sha256, bytes };
+  const site = (path: string, { sha256, bytes, template }: Kept): SiteFile =>
+    template ? { path, sha256, bytes, template } : { path, sha256, bytes };
   const fresh: [string | Buffer, string][] = []; // new contents of generated files, and their sha256
   for (const [path, contents] of plan.generated) {
-    const file = storedSiteFile(path, contents);
-    const sha256 = hash('sha256', file.contents, 'hex');
-    const bytes = typeof file.contents === 'string' ? Buffer.byteLength(file.contents) : file.contents.length;
-    // Each new content once: two paths of this release may hold the same bytes.
-    if (!stored.has(sha256)) {
-      stored.add(sha256);
-      fresh.push([file.contents, sha256]);
+    const made = hash('sha256', contents, 'hex');
+    let kept = before.generated[path];
+    if (!kept || kept.made !== made || !stored.has(kept.sha256)) {
+      const file = storedSiteFile(path, contents);
+      const same = file.contents === contents; // stored as it was made: its sha256 is known
+      const sha256 = same ? made : hash('sha256', file.contents, 'hex');
+      const bytes =
+        typeof file.contents === 'string' ? Buffer.byteLength(file.contents) : file.contents.length;
+      kept = file.template ? { made, sha256, bytes, template: true } : { made, sha256, bytes };
+      // Each new content once: two paths of this release may hold the same bytes.
+      if (!stored.has(sha256)) {
+        stored.add(sha256);
+        fresh.push([file.contents, sha256]);
+      }
     }
-    files.push(site(path, sha256, bytes, file.template));
+    after.generated[path] = kept;
+    files.push(site(path, kept));
   }
   const unknown: Unknown[] = [];
   const sources: [string, string | undefined][] = [
@@ -79,7 +116,7 @@ export async function storePlan(
   for (const [path, from] of sources) {
     const { real, stats } =
       from === undefined ? publishedDataFile(root, path) : { real: from, stats: statSync(from) };
-    const was = before[real];
+    const was = before.sources[real];
     if (
       was &&
       was.ino === stats.ino &&
@@ -87,12 +124,12 @@ export async function storePlan(
       was.mtimeMs === stats.mtimeMs &&
       stored.has(was.sha256)
     ) {
-      after[real] = was;
-      files.push(site(path, was.sha256, was.bytes, was.template));
+      after.sources[real] = was;
+      files.push(site(path, was));
     } else {
       const { ino, size, mtimeMs } = stats;
       unknown.push({ path, real, stats: { ino, size, mtimeMs }, data: from === undefined, at: files.length });
-      files.push(site(path, '', 0, false)); // in its place once read
+      files.push(site(path, { sha256: '', bytes: 0 })); // in its place once read
     }
   }
   let dataBytesCopied = 0;
@@ -112,12 +149,11 @@ export async function storePlan(
     }
     const stamp: Stamp = { ...stats, sha256, bytes: file.contents.length };
     if (file.template) stamp.template = true;
-    after[real] = stamp;
-    files[at] = site(path, sha256, stamp.bytes, file.template);
+    after.sources[real] = stamp;
+    files[at] = site(path, stamp);
   });
   files.sort((a, b) => (a.path < b.path ? -1 : 1));
-  await writeFile(`${stampsFile}.tmp`, JSON.stringify(after));
-  await rename(`${stampsFile}.tmp`, stampsFile);
+  await writeFileAtomic(stampsFile, JSON.stringify(after));
   const bytes = files.reduce((n, f) => n + f.bytes, 0);
   const stats = {
     files: files.length,
@@ -130,13 +166,22 @@ export async function storePlan(
   return { files, stats };
 }
 
-async function readStamps(file: string): Promise<Record<string, Stamp | undefined>> {
+/**
+ * Returns the stamps in `file` made by the code `code`; none when it is
+ * missing, damaged, of another format or another code, or the code is
+ * unknown: every file is then worked out again.
+ */
+async function readStamps(file: string, code: string | undefined): Promise<Omit<Stamps, 'version' | 'code'>> {
   try {
-    const stamps = JSON.parse(await readFile(file, 'utf8')) as unknown;
-    // A stamp that is not what storePlan writes matches no file (its ino, size or mtime is not a file's).
-    if (typeof stamps === 'object' && stamps !== null) return stamps as Record<string, Stamp | undefined>;
+    const stamps = JSON.parse(await readFile(file, 'utf8')) as Partial<Stamps> | null;
+    // A stamp that is not what storePlan writes matches no file: its inode, size, mtime or hash is no file's.
+    if (code !== undefined && stamps?.version === 2 && stamps.code === code) {
+      const object = <T>(value: unknown) =>
+        (typeof value === 'object' && value !== null ? value : {}) as Record<string, T | undefined>;
+      return { sources: object<Stamp>(stamps.sources), generated: object<Made>(stamps.generated) };
+    }
   } catch {
     // none yet, or unreadable
   }
-  return {}; // every file is read
+  return { sources: {}, generated: {} };
 }

@@ -275,6 +275,35 @@ describe('geoshelf release', () => {
     ]);
   });
 
+  it('record chunks are the same with the made-chunks cache or without, and a chunk written otherwise is never taken for one geoshelf made', async () => {
+    const roots = [0, 1, 2].map(() => copyDataTree(FIXTURE, TMP));
+    for (const root of roots) expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    const [cached, uncached, rewritten] = roots as [string, string, string];
+    rmSync(join(uncached, '.cache/geoshelf/release-chunks.json'));
+    // Every chunk of 1.0.0 written on one line (the same items, a valid ledger), and a made-chunks
+    // file that lists them from another geoshelf: were it trusted, 1.1.0 would name them again.
+    const index = read<{ chunks: Record<string, string[]> }>(rewritten, 'data/releases/1.0.0/release.json');
+    const records = join(rewritten, 'data/releases/1.0.0/records');
+    for (const list of Object.values(index.chunks)) {
+      list.forEach((sha, i) => {
+        const text = `${JSON.stringify(JSON.parse(readFileSync(join(records, `${sha}.json`), 'utf8')))}\n`;
+        list[i] = createHash('sha256').update(text).digest('hex');
+        rmSync(join(records, `${sha}.json`), { force: true });
+        writeFileSync(join(records, `${list[i]}.json`), text);
+      });
+    }
+    writeFileSync(join(rewritten, 'data/releases/1.0.0/release.json'), `${JSON.stringify(index, null, 1)}\n`);
+    const made = { version: 2, code: 'another geoshelf', lists: index.chunks };
+    writeFileSync(join(rewritten, '.cache/geoshelf/release-chunks.json'), JSON.stringify(made));
+    for (const root of roots) {
+      await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
+      expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
+    }
+    const released = (root: string) => readFileSync(join(root, 'data/releases/1.1.0/release.json'), 'utf8');
+    expect(released(uncached)).toBe(released(cached));
+    expect(released(rewritten)).toBe(released(cached));
+  });
+
   it('refuses when a record chunk is lost or damaged, naming it and where release.json names it', async () => {
     const root = copyDataTree(FIXTURE, TMP);
     expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);

@@ -111,6 +111,41 @@ describe('storing a release catalogue', () => {
     expect(again.written).toEqual([adm1.sha256]);
   });
 
+  it('a generated file made otherwise at the same path (a stale stamp) → its stored form worked out again', async () => {
+    const first = await store();
+    const page = first.files.find((f) => f.path === 'earth/CHL/index.html')!;
+    const changed = plan();
+    changed.generated.set('earth/CHL/index.html', PAGE.replace('Chile', 'Chili'));
+    const into = join(root, 'again');
+    mkdirSync(into);
+    const stored = new Set(first.files.map((f) => f.sha256));
+    const again = await storePlan(root, changed, into, stored, join(root, 'stamps.json'));
+    const relative = '<a href="../../earth/CHL/">Chili</a>';
+    expect(again.files.find((f) => f.path === 'earth/CHL/index.html')).toEqual({
+      path: 'earth/CHL/index.html',
+      sha256: sha256(relative),
+      bytes: relative.length,
+    });
+    expect(sha256(relative)).not.toBe(page.sha256);
+    expect(readdirSync(into)).toEqual([sha256(relative)]);
+  });
+
+  it('stamps another code made (a lib/ compiled from other sources) are not trusted', async () => {
+    const first = await store();
+    const stamps = JSON.parse(readFileSync(join(root, 'stamps.json'), 'utf8')) as {
+      code: string;
+      generated: Record<string, { sha256: string }>;
+      sources: Record<string, { sha256: string }>;
+    };
+    // Wrong sha256s that the ledger holds: trusted, they would be recorded.
+    const other = first.files.find((f) => f.path === 'tiles/x.pmtiles')!.sha256;
+    for (const stamp of [...Object.values(stamps.generated), ...Object.values(stamps.sources)]) {
+      stamp.sha256 = other;
+    }
+    writeFileSync(join(root, 'stamps.json'), JSON.stringify({ ...stamps, code: 'another' }));
+    expect((await store(new Set(first.files.map((f) => f.sha256)))).files).toEqual(first.files);
+  });
+
   it('a data file linked outside data/ is refused (link-outside), whatever its stamp says', async () => {
     await store();
     writeFileSync(join(root, 'secret.geojson'), '{"token":"secret"}');
