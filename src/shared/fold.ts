@@ -34,6 +34,8 @@ export const SHARD_PREFIX = 2;
  * "_" + hex code point, e.g. "texas" → "te", "東京" → "_6771_4eac".
  */
 export function shardKey(word: string): string {
+  const start = word.slice(0, SHARD_PREFIX);
+  if (PLAIN_KEY.test(start)) return start; // ASCII letters and digits: the code points are the characters
   let key = '';
   let n = 0;
   for (const c of word) {
@@ -44,6 +46,7 @@ export function shardKey(word: string): string {
 }
 
 const ASCII_ALNUM = /[a-z0-9]/;
+const PLAIN_KEY = /^[a-z0-9]*$/;
 
 /**
  * Little words that shard a name only when they begin it: "La Paz" is in the
@@ -64,9 +67,12 @@ export const LITTLE_WORDS = new Set([
  * word of SHARD_PREFIX letters or more, little words only first.
  */
 export function nameShardKeys(nameWords: string[]): string[] {
-  const keys = new Set<string>();
-  nameWords.forEach((word, i) => {
-    if (word.length >= SHARD_PREFIX && (i === 0 || !LITTLE_WORDS.has(word))) keys.add(shardKey(word));
-  });
-  return [...keys];
+  const keys: string[] = [];
+  for (let i = 0; i < nameWords.length; i++) {
+    const word = nameWords[i];
+    if (word.length < SHARD_PREFIX || (i > 0 && LITTLE_WORDS.has(word))) continue;
+    const key = shardKey(word);
+    if (!keys.includes(key)) keys.push(key); // a name has a few words: a list is the cheapest set
+  }
+  return keys;
 }
