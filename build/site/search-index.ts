@@ -4,10 +4,35 @@
 // browser loads one small file per query instead of the whole catalogue.
 // Each country's records come from search-records.ts (the names it is found
 // by, from world-countries and the subdivision names, are read at build time
-// only; the browser gets the shards).
+// only; the browser gets the shards), or from the records kept the last time
+// its input was the same (search-cache.ts).
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { CountryAtlas } from './atlas.ts';
-import { addRegionRecords, countryRecords, searchInput } from './search-records.ts';
+import {
+  addRegionRecords,
+  countryRecords,
+  searchInput,
+  searchKey,
+  type CountryRecords,
+  type SearchInput,
+} from './search-records.ts';
+
+/** Country records kept between runs: `get` returns only what `set` stored under the same key in a run of the same code. */
+export interface SearchCache {
+  get(key: string): CountryRecords | undefined;
+  set(key: string, records: CountryRecords): void;
+}
+
+/** Returns a country's records from `cache` when it holds them under the input's key, else makes (and keeps) them. */
+function recordsOf(input: SearchInput, cache: SearchCache | undefined): CountryRecords {
+  if (!cache) return countryRecords(input);
+  const key = searchKey(input);
+  const kept = cache.get(key);
+  if (kept) return kept;
+  const made = countryRecords(input);
+  cache.set(key, made);
+  return made;
+}
 
 /**
  * Returns the shards of the search index, keyed by their path inside dist/
@@ -21,11 +46,12 @@ import { addRegionRecords, countryRecords, searchInput } from './search-records.
 export function renderSearchIndex(
   loaded: LoadedManifest[],
   atlas: Map<string, CountryAtlas>,
+  cache?: SearchCache,
 ): Map<string, string> {
   const shards = new Map<string, string[]>(); // shard key → its records' JSON texts (a country's joined by commas)
   const regions = new Map<string, string[]>(); // region → its countries' ISO3 codes
   for (const { file, manifest: m } of loaded) {
-    const records = countryRecords(searchInput(m, atlas.get(file)));
+    const records = recordsOf(searchInput(m, atlas.get(file)), cache);
     for (const [key, texts] of records.shards) {
       const shard = shards.get(key);
       if (shard) shard.push(texts);

@@ -4,7 +4,10 @@
 // found by, and from the two word lists read here: world-countries
 // (mledoze/countries), every name of a country (common, official, native,
 // alternative spellings and 23 translations), and the other names of ISO
-// 3166-2 subdivisions (subdivision-names.ts).
+// 3166-2 subdivisions (subdivision-names.ts). searchKey() hashes exactly
+// these, so records kept under a key are those the input would make.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { SearchRecord } from '../../src/shared/api.ts';
 import { fold, nameShardKeys, words } from '../../src/shared/fold.ts';
@@ -12,7 +15,7 @@ import type { Manifest } from '../../src/shared/manifest.ts';
 import { countryPage } from './pages/paths.ts';
 import type { CountryAtlas } from './atlas.ts';
 import type { Unit } from './units.ts';
-import { subdivisionNames } from './subdivision-names.ts';
+import { SUBDIVISION_NAMES_FILE, subdivisionNames } from './subdivision-names.ts';
 
 /** What a country's records are made from, besides the word lists. */
 export interface SearchInput {
@@ -49,6 +52,23 @@ export interface CountryRecords {
 
 const require = createRequire(import.meta.url);
 const WORLD_COUNTRIES_FILE = require.resolve('world-countries/countries.json');
+
+let dataIdentity: string | undefined;
+
+/**
+ * Returns the key of a country's records: a hash of its input, of the word
+ * lists' bytes and of the runtime's Unicode version (folding and the word
+ * rules depend on it). The code that makes the records is the cache's to
+ * check (search-cache.ts).
+ */
+export function searchKey(input: SearchInput): string {
+  if (dataIdentity === undefined) {
+    const hash = createHash('sha256').update(JSON.stringify([process.version, process.versions.unicode]));
+    for (const file of [WORLD_COUNTRIES_FILE, SUBDIVISION_NAMES_FILE]) hash.update(readFileSync(file));
+    dataIdentity = hash.digest('hex');
+  }
+  return createHash('sha256').update(dataIdentity).update(JSON.stringify(input)).digest('hex');
+}
 
 interface WorldCountry {
   cca3: string;
