@@ -22,6 +22,7 @@ import { countryTiles, nameTiles, noCountryTiles } from './tiles/country-tiles.t
 import { worldTiles } from './tiles/world-tiles.ts';
 import { worldMap } from './site/world-map.ts';
 import { renderSite } from './site/site.ts';
+import { openSearchCache } from './site/search-cache.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
 import { validateManifests, type LoadedManifest, type Validation } from './manifest/validate.ts';
 import { writeDist, type DistPlan, type WriteStats } from './publish/write-dist.ts';
@@ -254,6 +255,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     if (atlas) atlas.untiled = levels;
   }
   const bundle = await clientBundle();
+  const searchCache = openSearchCache(root);
   progress('rendering pages');
   const site = renderSite(
     {
@@ -272,6 +274,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       unitIds,
       feeds: published?.feeds,
       world: world && { svg: world.svg, tiles: globe?.info },
+      searchCache,
     },
   );
   const generated = new Map<string, string | Buffer>([
@@ -300,6 +303,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   if (!options.validated) await measurer.save();
   await checker?.save();
   await nesting?.save();
+  await searchCache.save();
   await saveCache(buildCache);
   const ms = performance.now() - started;
   const read = measurer.stats;

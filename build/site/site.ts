@@ -18,7 +18,7 @@ import { checksums } from './pages/downloads.ts';
 import { renderApiPage } from './api-page.ts';
 import { mapFile, separateMaps } from './atlas-page.ts';
 import type { CountryAtlas } from './atlas.ts';
-import { renderSearchIndex } from './search-index.ts';
+import { renderSearchIndex, type SearchCache } from './search-index.ts';
 import { unitsPages } from './units-list.ts';
 import { searchBox } from './search-box.ts';
 import type { GeometryByFile } from './geometry-status.ts';
@@ -71,9 +71,10 @@ export function renderSite(
     unitIds?: UnitIds; // the release IDs the units show
     feeds?: ReleaseFeed[]; // every release's changes, newest first: the countries' histories
     world?: WorldFigure; // the index's world map (world-map.ts)
+    searchCache?: SearchCache; // each country's search records from the last runs (search-cache.ts)
   },
 ): Map<string, string> {
-  const { atlas, downloads, geometry, unitIds, feeds = [], world } = facts;
+  const { atlas, downloads, geometry, unitIds, feeds = [], world, searchCache } = facts;
   // With --site-url, links inside the API are absolute (clients fetch them from anywhere).
   const apiBase =
     options.siteUrl && !/^https?:\/\//.test(options.base)
@@ -133,7 +134,7 @@ export function renderSite(
     const history = histories.get(entry.file);
     if (history) files.set(history.path, `${JSON.stringify(history.doc)}\n`);
   }
-  for (const [path, text] of renderSearchIndex(loaded, atlas)) files.set(path, text);
+  for (const [path, text] of renderSearchIndex(loaded, atlas, searchCache)) files.set(path, text);
   files.set('sitemap.xml', renderSitemap(options, ['', ...loaded.map((l) => countryPage(l.manifest))]));
   files.set('robots.txt', renderRobots(options));
   return files;

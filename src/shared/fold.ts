@@ -15,15 +15,11 @@ const INITIALS = /(?<![\p{L}\p{N}])\p{L}(?:\.\p{L})+\.?(?![\p{L}\p{N}])/gu;
  * with dotted initials as one word: "washington, d.c." → ["washington", "dc"].
  */
 export function words(folded: string): string[] {
-  // INITIALS needs a dot: most names have none, and skip that search.
-  const joined = folded.includes('.')
-    ? folded.replace(INITIALS, (initials) => initials.replaceAll('.', ''))
-    : folded;
-  return joined.split(SEPARATORS).filter(Boolean);
+  return folded
+    .replace(INITIALS, (initials) => initials.replaceAll('.', ''))
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
-
-/** What lies between words: anything but a letter or a digit. */
-const SEPARATORS = /[^\p{L}\p{N}]+/u;
 
 /** Shortest query word that loads a shard (one letter would load a huge one). */
 export const SHARD_PREFIX = 2;
@@ -34,16 +30,11 @@ export const SHARD_PREFIX = 2;
  * "_" + hex code point, e.g. "texas" → "te", "東京" → "_6771_4eac".
  */
 export function shardKey(word: string): string {
-  let key = '';
-  let n = 0;
-  for (const c of word) {
-    if (n++ === SHARD_PREFIX) break;
-    key += ASCII_ALNUM.test(c) ? c : `_${c.codePointAt(0)!.toString(16)}`;
-  }
-  return key;
+  return [...word]
+    .slice(0, SHARD_PREFIX)
+    .map((c) => (/[a-z0-9]/.test(c) ? c : `_${c.codePointAt(0)!.toString(16)}`))
+    .join('');
 }
-
-const ASCII_ALNUM = /[a-z0-9]/;
 
 /**
  * Little words that shard a name only when they begin it: "La Paz" is in the
@@ -64,9 +55,15 @@ export const LITTLE_WORDS = new Set([
  * word of SHARD_PREFIX letters or more, little words only first.
  */
 export function nameShardKeys(nameWords: string[]): string[] {
-  const keys = new Set<string>();
-  nameWords.forEach((word, i) => {
-    if (word.length >= SHARD_PREFIX && (i === 0 || !LITTLE_WORDS.has(word))) keys.add(shardKey(word));
-  });
-  return [...keys];
+  const keys: string[] = [];
+  for (let i = 0; i < nameWords.length; i++) {
+    const word = nameWords[i];
+    if (word.length < SHARD_PREFIX || (i > 0 && LITTLE_WORDS.has(word))) continue;
+    const start = word.slice(0, SHARD_PREFIX);
+    const key = PLAIN_KEY.test(start) ? start : shardKey(word); // ASCII letters and digits are their own key
+    if (!keys.includes(key)) keys.push(key); // a name has a few words: a list is the cheapest set
+  }
+  return keys;
 }
+
+const PLAIN_KEY = /^[a-z0-9]*$/;

@@ -27,6 +27,7 @@ export function escapeHtml(text: string): string {
 }
 
 function render(value: unknown): string {
+  if (typeof value === 'string') return escapeHtml(value); // most values
   if (value instanceof Html) return value.value;
   if (Array.isArray(value)) return value.map(render).join('');
   if (value === undefined || value === null || value === false) return '';

@@ -17,7 +17,7 @@ export function fileUrl(base: string, path: string): string {
 const UNRESERVED = /^[A-Za-z0-9\-_.!~*'()/]*$/;
 
 /** Returns a country page's folder URL relative to the base, e.g. "earth/CHL/". */
-export function countryPage(m: Manifest): string {
+export function countryPage(m: Pick<Manifest, 'body' | 'iso_a3'>): string {
   return `${m.body}/${m.iso_a3}/`;
 }
 
