@@ -61,8 +61,9 @@ export function countryHistory(
   const latest = feeds[0];
   if (!latest) return undefined;
   const units: Record<string, ApiUnitHistory> = {};
-  for (const u of [...latest.units.values()].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-    if (u.country !== m.iso_a3) continue;
+  // This country's units, then sorted: sorting every unit for each of 250 countries took a second.
+  const own = [...latest.units.values()].filter((u) => u.country === m.iso_a3);
+  for (const u of own.sort((a, b) => (a.id < b.id ? -1 : 1))) {
     const { file, feature, parent_id, country, ...entry } = u;
     void parent_id;
     void country;
