@@ -10,21 +10,10 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import { LIB_DIR } from '../core/compiled.ts';
+import { codeVersion } from '../core/compiled.ts';
 import { cacheDir } from '../core/files.ts';
 import type { SearchCache } from './search-index.ts';
 import type { CountryRecords } from './search-records.ts';
-
-/** Returns the identity of the running code, or null when lib/ has no record of its sources. */
-function codeIdentity(): string | null {
-  try {
-    return createHash('sha256')
-      .update(readFileSync(join(LIB_DIR, 'sources.json')))
-      .digest('hex');
-  } catch {
-    return null;
-  }
-}
 
 /** Returns the text of a cache file: the regions as a JSON line, then "shard\trecords" per line. */
 export function recordsText(records: CountryRecords): string {
@@ -60,7 +49,7 @@ export function parseRecords(text: string): CountryRecords | undefined {
  */
 export function openSearchCache(
   root: string,
-  code: string | null = codeIdentity(),
+  code: string | null = codeVersion() ?? null,
 ): SearchCache & { save(): Promise<void> } {
   const dir = join(cacheDir(root), 'search');
   const fileOf = (key: string) => `${createHash('sha256').update(`${code}\n${key}`).digest('hex')}.txt`;
