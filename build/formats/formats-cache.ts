@@ -10,6 +10,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../core/atomic-write.ts';
+import { isCount, isObject } from '../core/json-value.ts';
 import { RULES } from '../core/rules.ts';
 import {
   convertLevel,
@@ -289,10 +290,6 @@ function holds(path: string, stamp: unknown): boolean {
   return s !== undefined && s.ino === stamp[0] && s.ctimeMs === stamp[1];
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const FORMATS = new Set(Object.keys(FORMAT_SUFFIX));
 const KNOWN_RULES = new Set<string>(RULES);
 
@@ -302,8 +299,7 @@ function isFormatFile(value: unknown, format: FormatName | 'zip', file: string):
     isObject(value) &&
     value.format === format &&
     value.file === file &&
-    Number.isSafeInteger(value.bytes) &&
-    (value.bytes as number) >= 0 &&
+    isCount(value.bytes) &&
     typeof value.sha256 === 'string' &&
     /^[0-9a-f]{64}$/.test(value.sha256)
   );

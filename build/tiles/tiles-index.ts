@@ -12,6 +12,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../core/atomic-write.ts';
+import { isCount, isObject } from '../core/json-value.ts';
 import type { LevelTiles } from './level-tiles.ts';
 
 const INDEX_VERSION = 1;
@@ -99,14 +100,6 @@ function readIndex(path: string): Map<string, Listed> {
     // absent or damaged: every level is found by its record
   }
   return listed;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
 function isLevelTiles(value: unknown): value is LevelTiles {
