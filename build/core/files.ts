@@ -26,6 +26,11 @@ export interface FileStamp {
   mtimeMs: number;
 }
 
+/** Whether two stamps say the same file: the same size and modification time. */
+export function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
 /** Returns the cache folder of a run under `root`: `<root>/.cache/geoshelf`. */
 export function cacheDir(root: string): string {
   return join(root, '.cache', 'geoshelf');

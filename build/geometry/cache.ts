@@ -4,7 +4,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import { cacheDir, type FileStamp } from '../core/files.ts';
+import { cacheDir, sameStamp, type FileStamp } from '../core/files.ts';
 import { checkGeometryFile } from './check-file.ts';
 import type { FileGeometry } from './verdict.ts';
 
@@ -75,8 +75,7 @@ export class GeometryChecker {
     if (!this.options.cacheFile) return undefined;
     this.entries ??= readCache(this.options.cacheFile);
     const cached = (await this.entries).get(key);
-    if (!cached || cached.size !== info.size || cached.mtimeMs !== info.mtimeMs || cached.sha256 !== sha256)
-      return undefined;
+    if (!cached || !sameStamp(cached, info) || cached.sha256 !== sha256) return undefined;
     if (!this.memo.has(key)) {
       this.stats.cacheHits++;
       this.memo.set(key, Promise.resolve(cached.result));
@@ -135,13 +134,7 @@ export class GeometryChecker {
     const entries = await this.entries;
     const info = await stat(path).catch(() => undefined);
     const cached = entries.get(key);
-    if (
-      info &&
-      cached &&
-      cached.size === info.size &&
-      cached.mtimeMs === info.mtimeMs &&
-      cached.sha256 === sha256
-    ) {
+    if (info && cached && sameStamp(cached, info) && cached.sha256 === sha256) {
       this.stats.cacheHits++;
       return cached.result;
     }

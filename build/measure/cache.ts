@@ -3,7 +3,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import { cacheDir, type FileStamp } from '../core/files.ts';
+import { cacheDir, sameStamp, type FileStamp } from '../core/files.ts';
 import type { FileStats } from '../../src/shared/manifest.ts';
 import type { FileGeometry } from '../geometry/verdict.ts';
 import { measureAndCheckGeoJSON, measureGeoJSONFile, type BboxMismatch } from './measure.ts';
@@ -90,7 +90,7 @@ export class MeasurementCache {
     const pending = this.memo.get(key);
     if (pending) return copyMeasured(await pending);
     const cached = (await this.loadEntries()).get(key);
-    if (!cached || cached.size !== info.size || cached.mtimeMs !== info.mtimeMs) return undefined;
+    if (!cached || !sameStamp(cached, info)) return undefined;
     if (!this.memo.has(key)) {
       this.stats.cacheHits++;
       this.memo.set(key, Promise.resolve({ stats: cached.stats, bboxes: cached.bboxes }));
@@ -127,7 +127,7 @@ export class MeasurementCache {
     // will differ from the one stored and the next run measures it again.
     const info = given ?? (await stat(path).catch(() => undefined));
     const cached = entries.get(key);
-    if (info && cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs) {
+    if (info && cached && sameStamp(cached, info)) {
       this.stats.cacheHits++;
       return { stats: cached.stats, bboxes: cached.bboxes };
     }
