@@ -20,7 +20,7 @@ import { readAtlas } from './site/atlas.ts';
 import { countryPlanes } from './site/map-planes.ts';
 import { countryTiles, nameTiles, noCountryTiles } from './tiles/country-tiles.ts';
 import { worldTiles } from './tiles/world-tiles.ts';
-import { worldMap } from './site/world-map.ts';
+import { WORLD_TITLE, worldMap } from './site/world-map.ts';
 import { renderSite } from './site/site.ts';
 import { openSearchCache } from './site/search-cache.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
@@ -273,7 +273,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       geometry,
       unitIds,
       feeds: published?.feeds,
-      world: world && { svg: world.svg, tiles: globe?.info },
+      world: world && { svg: world.svg, title: WORLD_TITLE, tiles: globe?.info },
       searchCache,
     },
   );

@@ -1,11 +1,12 @@
 // A release's catalogue as the ledger stores it (layout 2): the same bytes
 // under any base and any version, so that a release whose country did not
 // change shares every byte of that country's files with the one before.
-// `release` builds the catalogue for BASE_MARK and VERSION_MARK; pages and
-// JSON documents then link relatively, and the files that must name their
-// own URL (the sitemap, the 404 page) or their release (the front page) keep
-// the marks, which `build` replaces by BASE/releases/VERSION/ and VERSION
-// when it publishes them.
+// `release` builds the catalogue for BASE_MARK and VERSION_MARK; pages, JSON
+// documents and the front page's world picture then link relatively, and the
+// files that must name their own URL (the sitemap, the 404 page) or their
+// release (the front page) keep the marks, which `build` replaces by
+// BASE/releases/VERSION/ and VERSION when it publishes them.
+import { WORLD_PICTURE } from '../site/pages/paths.ts';
 import { BASE_MARK, VERSION_MARK } from './ledger.ts';
 
 const TOKEN = BASE_MARK.slice(1, -1); // the mark however it is written (a JSON string may escape "/")
@@ -21,8 +22,8 @@ export function relativeBase(path: string): string {
 /**
  * Returns `contents` (text, as the build renders pages and documents, or
  * bytes) as the ledger stores the file at `path` of a release built for
- * BASE_MARK and VERSION_MARK, in the same kind: pages and API documents with
- * relative links, files still holding a mark as templates, the rest as they
+ * BASE_MARK and VERSION_MARK, in the same kind: pages, API documents and
+ * the world picture with relative links, files still holding a mark as templates, the rest as they
  * are. The 404 page stays a template: it is served at any missing path,
  * where relative links would lead nowhere.
  */
@@ -34,7 +35,8 @@ export function storedSiteFile<T extends string | Buffer>(
   const text = typeof contents === 'string' ? contents : contents.toString('utf8');
   const version = text.includes(VERSION_MARK);
   if (!text.includes(TOKEN)) return { contents, template: version };
-  const relative = (path.endsWith('.html') && path !== '404.html') || isApiDocument(path);
+  const relative =
+    (path.endsWith('.html') && path !== '404.html') || isApiDocument(path) || path === WORLD_PICTURE;
   // A token left once every BASE_MARK is replaced was written in another form (escaped, or without
   // its slashes), which publishing would leave. No replacement makes one: it holds only "." and "/".
   const stored = text.replaceAll(BASE_MARK, relative ? relativeBase(path) : '/');

@@ -93,11 +93,14 @@ function followPage(
   void follow();
 }
 
-/** Turns `figure` (with data-maps and an inline SVG) into the explorable map. */
-export function enhanceMap(figure: HTMLElement): void {
+/**
+ * Turns `figure` (with data-maps, and an inline SVG or an image of one) into
+ * the explorable map.
+ */
+export async function enhanceMap(figure: HTMLElement): Promise<void> {
   const maps = JSON.parse(figure.dataset.maps ?? '{}') as Record<string, string>;
   const tilesOf = JSON.parse(figure.dataset.tiles ?? '{}') as Record<string, TilesInfo>;
-  const svg = figure.querySelector('svg');
+  const svg = figure.querySelector('svg') ?? (await pictureInPlace(figure));
   if (!svg) return;
   const { viewport, info } = buildViewport(svg);
   const tools = document.createElement('div');
@@ -126,6 +129,26 @@ export function enhanceMap(figure: HTMLElement): void {
     announce({ level: map.level, id, source: 'map' });
   });
   followPage(map, levels, selection, maps);
+}
+
+/**
+ * A release's front page shows its world map as an image of its own file
+ * (build/site/site.ts): fetches the SVG and puts it in the image's place,
+ * without the style that drew it as an image. Returns null (the image stays)
+ * when there is none or it cannot be fetched.
+ */
+async function pictureInPlace(figure: HTMLElement): Promise<SVGSVGElement | null> {
+  const image = figure.querySelector<HTMLImageElement>('img.map-picture');
+  if (!image) return null;
+  const response = await fetch(image.src).catch(() => undefined);
+  if (!response?.ok) return null;
+  const holder = document.createElement('div');
+  holder.innerHTML = await response.text(); // our own build output, escaped when written
+  const svg = holder.querySelector('svg');
+  if (!svg) return null;
+  svg.querySelector(':scope > style')?.remove();
+  image.replaceWith(svg);
+  return svg;
 }
 
 /**

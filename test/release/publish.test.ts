@@ -120,6 +120,12 @@ describe('geoshelf build with releases', () => {
     expect(readFileSync(join(out, 'releases/1.1.0/data/earth/CHL/CHL_ADM1.geojson'), 'utf8')).toContain(
       'Antofagasta Norte',
     );
+    // Each release's front page names it, so each has its own; the world picture it links is a file
+    // of its own, naming countries relatively: the same bytes in both, as no outline changed.
+    expect(readFileSync(join(out, 'releases/1.1.0/index.html'), 'utf8')).not.toContain('<svg');
+    const picture = (version: string) => readFileSync(join(out, `releases/${version}/map-world.svg`), 'utf8');
+    expect(picture('1.0.0')).toContain('data-u="./earth/CHL/"');
+    expect(picture('1.1.0')).toBe(picture('1.0.0'));
     const listed = api();
     expect(listed.current).toEqual({ release: '1.1.0', latest: '1.1.0', unreleased_changes: false });
     expect(

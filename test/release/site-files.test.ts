@@ -21,7 +21,9 @@ function storedByRule(path: string, text: string): { text: string; template: boo
   if (!text.includes(token)) return { text, template: version };
   if (text.split(BASE_MARK).length !== text.split(token).length) return 'refused';
   const relative =
-    (path.endsWith('.html') && path !== '404.html') || (path.startsWith('api/') && path.endsWith('.json'));
+    (path.endsWith('.html') && path !== '404.html') ||
+    (path.startsWith('api/') && path.endsWith('.json')) ||
+    path === 'map-world.svg';
   if (relative) return { text: text.replaceAll(BASE_MARK, relativeBase(path)), template: version };
   return { text, template: true };
 }
@@ -57,6 +59,15 @@ describe('a release file as the ledger stores it', () => {
       text: '"api":"../../api/v1/earth/CHL.json"',
       template: false,
     });
+  });
+
+  it("the front page's world picture names countries relatively, so it is the same bytes in every release", () => {
+    expect(stored('map-world.svg', `<path class="f" data-u="${BASE_MARK}earth/CHL/"/>`)).toEqual({
+      text: '<path class="f" data-u="./earth/CHL/"/>',
+      template: false,
+    });
+    // Only the front page's: another SVG naming the base stays a template.
+    expect(stored('earth/map-world.svg', `data-u="${BASE_MARK}earth/CHL/"`).template).toBe(true);
   });
 
   it('a page naming its release keeps the version mark, which build replaces by the version', () => {

@@ -42,10 +42,16 @@ function row(context: PageContext, m: Manifest): Html {
 `;
 }
 
-/** The front page's world map: its build-time picture (world-map.ts) and, when cut, its tiles. */
+/**
+ * The front page's world map: its build-time picture (world-map.ts) and, when
+ * cut, its tiles. With `file` (a release's copy), the page links the picture
+ * there instead of holding it (site.ts writes it, worldPicture below).
+ */
 export interface WorldFigure {
   svg: string;
+  title: string; // the picture's, e.g. "Map of every country and territory in the catalogue"
   tiles?: TilesInfo;
+  file?: string; // the picture's URL
 }
 
 /**
@@ -55,12 +61,37 @@ export interface WorldFigure {
  */
 function worldFigure(world: WorldFigure): Html {
   const tiles = world.tiles ? markup` data-tiles="${JSON.stringify({ world: world.tiles })}"` : '';
-  return markup`<figure class="map world" data-world data-maps="${JSON.stringify({ world: '' })}" data-level="world"${tiles}>
-${raw(world.svg)}
+  const picture = world.file ? linkedPicture(world) : raw(world.svg);
+  return markup`<figure class="map world" data-world data-maps="${JSON.stringify({ world: world.file ?? '' })}" data-level="world"${tiles}>
+${picture}
 <figcaption>Every country and territory in the catalogue, drawn at build time in the Equal Earth projection; rings mark those too small to see. Choose one to open its page, or zoom in for full-detail borders.</figcaption>
 </figure>
 `;
 }
+
+/**
+ * Returns the picture as an image of its file, at its size and with its
+ * title: the page without script shows it, and the script puts the SVG
+ * itself in its place (src/client/map.ts).
+ */
+function linkedPicture({ svg, title, file }: WorldFigure): Html {
+  const [, , width, height] = (/viewBox="([^"]*)"/.exec(svg)?.[1] ?? '').split(' ');
+  return markup`<img class="map-picture" src="${file}" alt="${title}" width="${width}" height="${height}">`;
+}
+
+/**
+ * Returns the picture as a file of its own: the same SVG, with a style that
+ * draws it as the page would when it is shown as an image. The script drops
+ * the style when it puts the SVG in the page, whose stylesheet then applies.
+ */
+export function worldPicture(svg: string): string {
+  return svg.replace(/^<svg[^>]*>/, (open) => `${open}<style>${PICTURE_STYLE}</style>`);
+}
+
+/** The page's colours of land and coast (src/client/style.css, atlas.css), light and dark. */
+const PICTURE_STYLE =
+  '.f,.m{stroke:#2c5e3c;stroke-linejoin:round;vector-effect:non-scaling-stroke}.f{fill:#cfe3d3;stroke-width:.75}.m{fill:none;stroke-width:1.25}' +
+  '@media (prefers-color-scheme:dark){.f{fill:#34523d;stroke:#9fd0ad}.m{stroke:#9fd0ad}}';
 
 function sortable(label: string, key: string, sorted = false): Html {
   const sort = sorted ? markup` aria-sort="ascending"` : '';

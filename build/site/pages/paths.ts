@@ -16,6 +16,9 @@ export function fileUrl(base: string, path: string): string {
 /** A path of segments encodeURIComponent leaves as they are (letters, digits and "-_.!~*'()"). */
 const UNRESERVED = /^[A-Za-z0-9\-_.!~*'()/]*$/;
 
+/** A release's world picture, which its front page links (site.ts). */
+export const WORLD_PICTURE = 'map-world.svg';
+
 /** Returns a country page's folder URL relative to the base, e.g. "earth/CHL/". */
 export function countryPage(m: Pick<Manifest, 'body' | 'iso_a3'>): string {
   return `${m.body}/${m.iso_a3}/`;
