@@ -23,9 +23,9 @@ export function relativeBase(path: string): string {
  * Returns `contents` (text, as the build renders pages and documents, or
  * bytes) as the ledger stores the file at `path` of a release built for
  * BASE_MARK and VERSION_MARK, in the same kind: pages, API documents and
- * the world picture with relative links, files still holding a mark as templates, the rest as they
- * are. The 404 page stays a template: it is served at any missing path,
- * where relative links would lead nowhere.
+ * the world picture with relative links, files still holding a mark as
+ * templates, the rest as they are. The 404 page stays a template: it is
+ * served at any missing path, where relative links would lead nowhere.
  */
 export function storedSiteFile<T extends string | Buffer>(
   path: string,

@@ -140,10 +140,12 @@ export async function enhanceMap(figure: HTMLElement): Promise<void> {
 async function pictureInPlace(figure: HTMLElement): Promise<SVGSVGElement | null> {
   const image = figure.querySelector<HTMLImageElement>('img.map-picture');
   if (!image) return null;
-  const response = await fetch(image.src).catch(() => undefined);
-  if (!response?.ok) return null;
+  const text = await fetch(image.src)
+    .then((response) => (response.ok ? response.text() : undefined))
+    .catch(() => undefined);
+  if (text === undefined) return null;
   const holder = document.createElement('div');
-  holder.innerHTML = await response.text(); // our own build output, escaped when written
+  holder.innerHTML = text; // our own build output, escaped when written
   const svg = holder.querySelector('svg');
   if (!svg) return null;
   svg.querySelector(':scope > style')?.remove();
