@@ -54,7 +54,7 @@ export function createApp(options: AppOptions): App {
   const log = options.log ?? jsonLinesLogger();
   const store = typeof options.db === 'string' ? openLocationStore(options.db) : options.db;
   const live = new LiveStore(store, log);
-  if (options.watch ?? true) void live.watch();
+  if (options.watch ?? true) live.watch();
   const serveApi = createApiHandler(live, options.responseCacheBytes ?? RESPONSE_CACHE_BYTES);
   const serveStatic = options.distDir ? createStaticHandler(options.distDir, log) : undefined;
 

@@ -2,7 +2,7 @@
 // changes on disk (an import renamed over it, a tool writing in place) is a
 // normal event. The new version is opened and indexed off the request path,
 // then swapped in at once; the old one closes when its last reader is done.
-import { watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { openLocationStoreAsync, type LocationStore } from '../locations/db.ts';
@@ -38,6 +38,16 @@ async function signature(path: string): Promise<string> {
   return parts.join(' ');
 }
 
+/** signature(), at once: for the version a store just opened holds. */
+function signatureNow(path: string): string {
+  return [path, `${path}-wal`]
+    .map((file) => {
+      const s = statSync(file, { throwIfNoEntry: false });
+      return s ? `${s.ino}:${s.size}:${s.mtimeMs}` : '-';
+    })
+    .join(' ');
+}
+
 export class LiveStore {
   private held: Held;
   private watcher: FSWatcher | undefined;
@@ -55,6 +65,10 @@ export class LiveStore {
     private readonly log: Logger,
   ) {
     this.held = { store, readers: 0, retired: false };
+    // Taken now, in the turn the store was opened in: taken later (as watch() once did, after a
+    // stat on the thread pool), a write landing in between was taken for the version held,
+    // and the server kept its old rows until the next write.
+    this.known = signatureNow(store.path);
   }
 
   /** The current store, for a read that finishes before the next await. */
@@ -79,9 +93,8 @@ export class LiveStore {
   }
 
   /** Starts following the file: a folder watch plus a stat every POLL_MS; both unref'd. */
-  async watch(): Promise<void> {
+  watch(): void {
     const path = this.held.store.path;
-    this.known = await signature(path);
     try {
       this.watcher = watch(dirname(path), { persistent: false }, (_event, name) => {
         if (name === null || String(name).startsWith(basename(path))) this.schedule();

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importLocations } from '../../src/locations/import.ts';
-import type { RunningServer } from '../../src/server/app.ts';
+import { createApp, type RunningServer } from '../../src/server/app.ts';
 import { buildDb, recordingLogger, request, sampleRows, serve, tempDir } from './helpers.ts';
 
 let dir: string;
@@ -97,6 +97,29 @@ describe('live updates', () => {
       expect(deep.map((r) => r.name)).toEqual(['n250', 'n251']);
     },
   );
+
+  it('rows written between opening the file and following it are picked up: the version held is the one opened', async () => {
+    const db = join(dir, 'plain.db');
+    const writer = new Database(db);
+    writer.exec(
+      'CREATE TABLE locations (id TEXT, name TEXT, description TEXT, type TEXT, latitude REAL, longitude REAL)',
+    );
+    const insert = writer.prepare("INSERT INTO locations VALUES (?, ?, '', 'otro', 1, 2)");
+    for (let i = 0; i < 10; i++) insert.run(`id-${i}`, `n${i}`);
+    const app = createApp({ db, watch: false, log: recordingLogger() });
+    try {
+      expect(app.live.store.count(null)).toBe(10);
+      writer.transaction(() => {
+        for (let i = 10; i < 50; i++) insert.run(`id-${i}`, `n${i}`);
+      })();
+      writer.close();
+      app.live.watch();
+      await app.live.check();
+      expect(app.live.store.count(null)).toBe(50);
+    } finally {
+      app.close();
+    }
+  });
 
   it('a file replaced by something that is not a locations database → the previous rows stay served', async () => {
     const db = await buildDb(dir, sampleRows(4));
