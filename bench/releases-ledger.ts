@@ -18,7 +18,8 @@
 //    it. Target: ≤ 1.2× the changed files.
 // 2. `release` with one country changed in a generated 250-country root
 //    (test/support/synthetic-tree.ts) against a cold `release` of the same
-//    root (every cache emptied). Target: ≤ 10 %.
+//    root (every cache emptied): the median of three such releases, each
+//    changing another country, in process and as the CLI. Target: ≤ 10 %.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -291,21 +292,40 @@ async function oneCountryRelease(scratch: string): Promise<void> {
   // The same, as a publisher runs it: `geoshelf release` in a fresh process each time (no warm JIT, its start counted).
   const cliRoot = join(scratch, 'synthetic-cli');
   cpSync(root, cliRoot, { recursive: true });
+  // Three one-country releases after the cold one, each changing another country with an ADM2
+  // level (the larger kind): their median is the figure, so one run slowed by a neighbour is not.
+  const changed = [10, 110, 210].map((k) => countries[k]!.iso);
   const coldCli = cliRelease(cliRoot, '1.0.0');
-  await changeCountry(cliRoot, 'AAK', '(edit)');
-  const warmCli = cliRelease(cliRoot, '1.0.1');
+  const warmCli: number[] = [];
+  for (const [i, iso] of changed.entries()) {
+    await changeCountry(cliRoot, iso, '(edit)');
+    warmCli.push(cliRelease(cliRoot, `1.0.${i + 1}`));
+  }
   const cold = await release(root, '1.0.0');
-  await changeCountry(root, 'AAK', '(edit)');
-  const warm = await release(root, '1.0.1');
-  const ratio = warm.ms / cold.ms;
-  const cpuRatio = warm.cpuMs / cold.cpuMs;
+  const warm: { ms: number; cpuMs: number }[] = [];
+  for (const [i, iso] of changed.entries()) {
+    await changeCountry(root, iso, '(edit)');
+    warm.push(await release(root, `1.0.${i + 1}`));
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const warmMs = median(warm.map((w) => w.ms));
+  const warmCpu = median(warm.map((w) => w.cpuMs));
+  const warmCliMs = median(warmCli);
+  const ratio = warmMs / cold.ms;
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const runs = (values: number[], of: number) =>
+    values.map((ms) => `${((ms / of) * 100).toFixed(1)} %`).join(', ');
   console.log(
     `250 countries (${cold.record.counts.units} units): cold release ${s(cold.ms)} (CPU ${s(cold.cpuMs)}), ` +
-      `one country changed ${s(warm.ms)} (CPU ${s(warm.cpuMs)}) = ${(ratio * 100).toFixed(1)} % wall, ` +
-      `${(cpuRatio * 100).toFixed(1)} % CPU in process (${load()}; target ≤ 10 %: ${ratio <= 0.1 ? 'met' : 'missed'}); ` +
-      `as the CLI, a process each: cold ${s(coldCli)}, one country changed ${s(warmCli)} = ${((warmCli / coldCli) * 100).toFixed(1)} % ` +
-      `(target ≤ 10 %: ${warmCli <= 0.1 * coldCli ? 'met' : 'missed'})`,
+      `one country changed, median of ${changed.length} (${changed.join(', ')}): ${s(warmMs)} (CPU ${s(warmCpu)}) = ` +
+      `${(ratio * 100).toFixed(1)} % wall (runs ${runs(
+        warm.map((w) => w.ms),
+        cold.ms,
+      )}), ` +
+      `${((warmCpu / cold.cpuMs) * 100).toFixed(1)} % CPU in process (${load()}; target ≤ 10 %: ${ratio <= 0.1 ? 'met' : 'missed'}); ` +
+      `as the CLI, a process each: cold ${s(coldCli)}, one country changed ${s(warmCliMs)} = ` +
+      `${((warmCliMs / coldCli) * 100).toFixed(1)} % (runs ${runs(warmCli, coldCli)}; ` +
+      `target ≤ 10 %: ${warmCliMs <= 0.1 * coldCli ? 'met' : 'missed'})`,
   );
 }
 
