@@ -2,7 +2,7 @@
 // changes on disk (an import renamed over it, a tool writing in place) is a
 // normal event. The new version is opened and indexed off the request path,
 // then swapped in at once; the old one closes when its last reader is done.
-import { statSync, watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { openLocationStoreAsync, type LocationStore } from '../locations/db.ts';
@@ -27,14 +27,7 @@ interface Held {
 
 /** Returns what identifies one version of `path`: inode, size and mtime of the file and its WAL. */
 async function signature(path: string): Promise<string> {
-  const parts = await Promise.all(
-    [path, `${path}-wal`].map((file) =>
-      stat(file).then(
-        (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
-        () => '-',
-      ),
-    ),
-  );
+  const parts = await Promise.all([path, `${path}-wal`].map((file) => stat(file).then(stamp, () => '-')));
   return parts.join(' ');
 }
 
@@ -42,10 +35,17 @@ async function signature(path: string): Promise<string> {
 function signatureNow(path: string): string {
   return [path, `${path}-wal`]
     .map((file) => {
-      const s = statSync(file, { throwIfNoEntry: false });
-      return s ? `${s.ino}:${s.size}:${s.mtimeMs}` : '-';
+      try {
+        return stamp(statSync(file));
+      } catch {
+        return '-';
+      }
     })
     .join(' ');
+}
+
+function stamp(s: Stats): string {
+  return `${s.ino}:${s.size}:${s.mtimeMs}`;
 }
 
 export class LiveStore {
