@@ -35,6 +35,28 @@ async function pollUntil(url: string, done: (total: number) => boolean): Promise
   throw new Error('the new rows never appeared');
 }
 
+/**
+ * A plain locations table, as another tool writes one, with rows n0… up to
+ * `rows`; insert(from, to) adds rows n{from}…n{to - 1} in one transaction.
+ */
+function plainTable(rows: number): {
+  db: string;
+  insert: (from: number, to: number) => void;
+  close: () => void;
+} {
+  const db = join(dir, 'plain.db');
+  const writer = new Database(db);
+  writer.exec(
+    'CREATE TABLE locations (id TEXT, name TEXT, description TEXT, type TEXT, latitude REAL, longitude REAL)',
+  );
+  const statement = writer.prepare("INSERT INTO locations VALUES (?, ?, '', 'otro', 1, 2)");
+  const insert = writer.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) statement.run(`id-${i}`, `n${i}`);
+  });
+  insert(0, rows);
+  return { db, insert: (from, to) => insert(from, to), close: () => writer.close() };
+}
+
 describe('live updates', () => {
   it(
     'rows imported into the served file appear by themselves, while requests keep succeeding',
@@ -77,19 +99,11 @@ describe('live updates', () => {
     'a plain table written in place by another tool is picked up too (its seek index rebuilt)',
     { timeout: 60_000 },
     async () => {
-      const db = join(dir, 'plain.db');
-      const writer = new Database(db);
-      writer.exec(
-        'CREATE TABLE locations (id TEXT, name TEXT, description TEXT, type TEXT, latitude REAL, longitude REAL)',
-      );
-      const insert = writer.prepare("INSERT INTO locations VALUES (?, ?, '', 'otro', 1, 2)");
-      for (let i = 0; i < 100; i++) insert.run(`id-${i}`, `n${i}`);
+      const { db, insert, close } = plainTable(100);
       server = await serve({ db });
       expect((await request(`${server.url}/ubicaciones/otros/?skip=99`)).json()).toHaveLength(1);
-      writer.transaction(() => {
-        for (let i = 100; i < 300; i++) insert.run(`id-${i}`, `n${i}`);
-      })();
-      writer.close();
+      insert(100, 300);
+      close();
       await pollUntil(`${server.url}/ubicaciones/`, (total) => total === 300);
       const deep = (await request(`${server.url}/ubicaciones/otros/?skip=250&limit=2`)).json() as {
         name: string;
@@ -99,20 +113,12 @@ describe('live updates', () => {
   );
 
   it('rows written between opening the file and following it are picked up: the version held is the one opened', async () => {
-    const db = join(dir, 'plain.db');
-    const writer = new Database(db);
-    writer.exec(
-      'CREATE TABLE locations (id TEXT, name TEXT, description TEXT, type TEXT, latitude REAL, longitude REAL)',
-    );
-    const insert = writer.prepare("INSERT INTO locations VALUES (?, ?, '', 'otro', 1, 2)");
-    for (let i = 0; i < 10; i++) insert.run(`id-${i}`, `n${i}`);
+    const { db, insert, close } = plainTable(10);
     const app = createApp({ db, watch: false, log: recordingLogger() });
     try {
       expect(app.live.store.count(null)).toBe(10);
-      writer.transaction(() => {
-        for (let i = 10; i < 50; i++) insert.run(`id-${i}`, `n${i}`);
-      })();
-      writer.close();
+      insert(10, 50);
+      close();
       app.live.watch();
       await app.live.check();
       expect(app.live.store.count(null)).toBe(50);
