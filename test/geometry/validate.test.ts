@@ -194,13 +194,19 @@ describe('validate: geometry', () => {
     expect(lines[10]).toBe(`${DATA}: … and 3 more geometry problems (all of them with --json)`);
   });
 
-  it('a file checked before at the same size, mtime and sha256 is not checked again; a changed one is', async () => {
+  /** A tree of a valid square and a bow-tie, validated once with a geometry cache, which is saved. */
+  async function checkedOnce(): Promise<{ r: string; cacheFile: string; first: GeometryChecker }> {
     const r = root();
     await tree(r, [square, bowTie]);
     const cacheFile = join(r, '.cache/geoshelf/geometry.json');
     const first = new GeometryChecker({ cacheFile });
     await validateManifests(r, { measurer: new MeasurementCache(), geometry: first });
     await first.save();
+    return { r, cacheFile, first };
+  }
+
+  it('a file checked before at the same size, mtime and sha256 is not checked again; a changed one is', async () => {
+    const { r, cacheFile, first } = await checkedOnce();
     expect(first.stats).toEqual({ filesChecked: 2, cacheHits: 0 });
     const again = new GeometryChecker({ cacheFile });
     const { problems } = await validateManifests(r, { measurer: new MeasurementCache(), geometry: again });
@@ -215,12 +221,7 @@ describe('validate: geometry', () => {
   });
 
   it('a cached verdict recorded for other bytes (another sha256) at the same size and mtime is not taken', async () => {
-    const r = root();
-    await tree(r, [square, bowTie]);
-    const cacheFile = join(r, '.cache/geoshelf/geometry.json');
-    const first = new GeometryChecker({ cacheFile });
-    await validateManifests(r, { measurer: new MeasurementCache(), geometry: first });
-    await first.save();
+    const { r, cacheFile } = await checkedOnce();
     const cache = JSON.parse(readFileSync(cacheFile, 'utf8')) as {
       files: Record<string, { sha256: string; result: unknown }>;
     };
