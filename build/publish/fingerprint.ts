@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { findManifests } from '../manifest/load.ts';
 import { join } from 'node:path';
 import type { BuildCache } from './build-cache.ts';
-import { LIB_DIR } from '../core/compiled.ts';
+import { codeVersion, LIB_DIR } from '../core/compiled.ts';
 import { listFiles, PACKAGE_DIR } from '../core/files.ts';
 
 /**
@@ -22,7 +22,9 @@ import { listFiles, PACKAGE_DIR } from '../core/files.ts';
 export async function inputFingerprint(root: string, options: object): Promise<string> {
   const hash = createHash('sha256');
   hash.update(JSON.stringify(options));
-  hash.update(readFileSync(join(LIB_DIR, 'sources.json')));
+  const code = codeVersion(); // the compiled code's own record of its sources
+  if (code === undefined) throw new Error(`${join(LIB_DIR, 'sources.json')} is missing: run npm run compile`);
+  hash.update(code);
   // world-countries: the search index's country names come from it.
   for (const dir of ['public', 'node_modules/world-countries/package.json']) {
     const path = join(PACKAGE_DIR, dir);
