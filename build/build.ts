@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { UserError } from './core/errors.ts';
-import { loadBuildCache, saveCache } from './publish/build-cache.ts';
-import { distUnchanged, inputFingerprint } from './publish/fingerprint.ts';
+import { loadBuildCache, saveCache } from './output/build-cache.ts';
+import { distUnchanged, inputFingerprint } from './output/fingerprint.ts';
 import { listFiles, PACKAGE_DIR } from './core/files.ts';
 import { clientBundle } from './site/client-bundle.ts';
 import { MeasurementCache } from './measure/cache.ts';
@@ -16,6 +16,7 @@ import { GeometryChecker } from './geometry/cache.ts';
 import { NestingChecker } from './identity/nesting-cache.ts';
 import { normaliseBase } from './site/pages/html.ts';
 import { compareManifests } from './manifest/summary.ts';
+import { findManifests } from './manifest/load.ts';
 import { readAtlas } from './site/atlas.ts';
 import { countryPlanes } from './site/map-planes.ts';
 import { countryTiles, nameTiles, noCountryTiles } from './tiles/country-tiles.ts';
@@ -25,9 +26,9 @@ import { renderSite } from './site/site.ts';
 import { openSearchCache } from './site/search-cache.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
 import { validateManifests, type LoadedManifest, type Validation } from './manifest/validate.ts';
-import { writeDist, type DistPlan, type WriteStats } from './publish/write-dist.ts';
+import { writeDist, type DistPlan, type WriteStats } from './output/write-dist.ts';
 import { prepareDownloads } from './formats/downloads.ts';
-import type { ApiReleaseStatus } from '../src/shared/api.ts';
+import type { ApiReleaseStatus } from './core/shared/api.ts';
 import { releasedFiles } from './release/files.ts';
 import { readLedger } from './release/ledger.ts';
 import { currentLevelFiles, unitIdsOf, type UnitIds } from './identity/unit-ids.ts';
@@ -162,7 +163,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const fingerprint =
     out === undefined
       ? undefined
-      : await inputFingerprint(root, {
+      : await inputFingerprint(root, await findManifests(root).catch(() => []), {
           out,
           base,
           siteUrl: options.siteUrl ?? null,

@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheDir } from '../core/files.ts';
 import type { Problem } from '../core/problem.ts';
-import type { Manifest } from '../../src/shared/manifest.ts';
+import type { Manifest } from '../core/shared/manifest.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';

@@ -1,7 +1,7 @@
 // Reads a level's features for identity matching and nesting: each
 // feature's code, name, parent code, properties and shape, one feature
 // parsed at a time (a level may be larger than V8's string limit).
-import { fold, words } from '../../src/shared/fold.ts';
+import { fold, words } from '../core/shared/fold.ts';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

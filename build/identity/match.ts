@@ -13,7 +13,7 @@
 // Early exit: a code pair keeping 90 % of both areas is settled and never
 // intersected with its neighbours. Overlap never decides alone between two
 // units that both have partners: simplification noise is not a merge.
-import type { GeometryChangeMetrics } from '../../src/shared/api.ts';
+import type { GeometryChangeMetrics } from '../core/shared/api.ts';
 import { BoxIndex } from './box-index.ts';
 import { hausdorffAndOffset, perimeter } from './distance.ts';
 import { intersectionArea } from './overlap.ts';

@@ -4,8 +4,8 @@
 // linked by supersedes/superseded_by; then each unit's parent_id. Returns
 // the registry entries and the changes, by ID (the feed).
 import { createHash } from 'node:crypto';
-import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
-import type { Level } from '../../src/shared/manifest.ts';
+import type { RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
+import type { Level } from '../core/shared/manifest.ts';
 import type { LevelUnit } from './level.ts';
 import { matchUnits, type Change } from './match.ts';
 import { findParents, parentLevels } from './parents.ts';

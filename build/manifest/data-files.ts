@@ -2,7 +2,7 @@
 // `geoshelf manifest`: each file is stat'ed and measured at most once per run,
 // with a bounded number of files measured at a time.
 import type { ManifestRule } from '../core/rules.ts';
-import type { FileStats } from '../../src/shared/manifest.ts';
+import type { FileStats } from '../core/shared/manifest.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
 import type { GeometryChecker } from '../geometry/cache.ts';
 import type { FileGeometry } from '../geometry/verdict.ts';

@@ -1,6 +1,6 @@
 // What the checks of one dataset work on (validate-dataset.ts and the checks
 // it runs from other modules: geometry, bbox members).
-import type { Dataset } from '../../src/shared/manifest.ts';
+import type { Dataset } from '../core/shared/manifest.ts';
 import type { DataFiles } from './data-files.ts';
 
 export interface DatasetContext {

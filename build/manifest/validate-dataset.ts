@@ -6,12 +6,7 @@ import { isInside } from './data-files.ts';
 import type { DatasetContext } from './dataset-context.ts';
 import type { Problem } from '../core/problem.ts';
 import type { ManifestRule } from '../core/rules.ts';
-import {
-  MAX_PREVIEW_BYTES,
-  type BBox,
-  type FileStats,
-  type GeometryTypes,
-} from '../../src/shared/manifest.ts';
+import { MAX_PREVIEW_BYTES, type BBox, type FileStats, type GeometryTypes } from '../core/shared/manifest.ts';
 import { byCodepoint } from '../measure/measure.ts';
 import { show } from './schema.ts';
 import { checkBboxMembers } from './validate-bbox.ts';

@@ -6,7 +6,7 @@ import { DataFiles } from './data-files.ts';
 import type { Problem } from '../core/problem.ts';
 import type { ManifestRule } from '../core/rules.ts';
 import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
-import type { Body, Dataset, Manifest, Source } from '../../src/shared/manifest.ts';
+import type { Body, Dataset, Manifest, Source } from '../core/shared/manifest.ts';
 import { MeasurementCache } from '../measure/cache.ts';
 import { CHECKED_PARALLEL_MIN_BYTES } from '../measure/measure.ts';
 import { warmSegmentWorker } from '../measure/parallel.ts';

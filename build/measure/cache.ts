@@ -4,7 +4,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { cacheDir, sameStamp, type FileStamp } from '../core/files.ts';
-import type { FileStats } from '../../src/shared/manifest.ts';
+import type { FileStats } from '../core/shared/manifest.ts';
 import type { FileGeometry } from '../geometry/verdict.ts';
 import { measureAndCheckGeoJSON, measureGeoJSONFile, type BboxMismatch } from './measure.ts';
 

@@ -15,8 +15,8 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
-import type { Level } from '../../src/shared/manifest.ts';
+import type { RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
+import type { Level } from '../core/shared/manifest.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import type { Thresholds } from '../identity/thresholds.ts';
 import { CHUNK_FILE, chunkName, sha256Bytes, type RecordChunk } from './record-chunks.ts';

@@ -12,9 +12,9 @@ import {
   type ApiReleases,
   type ApiReleaseStatus,
   type ReleaseChange,
-} from '../../src/shared/api.ts';
-import type { ReleaseFeed } from '../site/pages/changes-page.ts';
-import { fileUrl } from '../site/pages/paths.ts';
+} from '../core/shared/api.ts';
+import type { ReleaseFeed } from '../core/release-feed.ts';
+import { fileUrl } from '../core/dist-paths.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { sameFiles } from './files.ts';
 import { readRegistry, registryText, type Ledger, type ReleasedFile } from './ledger.ts';

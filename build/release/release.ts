@@ -8,8 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
-import type { Dataset, Level } from '../../src/shared/manifest.ts';
+import type { RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
+import type { Dataset, Level } from '../core/shared/manifest.ts';
 import { cacheDir } from '../core/files.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS } from '../identity/keys.ts';
@@ -51,7 +51,7 @@ import {
 import { codeVersion } from '../core/compiled.ts';
 import { heldMark } from './site-files.ts';
 import { storePlan } from './site-store.ts';
-import type { DistPlan, WriteStats } from '../publish/write-dist.ts';
+import type { DistPlan, WriteStats } from '../output/write-dist.ts';
 
 export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geometry' | 'nesting'> {
   thresholds?: Thresholds;

@@ -6,7 +6,7 @@
 // files that must name their own URL (the sitemap, the 404 page) or their
 // release (the front page) keep the marks, which `build` replaces by
 // BASE/releases/VERSION/ and VERSION when it publishes them.
-import { WORLD_PICTURE } from '../site/pages/paths.ts';
+import { WORLD_PICTURE } from '../core/dist-paths.ts';
 import { BASE_MARK, VERSION_MARK } from './ledger.ts';
 
 const TOKEN = BASE_MARK.slice(1, -1); // the mark however it is written (a JSON string may escape "/")

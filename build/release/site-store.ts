@@ -1,5 +1,5 @@
 // Stores a release's catalogue into the ledger's staged folder straight from
-// the build's plan (build/publish/write-dist.ts's DistPlan), without writing
+// the build's plan (build/output/write-dist.ts's DistPlan), without writing
 // it as a tree first: each file in its stored form
 // (build/release/site-files.ts), under its sha256, once across releases.
 // What storing found is kept for the next release (the stamps file, a cache):
@@ -17,7 +17,7 @@ import { writeFileAtomic } from '../core/atomic-write.ts';
 import { codeVersion } from '../core/compiled.ts';
 import { publishedDataFile } from '../core/data-root.ts';
 import { runAll } from '../core/slots.ts';
-import type { DistPlan, WriteStats } from '../publish/write-dist.ts';
+import type { DistPlan, WriteStats } from '../output/write-dist.ts';
 import type { SiteFile } from './ledger.ts';
 import { storedSiteFile } from './site-files.ts';
 

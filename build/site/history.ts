@@ -8,11 +8,11 @@ import {
   type ApiCountryHistory,
   type ApiUnitHistory,
   type ReleaseChange,
-} from '../../src/shared/api.ts';
-import type { Manifest } from '../../src/shared/manifest.ts';
-import type { ReleaseFeed } from './pages/changes-page.ts';
+} from '../core/shared/api.ts';
+import type { Manifest } from '../core/shared/manifest.ts';
+import type { ReleaseFeed } from '../core/release-feed.ts';
 import { changesPage } from './pages/changes-page.ts';
-import { countryPage, fileUrl } from './pages/paths.ts';
+import { countryPage, fileUrl } from '../core/dist-paths.ts';
 
 /** Returns the history document's path inside dist/, e.g. "api/v1/earth/CHL/history.json". */
 export function historyPath(m: Manifest): string {

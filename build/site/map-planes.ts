@@ -6,12 +6,12 @@
 // Cached in <root>/.cache/geoshelf/planes.json by file, size and mtime.
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Dataset, Manifest } from '../../src/shared/manifest.ts';
-import { cacheFiles, loadCache, saveCache } from '../publish/build-cache.ts';
+import type { Dataset, Manifest } from '../core/shared/manifest.ts';
+import { cacheFiles, loadCache, saveCache } from '../output/build-cache.ts';
 import type { FileStamp } from '../core/files.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
-import { OuterRings, planeOf, type Plane } from './map-plane.ts';
-import { drawnSource } from './maps.ts';
+import { OuterRings, planeOf, type Plane } from '../geo/map-plane.ts';
+import { drawnSource } from '../geo/map-sources.ts';
 
 /** Bumped when planes are computed differently, so cached ones are redone. */
 const VERSION = 1;

@@ -8,13 +8,13 @@
 import { createHash } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Dataset, Manifest } from '../../src/shared/manifest.ts';
-import { MAX_TILED_BYTES, type TilesInfo } from '../../src/shared/tiles.ts';
+import type { Dataset, Manifest } from '../core/shared/manifest.ts';
+import { MAX_TILED_BYTES, type TilesInfo } from '../core/shared/tiles.ts';
 import { cacheDir } from '../core/files.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
-import { countryPage, fileUrl } from '../site/pages/paths.ts';
-import type { Plane } from '../site/map-plane.ts';
-import { drawnSource } from '../site/maps.ts';
+import { countryPage, fileUrl } from '../core/dist-paths.ts';
+import type { Plane } from '../geo/map-plane.ts';
+import { drawnSource } from '../geo/map-sources.ts';
 import { cutLevelInWorker } from './cut-level.ts';
 import { TILES_VERSION } from './level-tiles.ts';
 import { TilesIndex, type CachedLevel } from './tiles-index.ts';

@@ -3,9 +3,9 @@
 // weigh their points, cut the adaptive pyramid, write the archive.
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { TileRoot } from '../../src/shared/tiles.ts';
+import type { TileRoot } from '../core/shared/tiles.ts';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import type { Plane } from '../site/map-plane.ts';
+import type { Plane } from '../geo/map-plane.ts';
 import { weightedArcs } from './arcs.ts';
 import { gridRings } from './grid.ts';
 import { readLevelRings, type LevelRings } from './level-rings.ts';

@@ -6,7 +6,7 @@
 // HTTP Range requests: no tile server. (npm's `pmtiles` only reads.)
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { tileId } from '../../src/shared/tiles.ts';
+import { tileId } from '../core/shared/tiles.ts';
 
 const HEADER_BYTES = 127;
 /** The header and root directory must fit in the first request a reader makes. */

@@ -13,7 +13,7 @@
 // opens its page, and the table's filter highlights its matches.
 // The parts: map-view.ts (view box, highlight, tiles), map-selection.ts
 // (naming), map-levels.ts (level switch), map-input.ts (pointer, wheel, keys).
-import type { TilesInfo } from '../shared/tiles.ts';
+import type { TilesInfo } from '../../build/core/shared/tiles.ts';
 import { countryDocument, unitAnchor } from './country-data.ts';
 import { onLevel, onPlaces, onSelect, select as announce, type SelectDetail } from './events.ts';
 import { listenToKeys, listenToPointer, listenToWheel } from './map-input.ts';

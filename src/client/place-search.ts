@@ -3,7 +3,7 @@
 // precomputed index per query word prefix (search/te.json), once, and shows
 // the best results in #results; the countries found (and those of a region
 // found) are announced to the index table as an "atlas-countries" event.
-import { fold, words } from '../shared/fold.ts';
+import { fold, words } from '../../build/core/shared/fold.ts';
 import { queryShardKeys, rank, type Hit } from './place-ranking.ts';
 import { loadShards } from './search-shards.ts';
 

@@ -1,7 +1,7 @@
 // The search index's shards (search/{key}.json), fetched once each and kept
 // for the page's life: typing "santiago chile" letter by letter fetches "sa"
 // once, then "ch" once.
-import type { SearchRecord } from '../shared/api.ts';
+import type { SearchRecord } from '../../build/core/shared/api.ts';
 
 const shards = new Map<string, Promise<SearchRecord[]>>();
 

@@ -19,8 +19,8 @@ import {
 } from './country-data.ts';
 import { onLevel, onSelect, select, switchLevel } from './events.ts';
 import { showUnitHistory } from './unit-history.ts';
-import { UNITS_PAGE } from '../shared/api.ts';
-import { fold } from '../shared/fold.ts';
+import { UNITS_PAGE } from '../../build/core/shared/api.ts';
+import { fold } from '../../build/core/shared/fold.ts';
 
 type Key = 'name' | 'code' | 'parent';
 const COLUMNS: [Key, string][] = [

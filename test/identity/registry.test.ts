@@ -2,7 +2,7 @@
 // survives a refresh while the unit is the same place, merges and splits get
 // new IDs linked both ways, and every county's parent_id is its state.
 import { describe, expect, it } from 'vitest';
-import type { RegistryUnit } from '../../src/shared/api.ts';
+import type { RegistryUnit } from '../../build/core/shared/api.ts';
 import { readLevelUnits, type LevelUnit } from '../../build/identity/level.ts';
 import { identifyCountry, type LevelVintage } from '../../build/identity/registry.ts';
 import { DEFAULT_THRESHOLDS } from '../../build/identity/thresholds.ts';

@@ -7,7 +7,7 @@ import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ApiReleases, RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
+import type { ApiReleases, RegistryUnit, ReleaseChange } from '../../build/core/shared/api.ts';
 import { buildCatalogue } from '../../build/build.ts';
 import { listFiles } from '../../build/core/files.ts';
 import type { ReleaseSite } from '../../build/release/ledger.ts';

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ReleaseChange } from '../../src/shared/api.ts';
+import type { ReleaseChange } from '../../build/core/shared/api.ts';
 import { buildCatalogue } from '../../build/build.ts';
 import { listFiles } from '../../build/core/files.ts';
 import { GeometryChecker } from '../../build/geometry/cache.ts';

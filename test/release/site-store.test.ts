@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BASE_MARK } from '../../build/release/ledger.ts';
 import { storePlan } from '../../build/release/site-store.ts';
-import type { DistPlan } from '../../build/publish/write-dist.ts';
+import type { DistPlan } from '../../build/output/write-dist.ts';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 const ADM1 = 'data/earth/CHL/CHL_ADM1.geojson';

@@ -14,7 +14,7 @@ import type {
   CountryDocument,
   RegistryUnit,
   SearchRecord,
-} from '../../src/shared/api.ts';
+} from '../../build/core/shared/api.ts';
 import { buildCatalogue } from '../../build/build.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import { countryHistory } from '../../build/site/history.ts';

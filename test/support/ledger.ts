@@ -2,7 +2,7 @@
 // it (its record, registry and published files), whatever record format it
 // was written in: tests look at what a release holds, not at how it is stored.
 import { expect } from 'vitest';
-import type { RegistryUnit } from '../../src/shared/api.ts';
+import type { RegistryUnit } from '../../build/core/shared/api.ts';
 import { readLedger, readRegistry, type ReleaseRecord, type SiteFile } from '../../build/release/ledger.ts';
 
 export async function ledgerRelease(

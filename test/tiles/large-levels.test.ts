@@ -9,7 +9,7 @@ import { validateManifests } from '../../build/manifest/validate.ts';
 import { countryPlanes } from '../../build/site/map-planes.ts';
 import { renderCountryPage } from '../../build/site/pages/country-page.ts';
 import { countryTiles, nameTiles } from '../../build/tiles/country-tiles.ts';
-import { MAX_TILED_BYTES } from '../../src/shared/tiles.ts';
+import { MAX_TILED_BYTES } from '../../build/core/shared/tiles.ts';
 import { cli } from '../support/cli.ts';
 import { writeTree } from '../support/synthetic-tree.ts';
 

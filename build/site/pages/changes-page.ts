@@ -1,17 +1,12 @@
 // "What changed" in one release: every change since the previous release
 // (the feed of dist/api/releases/VERSION/changes.json), as a page at
 // releases-changes/VERSION/, grouped by kind, each unit named with its ID.
-import type { RegistryUnit, ReleaseChange } from '../../../src/shared/api.ts';
+import type { ReleaseChange } from '../../core/shared/api.ts';
+import type { ReleaseFeed } from '../../core/release-feed.ts';
 import { formatInt, markup, type Html } from './html.ts';
 import { renderPage, type PageContext } from './layout.ts';
 
 /** One release's feed, with every unit it names. */
-export interface ReleaseFeed {
-  version: string;
-  previous: string | null;
-  changes: ReleaseChange[];
-  units: Map<string, RegistryUnit>; // by ID
-}
 
 const KINDS: [ReleaseChange['type'], string][] = [
   ['added', 'Added'],

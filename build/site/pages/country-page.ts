@@ -1,19 +1,19 @@
 // One page per manifest: identity, status, attribution, the map, the
 // datasets table (with sha256 copy buttons and downloads) and split parts.
 import type { UnitIds } from '../../identity/unit-ids.ts';
-import type { ApiCountryHistory, ReleaseChangeType } from '../../../src/shared/api.ts';
-import type { Dataset, GeometryTypes, Manifest, Part } from '../../../src/shared/manifest.ts';
-import { MAX_TILED_BYTES } from '../../../src/shared/tiles.ts';
+import type { ApiCountryHistory, ReleaseChangeType } from '../../core/shared/api.ts';
+import type { Dataset, GeometryTypes, Manifest, Part } from '../../core/shared/manifest.ts';
+import { MAX_TILED_BYTES } from '../../core/shared/tiles.ts';
 import { formatBytes, formatInt, licenseLink, markup, nameText, raw, type Html } from './html.ts';
 import { statusBadge } from './index-page.ts';
 import { renderPage, type PageContext } from './layout.ts';
-import { countryApi, fileUrl } from './paths.ts';
+import { countryApi, fileUrl } from '../../core/dist-paths.ts';
 import type { CountryDownloads, DatasetDownloads } from '../../formats/downloads.ts';
 import { downloadsSection, levelLinks, partLinks } from './downloads.ts';
 import { atlasMapAttributes, partNames } from '../atlas-page.ts';
 import { unitsSection } from '../units-list.ts';
 import { mainMap, type CountryAtlas } from '../atlas.ts';
-import type { CountryMap } from '../maps.ts';
+import type { CountryMap } from '../../geo/map-sources.ts';
 import { datasetGeometry, describeGeometry, type GeometryByFile } from '../geometry-status.ts';
 
 /** What the build's stages found about one country besides its manifest; a page renders without any of it. */

@@ -2,7 +2,7 @@
 // the ledger under data/releases/ (stage: build/release/release.ts) and
 // prints what changed since the previous release.
 import { resolve } from 'node:path';
-import type { ReleaseChange } from '../../../src/shared/api.ts';
+import type { ReleaseChange } from '../../../build/core/shared/api.ts';
 import { GeometryChecker } from '../../../build/geometry/cache.ts';
 import { NestingChecker } from '../../../build/identity/nesting-cache.ts';
 import { MeasurementCache } from '../../../build/measure/cache.ts';

@@ -1,6 +1,6 @@
 // The plane a level's maps are drawn in: its projection, and where the
 // projected shapes sit in the SVG's user units (the frame is MAP_WIDTH wide,
-// its height follows the shape). The build-time SVG (map-svg.ts) and the
+// its height follows the shape). The build-time SVG (build/site/map-svg.ts) and the
 // tiles (build/tiles/) both project through planeOf's result, computed from
 // the same file, so the tiles land exactly on the picture they replace.
 //
@@ -9,9 +9,9 @@
 // everywhere and polar countries keep their shape (Antarctica is a disc, not
 // a strip). The world view uses Equal Earth. Both are continuous across the
 // antimeridian, so Fiji and Russia stay whole without shifting longitudes.
-import { MAP_WIDTH } from '../../src/shared/tiles.ts';
+import { MAP_WIDTH } from '../core/shared/tiles.ts';
 import { mainFrame, type Box } from './map-frame.ts';
-import { longitudeSpan } from './units.ts';
+import { longitudeSpan } from './map-frame.ts';
 
 export { MAP_WIDTH };
 export const MIN_HEIGHT = 300;

@@ -73,3 +73,22 @@ export function mainFrame(boxes: Box[]): Frame {
   }
   return total > 0 && area / total >= MAIN_SHARE ? frame : all;
 }
+
+/**
+ * Returns the plain span of `lons` and the span with western longitudes moved
+ * east by 360°; `crosses` when the moved one is narrower and the plain one
+ * wider than 180° (a shape across the antimeridian, e.g. Fiji: -180…180 → 177…182).
+ * The one rule for the API's display bbox and the map's framing.
+ */
+export function longitudeSpan(lons: number[]) {
+  let [west, east, shiftedWest, shiftedEast] = [Infinity, -Infinity, Infinity, -Infinity];
+  for (const lon of lons) {
+    const shifted = lon < 0 ? lon + 360 : lon;
+    west = Math.min(west, lon);
+    east = Math.max(east, lon);
+    shiftedWest = Math.min(shiftedWest, shifted);
+    shiftedEast = Math.max(shiftedEast, shifted);
+  }
+  const crosses = east - west > 180 && shiftedEast - shiftedWest < east - west;
+  return { west, east, shiftedWest, shiftedEast, crosses };
+}

@@ -252,3 +252,9 @@ export interface ApiCountryHistory {
   }[]; // newest first
   units: Record<string, ApiUnitHistory>;
 }
+
+/**
+ * The property that holds a unit's release ID in every download: one name
+ * in every format, short enough for a Shapefile field (10 characters).
+ */
+export const UNIT_ID_PROPERTY = 'unit_id';

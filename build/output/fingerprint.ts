@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { findManifests } from '../manifest/load.ts';
 import { join } from 'node:path';
 import type { BuildCache } from './build-cache.ts';
 import { codeVersion, LIB_DIR } from '../core/compiled.ts';
@@ -17,9 +16,14 @@ import { listFiles, PACKAGE_DIR } from '../core/files.ts';
  * Returns a hash of everything a build's output depends on, except the data
  * files' bytes: the compiled code (lib/'s record of its sources), public/,
  * world-countries' version, the options, and the path and text of every
- * manifest under `root`.
+ * manifest under `root` (`manifests`, as validation finds them: dot-folders
+ * skipped, linked folders followed).
  */
-export async function inputFingerprint(root: string, options: object): Promise<string> {
+export async function inputFingerprint(
+  root: string,
+  manifests: readonly string[],
+  options: object,
+): Promise<string> {
   const hash = createHash('sha256');
   hash.update(JSON.stringify(options));
   const code = codeVersion(); // the compiled code's own record of its sources
@@ -32,9 +36,7 @@ export async function inputFingerprint(root: string, options: object): Promise<s
     const files = statSync(path).isDirectory() ? (await listFiles(path)).map((f) => join(path, f)) : [path];
     for (const file of files) hash.update(`\n${file}\n`).update(readFileSync(file));
   }
-  // Every manifest, as validation finds them (dot-folders skipped, linked folders followed).
-  const files = await findManifests(root).catch(() => [] as string[]);
-  for (const file of files) {
+  for (const file of manifests) {
     const text = await readFile(join(root, file)).catch(() => Buffer.alloc(0));
     hash.update(`\n${file}\n`).update(text);
   }

@@ -1,7 +1,7 @@
 // Chooses the level each country page draws first (the other levels are a
 // switch away); build/site/atlas.ts draws every drawable level and keeps
 // this one's map as its main map.
-import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
+import type { Dataset, Level, Manifest } from '../core/shared/manifest.ts';
 
 /** The map a country page shows first. */
 export interface CountryMap {

@@ -1,6 +1,6 @@
 // Where each thing lives inside dist/, shared by the pages, the API and the
 // sitemap so a link can never point somewhere the build did not write.
-import type { Manifest } from '../../../src/shared/manifest.ts';
+import type { Manifest } from './shared/manifest.ts';
 
 /**
  * Returns the URL of a file inside dist/: `base`, then `path` with each of its
