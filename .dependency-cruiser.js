@@ -14,12 +14,14 @@ export const CRUISED = ['bin', 'build', 'src', 'scripts', 'bench'];
  * The pipeline's folders under build/, lowest first: each imports only the
  * ground floor and the folders before it. geojson/ is the one reader; geo/
  * the map projection, framing, antimeridian and topology several stages
- * share; output/ writes dist/ and keeps the build's cache; build/build.ts
+ * share; output/ writes dist/ and keeps the build's cache; catalogue/ plans
+ * every file of a catalogue, for `build` and `release` alike; build/build.ts
  * (not a folder) wires them and is imported by the CLI only.
  */
 export const STAGES = [
   'geojson',
   'geo',
+  'output',
   'geometry',
   'measure',
   'identity',
@@ -27,9 +29,9 @@ export const STAGES = [
   'formats',
   'preview',
   'split',
-  'output',
   'tiles',
   'site',
+  'catalogue',
   'release',
 ];
 

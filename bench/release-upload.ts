@@ -9,7 +9,6 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCatalogue } from '../build/build.ts';
 import { GeometryChecker } from '../build/geometry/cache.ts';
 import { NestingChecker } from '../build/identity/nesting-cache.ts';
 import { updateManifests } from '../build/manifest/update-all.ts';
@@ -29,7 +28,6 @@ async function release(root: string, version: string): Promise<void> {
     measurer: MeasurementCache.forRoot(root),
     geometry: GeometryChecker.forRoot(root),
     nesting: NestingChecker.forRoot(root),
-    buildSite: (site) => buildCatalogue({ root, ...site }),
   });
   if (outcome.status !== 'recorded') throw new Error(`release ${version}: ${outcome.status}`);
 }

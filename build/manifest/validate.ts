@@ -6,7 +6,18 @@ import { DataFiles } from './data-files.ts';
 import type { Problem } from '../core/problem.ts';
 import type { ManifestRule } from '../core/rules.ts';
 import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
-import type { Body, Dataset, Manifest, Source } from '../core/shared/manifest.ts';
+import type {
+  Body,
+  CheckedDataset,
+  CheckedManifest,
+  Dataset,
+  Manifest,
+  MeasuredFile,
+  Source,
+} from '../core/shared/manifest.ts';
+import { createHash } from 'node:crypto';
+import { hasErrors } from '../core/problem.ts';
+import { stampOf, type FileStamp } from '../core/files.ts';
 import { MeasurementCache } from '../measure/cache.ts';
 import { CHECKED_PARALLEL_MIN_BYTES } from '../measure/measure.ts';
 import { warmSegmentWorker } from '../measure/parallel.ts';
@@ -46,12 +57,28 @@ export interface ValidateOptions {
   strict?: boolean; // OGC geometry and nesting problems are errors, not warnings (validate --strict)
 }
 
-/** What validateManifests finds: the manifests that pass the schema, every problem, and each checked file's geometry status. */
-export interface Validation {
-  manifests: LoadedManifest[];
+/**
+ * A manifest `validate` found without error, as every later stage takes it:
+ * its datasets carry the measured bytes and sha256 of their files, and
+ * `files` lists the manifest itself and every file it names (levels, parts,
+ * previews), each as measured now, sorted by path.
+ */
+export interface CheckedManifestFile extends LoadedManifest {
+  manifest: CheckedManifest;
+  files: MeasuredFile[];
+  /** Each listed file's stamp when it was measured, by path: while it holds, so does the sha256. */
+  stamps: Map<string, FileStamp>;
+}
+
+/**
+ * What validateManifests finds: every problem, each checked file's geometry
+ * status, and the manifests: checked (`ok`, no error anywhere) or only past
+ * the schema (an error somewhere: nothing downstream may use them).
+ */
+export type Validation = {
   problems: Problem[];
   geometry: Map<string, GeometryCounts>; // by path, e.g. "data/earth/CHL/CHL_ADM1.geojson"
-}
+} & ({ ok: true; manifests: CheckedManifestFile[] } | { ok: false; manifests: LoadedManifest[] });
 
 /**
  * Returns every manifest under `root` (`data/*\/*\/manifest.json`) that passes
@@ -99,7 +126,43 @@ export async function validateManifests(root: string, options: ValidateOptions =
   for (const [file, result] of await data.geometryResults()) {
     geometry.set(file, { checked: result.checked, invalid: invalidFeatures(result) });
   }
-  return { manifests: loaded.manifests, problems: [...byFile.values()].flat(), geometry };
+  const problems = [...byFile.values()].flat();
+  if (hasErrors(problems)) return { ok: false, manifests: loaded.manifests, problems, geometry };
+  const manifests = await Promise.all(loaded.manifests.map((m) => checked(m, data)));
+  return { ok: true, manifests, problems, geometry };
+}
+
+/**
+ * Returns a manifest found without error with the numbers of its files as
+ * measured in this run (the measurements are memoised: the checks took them
+ * already, but for previews, measured here).
+ */
+async function checked(loaded: LoadedManifest, data: DataFiles): Promise<CheckedManifestFile> {
+  const files = new Map<string, MeasuredFile>();
+  const stamps = new Map<string, FileStamp>();
+  const text = Buffer.from(loaded.text); // the file's exact bytes: load.ts took them as valid UTF-8
+  const own = createHash('sha256').update(text).digest('hex');
+  files.set(loaded.file, { path: loaded.file, bytes: text.length, sha256: own });
+  const measured = async (path: string): Promise<MeasuredFile> => {
+    const state = await data.state(path);
+    if (state.kind === 'file') stamps.set(path, stampOf(state));
+    const m = await data.measure(path);
+    // Without error, every listed file was found and read as GeoJSON: anything else is a bug.
+    if (!m.ok) throw new Error(`${path} was validated without error but cannot be measured: ${m.reason}`);
+    const file = { path, bytes: m.stats.bytes, sha256: m.stats.sha256 };
+    files.set(path, file);
+    return file;
+  };
+  const datasets = await Promise.all(
+    loaded.manifest.datasets.map(async (d): Promise<CheckedDataset> => {
+      await Promise.all([...(d.parts ?? []).map((p) => measured(p.path)), d.preview && measured(d.preview)]);
+      if (d.path === undefined) return { ...d, path: undefined, bytes: undefined, sha256: undefined };
+      const { bytes, sha256 } = await measured(d.path);
+      return { ...d, path: d.path, bytes, sha256 };
+    }),
+  );
+  const sorted = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+  return { ...loaded, manifest: { ...loaded.manifest, datasets }, files: sorted, stamps };
 }
 
 /** Returns the size of the largest file the manifests state (`bytes` of datasets and parts). */

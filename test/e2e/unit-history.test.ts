@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../../build/build.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import { cli, copyDataTree } from '../support/cli.ts';
 import { ledgerRelease } from '../support/ledger.ts';
@@ -21,7 +20,6 @@ const WAIT = { timeout: 20_000 };
 async function release(root: string, version: string): Promise<void> {
   const outcome = await makeRelease(root, version, {
     geometry: false,
-    buildSite: (site) => buildCatalogue({ root, ...site }),
   });
   if (outcome.status !== 'recorded') throw new Error(JSON.stringify(outcome.problems));
 }
