@@ -120,7 +120,8 @@ describe('npm pack', () => {
   });
 });
 
-describe('the package installed with --omit=dev in an empty folder', () => {
+// Each command may take as long as a child may run (a loaded machine), no more: none asserts on time.
+describe('the package installed with --omit=dev in an empty folder', { timeout: CHILD_BOUND_MS }, () => {
   it('holds neither the sources nor the tools that compile them', () => {
     const modules = join(scratch, 'install/node_modules');
     expect(readdirSync(join(modules, 'geoshelf')).sort()).toEqual(
