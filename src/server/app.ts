@@ -89,13 +89,24 @@ export function createApp(options: AppOptions): App {
  * query kept). Returns true when it answered.
  */
 function redirectSlash(req: IncomingMessage, res: ServerResponse, path: string, query: string): boolean {
-  const toggled = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
+  const toggled = path.endsWith('/') ? stripTrailingSlashes(path) : `${path}/`;
   if (path === '/' || !matchApi(toggled)) return false;
   const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
   const location = `http://${host}${toggled}${query ? `?${query}` : ''}`;
   writeHead(res, 307, { location, 'content-length': 0 });
   res.end();
   return true;
+}
+
+/**
+ * Returns `path` without its trailing slashes, as Python's `rstrip("/")`:
+ * "/openapi.json//" → "/openapi.json". A loop, not `/\/+$/`, which tries
+ * every slash of "/////…x/" as a start: quadratic in a 16 KB path.
+ */
+function stripTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
+  return path.slice(0, end);
 }
 
 /** CORS preflight (a browser asking before a cross-origin request): allowed for GET and HEAD. */

@@ -155,6 +155,11 @@ describe.each([
         `{"detail":[{"type":"int_parsing_size","loc":["query","skip"],"msg":"Unable to parse input string as an integer, exceeded maximum size","input":"${'1'.repeat(4301)}"}]}`,
       ],
       [
+        // 16 KB of "+" (spaces): the shape that held the event loop while a regex trimmed it
+        `skip=1${'+'.repeat(16_000)}x`,
+        `{"detail":[{"type":"int_parsing","loc":["query","skip"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"1${' '.repeat(16_000)}x"}]}`,
+      ],
+      [
         'limit=0&skip=x',
         '{"detail":[{"type":"int_parsing","loc":["query","skip"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"x"},{"type":"greater_than","loc":["query","limit"],"msg":"Input should be greater than 0","input":"0","ctx":{"gt":0}}]}',
       ],
@@ -213,6 +218,14 @@ describe.each([
     it('/openapi.json/ → 307 to /openapi.json (Starlette toggles the slash both ways)', async () => {
       const reply = await get('/openapi.json/');
       expect([reply.status, reply.headers.location]).toEqual([307, `${base}/openapi.json`]);
+    });
+
+    it('trailing slashes are all stripped, however many: 16 KB of them → 307 or 404 as for one', async () => {
+      const slashes = '/'.repeat(16_000);
+      const reply = await get(`/openapi.json${slashes}`);
+      expect([reply.status, reply.headers.location]).toEqual([307, `${base}/openapi.json`]);
+      const none = await get(`${slashes}x/`); // once quadratic: a run of slashes, then no match
+      expect([none.status, none.text]).toEqual([404, '{"detail":"Not Found"}']);
     });
 
     it('methods other than GET and HEAD → 405 {"detail":"Method Not Allowed"} with Allow: GET, HEAD', async () => {
