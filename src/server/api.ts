@@ -69,6 +69,7 @@ export function createApiHandler(live: LiveStore, cacheBytes: number): ApiHandle
     // a kept page first: no count, no query (huge pages are never kept, so a hit is never one)
     let page = cache?.get(key);
     if (page === undefined) {
+      if (live.damaged) return sendError(req, res, 503); // kept pages only, until the file is valid again
       const total = live.store.count(route.type);
       const rows = Math.max(0, Math.min(paging.limit, total - paging.skip));
       if (rows > STREAM_ROWS) return streamList(req, res, route, paging, rows, total);

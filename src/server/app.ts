@@ -75,9 +75,9 @@ export function createApp(options: AppOptions): App {
   const app = (req: IncomingMessage, res: ServerResponse) => {
     try {
       const done = route(req, res);
-      if (done) done.catch((error: unknown) => fail(log, req, res, error));
+      if (done) done.catch((error: unknown) => fail(log, live, req, res, error));
     } catch (error) {
-      fail(log, req, res, error);
+      fail(log, live, req, res, error);
     }
   };
   return Object.assign(app, { live, cache: serveApi.cache, log, close: () => live.close() });
@@ -123,13 +123,16 @@ function preflight(req: IncomingMessage, res: ServerResponse): void {
 /**
  * A bug: logged with its stack, answered 500 with the usual error body. A
  * database locked by a writer for longer than BUSY_TIMEOUT_MS is no bug: 503.
+ * Nor is a database file damaged on disk: 503, logged once by the live store.
  * A failing disk or a lack of descriptors is logged without a stack.
  */
-function fail(log: Logger, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+function fail(log: Logger, live: LiveStore, req: IncomingMessage, res: ServerResponse, error: unknown): void {
   const code = (error as { code?: unknown }).code;
   const request = { method: req.method, url: req.url };
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
     if (!res.headersSent) return sendError(req, res, 503, undefined, { 'retry-after': '1' });
+  } else if (live.readFailed(error)) {
+    if (!res.headersSent) return sendError(req, res, 503);
   } else if (code === 'EACCES' || code === 'EIO' || code === 'EMFILE' || code === 'ENFILE') {
     const msg = `error on ${req.method} ${req.url}: ${(error as Error).message}`;
     log({ level: 'error', event: 'request-failed', msg, ...request, ...errorFields(error, false) });
