@@ -3,12 +3,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openLocationStore, type LocationStore } from '../locations/db.ts';
-import { createApiHandler, matchApi, type CachedPage } from './api.ts';
+import { createApiHandler, type CachedPage } from './api.ts';
 import { sendError } from './errors.ts';
 import { writeHead } from './http.ts';
 import { LiveStore } from './live-store.ts';
 import { errorFields, jsonLinesLogger, type Logger } from './log.ts';
 import type { BodyCache } from './representation.ts';
+import { matchApi } from './routes.ts';
 import { createStaticHandler } from './static.ts';
 
 export interface AppOptions {

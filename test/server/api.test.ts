@@ -348,6 +348,22 @@ describe.each([
       );
       expect(doc.paths['/ubicaciones/']!.get.parameters.map((p) => p.name)).toEqual(['skip', 'limit']);
     });
+
+    it('every operation has FastAPI’s default operationId, from the original service’s functions, each distinct', async () => {
+      // generate_unique_id: function name + path with every non-word character "_", then "_get"
+      const doc = (await get('/openapi.json')).json() as {
+        paths: Record<string, { get: { operationId?: string } }>;
+      };
+      const ids = Object.entries(doc.paths).map(([path, item]) => [path, item.get.operationId]);
+      expect(ids).toEqual([
+        ['/ubicaciones/', 'get_ubicaciones_ubicaciones__get'],
+        ['/ubicaciones/convenience/', 'get_prontos_ubicaciones_convenience__get'],
+        ['/ubicaciones/bencineras/', 'get_bencineras_ubicaciones_bencineras__get'],
+        ['/ubicaciones/servicios/', 'get_servicios_ubicaciones_servicios__get'],
+        ['/ubicaciones/otros/', 'get_otros_ubicaciones_otros__get'],
+      ]);
+      expect(new Set(ids.map(([, id]) => id)).size).toBe(ids.length);
+    });
   });
 });
 
