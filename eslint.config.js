@@ -36,10 +36,10 @@ export default tseslint.config(
     },
   },
   {
-    // The server runs regexes over requests: none may backtrack more than linearly
-    // (a `\s+$` over 16 KB of spaces held the event loop).
+    // The server runs regexes over requests, the importer over files: none may backtrack
+    // more than linearly (a `\s+$` over 16 KB of spaces held the event loop).
     // test/server/linear-regex.test.ts runs these rules too.
-    files: ['src/server/**/*.ts'],
+    files: ['src/server/**/*.ts', 'src/locations/**/*.ts'],
     plugins: { regexp },
     rules: {
       'regexp/no-super-linear-backtracking': 'error',
