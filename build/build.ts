@@ -26,6 +26,7 @@ import { renderSite } from './site/site.ts';
 import { openSearchCache } from './site/search-cache.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
 import { validateManifests, type LoadedManifest, type Validation } from './manifest/validate.ts';
+import { PreviewChecker } from './manifest/preview-cache.ts';
 import { writeDist, type DistPlan, type WriteStats } from './output/write-dist.ts';
 import { prepareDownloads } from './formats/downloads.ts';
 import type { ApiReleaseStatus } from './core/shared/api.ts';
@@ -199,9 +200,10 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const earlier = { ...measurer.stats }; // a given measurer's reads before this build are not its own
   const checker = options.validated ? undefined : GeometryChecker.forRoot(root);
   const nesting = options.validated ? undefined : NestingChecker.forRoot(root);
+  const previews = options.validated ? undefined : PreviewChecker.forRoot(root);
   if (!options.validated) progress('validating manifests');
   const { manifests, problems, geometry } =
-    options.validated ?? (await validateManifests(root, { measurer, geometry: checker, nesting }));
+    options.validated ?? (await validateManifests(root, { measurer, geometry: checker, nesting, previews }));
   if (hasErrors(problems)) return { ok: false, problems };
   const loaded = [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
@@ -304,6 +306,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   if (!options.validated) await measurer.save();
   await checker?.save();
   await nesting?.save();
+  await previews?.save();
   await searchCache.save();
   await saveCache(buildCache);
   const ms = performance.now() - started;
