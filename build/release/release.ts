@@ -53,7 +53,10 @@ import { heldMark } from './site-files.ts';
 import { storePlan } from './site-store.ts';
 import type { DistPlan, WriteStats } from '../output/write-dist.ts';
 
-export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geometry' | 'nesting'> {
+export interface ReleaseOptions extends Pick<
+  ValidateOptions,
+  'measurer' | 'geometry' | 'nesting' | 'previews'
+> {
   thresholds?: Thresholds;
   codeKey?: string; // the property holding each unit's code, when not shapeISO and the like
   /**
@@ -100,11 +103,12 @@ export async function makeRelease(
   version: string,
   options: ReleaseOptions,
 ): Promise<ReleaseOutcome> {
-  const { measurer, geometry, nesting } = options;
+  const { measurer, geometry, nesting, previews } = options;
   // Both at once: each waits on many small reads. A damaged ledger is still said first.
+  // A stale preview is an error here: a release would freeze it beside the data it no longer shows.
   const [ledger, validated] = await Promise.all([
     readLedger(root),
-    validateManifests(root, { measurer, geometry, nesting }),
+    validateManifests(root, { measurer, geometry, nesting, previews, previewsMustMatch: true }),
   ]);
   if (ledger.problems.length) return { status: 'refused', problems: ledger.problems };
   const errors = validated.problems.filter((p) => p.severity === 'error');

@@ -1,8 +1,8 @@
 // preview-stale (issue 26): validate compares each preview with its dataset
 // (the same units by code and name, an extent its simplification could have
 // made), warns once per dataset when it no longer matches (an error with
-// --strict). A preview `geoshelf preview` makes is never stale, however
-// simplified.
+// --strict), and a release refuses it. A preview `geoshelf preview` makes is
+// never stale, however simplified.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -206,6 +206,21 @@ describe('preview-stale: data changed after its preview (manifest run, preview n
     const strict = await cli('validate', '--root', root, '--no-nesting', '--strict');
     expect(strict.code).toBe(1);
     expect(strict.stderr).toContain(`${root}/${line}\n`);
+  });
+
+  it('release refuses a stale preview (an error there) and records nothing', async () => {
+    const root = await previewed();
+    await editData(root, ADM1, (features) => {
+      features[1]!.properties.shapeName = 'Bío Bío';
+      return features;
+    });
+    const refused = await cli('release', '1.0.0', '--root', root);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `${root}/${MANIFEST}: /datasets/0/preview: preview is stale: "Bío Bío" (XT-B) is named "Bío Bío Norte" in it (run: geoshelf preview --root ${root} XTA)\n`,
+    );
+    expect(existsSync(join(root, 'data/releases'))).toBe(false);
+    // Once the preview is made again the release goes ahead: test/release/ edits data that way (editLevel).
   });
 });
 

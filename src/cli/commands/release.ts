@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type { ReleaseChange } from '../../../build/core/shared/api.ts';
 import { GeometryChecker } from '../../../build/geometry/cache.ts';
 import { NestingChecker } from '../../../build/identity/nesting-cache.ts';
+import { PreviewChecker } from '../../../build/manifest/preview-cache.ts';
 import { MeasurementCache } from '../../../build/measure/cache.ts';
 import { versionProblem } from '../../../build/release/ledger.ts';
 import { makeRelease } from '../../../build/release/release.ts';
@@ -24,8 +25,9 @@ Freezes the data under DIR as release VERSION, recorded in DIR/data/releases/VER
 (an opaque ID per unit that stays the same while the unit is the same place),
 the changes since the previous release, and the catalogue as built now, which
 every later build publishes unchanged under releases/VERSION/. Refuses (exit 1) when validate finds
-errors, when the ledger is damaged, or when VERSION is recorded with other
-files; recording the same files again does nothing.
+errors (a preview that no longer matches its data counts as one: run geoshelf
+preview first), when the ledger is damaged, or when VERSION is recorded with
+other files; recording the same files again does nothing.
 
 VERSION: 1 to 32 lower-case letters, digits, "." and "-", starting with a digit
 and ending with a letter or digit, e.g. 2026.11, 1.2.0 or 1.0.0-rc.1.
@@ -98,10 +100,12 @@ export default defineCommand({
     const measurer = MeasurementCache.forRoot(root);
     const geometry = GeometryChecker.forRoot(root);
     const nesting = NestingChecker.forRoot(root, { codeKey: values['code-key'] });
+    const previews = PreviewChecker.forRoot(root);
     const outcome = await makeRelease(root, version, {
       measurer,
       geometry,
       nesting,
+      previews,
       thresholds,
       codeKey: values['code-key'],
       buildSite: (site, validated) =>
@@ -110,6 +114,7 @@ export default defineCommand({
     await measurer.save();
     await geometry.save();
     await nesting.save();
+    await previews.save();
     const code = out.report(outcome.problems, { perFile: PER_FILE });
     const say = values.json ? console.error : console.log;
     if (outcome.status === 'refused') {
