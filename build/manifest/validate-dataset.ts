@@ -144,9 +144,10 @@ function recompute({ folder }: DatasetContext): string[] {
 }
 
 /**
- * Checks the preview's name, size and preview_bytes (a simplified copy: its
- * own bbox may be off; ./validate-preview.ts compares it with the data).
- * Returns whether it is named right, exists and is within the size limit.
+ * Checks the preview's name, size, preview_bytes and that it is GeoJSON (a
+ * simplified copy: its own bbox may be off; ./validate-preview.ts compares it
+ * with the data). Returns whether it is named right, within the size limit
+ * and GeoJSON.
  */
 async function checkPreview(context: DatasetContext, add: Add, at: string): Promise<boolean> {
   const { folder, data, dataset } = context;
@@ -187,6 +188,12 @@ async function checkPreview(context: DatasetContext, add: Add, at: string): Prom
       `file ${preview} has ${found.size} bytes, manifest says ${previewBytes}`,
       { paths: [preview], fix: recompute(context) },
     );
+  }
+  // A map draws it: it must be GeoJSON as much as the data (measured once, cached).
+  const measured = await data.stats(folder, preview);
+  if ('rule' in measured) {
+    add(`${at}/preview`, measured.rule, measured.message, { paths: measured.paths });
+    return false;
   }
   return name === expected;
 }
