@@ -2,10 +2,10 @@
 //
 // 1. Ten releases of the sample data (data/, copied to a scratch root), one
 //    country changed in each (a unit renamed in its ADM1 file, its manifest
-//    updated): how much the ledger (data/releases/) and dist/releases/ grow,
-//    against the bytes of the changed files, measured in the same run. The
-//    changed files are counted two ways: the publisher's (the ADM1 file and
-//    the manifest), and the catalogue's (every file of a plain `build`, no
+//    and preview updated): how much the ledger (data/releases/) and
+//    dist/releases/ grow, against the bytes of the changed files, measured in
+//    the same run. The changed files are counted two ways: the publisher's
+//    (the ADM1 file, its preview and the manifest), and the catalogue's (every file of a plain `build`, no
 //    releases, whose bytes the change alters: the GeoJSON, its downloads,
 //    the country's pages, map and search files), which is what any
 //    publication of the change must hold at least once. Bytes
@@ -30,7 +30,10 @@ import { buildCatalogue } from '../build/build.ts';
 import { cacheDir, listFiles } from '../build/core/files.ts';
 import { GeometryChecker } from '../build/geometry/cache.ts';
 import { NestingChecker } from '../build/identity/nesting-cache.ts';
+import { PreviewChecker } from '../build/manifest/preview-cache.ts';
 import { updateManifests } from '../build/manifest/update-all.ts';
+import { writePreviews } from '../build/preview/write-previews.ts';
+import { MAX_PREVIEW_BYTES } from '../build/core/shared/manifest.ts';
 import { MeasurementCache } from '../build/measure/cache.ts';
 import { readLedger, type ReleaseRecord } from '../build/release/ledger.ts';
 import { publishReleases, releaseStatus } from '../build/release/publish.ts';
@@ -59,26 +62,36 @@ async function release(
   const measurer = MeasurementCache.forRoot(root);
   const geometry = GeometryChecker.forRoot(root);
   const nesting = NestingChecker.forRoot(root);
+  const previews = PreviewChecker.forRoot(root);
   const outcome = await makeRelease(root, version, {
     measurer,
     geometry,
     nesting,
+    previews,
     buildSite: (site, validated) => buildCatalogue({ root, ...site, validated: { ...validated, measurer } }),
   });
-  await Promise.all([measurer.save(), geometry.save(), nesting.save()]);
+  await Promise.all([measurer.save(), geometry.save(), nesting.save(), previews.save()]);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   if (outcome.status !== 'recorded') throw new Error(`release ${version}: ${outcome.status}`);
   return { record: outcome.record, ms, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
-/** Renames the first unit of `iso`'s ADM1 file and updates its manifest; returns the changed files' bytes. */
+/** Renames the first unit of `iso`'s ADM1 file and updates its manifest and preview; returns the changed files' bytes. */
 async function changeCountry(root: string, iso: string, mark: string): Promise<number> {
   const folder = join(root, 'data/earth', iso);
   const file = readdirSync(folder).find((f) => f.endsWith('_ADM1.geojson'));
   if (!file) throw new Error(`${iso} has no ADM1 file`);
+  const preview = `preview/${iso}_ADM1.preview.geojson`;
+  const hashed = (f: string) => {
+    try {
+      return sha256(readFileSync(join(folder, f)));
+    } catch {
+      return ''; // no preview yet
+    }
+  };
   const before = new Map<string, string>();
-  for (const f of [file, 'manifest.json']) before.set(f, sha256(readFileSync(join(folder, f))));
+  for (const f of [file, 'manifest.json', preview]) before.set(f, hashed(f));
   const text = readFileSync(join(folder, file), 'utf8');
   const edited = text.replace(
     /"shapeName":\s*"([^"]*)"/,
@@ -88,8 +101,17 @@ async function changeCountry(root: string, iso: string, mark: string): Promise<n
   writeFileSync(join(folder, file), edited);
   const run = await updateManifests(root, [iso]);
   if (run.problems.length) throw new Error(`manifest ${iso}: ${run.problems[0]!.message}`);
+  // The preview too, as docs/manifests.md's round does: a release refuses a stale one.
+  if (before.get(preview)) {
+    const made = await writePreviews(root, [`${iso}/ADM1`], {
+      maxBytes: MAX_PREVIEW_BYTES,
+      method: 'visvalingam',
+    });
+    if (made.problems.length) throw new Error(`preview ${iso}: ${made.problems[0]!.message}`);
+  }
   let bytes = 0;
   for (const [f, sha] of before) {
+    if (!sha) continue;
     const now = readFileSync(join(folder, f));
     if (sha256(now) !== sha) bytes += now.length;
   }
