@@ -116,15 +116,30 @@ function identityDifferences(
   end: number,
 ): Difference[] {
   const taken = new Set<PreviewUnit>();
-  const find = (test: (u: PreviewUnit) => boolean) => {
-    const found = left.find((u) => !taken.has(u) && test(u));
-    if (found) taken.add(found);
-    return found;
+  // Indexes, not scans: a level of 50,000 units whose codes all changed stays linear.
+  const index = (key: (u: PreviewUnit) => string) => {
+    const map = new Map<string, PreviewUnit[]>();
+    for (const u of left) {
+      const value = key(u);
+      if (!value) continue;
+      const queue = map.get(value);
+      if (queue) queue.push(u);
+      else map.set(value, [u]);
+    }
+    return (value: string) => {
+      const queue = map.get(value);
+      while (queue?.length && taken.has(queue[0]!)) queue.shift();
+      const found = queue?.shift();
+      if (found) taken.add(found);
+      return found;
+    };
   };
+  const withCode = index((u) => u.code);
+  const withName = index((u) => u.name);
   const found: Difference[] = [];
   for (const unit of unmatched) {
-    const byCode = unit.code ? find((u) => u.code === unit.code) : undefined;
-    const byName = byCode || !unit.name ? undefined : find((u) => u.name === unit.name);
+    const byCode = unit.code ? withCode(unit.code) : undefined;
+    const byName = byCode || !unit.name ? undefined : withName(unit.name);
     let text: string;
     if (byCode) text = byCode.name ? `is named "${byCode.name}" in it` : 'has no name in it';
     else if (byName) text = byName.code ? `has code ${byName.code} in it` : 'has no code in it';

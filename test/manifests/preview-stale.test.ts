@@ -158,6 +158,17 @@ describe('preview-stale: data changed after its preview (manifest run, preview n
     ]);
   });
 
+  it('a re-coded unit: matched by its name, with its code in the preview', async () => {
+    const root = await previewed();
+    await editData(root, ADM1, (features) => {
+      features[2]!.properties.shapeISO = 'XT-Z';
+      return features;
+    });
+    expect((await staleLines(root)).lines).toEqual([
+      `${MANIFEST}: /datasets/0/preview: warning: preview is stale: "Cóndor" (XT-Z) has code XT-C in it (run: geoshelf preview XTA)`,
+    ]);
+  });
+
   it('an added unit: missing from the preview', async () => {
     const root = await previewed();
     await editData(root, ADM2, (features) => [
