@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { codeVersion } from '../core/compiled.ts';
 import { cacheDir } from '../core/files.ts';
+import { Slots } from '../core/slots.ts';
 import { comparePreview, type PreviewComparison, type ReadFile, type Staleness } from './preview-compare.ts';
 
 // Bumped whenever what an entry holds changes; a change of the code itself changes every stamp.
@@ -41,6 +42,8 @@ export class PreviewChecker {
   private readonly memo = new Map<string, Promise<Staleness | undefined>>();
   private entries?: Promise<Map<string, CacheEntry>>;
   private changed = false;
+  // Two comparisons at a time: each reads one file at a time through a 1 MiB buffer, on this thread.
+  private readonly slots = new Slots(2);
 
   constructor(
     private readonly options: { cacheFile?: string; code?: string | null } = {},
@@ -94,7 +97,7 @@ export class PreviewChecker {
         return cached.stale ?? undefined;
       }
     }
-    const stale = await this.compare(subject);
+    const stale = await this.slots.run(() => this.compare(subject));
     this.stats.compared++;
     if (cacheFile && this.entries) {
       (await this.entries).set(key, { stamp: stamp!, stale: stale ?? null });
