@@ -69,18 +69,13 @@ export async function comparePreview(c: PreviewComparison): Promise<Staleness | 
   });
 
   // Exact matches as the data streams by (a fresh preview matches every unit so, in order).
-  const waiting = new Map<string, PreviewUnit[]>();
-  for (const unit of previewUnits) {
-    const key = identityKey(unit);
-    const queue = waiting.get(key);
-    if (queue) queue.push(unit);
-    else waiting.set(key, [unit]);
-  }
+  const taken = new Set<PreviewUnit>();
+  const exact = new Queues(previewUnits, identityKey, taken);
   const differences: Difference[] = [];
   const unmatched: (Identity & { order: number })[] = [];
   let order = 0;
   await eachUnit(c.files, keys, (identity, g) => {
-    const match = waiting.get(identityKey(identity))?.shift();
+    const match = exact.take(identityKey(identity));
     if (!match) unmatched.push({ ...identity, order });
     else if (rule) {
       const text = extentDifference(g, summary(g), match, rule);
@@ -88,7 +83,7 @@ export async function comparePreview(c: PreviewComparison): Promise<Staleness | 
     }
     order++;
   });
-  const left = [...waiting.values()].flat().sort((a, b) => a.index - b.index);
+  const left = previewUnits.filter((u) => !taken.has(u));
   differences.push(...identityDifferences(unmatched, left, order));
   if (differences.length === 0) return undefined;
   differences.sort((a, b) => a.order - b.order);
@@ -116,30 +111,12 @@ function identityDifferences(
   end: number,
 ): Difference[] {
   const taken = new Set<PreviewUnit>();
-  // Indexes, not scans: a level of 50,000 units whose codes all changed stays linear.
-  const index = (key: (u: PreviewUnit) => string) => {
-    const map = new Map<string, PreviewUnit[]>();
-    for (const u of left) {
-      const value = key(u);
-      if (!value) continue;
-      const queue = map.get(value);
-      if (queue) queue.push(u);
-      else map.set(value, [u]);
-    }
-    return (value: string) => {
-      const queue = map.get(value);
-      while (queue?.length && taken.has(queue[0]!)) queue.shift();
-      const found = queue?.shift();
-      if (found) taken.add(found);
-      return found;
-    };
-  };
-  const withCode = index((u) => u.code);
-  const withName = index((u) => u.name);
+  const withCode = new Queues(left, (u) => u.code, taken);
+  const withName = new Queues(left, (u) => u.name, taken);
   const found: Difference[] = [];
   for (const unit of unmatched) {
-    const byCode = unit.code ? withCode(unit.code) : undefined;
-    const byName = byCode || !unit.name ? undefined : withName(unit.name);
+    const byCode = unit.code ? withCode.take(unit.code) : undefined;
+    const byName = byCode || !unit.name ? undefined : withName.take(unit.name);
     let text: string;
     if (byCode) text = byCode.name ? `is named "${byCode.name}" in it` : 'has no name in it';
     else if (byName) text = byName.code ? `has code ${byName.code} in it` : 'has no code in it';
@@ -152,6 +129,41 @@ function identityDifferences(
     found.push({ order: end + unit.index, text: `${text} but not in the dataset` });
   }
   return found;
+}
+
+/**
+ * Preview units by a key (units whose key is "" are left out), each taken at
+ * most once, in order; `taken` is shared by queues over the same units.
+ * Lookups, not scans: a level of 50,000 units whose codes all changed stays linear.
+ */
+class Queues {
+  private readonly queues = new Map<string, { units: PreviewUnit[]; next: number }>();
+
+  constructor(
+    units: PreviewUnit[],
+    key: (unit: PreviewUnit) => string,
+    private readonly taken: Set<PreviewUnit>,
+  ) {
+    for (const unit of units) {
+      const value = key(unit);
+      if (!value) continue; // no code (or no name): not matched by it
+      const queue = this.queues.get(value);
+      if (queue) queue.units.push(unit);
+      else this.queues.set(value, { units: [unit], next: 0 });
+    }
+  }
+
+  /** Returns the first unit with key `value` not taken yet, and takes it. */
+  take(value: string): PreviewUnit | undefined {
+    const queue = this.queues.get(value);
+    while (queue && queue.next < queue.units.length) {
+      const unit = queue.units[queue.next++]!;
+      if (this.taken.has(unit)) continue;
+      this.taken.add(unit);
+      return unit;
+    }
+    return undefined;
+  }
 }
 
 /** Returns a unit as messages name it: `"Valparaíso" (CL-VS)`, `"Valparaíso"`, `CL-VS`, or `the unit at /features/3`. */
