@@ -17,6 +17,7 @@ import { NestingChecker } from './identity/nesting-cache.ts';
 import { currentLevelFiles, unitIdsOf, type UnitIds } from './identity/unit-ids.ts';
 import { findManifests } from './manifest/load.ts';
 import { compareManifests } from './manifest/summary.ts';
+import { PreviewChecker } from './manifest/preview-cache.ts';
 import { validateManifests } from './manifest/validate.ts';
 import { MeasurementCache } from './measure/cache.ts';
 import { loadBuildCache, saveCache } from './output/build-cache.ts';
@@ -140,13 +141,15 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
   const measurer = MeasurementCache.forRoot(root);
   const checker = GeometryChecker.forRoot(root);
   const nesting = NestingChecker.forRoot(root);
+  const previews = PreviewChecker.forRoot(root);
   progress('validating manifests');
-  const validated = await validateManifests(root, { measurer, geometry: checker, nesting });
+  const validated = await validateManifests(root, { measurer, geometry: checker, nesting, previews });
   // A refused build writes nothing, not even its caches: the root is left as it was.
   if (!validated.ok || hasErrors(validated.problems)) return { ok: false, problems: validated.problems };
   await measurer.save();
   await checker.save();
   await nesting.save();
+  await previews.save();
   const loaded = [...validated.manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
   let release: ApiReleaseStatus | undefined;

@@ -22,6 +22,7 @@ export const MANIFEST_RULES = [
   'preview-name',
   'preview-size', // a preview over 2 MiB
   'preview-bytes',
+  'preview-stale', // a preview whose units or extents no longer match its dataset's (made before the data changed)
   'part-code-duplicate',
   'part-code', // a part code that cannot name a file on every host (hidden, a separator, a control character)
   'part-path',

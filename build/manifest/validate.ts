@@ -30,6 +30,7 @@ import type { DatasetContext } from './dataset-context.ts';
 import { checkDataset } from './validate-dataset.ts';
 import { NestingChecker } from '../identity/nesting-cache.ts';
 import { checkNesting } from './validate-nesting.ts';
+import { PreviewChecker } from './preview-cache.ts';
 
 export type { LoadedManifest } from './load.ts';
 
@@ -54,7 +55,11 @@ export interface ValidateOptions {
   // Checks that each level's units lie in their parents in the level above; false skips it.
   // Default: as `geometry`'s (cached under `<root>/.cache/` unless a measurer is given).
   nesting?: Pick<NestingChecker, 'check'> | false;
-  strict?: boolean; // OGC geometry and nesting problems are errors, not warnings (validate --strict)
+  // Compares each preview with its dataset (preview-stale); false skips it.
+  // Default: as `geometry`'s (cached under `<root>/.cache/` unless a measurer is given).
+  previews?: Pick<PreviewChecker, 'check'> | false;
+  strict?: boolean; // OGC geometry, nesting and preview-stale problems are errors, not warnings (validate --strict)
+  previewsMustMatch?: boolean; // preview-stale problems are errors (release: a stale preview is never frozen)
 }
 
 /**
@@ -105,17 +110,30 @@ export async function validateManifests(root: string, options: ValidateOptions =
       ? NestingChecker.forRoot(root, { noCache: options.measurer !== undefined })
       : undefined;
   const nesting = options.nesting === false ? undefined : (options.nesting ?? ownNesting);
+  const ownPreviews =
+    options.previews === undefined
+      ? PreviewChecker.forRoot(root, { noCache: options.measurer !== undefined })
+      : undefined;
+  const previews = options.previews === false ? undefined : (options.previews ?? ownPreviews);
 
   const subjects: Subject[] = [
     ...loaded.manifests.map(({ file, manifest }) => subjectOf(file, manifest)),
     ...loaded.invalid.map(({ file, value }) => partialSubjectOf(file, value)),
   ];
   const found = await Promise.all(
-    subjects.map((subject) => checkSubject(subject, data, options.strict ?? false, nesting)),
+    subjects.map((subject) =>
+      checkSubject(
+        subject,
+        data,
+        { previews, previewsMustMatch: options.previewsMustMatch, strict: options.strict ?? false },
+        nesting,
+      ),
+    ),
   );
   await ownMeasurer?.save();
   await ownChecker?.save();
   await ownNesting?.save();
+  await ownPreviews?.save();
 
   // Report in file order: for each manifest, its JSON/schema problems, then the
   // others (geometry problems name their GeoJSON file but follow their manifest).
@@ -209,9 +227,10 @@ function partialSubjectOf(file: string, value: unknown): Subject {
 async function checkSubject(
   subject: Subject,
   data: DataFiles,
-  strict: boolean,
+  checks: Pick<DatasetContext, 'previews' | 'previewsMustMatch'> & { strict: boolean },
   nesting?: Pick<NestingChecker, 'check'>,
 ): Promise<Problem[]> {
+  const { strict } = checks;
   const { file, folder } = subject;
   const problems: Problem[] = [];
   const add = (pointer: string, rule: ManifestRule, message: string, paths?: string[]) =>
@@ -245,6 +264,8 @@ async function checkSubject(
     folder: `data/${folder.body}/${folder.iso}/`,
     data,
     strict,
+    previews: checks.previews,
+    previewsMustMatch: checks.previewsMustMatch,
     lonLat: subject.lonLat,
   };
   const datasetProblems = await Promise.all(

@@ -21,6 +21,7 @@ import { NestingChecker } from '../identity/nesting-cache.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../identity/thresholds.ts';
 import { currentLevelFiles, unitIdsOf } from '../identity/unit-ids.ts';
 import { compareManifests } from '../manifest/summary.ts';
+import { PreviewChecker } from '../manifest/preview-cache.ts';
 import { validateManifests, type CheckedManifestFile, type ValidateOptions } from '../manifest/validate.ts';
 import { MeasurementCache } from '../measure/cache.ts';
 import { releasedFiles, sameFiles } from './files.ts';
@@ -42,7 +43,7 @@ import { heldMark } from './site-files.ts';
 import { storePlan } from './store.ts';
 import { compareVersions } from './versions.ts';
 
-export interface ReleaseOptions extends Pick<ValidateOptions, 'geometry' | 'nesting'> {
+export interface ReleaseOptions extends Pick<ValidateOptions, 'geometry' | 'nesting' | 'previews'> {
   measurer?: MeasurementCache; // default: the root's (saved after)
   thresholds?: Thresholds;
   codeKey?: string; // the property holding each unit's code, when not shapeISO and the like
@@ -85,11 +86,20 @@ async function release(root: string, version: string, options: ReleaseOptions): 
   const measurer = options.measurer ?? MeasurementCache.forRoot(root);
   const geometry = options.geometry ?? GeometryChecker.forRoot(root);
   const nesting = options.nesting ?? NestingChecker.forRoot(root, { codeKey: options.codeKey });
+  const previews = options.previews ?? PreviewChecker.forRoot(root);
   const ledger = readLedger(root);
-  const validated = await validateManifests(root, { measurer, geometry, nesting });
+  // A preview that no longer matches its data is an error here: a release would freeze it.
+  const validated = await validateManifests(root, {
+    measurer,
+    geometry,
+    nesting,
+    previews,
+    previewsMustMatch: true,
+  });
   if (!options.measurer) await measurer.save();
   if (options.geometry === undefined) await (geometry as GeometryChecker).save();
   if (options.nesting === undefined) await (nesting as NestingChecker).save();
+  if (options.previews === undefined) await (previews as PreviewChecker).save();
   // A damaged ledger is said alone: nothing can be recorded on it, whatever the data.
   if (ledger.problems.length)
     return { status: 'refused', problems: [...ledger.warnings, ...ledger.problems] };

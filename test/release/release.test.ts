@@ -15,7 +15,7 @@ import { listFiles } from '../../build/core/files.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import { BASE_MARK, readLedger } from '../../build/release/ledger.ts';
-import { BIN, CHILD_BOUND_MS, cli, copyDataTree } from '../support/cli.ts';
+import { BIN, CHILD_BOUND_MS, cli, copyDataTree, editLevel } from '../support/cli.ts';
 import { ledgerRelease } from '../support/ledger.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
@@ -38,11 +38,9 @@ async function ledgerState(root: string): Promise<Record<string, string>> {
   return out;
 }
 
-/** Edits CHL_ADM1 (a string replacement) and updates its manifest's derived fields. */
+/** Edits CHL_ADM1 (a string replacement), then updates its manifest's derived fields and its preview. */
 async function edit(root: string, from: string, to: string): Promise<void> {
-  const path = join(root, ADM1);
-  writeFileSync(path, readFileSync(path, 'utf8').replace(from, to));
-  expect((await cli('manifest', '--root', root, 'CHL')).code).toBe(0);
+  await editLevel(root, ADM1, from, to);
 }
 
 describe('geoshelf release', () => {
@@ -159,7 +157,7 @@ describe('geoshelf release', () => {
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(sha);
   });
 
-  it('a release validates once: its catalogue build does not validate again, and reads only the changed level file', async () => {
+  it('a release validates once: its catalogue build does not validate again, and reads only the changed level and its preview', async () => {
     const root = copyDataTree(FIXTURE, TMP);
     /** Releases `version` as the CLI does; returns the GeoJSON files its catalogue's plan read. */
     const release = async (version: string) => {
@@ -176,8 +174,9 @@ describe('geoshelf release', () => {
     const first = await release('1.0.0');
     await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
     const second = await release('1.1.0');
-    // The build takes what the release validated; it reads CHL_ADM1 to draw its map and cut its tiles, and nothing else.
-    expect(second).toEqual({ read: 2, validatedAgain: false });
+    // The build takes what the release validated; it reads CHL_ADM1 to draw its map and cut its tiles, and
+    // its new preview (the country page's map), and nothing else.
+    expect(second).toEqual({ read: 3, validatedAgain: false });
     expect(first.read).toBeGreaterThan(second.read!);
   });
 

@@ -19,10 +19,11 @@ Freezes the data under DIR as release VERSION, recorded in DIR/data/releases/VER
 (an opaque ID per unit that stays the same while the unit is the same place),
 the changes since the previous release, and the catalogue as built now, which
 every later build publishes unchanged under releases/VERSION/ (whatever --base
-build is given). Refuses (exit 1) when validate finds errors, when the ledger is
-damaged, when VERSION is recorded with other files or does not come after the
-latest release, or when nothing changed since it; recording the same files
-again as the same VERSION does nothing.
+build is given). Refuses (exit 1) when validate finds errors (a preview that no
+longer matches its data counts as one: run geoshelf preview first), when the
+ledger is damaged, when VERSION is recorded with other files or does not come
+after the latest release, or when nothing changed since it; recording the same
+files again as the same VERSION does nothing.
 
 VERSION: 1 to 32 lower-case letters, digits, "." and "-", starting with a digit
 and ending with a letter or digit, e.g. 2026.11, 1.2.0 or 1.0.0-rc.1. Versions
