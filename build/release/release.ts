@@ -220,7 +220,7 @@ async function identify(
       }
       previousLevels.set(level.level, { units, ids: level.ids });
     }
-    const found = identifyCountry({
+    const found = await identifyCountry({
       country: manifest.iso_a3,
       version,
       levels: vintages,

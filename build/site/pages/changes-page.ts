@@ -36,6 +36,7 @@ export function renderChangesPage(context: PageContext, feed: ReleaseFeed): stri
   const detail = (c: ReleaseChange): Html | string => {
     switch (c.type) {
       case 'added':
+        return markup`${unit(c.id)}${c.restored ? ' (restored: the ID it had before its removal)' : ''}`;
       case 'removed':
       case 'attributes':
         return markup`${unit(c.id)}${c.type === 'attributes' ? markup`: ${c.keys.join(', ')}` : ''}`;
