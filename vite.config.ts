@@ -21,6 +21,7 @@ const LONG = [
   'test/compile.test.ts', // compiles lib/ again several times (esbuild and vite)
   'test/release/copies.test.ts', // two releases, three runs of scripts/publish-cdn.sh against a stand-in rclone
   'test/release/unit-ids.test.ts', // builds released catalogues and reads every download's unit_id back with GDAL
+  'test/release/model/model-fresh.test.ts', // 1,200 random edit scripts from a fresh seed, each feed against its truth
 ];
 
 export default defineConfig({

@@ -15,7 +15,7 @@ import { findParents, parentLevels } from './parents.ts';
 import { RetiredCandidates, restoredIds, type RetiredUnits } from './restore.ts';
 import type { Thresholds } from './thresholds.ts';
 
-export type { RetiredUnits } from './restore.ts';
+export { retiredFromReleases, type RetiredUnits } from './restore.ts';
 
 /** Where a unit is in a release: its file and its index among that file's features. */
 export interface Place {
@@ -138,7 +138,7 @@ export async function identifyCountry(
       ? result.changes.filter((c) => c.type === 'added')
       : vintage.units.map((_, n) => ({ type: 'added', new: n }));
     const back = await restoredIds(
-      retired.of(level),
+      added.length && input.retired ? retired.of(level) : [],
       added.map((c) => vintage.units[(c as { new: number }).new]!),
       input.retired,
       input.thresholds,

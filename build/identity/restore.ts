@@ -21,6 +21,37 @@ import type { Thresholds } from './thresholds.ts';
  */
 export type RetiredUnits = (entries: RegistryUnit[]) => Promise<(LevelUnit | undefined)[]>;
 
+/** One level of a country as a past release recorded it: its unit IDs and units, in the same order. */
+export interface ReleasedLevelUnits {
+  ids: string[];
+  units: LevelUnit[];
+}
+
+/**
+ * Returns a RetiredUnits lookup over past releases: `read(version, country,
+ * level)` gives a level as release `version` recorded it (undefined when it
+ * has none), read once per release and level asked for.
+ */
+export function retiredFromReleases(
+  read: (version: string, country: string, level: Level) => Promise<ReleasedLevelUnits | undefined>,
+): RetiredUnits {
+  return async (entries) => {
+    const levels = new Map<string, Promise<Map<string, LevelUnit | undefined> | undefined>>();
+    const unitsOf = (e: RegistryUnit) => {
+      const key = `${e.last_seen}\0${e.country}\0${e.level}`;
+      let found = levels.get(key);
+      if (!found) {
+        found = read(e.last_seen, e.country, e.level).then(
+          (l) => l && new Map(l.ids.map((id, i) => [id, l.units[i]] as const)),
+        );
+        levels.set(key, found);
+      }
+      return found;
+    };
+    return Promise.all(entries.map(async (e) => (await unitsOf(e))?.get(e.id)));
+  };
+}
+
 /** The retired units of one country, by level, found once per release of the country. */
 export class RetiredCandidates {
   private byLevel?: Map<Level, RegistryUnit[]>;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { RegistryUnit, ReleaseChange } from '../../build/core/shared/api.ts';
 import type { LevelUnit } from '../../build/identity/level.ts';
 import { matchUnits } from '../../build/identity/match.ts';
-import { identifyCountry, type PreviousLevel } from '../../build/identity/registry.ts';
+import { identifyCountry, retiredFromReleases, type PreviousLevel } from '../../build/identity/registry.ts';
 import { DEFAULT_THRESHOLDS } from '../../build/identity/thresholds.ts';
 import { counties, unit, type Feature } from './counties.ts';
 
@@ -17,7 +17,7 @@ const COLUMN = ['44007', '44003', '44009']; // Providence, Kent and Washington, 
 /** Releases levels of Rhode Island's counties one after another, as `release` does. */
 class Releases {
   readonly registry = new Map<string, RegistryUnit>();
-  readonly last = new Map<string, LevelUnit>(); // ID → unit as last released
+  readonly released = new Map<string, { ids: string[]; units: LevelUnit[] }>(); // by version
   private previous?: PreviousLevel;
   private version = 0;
 
@@ -32,10 +32,10 @@ class Releases {
       registry: this.registry,
       thresholds: DEFAULT_THRESHOLDS,
       ignored: IGNORED,
-      retired: async (entries) => entries.map((e) => this.last.get(e.id)),
+      retired: retiredFromReleases(async (version) => this.released.get(version)),
     });
     const ids = r.units.map((u) => u.id);
-    ids.forEach((id, n) => this.last.set(id, units[n]!));
+    this.released.set(String(this.version), { ids, units });
     this.previous = { units, ids };
     return { ids, changes: r.changes };
   }

@@ -104,9 +104,17 @@ export function jitter(mp: MP, random: () => number, metres: number): MP {
 
 const rounded = (mp: polygonClipping.MultiPolygon): MP => mapPositions(mp as MP, (p) => p);
 
-/** Returns the union of `a` and `b`. */
+/**
+ * Returns the union of `a` and `b`, dissolved as a publisher's tool would:
+ * slivers (holes and parts under 10⁻⁴ of the area, e.g. the gaps along a
+ * border re-digitised on one side only) are dropped.
+ */
 export function union(a: MP, b: MP): MP {
-  return rounded(polygonClipping.union(a as polygonClipping.Geom, b as polygonClipping.Geom));
+  const u = rounded(polygonClipping.union(a as polygonClipping.Geom, b as polygonClipping.Geom));
+  const least = 1e-4 * areaOf(u);
+  return u
+    .map((poly) => poly.filter((ring, r) => r === 0 || areaOf([[ring]]) >= least))
+    .filter((poly) => areaOf([poly]) >= least);
 }
 
 /** Returns the area (degree²) that `a` and `b` share. */
