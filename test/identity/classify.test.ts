@@ -8,8 +8,10 @@ import type { LevelUnit } from '../../build/identity/level.ts';
 import { matchUnits, type Change } from '../../build/identity/match.ts';
 import { identifyCountry, type LevelVintage, type PreviousLevel } from '../../build/identity/registry.ts';
 import type { Level } from '../../build/core/shared/manifest.ts';
+import { median, neighbourMedians } from '../../build/identity/noise.ts';
 import { DEFAULT_THRESHOLDS } from '../../build/identity/thresholds.ts';
 import { scale, translate, type MP } from '../release/model/geometry.ts';
+import { rng } from '../release/model/level.ts';
 import { counties, state, unit, type Feature } from './counties.ts';
 
 type Geometry = Extract<Change, { type: 'geometry' }>;
@@ -129,5 +131,39 @@ describe('a level of one unit is judged by its lineage: the country’s larger l
   it('without a larger level, the fixed limits: even a state redrawn by an independent source is a boundary change', async () => {
     expect((await vermont(vt(2015), { adm0: vt(2017).adm0 }))?.kind).toBe('boundary');
     expect((await vermont(vt(2017), { adm0: vt(2017).adm0 }))?.kind).toBe(undefined);
+  });
+});
+
+describe('the neighbours’ noise: the median offset of the k nearest other pairs', () => {
+  it('agrees with a brute-force search on random points, clustered and spread, for k = 1, 3, 8 and more than there are', () => {
+    const random = rng(7);
+    for (const [n, spread] of [
+      [1, 1],
+      [2, 1],
+      [9, 1],
+      [300, 1e6],
+      [300, 1],
+      [500, 0],
+    ] as const) {
+      // Half the points in a tight cluster, half spread out: the grid's cells are uneven.
+      const xs = Float64Array.from({ length: n }, (_, i) => (i % 2 ? spread : 1) * random() * 1000);
+      const ys = Float64Array.from({ length: n }, (_, i) => (i % 2 ? spread : 1) * random() * 1000);
+      const values = Float64Array.from({ length: n }, () => Math.floor(random() * 100));
+      // Each point's others, nearest first (ties by index), and the distances: computed once for every k.
+      const order = Array.from({ length: n }, (_, i) => {
+        const d = (j: number) => (xs[i]! - xs[j]!) ** 2 + (ys[i]! - ys[j]!) ** 2;
+        const others = [...Array(n).keys()].filter((j) => j !== i).map((j) => [d(j), j] as const);
+        return others.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      });
+      for (const k of [1, 3, 8, 1000]) {
+        const got = neighbourMedians(xs, ys, values, k);
+        // Ties at the k-th distance make the choice of neighbours arbitrary: compare where it is unique.
+        const wrong = order.filter((others, i) => {
+          const tied = k < others.length && others[k - 1]![0] === others[k]![0];
+          return !tied && !Object.is(got[i], median(others.slice(0, k).map(([, j]) => values[j]!)));
+        });
+        expect(wrong).toEqual([]);
+      }
+    }
   });
 });
