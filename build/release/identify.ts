@@ -13,7 +13,13 @@ import type { RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
 import type { Level, MeasuredFile } from '../core/shared/manifest.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS } from '../identity/keys.ts';
 import { readLevelUnits, type LevelUnit } from '../identity/level.ts';
-import { identifyCountry, retire, type LevelVintage, type PreviousLevel } from '../identity/registry.ts';
+import {
+  identifyCountry,
+  retire,
+  retiredFromReleases,
+  type LevelVintage,
+  type PreviousLevel,
+} from '../identity/registry.ts';
 import type { Thresholds } from '../identity/thresholds.ts';
 import type { CheckedManifestFile } from '../manifest/validate.ts';
 import type { Ledger, LedgerRelease, ReleasedFile, ReleasedLevel, ReleaseRecord } from './ledger.ts';
@@ -75,6 +81,14 @@ export async function identify(input: IdentifyInput): Promise<Made> {
   const levels: ReleasedLevel[] = [];
   const changes: ReleaseChange[] = [];
   const seen = new Set<string>(); // countries of this release
+  // A removed unit's last units are in the release it was last seen in: read from the ledger when a
+  // level has a new unit that might be it.
+  const retired = retiredFromReleases(async (v, country, level) => {
+    const release = ledger.releases.find((r) => r.record.version === v);
+    const recorded = release?.record.levels.find((l) => l.country === country && l.level === level);
+    if (!recorded) return undefined;
+    return { ids: recorded.ids, units: await storedLevelUnits(root, ledger, recorded, codeKey) };
+  });
   for (const m of input.manifests) {
     const { manifest } = m;
     const key = `${manifest.body}/${manifest.iso_a3}`;
@@ -114,7 +128,7 @@ export async function identify(input: IdentifyInput): Promise<Made> {
         ids: level.ids,
       });
     }
-    const found = identifyCountry({
+    const found = await identifyCountry({
       country: manifest.iso_a3,
       version,
       levels: vintages,
@@ -122,6 +136,7 @@ export async function identify(input: IdentifyInput): Promise<Made> {
       registry,
       thresholds: input.thresholds,
       ignored,
+      retired, // units removed before, which may come back with their IDs
     });
     const isNew = previous !== undefined && old.length === 0;
     if (isNew) {
@@ -139,7 +154,7 @@ export async function identify(input: IdentifyInput): Promise<Made> {
       if (previous && !old.some((l) => l.level === n.level)) {
         changes.push({ type: 'level-added', country: manifest.iso_a3, level: n.level, units: ids.length });
         // A country's first release names no unit (identifyCountry compares with nothing): each is added.
-        if (isNew) changes.push(...ids.map((u): ReleaseChange => added(u)));
+        if (isNew) changes.push(...ids.map((u) => added(u, version)));
       }
     }
     changes.push(...found.changes);
@@ -190,9 +205,18 @@ function made(
   return { record, registry: sorted, changes };
 }
 
-/** The `added` entry of a unit of a new country. */
-function added(u: RegistryUnit): ReleaseChange {
-  return { type: 'added', country: u.country, level: u.level, id: u.id, code: u.code, name: u.name };
+/** The `added` entry of a unit of a new country; `restored` when it is a unit removed before, back with its ID. */
+function added(u: RegistryUnit, version: string): ReleaseChange {
+  const restored = u.first_seen !== version ? { restored: true as const } : {};
+  return {
+    type: 'added',
+    country: u.country,
+    level: u.level,
+    id: u.id,
+    code: u.code,
+    name: u.name,
+    ...restored,
+  };
 }
 
 /** Retires every unit of a level that is no longer released, and returns its `level-removed` and units' `removed` entries. */

@@ -30,8 +30,10 @@ function idsOf(c: ReleaseChange): string[] {
 /** Returns one line saying what a change did to the unit `id`. */
 function summary(c: UnitChange, id: string, name: (id: string) => string): string {
   switch (c.type) {
-    case 'added':
-      return c.derived_from ? `added, from ${c.derived_from.map(name).join(' + ')}` : 'added';
+    case 'added': {
+      const verb = c.restored ? 'restored with its earlier ID' : 'added';
+      return c.derived_from ? `${verb}, from ${c.derived_from.map(name).join(' + ')}` : verb;
+    }
     case 'removed':
       return 'removed';
     case 'renamed':

@@ -120,6 +120,8 @@ describe('geoshelf release', () => {
         country: 'CHL',
         level: 'ADM1',
         id: antofagasta.id,
+        code: 'CL-AN',
+        name: 'Antofagasta Norte',
         from: 'Antofagasta',
         to: 'Antofagasta Norte',
         spelling_only: false,

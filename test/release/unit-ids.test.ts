@@ -258,7 +258,17 @@ describe('history across releases', () => {
         version: '2',
         previous: '1',
         units,
-        changes: [{ type: 'merged', country: 'XTA', level: 'ADM1', old: [a.id, b.id], new: [ab.id] }],
+        changes: [
+          {
+            type: 'merged',
+            country: 'XTA',
+            level: 'ADM1',
+            old: [a.id, b.id],
+            new: [ab.id],
+            old_units: [a, b],
+            new_units: [ab],
+          },
+        ],
         countries: new Set(['XTA']),
       },
       { version: '1', previous: null, units, changes: [], countries: new Set(['XTA']) },

@@ -177,7 +177,8 @@ export interface GeometryChangeMetrics {
   area_change: number | null; // (new − old) / old; null when one side has no area
   symmetric_difference: number | null; // share of the old area
   max_distance_m: number | null; // discrete Hausdorff distance, metres
-  offset_m: number | null; // ν, the pair's median vertex offset, metres
+  offset_m: number | null; // ν, the pair's own median vertex offset, metres
+  reference_offset_m: number | null; // ν_ref, the noise it was judged against: its neighbours' median ν
 }
 
 interface ChangeOf {
@@ -185,16 +186,29 @@ interface ChangeOf {
   level: Level;
 }
 
-/** A change of one unit (by ID), or of several (a merge, a split). */
+/** A unit as a change names it: for a unit in the release, its code and name there; for one that left, as it last was. */
+export interface ChangedUnit {
+  id: string;
+  code: string; // "" when none
+  name: string;
+}
+
+/** A change of one unit (by ID), or of several (a merge, a split), each unit named by its code and name too. */
 export type UnitChange = ChangeOf &
   (
-    | { type: 'added'; id: string; code: string; name: string; derived_from?: string[] }
-    | { type: 'removed'; id: string; code: string; name: string }
-    | { type: 'renamed'; id: string; from: string; to: string; spelling_only: boolean }
-    | { type: 'recoded'; id: string; from: string; to: string; by: 'name' | 'geometry' }
-    | { type: 'attributes'; id: string; keys: string[] }
-    | ({ type: 'geometry'; id: string } & GeometryChangeMetrics)
-    | { type: 'merged' | 'split' | 'reorganised'; old: string[]; new: string[] }
+    | ({ type: 'added'; derived_from?: string[]; restored?: true } & ChangedUnit) // restored: a removed unit back, with its old ID
+    | ({ type: 'removed' } & ChangedUnit)
+    | ({ type: 'renamed'; from: string; to: string; spelling_only: boolean } & ChangedUnit)
+    | ({ type: 'recoded'; from: string; to: string; by: 'name' | 'geometry' } & ChangedUnit)
+    | ({ type: 'attributes'; keys: string[] } & ChangedUnit)
+    | ({ type: 'geometry' } & ChangedUnit & GeometryChangeMetrics)
+    | {
+        type: 'merged' | 'split' | 'reorganised';
+        old: string[];
+        new: string[];
+        old_units: ChangedUnit[]; // the units of `old`, in the same order
+        new_units: ChangedUnit[];
+      }
   );
 
 /** A country that a release has and the one before had not, or the other way round; its units follow as `added` or `removed`. */

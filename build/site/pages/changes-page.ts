@@ -44,6 +44,7 @@ export function renderChangesPage(context: PageContext, feed: ReleaseFeed): stri
       case 'level-removed':
         return markup`<code>${c.country}</code> ${c.level} <small>${formatInt(c.units)} units, each listed below</small>`;
       case 'added':
+        return markup`${unit(c.id)}${c.restored ? ' (restored: the ID it had before its removal)' : ''}`;
       case 'removed':
       case 'attributes':
         return markup`${unit(c.id)}${c.type === 'attributes' ? markup`: ${c.keys.join(', ')}` : ''}`;
