@@ -14,7 +14,8 @@ export const CRUISED = ['bin', 'build', 'src', 'scripts', 'bench'];
  * The pipeline's folders under build/, lowest first: each imports only the
  * ground floor and the folders before it. geojson/ is the one reader; geo/
  * the map projection, framing, antimeridian and topology several stages
- * share; output/ writes dist/ and keeps the build's cache; build/build.ts
+ * share; coverage/ checks how a level's units fit together (and shares its
+ * edges' topology); output/ writes dist/ and keeps the build's cache; build/build.ts
  * (not a folder) wires them and is imported by the CLI only.
  */
 export const STAGES = [
@@ -23,6 +24,7 @@ export const STAGES = [
   'geometry',
   'measure',
   'identity',
+  'coverage',
   'manifest',
   'formats',
   'preview',

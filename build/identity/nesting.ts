@@ -35,6 +35,24 @@ export interface NestingIssue {
 }
 
 /**
+ * How a level lies in the level above, over all its units (areas planar, in
+ * coordinate units²): validate's one summary per pair of levels.
+ */
+export interface NestingSummary {
+  units: number; // units with area
+  area: number; // their total area
+  inside: number; // the part of it inside each unit's parent
+  covered: number; // the part of it inside any unit of the level above
+  parentArea: number; // the level above's total area
+}
+
+/** What the nesting check of a level finds: the units outside their parents, and the summary. */
+export interface LevelNesting {
+  issues: NestingIssue[];
+  summary: NestingSummary;
+}
+
+/**
  * Returns the units of `files` (one level, or the parts of it that can be
  * read) more than NESTING_LIMIT of whose area lies outside their parent in
  * `parentFiles` (the whole level above), and those with no parent at all.
@@ -46,6 +64,19 @@ export async function checkLevelNesting(
   parentFiles: LevelFile[],
   codeKey?: string, // the property holding each unit's code (release --code-key), else the usual ones
 ): Promise<NestingIssue[]> {
+  return (await measureLevelNesting(files, parentFiles, codeKey)).issues;
+}
+
+/**
+ * Returns what checkLevelNesting does, and the level's summary: how much of
+ * its area lies in its units' parents, how much in the level above at all,
+ * and that level's area (so the share of the parent level its units cover).
+ */
+export async function measureLevelNesting(
+  files: LevelFile[],
+  parentFiles: LevelFile[],
+  codeKey?: string,
+): Promise<LevelNesting> {
   const parents: LevelUnit[] = [];
   const parentRefs: UnitRef[] = [];
   for (const file of parentFiles) {
@@ -60,13 +91,19 @@ export async function checkLevelNesting(
   }
   const finder = new ParentFinder(parents);
   const issues: NestingIssue[] = [];
+  const summary: NestingSummary = { units: 0, area: 0, inside: 0, covered: 0, parentArea: 0 };
+  for (const p of parents) summary.parentArea += p.shape?.area ?? 0;
   for (const file of files) {
     await eachLevelUnit(
       file.real,
       (u, feature) => {
         if (!u.shape) return;
-        const { parent, by, inside } = finder.find(u);
+        const { parent, by, inside, covered } = finder.find(u, true);
         const outside = Math.min(1, Math.max(0, 1 - inside / u.shape.area));
+        summary.units++;
+        summary.area += u.shape.area;
+        summary.inside += Math.min(inside, u.shape.area);
+        summary.covered += Math.min(covered ?? inside, u.shape.area);
         if (parent >= 0 && outside <= NESTING_LIMIT) return;
         const issue: NestingIssue = { unit: refOf(file, u, feature), parentCode: u.parent, by, outside };
         if (parent >= 0) issue.parent = parentRefs[parent]!;
@@ -81,7 +118,7 @@ export async function checkLevelNesting(
       codeKey,
     );
   }
-  return issues;
+  return { issues, summary };
 }
 
 function refOf(file: LevelFile, u: LevelUnit, feature: number): UnitRef {

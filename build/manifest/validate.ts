@@ -6,7 +6,7 @@ import { DataFiles } from './data-files.ts';
 import type { Problem } from '../core/problem.ts';
 import type { ManifestRule } from '../core/rules.ts';
 import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
-import type { Body, Dataset, Manifest, Source } from '../core/shared/manifest.ts';
+import type { Body, Dataset, Level, Manifest, Source } from '../core/shared/manifest.ts';
 import { MeasurementCache } from '../measure/cache.ts';
 import { CHECKED_PARALLEL_MIN_BYTES } from '../measure/measure.ts';
 import { warmSegmentWorker } from '../measure/parallel.ts';
@@ -19,6 +19,10 @@ import type { DatasetContext } from './dataset-context.ts';
 import { checkDataset } from './validate-dataset.ts';
 import { NestingChecker } from '../identity/nesting-cache.ts';
 import { checkNesting } from './validate-nesting.ts';
+import { CoverageChecker } from '../coverage/cache.ts';
+import { GAP_WIDTH_M } from '../coverage/coverage.ts';
+import { checkCoverage } from './validate-coverage.ts';
+import type { LevelCoverageFigures } from '../core/shared/api.ts';
 
 export type { LoadedManifest } from './load.ts';
 
@@ -42,8 +46,13 @@ export interface ValidateOptions {
   geometry?: Pick<GeometryChecker, 'check'> | false;
   // Checks that each level's units lie in their parents in the level above; false skips it.
   // Default: as `geometry`'s (cached under `<root>/.cache/` unless a measurer is given).
-  nesting?: Pick<NestingChecker, 'check'> | false;
-  strict?: boolean; // OGC geometry and nesting problems are errors, not warnings (validate --strict)
+  nesting?: Pick<NestingChecker, 'checkLevel'> | false;
+  // Checks that each level's units form a coverage (no overlaps, gaps or edges that do not
+  // match); false skips it. Default: as `geometry`'s (cached unless a measurer is given).
+  coverage?: Pick<CoverageChecker, 'check'> | false;
+  gapWidthM?: number; // holes of a level's union at most this wide are gaps (default GAP_WIDTH_M)
+  verbose?: boolean; // one nesting problem per unit outside its parent, not one summary per pair of levels
+  strict?: boolean; // OGC geometry, nesting and coverage problems are errors, not warnings (validate --strict)
 }
 
 /** What validateManifests finds: the manifests that pass the schema, every problem, and each checked file's geometry status. */
@@ -51,6 +60,7 @@ export interface Validation {
   manifests: LoadedManifest[];
   problems: Problem[];
   geometry: Map<string, GeometryCounts>; // by path, e.g. "data/earth/CHL/CHL_ADM1.geojson"
+  coverage: Map<string, LevelCoverageFigures>; // by level, e.g. "earth/CHL/ADM1"
 }
 
 /**
@@ -78,28 +88,44 @@ export async function validateManifests(root: string, options: ValidateOptions =
       ? NestingChecker.forRoot(root, { noCache: options.measurer !== undefined })
       : undefined;
   const nesting = options.nesting === false ? undefined : (options.nesting ?? ownNesting);
+  const ownCoverage =
+    options.coverage === undefined
+      ? CoverageChecker.forRoot(root, { noCache: options.measurer !== undefined })
+      : undefined;
+  const coverage = options.coverage === false ? undefined : (options.coverage ?? ownCoverage);
+  const checks: Checks = {
+    strict: options.strict ?? false,
+    verbose: options.verbose ?? false,
+    gapWidthM: options.gapWidthM ?? GAP_WIDTH_M,
+    nesting,
+    coverage,
+  };
 
   const subjects: Subject[] = [
     ...loaded.manifests.map(({ file, manifest }) => subjectOf(file, manifest)),
     ...loaded.invalid.map(({ file, value }) => partialSubjectOf(file, value)),
   ];
-  const found = await Promise.all(
-    subjects.map((subject) => checkSubject(subject, data, options.strict ?? false, nesting)),
-  );
+  const found = await Promise.all(subjects.map((subject) => checkSubject(subject, data, checks)));
   await ownMeasurer?.save();
   await ownChecker?.save();
   await ownNesting?.save();
+  await ownCoverage?.save();
 
   // Report in file order: for each manifest, its JSON/schema problems, then the
   // others (geometry problems name their GeoJSON file but follow their manifest).
   const byFile = new Map<string, Problem[]>(files.map((file) => [file, []]));
   for (const problem of loaded.problems) byFile.get(problem.file)!.push(problem);
-  subjects.forEach((subject, i) => byFile.get(subject.file)!.push(...found[i]!));
+  const figures = new Map<string, LevelCoverageFigures>();
+  subjects.forEach((subject, i) => {
+    byFile.get(subject.file)!.push(...found[i]!.problems);
+    const { body, iso } = subject.folder;
+    for (const [level, f] of found[i]!.figures) figures.set(`${body}/${iso}/${level}`, f);
+  });
   const geometry = new Map<string, GeometryCounts>();
   for (const [file, result] of await data.geometryResults()) {
     geometry.set(file, { checked: result.checked, invalid: invalidFeatures(result) });
   }
-  return { manifests: loaded.manifests, problems: [...byFile.values()].flat(), geometry };
+  return { manifests: loaded.manifests, problems: [...byFile.values()].flat(), geometry, coverage: figures };
 }
 
 /** Returns the size of the largest file the manifests state (`bytes` of datasets and parts). */
@@ -143,12 +169,21 @@ function partialSubjectOf(file: string, value: unknown): Subject {
   };
 }
 
+/** The checks between files of a manifest, and how they report. */
+interface Checks {
+  strict: boolean;
+  verbose: boolean;
+  gapWidthM: number;
+  nesting?: Pick<NestingChecker, 'checkLevel'>;
+  coverage?: Pick<CoverageChecker, 'check'>;
+}
+
 async function checkSubject(
   subject: Subject,
   data: DataFiles,
-  strict: boolean,
-  nesting?: Pick<NestingChecker, 'check'>,
-): Promise<Problem[]> {
+  checks: Checks,
+): Promise<{ problems: Problem[]; figures: Map<Level, LevelCoverageFigures> }> {
+  const { strict, nesting } = checks;
   const { file, folder } = subject;
   const problems: Problem[] = [];
   const add = (pointer: string, rule: ManifestRule, message: string, paths?: string[]) =>
@@ -187,14 +222,36 @@ async function checkSubject(
   const datasetProblems = await Promise.all(
     subject.datasets.map(({ index, dataset }) => checkDataset({ ...context, index, dataset })),
   );
-  // Units against their parents, once every file is measured (and its problems known).
-  const nestingProblems = nesting
-    ? await checkNesting(
-        { folder: context.folder, data, checker: nesting, strict },
-        subject.datasets.map(({ dataset }) => dataset),
-      )
-    : [];
-  return [...problems, ...datasetProblems.flat(), ...nestingProblems];
+  // Units against their parents and against each other, once every file is measured (and its problems known).
+  const datasets = subject.datasets.map(({ dataset }) => dataset);
+  const [nested, covered] = await Promise.all([
+    nesting
+      ? checkNesting(
+          { folder: context.folder, data, checker: nesting, strict, verbose: checks.verbose },
+          datasets,
+        )
+      : undefined,
+    checks.coverage && subject.body
+      ? checkCoverage(
+          { ...context, checker: checks.coverage, body: subject.body, gapWidthM: checks.gapWidthM, strict },
+          datasets,
+        )
+      : undefined,
+  ]);
+  const figures = covered?.figures ?? new Map<Level, LevelCoverageFigures>();
+  for (const [level, f] of figures) {
+    const nest = nested?.figures.get(level);
+    if (nest) f.nesting = nest;
+  }
+  return {
+    problems: [
+      ...problems,
+      ...datasetProblems.flat(),
+      ...(nested?.problems ?? []),
+      ...(covered?.problems ?? []),
+    ],
+    figures,
+  };
 }
 
 /** A single source licence covers every dataset; with "mixed", each dataset's is one of `licenses`. */
