@@ -60,7 +60,7 @@ interface Graph {
   from: Int32Array; // edge e runs from[e] → to[e]
   to: Int32Array;
   wind: Int32Array; // units along from → to, minus those along to → from
-  units: number[][]; // the units with a segment on edge e, each followed by its net winding along from → to
+  units: (e: number) => number[]; // the units with a segment on edge e, each followed by its net winding along from → to
 }
 
 /** Splits the segments where they meet and returns the planar graph of the pieces, equal pieces merged. */
@@ -73,7 +73,8 @@ function nodeSegments(segments: DirectedSegment[]): Graph {
     boxes[4 * k + 2] = Math.max(s.x1, s.x2);
     boxes[4 * k + 3] = Math.max(s.y1, s.y2);
   });
-  const splits: number[][] = segments.map(() => []);
+  const splits: (number[] | undefined)[] = new Array(m);
+  const cuts = (k: number) => (splits[k] ??= []);
   const tree = new BoxTree(boxes);
   for (let k = 0; k < m; k++) {
     const s = segments[k]!;
@@ -82,57 +83,63 @@ function nodeSegments(segments: DirectedSegment[]): Graph {
       const j = tree.found[f]!;
       if (j <= k) continue;
       const t = segments[j]!;
+      if (touchOnlyAtEnd(s, t)) continue; // consecutive segments of a ring: the usual case
       const hit = intersect(s.x1, s.y1, s.x2, s.y2, t.x1, t.y1, t.x2, t.y2);
       if (!hit) continue;
       if (hit.count === 2) {
         // Collinear: each endpoint of one inside the other splits it.
-        addIfInside(splits[k]!, s, t.x1, t.y1);
-        addIfInside(splits[k]!, s, t.x2, t.y2);
-        addIfInside(splits[j]!, t, s.x1, s.y1);
-        addIfInside(splits[j]!, t, s.x2, s.y2);
+        addIfInside(cuts, k, s, t.x1, t.y1);
+        addIfInside(cuts, k, s, t.x2, t.y2);
+        addIfInside(cuts, j, t, s.x1, s.y1);
+        addIfInside(cuts, j, t, s.x2, s.y2);
       } else {
-        addIfInside(splits[k]!, s, hit.at[0], hit.at[1]);
-        addIfInside(splits[j]!, t, hit.at[0], hit.at[1]);
+        addIfInside(cuts, k, s, hit.at[0], hit.at[1]);
+        addIfInside(cuts, j, t, hit.at[0], hit.at[1]);
       }
     }
   }
   const nodes = new PointTable(2 * m);
-  const edges = new Map<number, number>(); // from·N + to (from < to) → edge
+  const edges = new PointTable(m); // (from, to) node pairs, from < to: an edge's id is its pair's
   const from: number[] = [];
   const to: number[] = [];
   const wind: number[] = [];
-  const units: number[][] = [];
-  const N = 4 * m + 1;
+  const unit1: number[] = []; // the first unit with a segment on each edge, and its winding along it
+  const wind1: number[] = [];
+  const more = new Map<number, number[]>(); // edge → further units, each followed by its winding
   const addPiece = (ax: number, ay: number, bx: number, by: number, unit: number) => {
     const a = nodes.id(ax, ay);
     const b = nodes.id(bx, by);
     if (a === b) return;
-    const key = a < b ? a * N + b : b * N + a;
-    let e = edges.get(key);
-    if (e === undefined) {
-      e = from.length;
-      edges.set(key, e);
+    const e = a < b ? edges.id(a, b) : edges.id(b, a);
+    const along = a < b ? 1 : -1;
+    if (e === from.length) {
       from.push(Math.min(a, b));
       to.push(Math.max(a, b));
-      wind.push(0);
-      units.push([]);
+      wind.push(along);
+      unit1.push(unit);
+      wind1.push(along);
+      return;
     }
-    const along = a < b ? 1 : -1;
     wind[e]! += along;
-    const list = units[e]!;
+    if (unit1[e] === unit) {
+      wind1[e]! += along;
+      return;
+    }
+    const list = more.get(e) ?? [];
+    if (list.length === 0) more.set(e, list);
     let i = 0;
     while (i < list.length && list[i] !== unit) i += 2;
     if (i < list.length) list[i + 1]! += along;
     else list.push(unit, along);
   };
   segments.forEach((s, k) => {
-    const cuts = splits[k]!;
-    if (cuts.length === 0) return addPiece(s.x1, s.y1, s.x2, s.y2, s.unit);
+    const at = splits[k];
+    if (!at) return addPiece(s.x1, s.y1, s.x2, s.y2, s.unit);
     const dx = s.x2 - s.x1;
     const dy = s.y2 - s.y1;
     const along: [number, number, number][] = [];
-    for (let i = 0; i < cuts.length; i += 2) {
-      along.push([(cuts[i]! - s.x1) * dx + (cuts[i + 1]! - s.y1) * dy, cuts[i]!, cuts[i + 1]!]);
+    for (let i = 0; i < at.length; i += 2) {
+      along.push([(at[i]! - s.x1) * dx + (at[i + 1]! - s.y1) * dy, at[i]!, at[i + 1]!]);
     }
     along.sort((p, q) => p[0] - q[0]);
     let px = s.x1;
@@ -150,16 +157,32 @@ function nodeSegments(segments: DirectedSegment[]): Graph {
     from: Int32Array.from(from),
     to: Int32Array.from(to),
     wind: Int32Array.from(wind),
-    units,
+    units: (e) => [unit1[e]!, wind1[e]!, ...(more.get(e) ?? [])],
   };
 }
 
-/** Adds (x, y) to `cuts` when it is not an endpoint of `s` (the intersector found it on `s`). */
-function addIfInside(cuts: number[], s: DirectedSegment, x: number, y: number): void {
+/** Adds (x, y) to the cuts of segment k when it is not an endpoint of it (the intersector found it on `s`). */
+function addIfInside(cuts: (k: number) => number[], k: number, s: DirectedSegment, x: number, y: number): void {
   if ((x === s.x1 && y === s.y1) || (x === s.x2 && y === s.y2)) return;
   if (x < Math.min(s.x1, s.x2) || x > Math.max(s.x1, s.x2)) return;
   if (y < Math.min(s.y1, s.y2) || y > Math.max(s.y1, s.y2)) return;
-  cuts.push(x, y);
+  cuts(k).push(x, y);
+}
+
+/**
+ * Whether two segments that share an endpoint meet there only: the other end
+ * of each is off the other's line (so neither splits the other).
+ */
+function touchOnlyAtEnd(s: DirectedSegment, t: DirectedSegment): boolean {
+  const s1t1 = s.x1 === t.x1 && s.y1 === t.y1;
+  const s1t2 = s.x1 === t.x2 && s.y1 === t.y2;
+  const s2t1 = s.x2 === t.x1 && s.y2 === t.y1;
+  const s2t2 = s.x2 === t.x2 && s.y2 === t.y2;
+  if (!(s1t1 || s1t2 || s2t1 || s2t2)) return false;
+  // All three points: the shared one, and both far ends, are on one line or not.
+  const tx = s1t1 || s2t1 ? t.x2 : t.x1;
+  const ty = s1t1 || s2t1 ? t.y2 : t.y1;
+  return orient2d(s.x1, s.y1, s.x2, s.y2, tx, ty) !== 0;
 }
 
 /** Half-edge h of edge e: 2e runs from → to, 2e + 1 back. */
@@ -255,18 +278,28 @@ function traceFaces(g: Graph): Arrangement {
   const tree = new BoxTree(boxes);
   const faceOfCycle = cycles.map((c, i) => (c.area > 0 ? i : -1));
   const holes = new Map<number, number[]>(); // bounded cycle → the outlines inside its face
+  const rings = new Map<number, ChunkedRing>(); // bounded cycles tested so far
   cycles.forEach((c, i) => {
     if (c.area > 0) return;
     const v = origin(g, c.first);
     const px = g.x[v]!;
     const py = g.y[v]!;
-    let best = -1;
+    // The smallest cycle of another component around the point: candidates by box, smallest first.
     const count = tree.query(px, py, px, py);
+    const around: number[] = [];
     for (let f = 0; f < count; f++) {
       const b = bounded[tree.found[f]!]!;
-      if (component[origin(g, cycles[b]!.first)] === component[v]) continue;
-      if (best >= 0 && cycles[b]!.area >= cycles[best]!.area) continue;
-      if (insideCycle(g, next, cycles[b]!.first, px, py)) best = b;
+      if (component[origin(g, cycles[b]!.first)] !== component[v]) around.push(b);
+    }
+    around.sort((a, b) => cycles[a]!.area - cycles[b]!.area);
+    let best = -1;
+    for (const b of around) {
+      let ring = rings.get(b);
+      if (!ring) rings.set(b, (ring = new ChunkedRing(ringOf(g, next, cycles[b]!.first))));
+      if (ring.contains(px, py)) {
+        best = b;
+        break;
+      }
     }
     faceOfCycle[i] = best;
     if (best < 0) return;
@@ -274,39 +307,46 @@ function traceFaces(g: Graph): Arrangement {
     if (inside) inside.push(i);
     else holes.set(best, [i]);
   });
-  const faceOf = (h: number) => faceOfCycle[cycleOf[h]!]!;
+  // Faces by number: bounded cycle c is face c, the unbounded face is face `outside`.
+  const outside = cycles.length;
+  const faceOf = (h: number) => {
+    const f = faceOfCycle[cycleOf[h]!]!;
+    return f < 0 ? outside : f;
+  };
+  // The half-edges of each face, grouped (counting sort by face).
+  const start = new Int32Array(outside + 2);
+  for (let h = 0; h < h2; h++) start[faceOf(h) + 1]!++;
+  for (let f = 0; f <= outside; f++) start[f + 1]! += start[f]!;
+  const byFace = new Int32Array(h2);
+  const fill = start.slice(0, outside + 1);
+  for (let h = 0; h < h2; h++) byFace[fill[faceOf(h)]!++] = h;
   // Depths from the unbounded face: left of h minus left of its twin is h's winding.
-  const depth = new Map<number, number>([[-1, 0]]);
-  const halfEdgesOf = new Map<number, number[]>();
-  for (let h = 0; h < h2; h++) {
-    const f = faceOf(h);
-    const list = halfEdgesOf.get(f);
-    if (list) list.push(h);
-    else halfEdgesOf.set(f, [h]);
-  }
+  const UNKNOWN = -0x40000000;
+  const depth = new Int32Array(outside + 1).fill(UNKNOWN);
+  depth[outside] = 0;
   let consistent = true;
-  const queue = [-1];
+  const queue = [outside];
   while (queue.length > 0) {
     const f = queue.pop()!;
-    for (const h of halfEdgesOf.get(f) ?? []) {
+    for (let k = start[f]!; k < start[f + 1]!; k++) {
+      const h = byFace[k]!;
       const wind = h & 1 ? -g.wind[h >> 1]! : g.wind[h >> 1]!;
       const other = faceOf(h ^ 1);
-      const d = depth.get(f)! - wind;
-      const known = depth.get(other);
-      if (known === undefined) {
-        depth.set(other, d);
+      const d = depth[f]! - wind;
+      if (depth[other] === UNKNOWN) {
+        depth[other] = d;
         queue.push(other);
-      } else if (known !== d) consistent = false;
+      } else if (depth[other] !== d) consistent = false;
     }
   }
   const faces: Face[] = [];
   for (const c of bounded) {
-    const d = depth.get(c) ?? 1;
+    const d = depth[c] === UNKNOWN ? 1 : depth[c]!;
     if (d === 1) continue;
     const rings = [c, ...(holes.get(c) ?? [])].map((k) => ringOf(g, next, cycles[k]!.first));
     const units = new Set<number>();
-    for (const h of halfEdgesOf.get(c) ?? []) {
-      const list = g.units[h >> 1]!;
+    for (let k = start[c]!; k < start[c + 1]!; k++) {
+      const list = g.units(byFace[k]! >> 1);
       for (let i = 0; i < list.length; i += 2) units.add(list[i]!);
     }
     faces.push({ rings, depth: d, units: [...units].sort((a, b) => a - b) });
@@ -326,22 +366,48 @@ function ringOf(g: Graph, next: Int32Array, h: number): Float64Array {
   return Float64Array.from(xy);
 }
 
-/** Whether (px, py) lies inside the cycle through half-edge h (even-odd; it is never on it). */
-function insideCycle(g: Graph, next: Int32Array, h: number, px: number, py: number): boolean {
-  let inside = false;
-  let k = h;
-  do {
-    const ax = g.x[origin(g, k)]!;
-    const ay = g.y[origin(g, k)]!;
-    const bx = g.x[target(g, k)]!;
-    const by = g.y[target(g, k)]!;
-    if (ay > py !== by > py) {
-      const o = orient2d(ax, ay, bx, by, px, py); // < 0 when p is left of a→b
-      if (by > ay ? o < 0 : o > 0) inside = !inside;
+/** Edges per chunk of a ChunkedRing: a point tested against a coastline skips most of it 32 edges at a time. */
+const RING_CHUNK = 32;
+
+/** A closed ring with the y range and greatest x of each run of RING_CHUNK edges, for point-in-ring tests. */
+class ChunkedRing {
+  private readonly box: Float64Array; // minY, maxY, maxX per chunk
+
+  constructor(private readonly xy: Float64Array) {
+    const edges = xy.length / 2 - 1;
+    this.box = new Float64Array(3 * Math.ceil(edges / RING_CHUNK));
+    for (let c = 0; c * RING_CHUNK < edges; c++) {
+      let minY = Infinity;
+      let maxY = -Infinity;
+      let maxX = -Infinity;
+      for (let i = c * RING_CHUNK, end = Math.min(edges, i + RING_CHUNK); i <= end; i++) {
+        minY = Math.min(minY, xy[2 * i + 1]!);
+        maxY = Math.max(maxY, xy[2 * i + 1]!);
+        maxX = Math.max(maxX, xy[2 * i]!);
+      }
+      this.box.set([minY, maxY, maxX], 3 * c);
     }
-    k = next[k]!;
-  } while (k !== h);
-  return inside;
+  }
+
+  /** Whether (px, py) lies inside the ring (even-odd, a ray to +x; the point is never on the ring). */
+  contains(px: number, py: number): boolean {
+    const { xy, box } = this;
+    const edges = xy.length / 2 - 1;
+    let inside = false;
+    for (let c = 0; c < box.length / 3; c++) {
+      if (box[3 * c]! > py || box[3 * c + 1]! < py || box[3 * c + 2]! < px) continue;
+      for (let i = c * RING_CHUNK, end = Math.min(edges, i + RING_CHUNK); i < end; i++) {
+        const ax = xy[2 * i]!;
+        const ay = xy[2 * i + 1]!;
+        const bx = xy[2 * i + 2]!;
+        const by = xy[2 * i + 3]!;
+        if (ay > py === by > py) continue;
+        const o = orient2d(ax, ay, bx, by, px, py); // < 0 when p is left of a→b
+        if (by > ay ? o < 0 : o > 0) inside = !inside;
+      }
+    }
+    return inside;
+  }
 }
 
 /** Returns each node's component (union-find over the edges). */
@@ -365,7 +431,7 @@ function silentEdges(g: Graph): SilentEdge[] {
   const silent: SilentEdge[] = [];
   for (let e = 0; e < g.from.length; e++) {
     if (g.wind[e] !== 0) continue;
-    const list = g.units[e]!;
+    const list = g.units(e);
     const units: number[] = [];
     for (let i = 0; i < list.length; i += 2) if (list[i + 1] !== 0) units.push(list[i]!);
     if (units.length < 2) continue;

@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../core/atomic-write.ts';
 import { cacheDir } from '../core/files.ts';
 import { Slots } from '../core/slots.ts';
 import type { Body } from '../core/shared/manifest.ts';
-import { eachLevelUnit } from '../identity/level.ts';
+import { eachLevelUnit, type LevelReader } from '../identity/level.ts';
 import type { HashedFile } from '../identity/nesting-cache.ts';
 import type { UnitRef } from '../identity/nesting.ts';
 import type { Shape } from '../identity/shape.ts';
@@ -58,11 +58,13 @@ export class CoverageChecker {
   // One level at a time: each is held in memory, and the work is all on this thread.
   private readonly slots = new Slots(1);
 
-  constructor(private readonly options: { cacheFile?: string } = {}) {}
+  // reader: files read once for this and other checks of the run (the nesting check's).
+  constructor(private readonly options: { cacheFile?: string; reader?: LevelReader } = {}) {}
 
   /** Returns the checker a run under `root` uses: its cache is `<root>/.cache/geoshelf/coverage.json` unless `noCache`. */
-  static forRoot(root: string, options: { noCache?: boolean } = {}): CoverageChecker {
-    return new CoverageChecker({ cacheFile: options.noCache ? undefined : join(cacheDir(root), 'coverage.json') });
+  static forRoot(root: string, options: { noCache?: boolean; reader?: LevelReader } = {}): CoverageChecker {
+    const cacheFile = options.noCache ? undefined : join(cacheDir(root), 'coverage.json');
+    return new CoverageChecker({ cacheFile, reader: options.reader });
   }
 
   /**
@@ -118,7 +120,7 @@ export class CoverageChecker {
         return cached.coverage;
       }
     }
-    const coverage = await this.slots.run(() => checkLevel(files, parents, settings));
+    const coverage = await this.slots.run(() => checkLevel(files, parents, settings, this.options.reader));
     this.stats.levelsChecked++;
     if (this.entries) {
       (await this.entries).set(key, {
@@ -140,12 +142,13 @@ export async function checkLevel(
   files: HashedFile[],
   parents: HashedFile[],
   settings: CoverageSettings,
+  reader?: LevelReader,
 ): Promise<LevelCoverage> {
-  const { shapes, refs } = await readShapes(files);
+  const { shapes, refs } = await readShapes(files, reader);
   const radiusM = BODY_RADIUS_M[settings.body];
   let findings = checkCoverage(shapes, { radiusM, gapWidthM: settings.gapWidthM, edgeWidthM: EDGE_WIDTH_M });
   if (parents.length > 0 && findings.some((f) => f.kind === 'gap')) {
-    findings = parentHoles(findings, (await readShapes(parents)).shapes);
+    findings = parentHoles(findings, (await readShapes(parents, reader)).shapes);
   }
   return {
     units: shapes.filter((s) => s !== undefined).length,
@@ -154,14 +157,19 @@ export async function checkLevel(
 }
 
 /** Returns the shapes of the units of `files`, in order, and where each is. */
-async function readShapes(files: HashedFile[]): Promise<{ shapes: (Shape | undefined)[]; refs: UnitRef[] }> {
+async function readShapes(
+  files: HashedFile[],
+  reader?: LevelReader,
+): Promise<{ shapes: (Shape | undefined)[]; refs: UnitRef[] }> {
   const shapes: (Shape | undefined)[] = [];
   const refs: UnitRef[] = [];
   for (const file of files) {
-    await eachLevelUnit(file.real, (u, feature) => {
+    const visit = (u: { shape?: Shape; code: string; name: string }, feature: number) => {
       shapes.push(u.shape);
       refs.push({ file: file.path, feature, code: u.code, name: u.name });
-    });
+    };
+    if (reader && file.sha256) (await reader.units(file.real, file.sha256)).forEach(visit);
+    else await eachLevelUnit(file.real, visit);
   }
   return { shapes, refs };
 }

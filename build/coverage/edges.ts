@@ -91,8 +91,12 @@ class SegmentTable {
     this.mask = size - 1;
   }
 
-  findOrAdd(s: number, x1: number, y1: number, x2: number, y2: number): number {
-    if (x2 < x1 || (x2 === x1 && y2 < y1)) [x1, y1, x2, y2] = [x2, y2, x1, y1];
+  findOrAdd(s: number, ax: number, ay: number, bx: number, by: number): number {
+    const swap = bx < ax || (bx === ax && by < ay);
+    const x1 = swap ? bx : ax;
+    const y1 = swap ? by : ay;
+    const x2 = swap ? ax : bx;
+    const y2 = swap ? ay : by;
     let slot = (this.mix(this.mix(this.mix(this.mix(0x9e3779b9, x1), y1), x2), y2) >>> 0) & this.mask;
     const c = this.coords;
     for (;;) {

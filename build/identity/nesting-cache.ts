@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { cacheDir } from '../core/files.ts';
 import { Slots } from '../core/slots.ts';
+import type { LevelReader } from './level.ts';
 import {
   measureLevelNesting,
   NESTING_LIMIT,
@@ -45,7 +46,9 @@ export class NestingChecker {
   // One pair of levels at a time: each holds its level above in memory, and the work is all on this thread.
   private readonly slots = new Slots(1);
 
-  constructor(private readonly options: { cacheFile?: string; codeKey?: string } = {}) {}
+  constructor(
+    private readonly options: { cacheFile?: string; codeKey?: string; reader?: LevelReader } = {},
+  ) {}
 
   /**
    * Returns the checker a run under `root` uses: its cache is
@@ -53,9 +56,12 @@ export class NestingChecker {
    * property holding each unit's code (`release --code-key`), which parent
    * codes name.
    */
-  static forRoot(root: string, options: { noCache?: boolean; codeKey?: string } = {}): NestingChecker {
+  static forRoot(
+    root: string,
+    options: { noCache?: boolean; codeKey?: string; reader?: LevelReader } = {},
+  ): NestingChecker {
     const cacheFile = options.noCache ? undefined : join(cacheDir(root), 'nesting.json');
-    return new NestingChecker({ cacheFile, codeKey: options.codeKey });
+    return new NestingChecker({ cacheFile, codeKey: options.codeKey, reader: options.reader });
   }
 
   /** Returns the units of `files` that do not lie in their parent in `parents` (build/identity/nesting.ts). */
@@ -107,7 +113,9 @@ export class NestingChecker {
         return cached.nesting;
       }
     }
-    const nesting = await this.slots.run(() => measureLevelNesting(files, parents, this.options.codeKey));
+    const nesting = await this.slots.run(() =>
+      measureLevelNesting(files, parents, this.options.codeKey, this.options.reader),
+    );
     this.stats.levelsChecked++;
     if (this.entries) {
       const entry = {

@@ -5,7 +5,7 @@
 // measured exactly (build/identity/overlap.ts). Areas are planar in the
 // file's coordinates, as GEOS measures them.
 import { ParentFinder } from './parents.ts';
-import { eachLevelUnit, type LevelUnit } from './level.ts';
+import { eachLevelUnit, type LevelReader, type LevelUnit } from './level.ts';
 
 /** A unit more than this share of whose area lies outside its parent is a nesting problem. */
 export const NESTING_LIMIT = 0.01;
@@ -14,6 +14,7 @@ export const NESTING_LIMIT = 0.01;
 export interface LevelFile {
   path: string;
   real: string;
+  sha256?: string; // of its bytes, when known: a LevelReader then reads it once for several checks
 }
 
 /** A unit, by where it is and what it is called ("" when the data has no code or name). */
@@ -76,47 +77,44 @@ export async function measureLevelNesting(
   files: LevelFile[],
   parentFiles: LevelFile[],
   codeKey?: string,
+  reader?: LevelReader, // files read once for several checks (they must carry their sha256)
 ): Promise<LevelNesting> {
+  const each = async (file: LevelFile, visit: (u: LevelUnit, feature: number) => void) => {
+    if (reader && file.sha256) (await reader.units(file.real, file.sha256, codeKey)).forEach(visit);
+    else await eachLevelUnit(file.real, visit, codeKey);
+  };
   const parents: LevelUnit[] = [];
   const parentRefs: UnitRef[] = [];
   for (const file of parentFiles) {
-    await eachLevelUnit(
-      file.real,
-      (u, feature) => {
-        parents.push(u);
-        parentRefs.push(refOf(file, u, feature));
-      },
-      codeKey,
-    );
+    await each(file, (u, feature) => {
+      parents.push(u);
+      parentRefs.push(refOf(file, u, feature));
+    });
   }
   const finder = new ParentFinder(parents);
   const issues: NestingIssue[] = [];
   const summary: NestingSummary = { units: 0, area: 0, inside: 0, covered: 0, parentArea: 0 };
   for (const p of parents) summary.parentArea += p.shape?.area ?? 0;
   for (const file of files) {
-    await eachLevelUnit(
-      file.real,
-      (u, feature) => {
-        if (!u.shape) return;
-        const { parent, by, inside, covered } = finder.find(u, true);
-        const outside = Math.min(1, Math.max(0, 1 - inside / u.shape.area));
-        summary.units++;
-        summary.area += u.shape.area;
-        summary.inside += Math.min(inside, u.shape.area);
-        summary.covered += Math.min(covered ?? inside, u.shape.area);
-        if (parent >= 0 && outside <= NESTING_LIMIT) return;
-        const issue: NestingIssue = { unit: refOf(file, u, feature), parentCode: u.parent, by, outside };
-        if (parent >= 0) issue.parent = parentRefs[parent]!;
-        if (by === 'code') {
-          // Named by the data but mostly elsewhere: say where (e.g. a district filed under the wrong province).
-          const best = finder.largestOverlap(u);
-          if (best.parent >= 0 && best.parent !== parent && best.inside > inside)
-            issue.mostlyIn = parentRefs[best.parent];
-        }
-        issues.push(issue);
-      },
-      codeKey,
-    );
+    await each(file, (u, feature) => {
+      if (!u.shape) return;
+      const { parent, by, inside, covered } = finder.find(u, true);
+      const outside = Math.min(1, Math.max(0, 1 - inside / u.shape.area));
+      summary.units++;
+      summary.area += u.shape.area;
+      summary.inside += Math.min(inside, u.shape.area);
+      summary.covered += Math.min(covered ?? inside, u.shape.area);
+      if (parent >= 0 && outside <= NESTING_LIMIT) return;
+      const issue: NestingIssue = { unit: refOf(file, u, feature), parentCode: u.parent, by, outside };
+      if (parent >= 0) issue.parent = parentRefs[parent]!;
+      if (by === 'code') {
+        // Named by the data but mostly elsewhere: say where (e.g. a district filed under the wrong province).
+        const best = finder.largestOverlap(u);
+        if (best.parent >= 0 && best.parent !== parent && best.inside > inside)
+          issue.mostlyIn = parentRefs[best.parent];
+      }
+      issues.push(issue);
+    });
   }
   return { issues, summary };
 }

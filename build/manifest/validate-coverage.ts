@@ -1,5 +1,5 @@
 // The validator's coverage check of one manifest (build/coverage/): for
-// each level, its units' overlaps, narrow gaps and edges that do not match,
+// each level of two or more units, their overlaps, narrow gaps and edges that do not match,
 // one problem each in the level's GeoJSON file (a warning, an error when
 // strict), with a `detail` for --json; and the level's figures. Only files
 // that measured as GeoJSON are read, as the nesting check does.
@@ -43,6 +43,8 @@ export async function checkCoverage(
     [...byLevel].map(async ([level, dataset]) => {
       const files = await levelFiles(context, dataset);
       if (files.files.length === 0 || !files.whole) return undefined;
+      // One unit has no neighbour to overlap or leave a gap with (its own holes are its outline's).
+      if ((await unitCount(context, dataset)) <= 1) return undefined;
       const parentLevel = above.get(level);
       const parents = parentLevel ? await levelFiles(context, byLevel.get(parentLevel)!) : undefined;
       const settings = { body: context.body, gapWidthM: context.gapWidthM };
@@ -60,6 +62,17 @@ export async function checkCoverage(
     problems.push(...found.coverage.findings.map((f) => coverageProblem(f, context.strict)));
   }
   return { problems, figures };
+}
+
+/** Returns the features of a level as measured (its file's, or its parts' added up). */
+async function unitCount({ folder, data }: CoverageContext, dataset: Dataset): Promise<number> {
+  const paths = dataset.path !== undefined ? [dataset.path] : (dataset.parts ?? []).map((p) => p.path);
+  let n = 0;
+  for (const path of paths) {
+    const found = await data.stats(folder, path);
+    n += 'stats' in found ? found.stats.features : 0;
+  }
+  return n;
 }
 
 /** Returns a level's figures as the API publishes them. */

@@ -18,6 +18,7 @@ import { isValid } from './schema.ts';
 import type { DatasetContext } from './dataset-context.ts';
 import { checkDataset } from './validate-dataset.ts';
 import { NestingChecker } from '../identity/nesting-cache.ts';
+import { LevelReader } from '../identity/level.ts';
 import { checkNesting } from './validate-nesting.ts';
 import { CoverageChecker } from '../coverage/cache.ts';
 import { GAP_WIDTH_M } from '../coverage/coverage.ts';
@@ -83,14 +84,15 @@ export async function validateManifests(root: string, options: ValidateOptions =
       : undefined;
   const checker = options.geometry === false ? undefined : (options.geometry ?? ownChecker);
   const data = new DataFiles(root, options.measurer ?? ownMeasurer!, checker);
+  const reader = new LevelReader(); // levels read once for the nesting and coverage checks
   const ownNesting =
     options.nesting === undefined
-      ? NestingChecker.forRoot(root, { noCache: options.measurer !== undefined })
+      ? NestingChecker.forRoot(root, { noCache: options.measurer !== undefined, reader })
       : undefined;
   const nesting = options.nesting === false ? undefined : (options.nesting ?? ownNesting);
   const ownCoverage =
     options.coverage === undefined
-      ? CoverageChecker.forRoot(root, { noCache: options.measurer !== undefined })
+      ? CoverageChecker.forRoot(root, { noCache: options.measurer !== undefined, reader })
       : undefined;
   const coverage = options.coverage === false ? undefined : (options.coverage ?? ownCoverage);
   const checks: Checks = {

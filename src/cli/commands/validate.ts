@@ -5,6 +5,7 @@ import { validateManifests } from '../../../build/manifest/validate.ts';
 import { MeasurementCache } from '../../../build/measure/cache.ts';
 import { GeometryChecker } from '../../../build/geometry/cache.ts';
 import { NestingChecker } from '../../../build/identity/nesting-cache.ts';
+import { LevelReader } from '../../../build/identity/level.ts';
 import { CoverageChecker } from '../../../build/coverage/cache.ts';
 import { GAP_WIDTH_M } from '../../../build/coverage/coverage.ts';
 import { plural, problemSummary } from '../../../build/core/report.ts';
@@ -60,12 +61,13 @@ export default defineCommand({
     const root = resolve(values.root);
     const measurer = MeasurementCache.forRoot(root, { noCache: values['no-cache'] });
     const geometry = GeometryChecker.forRoot(root, { noCache: values['no-cache'] });
+    const reader = new LevelReader(); // each level read once for the nesting and coverage checks
     const nesting = values['no-nesting']
       ? false
-      : NestingChecker.forRoot(root, { noCache: values['no-cache'] });
+      : NestingChecker.forRoot(root, { noCache: values['no-cache'], reader });
     const coverage = values['no-coverage']
       ? false
-      : CoverageChecker.forRoot(root, { noCache: values['no-cache'] });
+      : CoverageChecker.forRoot(root, { noCache: values['no-cache'], reader });
     const gapWidthM = parseIntegerFlag('gap-width', values['gap-width'], 0, 1_000_000);
     const { strict, verbose } = values;
     const { manifests, problems } = await validateManifests(root, {
