@@ -19,6 +19,7 @@ import { findManifests } from './manifest/load.ts';
 import { compareManifests } from './manifest/summary.ts';
 import { PreviewChecker } from './manifest/preview-cache.ts';
 import { validateManifests } from './manifest/validate.ts';
+import { CoverageChecker } from './coverage/cache.ts';
 import { MeasurementCache } from './measure/cache.ts';
 import { loadBuildCache, saveCache } from './output/build-cache.ts';
 import { distUnchanged, inputFingerprint } from './output/fingerprint.ts';
@@ -142,14 +143,22 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
   const checker = GeometryChecker.forRoot(root);
   const nesting = NestingChecker.forRoot(root);
   const previews = PreviewChecker.forRoot(root);
+  const coverage = CoverageChecker.forRoot(root);
   progress('validating manifests');
-  const validated = await validateManifests(root, { measurer, geometry: checker, nesting, previews });
+  const validated = await validateManifests(root, {
+    measurer,
+    geometry: checker,
+    nesting,
+    previews,
+    coverage,
+  });
   // A refused build writes nothing, not even its caches: the root is left as it was.
   if (!validated.ok || hasErrors(validated.problems)) return { ok: false, problems: validated.problems };
   await measurer.save();
   await checker.save();
   await nesting.save();
   await previews.save();
+  await coverage.save();
   const loaded = [...validated.manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
   let release: ApiReleaseStatus | undefined;

@@ -22,7 +22,26 @@ export interface Problem {
   // A geoshelf command that fixes it, run on the same root, e.g. ["manifest", "CHL"]:
   // shown after the message as "(run: geoshelf manifest CHL)", with --root when one was given.
   fix?: string[];
+  // What a finding measured, for scripts (--json only; the message says it in words).
+  detail?: ProblemDetail;
 }
+
+/**
+ * A coverage problem's measurements (rule `coverage`): which kind of defect,
+ * the units involved as JSON pointers into `file` (or "FILE#POINTER" for a
+ * unit of another file of the level), its area in m² on the body's sphere
+ * (0 for edges that do not match without area between them) and a
+ * [lon, lat] inside it.
+ */
+export interface CoverageDetail {
+  kind: 'overlap' | 'gap' | 'edge';
+  features: string[]; // e.g. ["/features/3", "/features/7"]
+  area_m2: number;
+  point: [number, number];
+}
+
+/** The details a problem may carry (one kind so far). */
+export type ProblemDetail = CoverageDetail;
 
 /** Returns an error-severity problem; `where` adds a pointer, line or byte offset. */
 export function problem(
