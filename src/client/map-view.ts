@@ -91,16 +91,28 @@ export class MapView {
 
   /** Returns screen pixels per SVG unit at the current view. */
   private pxPerUnit(): number {
-    const r = this.viewport.getBoundingClientRect();
-    return Math.min(r.width / this.view.w, r.height / this.view.h) || 600 / this.view.w;
+    return 1 / this.toSvg(0, 0).scale;
+  }
+
+  /**
+   * Returns the box in sight: the view, plus the strips beside or below it
+   * that the SVG's box shows when its shape differs from the view's (a wide
+   * screen: the box is 2.8:1, the world 2:1; preserveAspectRatio "meet").
+   */
+  private inSight(): View {
+    const r = this.svg.getBoundingClientRect();
+    if (!(r.width > 0 && r.height > 0)) return this.view;
+    const [a, b] = [this.toSvg(r.left, r.top), this.toSvg(r.right, r.bottom)];
+    return { x: a.x, y: a.y, w: b.x - a.x, h: b.y - a.y };
   }
 
   private refresh(): void {
     this.frame = 0;
     const k = this.pxPerUnit();
+    const seen = this.inSight();
     updateMarkers(this.svg, k);
-    updateLabels(this.svg, this.view, k);
-    if (this.layer) void this.layer.update(this.view, k).then((drawn) => drawn && this.highlight());
+    updateLabels(this.svg, seen, k);
+    if (this.layer) void this.layer.update(seen, k).then((drawn) => drawn && this.highlight());
   }
 
   /** Moves the picture to the current view; markers, labels and tiles follow on the next frame. */
@@ -125,11 +137,16 @@ export class MapView {
     this.apply();
   }
 
-  /** Returns the SVG point under screen point (x, y), and SVG units per screen pixel. */
+  /**
+   * Returns the SVG point under screen point (x, y), and SVG units per screen
+   * pixel. The browser's own screen matrix of the SVG accounts for its border
+   * and for the centring of the view in a box of another shape.
+   */
   toSvg(x: number, y: number): { scale: number; x: number; y: number } {
-    const r = this.viewport.getBoundingClientRect();
-    const scale = Math.max(this.view.w / r.width, this.view.h / r.height);
-    return { scale, x: this.view.x + (x - r.left) * scale, y: this.view.y + (y - r.top) * scale };
+    const m = this.svg.getScreenCTM();
+    if (!m || !(m.a > 0)) return { scale: this.view.w / 600, x: this.view.x, y: this.view.y }; // not laid out
+    const p = new DOMPoint(x, y).matrixTransform(m.inverse());
+    return { scale: 1 / m.a, x: p.x, y: p.y };
   }
 
   /** Starts the full-detail tiles of the current level (once the reader interacts). */
