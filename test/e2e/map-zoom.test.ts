@@ -14,7 +14,7 @@ import { HAVE_CHROMIUM, pageWithErrors, serveBuilt } from './browser.ts';
 /** Returns the screen box of the picture's shape of unit `id`. */
 function boxOf(page: Page, id: string): Promise<{ x: number; y: number; w: number; h: number }> {
   return page.evaluate((id) => {
-    const shape = [...document.querySelectorAll<SVGGraphicsElement>('.map-view path.f[data-u]')].find(
+    const shape = Array.from(document.querySelectorAll<SVGGraphicsElement>('.map-view path.f[data-u]')).find(
       (el) => el.dataset.u === id,
     );
     if (!shape) throw new Error(`no shape of ${id}`);
