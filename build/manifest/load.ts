@@ -1,10 +1,10 @@
 // Finds, reads and parses every data/{body}/{ISO3}/manifest.json under a root:
 // invalid JSON is reported with line:column, and the schema check (build/manifest/schema.ts)
 // turns the rest into typed `Manifest`s.
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UserError } from '../core/errors.ts';
+import { UsageError, UserError } from '../core/errors.ts';
 import { outsideProblem, resolveInDataSync } from '../core/data-root.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { firstInvalidUtf8 } from '../core/utf8.ts';
@@ -39,6 +39,56 @@ export async function findManifests(root: string): Promise<string[]> {
     }
   }
   return files;
+}
+
+/**
+ * Returns the manifests of `files` in the folders of the ISO3 `codes` (all
+ * when none), e.g. ["CHL"] → ["data/earth/CHL/manifest.json"]: how validate
+ * and manifest take their ISO3 arguments. A code that is not three capital
+ * letters is a usage mistake (a UsageError, exit 2); one with no manifest is
+ * a UserError naming it.
+ */
+export function selectManifests(files: string[], codes: string[]): string[] {
+  if (codes.length === 0) return files;
+  const malformed = codes.filter((code) => !/^[A-Z]{3}$/.test(code));
+  if (malformed.length > 0) {
+    const list = malformed.map((code) => `"${code}"`).join(', ');
+    throw new UsageError(`${list}: expected ISO3 codes (3 letters, e.g. CHL)`);
+  }
+  const absent = codes.filter((code) => !files.some((file) => file.split('/')[2] === code));
+  if (absent.length > 0) {
+    throw new UserError(absent.map((code) => problem('', `${code}: no data/*/${code}/manifest.json`)));
+  }
+  return files.filter((file) => codes.includes(file.split('/')[2]!));
+}
+
+/**
+ * Returns a warning for each manifest.json that findManifests() passes over
+ * because it is a folder or two too shallow (directly in data/, in
+ * data/{body}/, or in data/{ISO3}/ with no body), naming where it goes.
+ */
+export function strayManifests(root: string): Problem[] {
+  const stray: string[] = [];
+  const isFile = (file: string) => statSync(join(root, file), { throwIfNoEntry: false })?.isFile();
+  if (isFile('data/manifest.json')) stray.push('data/manifest.json');
+  for (const entry of readdirSync(join(root, 'data'), { withFileTypes: true })) {
+    if (entry.isDirectory() && isFile(`data/${entry.name}/manifest.json`)) {
+      stray.push(`data/${entry.name}/manifest.json`);
+    }
+  }
+  return stray.map((file) => {
+    const folder = file.split('/')[1];
+    const example =
+      folder && /^[A-Z]{3}$/.test(folder)
+        ? `data/earth/${folder}/manifest.json`
+        : 'data/earth/CHL/manifest.json';
+    return {
+      file,
+      rule: 'folder',
+      severity: 'warning',
+      message: `not read: a manifest goes in its country's folder, data/{body}/{ISO3}/manifest.json (e.g. ${example})`,
+    };
+  });
 }
 
 /**

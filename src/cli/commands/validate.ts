@@ -5,12 +5,14 @@ import { validateManifests } from '../../../build/manifest/validate.ts';
 import { MeasurementCache } from '../../../build/measure/cache.ts';
 import { GeometryChecker } from '../../../build/geometry/cache.ts';
 import { NestingChecker } from '../../../build/identity/nesting-cache.ts';
-import { plural, problemSummary } from '../../../build/core/report.ts';
-import { defineCommand, PER_FILE } from '../command.ts';
+import { plural, problemSummary, ruleCounts } from '../../../build/core/report.ts';
+import { capitals, defineCommand, PER_FILE } from '../command.ts';
 
-const usage = `Usage: geoshelf validate [--root DIR] [--json] [--strict] [--no-cache] [--no-nesting]
+const usage = `Usage: geoshelf validate [--root DIR] [--json] [--strict] [--no-cache] [--no-nesting] [ISO3…]
 
-Checks every DIR/data/{body}/{ISO3}/manifest.json: the schema (spec 2.2), the
+Checks every DIR/data/{body}/{ISO3}/manifest.json (or those of the ISO3 codes
+given, in any letter case, e.g. to gate with --strict only the countries you
+changed): the schema (spec 2.2), the
 folder, that every path, preview and part exists inside the folder (and, once
 symbolic links are followed, inside DIR/data), that bytes, sha256, features,
 bbox, geometry_types, properties and preview_bytes equal what the files hold,
@@ -19,8 +21,8 @@ positions: errors; the OGC validity rules of GEOS, PostGIS and shapely:
 warnings), and that every unit lies in its parent in the level above (more
 than 1 % of its area outside it: a nesting warning). Prints every problem on
 stderr as "FILE: POINTER: message" (after
-${PER_FILE} of one file and rule, a count) and exits 1 if there is any error,
-0 if none (warnings alone: 0).
+${PER_FILE} of one file and rule, a count), then a count of them by rule, and
+exits 1 if there is any error, 0 if none (warnings alone: 0).
 
 Options:
   --root DIR    folder that holds data/ (default: the current folder)
@@ -41,25 +43,33 @@ export default defineCommand({
     strict: { type: 'boolean', default: false },
     'no-nesting': { type: 'boolean', default: false },
   },
-  async run({ values }, out) {
+  positionals: true,
+  async run({ values, positionals }, out) {
     const root = resolve(values.root);
+    const codes = capitals(positionals);
     const measurer = MeasurementCache.forRoot(root, { noCache: values['no-cache'] });
     const geometry = GeometryChecker.forRoot(root, { noCache: values['no-cache'] });
     const nesting = values['no-nesting']
       ? false
       : NestingChecker.forRoot(root, { noCache: values['no-cache'] });
     const strict = values.strict;
-    const { manifests, problems } = await validateManifests(root, { measurer, geometry, nesting, strict });
+    const { manifests, problems } = await validateManifests(root, {
+      measurer,
+      geometry,
+      nesting,
+      strict,
+      codes,
+    });
     await measurer.save();
     await geometry.save();
     if (nesting) await nesting.save();
     const code = out.report(problems, { perFile: PER_FILE, strict });
     const datasets = manifests.reduce((n, loaded) => n + loaded.manifest.datasets.length, 0);
-    // e.g. "3 problems in 2 files" or "66 problems in 24 files (66 warnings)"
+    // e.g. "3 problems in 2 files: 2 stats, 1 file-missing" or "66 problems in 24 files (66 warnings): 66 nesting"
     console.error(
       problems.length === 0
         ? `${plural(manifests.length, 'manifest')}, ${plural(datasets, 'dataset')}: no problems`
-        : problemSummary(problems),
+        : `${problemSummary(problems)}: ${ruleCounts(problems)}`,
     );
     return code;
   },
