@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { UserError } from './core/errors.ts';
+import { UsageError, UserError } from './core/errors.ts';
 import { loadBuildCache, saveCache } from './publish/build-cache.ts';
 import { distUnchanged, inputFingerprint } from './publish/fingerprint.ts';
 import { listFiles, PACKAGE_DIR } from './core/files.ts';
@@ -117,8 +117,8 @@ function dataFiles(loaded: LoadedManifest[]): string[] {
  */
 async function checkOut(root: string, out: string): Promise<void> {
   const within = (child: string, parent: string) => child === parent || child.startsWith(parent + sep);
-  if (within(root, out)) throw new UserError(`--out ${out}: would replace the root ${root}`);
-  if (within(out, join(root, 'data'))) throw new UserError(`--out ${out}: is inside the data folder`);
+  if (within(root, out)) throw new UsageError(`--out ${out}: would replace the root ${root}`);
+  if (within(out, join(root, 'data'))) throw new UsageError(`--out ${out}: is inside the data folder`);
   const info = await stat(out).catch(() => undefined);
   if (!info) return;
   if (!info.isDirectory()) throw new UserError(`--out ${out}: exists and is not a folder`);
@@ -144,10 +144,10 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   try {
     base = normaliseBase(options.base ?? '/');
   } catch (error) {
-    throw new UserError(`--base: ${(error as Error).message}`);
+    throw new UsageError(`--base: ${(error as Error).message}`);
   }
   if (options.siteUrl !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(options.siteUrl)) {
-    throw new UserError(`--site-url: expected an origin like https://example.org, got "${options.siteUrl}"`);
+    throw new UsageError(`--site-url: expected an origin like https://example.org, got "${options.siteUrl}"`);
   }
   if (out !== undefined) await checkOut(root, out);
   const ledger = options.releases === false ? undefined : await readLedger(root);

@@ -137,6 +137,36 @@ describe('geoshelf CLI', () => {
     }
   });
 
+  // A malformed value (a code, a level, a URL, a number) is a usage mistake like an unknown flag: exit 2.
+  const MALFORMED: [string[], string][] = [
+    [['preview', 'XX'], 'geoshelf preview: "XX": expected ISO3 or ISO3/LEVEL, e.g. CHL or CHL/ADM1'],
+    [
+      ['preview', 'CHL/ADM9'],
+      'geoshelf preview: "CHL/ADM9": expected ISO3 or ISO3/LEVEL, e.g. CHL or CHL/ADM1',
+    ],
+    [['manifest', 'XX'], 'geoshelf manifest: "XX": expected ISO3 codes (3 letters, e.g. CHL)'],
+    [['validate', 'CHL', 'X1'], 'geoshelf validate: "X1": expected ISO3 codes (3 letters, e.g. CHL)'],
+    [
+      ['build', '--site-url', 'example.org', '--out', join(tmp, 'never')],
+      'geoshelf build: --site-url: expected an origin like https://example.org, got "example.org"',
+    ],
+    [
+      ['build', '--base', 'a b', '--out', join(tmp, 'never')],
+      'geoshelf build: --base: unusable base path "a b"',
+    ],
+    [
+      ['split', '--level', 'ADM2', 'XX'],
+      'geoshelf split: expected one ISO3 code, e.g. "geoshelf split --level ADM2 ARG"',
+    ],
+    [['serve', '--port', 'abc'], 'geoshelf serve: --port: expected an integer from 0 to 65535, got "abc"'],
+  ];
+  it('every command: a malformed value → exit 2 (usage), one line on stderr', async () => {
+    for (const [args, line] of MALFORMED) {
+      expect(await cli(...args), args.join(' ')).toEqual({ code: 2, stdout: '', stderr: `${line}\n` });
+    }
+    expect(existsSync(join(tmp, 'never'))).toBe(false);
+  });
+
   // Bad input of each command → exit 1, and every problem line says where: FILE: POINTER, FILE:LINE or FILE: byte N.
   const BAD_INPUT: [string, string[], RegExp][] = [
     [
