@@ -5,36 +5,11 @@
 // name with a word of the same first two letters, so a slip after them is
 // found; pure, unit-tested in Node (test/build/search-index.test.ts).
 import type { SearchRecord } from '../shared/api.ts';
+import { editDistance } from '../shared/edit-distance.ts';
 import { fold, words } from '../shared/fold.ts';
 
 /** Shortest query word corrected: shorter ones are still being typed, or match too much. */
 const MIN_LENGTH = 4;
-
-/**
- * Returns the optimal-string-alignment distance of `a` and `b` (insertions,
- * deletions, substitutions and swaps of neighbours), or `max + 1` once it is
- * sure to exceed `max`.
- */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let before = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let least = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d = Math.min(d, before[j - 2] + 1);
-      row.push(d);
-      least = Math.min(least, d);
-    }
-    if (least > max) return max + 1;
-    [before, previous] = [previous, row];
-  }
-  return Math.min(previous[b.length], max + 1);
-}
 
 /** Returns the folded words of every name of the loaded shards' records. */
 function vocabulary(shards: SearchRecord[][]): Set<string> {

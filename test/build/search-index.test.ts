@@ -9,7 +9,8 @@ import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
 import type { LoadedManifest } from '../../build/manifest/validate.ts';
 import { fold, nameShardKeys, SHARD_LIST, shardKey, words } from '../../src/shared/fold.ts';
 import type { SearchRecord } from '../../src/shared/api.ts';
-import { correctQuery, editDistance } from '../../src/client/did-you-mean.ts';
+import { correctQuery } from '../../src/client/did-you-mean.ts';
+import { editDistance } from '../../src/shared/edit-distance.ts';
 import { queryShardKeys, rank } from '../../src/client/place-ranking.ts';
 import { tableCountries } from '../../src/client/place-search.ts';
 
@@ -254,5 +255,6 @@ describe('search index', () => {
     expect(editDistance('kitten', 'sitting', 5)).toBe(3);
     expect(editDistance('kitten', 'sitting', 1)).toBe(2); // max + 1 once past max
     expect(editDistance('', 'abc', 5)).toBe(3);
+    expect(editDistance('valdiate', 'validate')).toBe(1); // no bound: the CLI's "did you mean"
   });
 });
