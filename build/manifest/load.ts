@@ -8,6 +8,7 @@ import { UsageError, UserError } from '../core/errors.ts';
 import { outsideProblem, resolveInDataSync } from '../core/data-root.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { firstInvalidUtf8 } from '../core/utf8.ts';
+import { lineColumn, parseJsonText } from '../core/json-text.ts';
 import type { ManifestRule } from '../core/rules.ts';
 import type { Manifest } from '../../src/shared/manifest.ts';
 import { checkManifest } from './schema.ts';
@@ -191,32 +192,9 @@ function tooDeep(text: string, max: number): number {
  * "invalid JSON at line 3, column 18: Expected ',' or '}' after property value".
  */
 export function parseJson(text: string): { value: unknown } | { error: string } {
-  // A byte order mark, as some editors write, is not JSON; skip it (columns still count it).
-  if (text.startsWith('\uFEFF')) return parseJson(` ${text.slice(1)}`);
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch (error) {
-    const message = (error as Error).message;
-    // V8 says "… in JSON at position 42" (Node 20) and may add "(line 3 column 18)".
-    const position = /at position (\d+)/.exec(message);
-    const offset = position ? Number(position[1]) : text.length;
-    const reason = message
-      .replace(/ in JSON at position \d+.*$/s, '')
-      .replace(/^Unexpected end of JSON input$/, 'unexpected end of file');
-    const { line, column } = lineColumn(text, offset);
-    return { error: `invalid JSON at line ${line}, column ${column}: ${reason}` };
-  }
-}
-
-/** Returns the 1-based line and column of character `offset` in `text`. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line += 1;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
+  const parsed = parseJsonText(text);
+  if ('value' in parsed) return parsed;
+  return { error: `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}` };
 }
 
 async function isDirectory(path: string): Promise<boolean> {
