@@ -25,7 +25,7 @@ import { renderSite } from './site/site.ts';
 import { openSearchCache } from './site/search-cache.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
 import { validateManifests, type LoadedManifest, type Validation } from './manifest/validate.ts';
-import { writeDist, type DistPlan, type WriteStats } from './publish/write-dist.ts';
+import { writeDist, type SiteWriter, type WriteStats } from './publish/write-dist.ts';
 import { prepareDownloads } from './formats/downloads.ts';
 import type { ApiReleaseStatus } from '../src/shared/api.ts';
 import { releasedFiles } from './release/files.ts';
@@ -39,9 +39,6 @@ import {
   releaseStatus,
   type PublishedReleases,
 } from './release/publish.ts';
-
-/** Where a build's files go instead of `out`: `release` stores them in its ledger (build/release/site-store.ts). */
-export type SiteWriter = (plan: DistPlan) => Promise<WriteStats>;
 
 export type BuildOptions = BuildCommon &
   (

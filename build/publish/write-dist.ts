@@ -30,6 +30,9 @@ export interface WriteStats {
   swapped: boolean; // false when nothing changed and the previous dist/ was kept
 }
 
+/** Where a build's files go instead of `out`: `release` stores them in its ledger (build/release/site-store.ts). */
+export type SiteWriter = (plan: DistPlan) => Promise<WriteStats>;
+
 /** One file of the plan, with whether the previous dist/ already holds it. */
 type Entry =
   | { kind: 'generated'; path: string; bytes: Buffer; hash: string; same: boolean; old?: Stats }

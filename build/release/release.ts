@@ -51,7 +51,7 @@ import {
 import { codeVersion } from '../core/compiled.ts';
 import { heldMark } from './site-files.ts';
 import { storePlan } from './site-store.ts';
-import type { DistPlan, WriteStats } from '../publish/write-dist.ts';
+import type { DistPlan, SiteWriter } from '../publish/write-dist.ts';
 
 export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geometry' | 'nesting'> {
   thresholds?: Thresholds;
@@ -78,7 +78,7 @@ export interface ReleaseSiteBuild {
   base: string;
   releaseOf: string;
   unitIds: UnitIds;
-  writeSite: (plan: DistPlan) => Promise<WriteStats>;
+  writeSite: SiteWriter;
 }
 
 export type ReleaseOutcome =
