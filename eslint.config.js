@@ -34,4 +34,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // An async function that awaits nothing is synchronous work dressed as waiting (or a promise it
+    // could return as it is): its callers' awaits then mislead. Tests and benchmarks implement async
+    // interfaces with synchronous bodies, so this holds for the product code.
+    files: ['bin/**', 'build/**', 'src/**', 'scripts/**'],
+    rules: { 'require-await': 'error' },
+  },
 );

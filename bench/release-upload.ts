@@ -54,7 +54,7 @@ try {
   if (updated.problems.length) throw new Error(`manifest ${COUNTRY}: ${updated.problems[0]!.message}`);
   await release(root, '1.0.1');
 
-  const ledger = await readLedger(root);
+  const ledger = readLedger(root);
   if (ledger.problems.length) throw new Error(ledger.problems[0]!.message);
   const [first, next] = await releaseTransfers(root, '/', ledger);
   const all = sum(next!.copies) + sum(next!.uploads);

@@ -147,7 +147,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     throw new UsageError(`--site-url: expected an origin like https://example.org, got "${options.siteUrl}"`);
   }
   if (out !== undefined) await checkOut(root, out);
-  const ledger = options.releases === false ? undefined : await readLedger(root);
+  const ledger = options.releases === false ? undefined : readLedger(root);
   if (ledger?.problems.length) return { ok: false, problems: ledger.problems };
   const releases = ledger?.releases.length ? ledger : undefined; // no release made yet: nothing to publish
   const wrongBase = releases ? releaseBaseProblems(releases, base) : [];
@@ -172,7 +172,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     out !== undefined &&
     cache.fingerprint === fingerprint &&
     cache.summary &&
-    (await distUnchanged(root, out, cache));
+    distUnchanged(root, out, cache);
   if (unchanged && cache.summary) {
     const { manifests, datasets, files, bytes } = cache.summary;
     const write = { files, bytes, written: 0, reused: files, dataBytesCopied: 0, swapped: false };

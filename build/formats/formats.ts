@@ -21,7 +21,7 @@ import type { TopoJsonGrid } from './topojson.ts';
 export const WORKER_FROM_BYTES = 8 << 20;
 
 /** Runs writeSecondHalf on a worker thread; its errors come back as they were thrown (UserError or not). */
-async function secondHalfOnWorker(
+function secondHalfOnWorker(
   source: string,
   scan: SourceScan,
   layer: string,

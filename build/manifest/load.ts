@@ -98,19 +98,19 @@ export function strayManifests(root: string): Problem[] {
  * or per schema mistake; and the parsed JSON of the schema-invalid ones
  * (still `unknown`), whose valid pieces the validator goes on checking.
  */
-export async function loadManifests(
+export function loadManifests(
   root: string,
   files: string[],
-): Promise<{
+): {
   manifests: LoadedManifest[];
   problems: Problem[];
   invalid: { file: string; value: unknown }[];
-}> {
+} {
   const manifests: LoadedManifest[] = [];
   const problems: Problem[] = [];
   const invalid: { file: string; value: unknown }[] = [];
   for (const file of files) {
-    const read = await readManifestText(root, file);
+    const read = readManifestText(root, file);
     if ('rule' in read) {
       problems.push({ file, pointer: '', severity: 'error', ...read });
       continue;
@@ -143,10 +143,10 @@ export const MAX_MANIFEST_DEPTH = 32;
  * UTF-8 (what is published must be its bytes), or nests too deep to be a
  * manifest (which would overflow the stack of every JSON tool after us).
  */
-export async function readManifestText(
+export function readManifestText(
   root: string,
   file: string,
-): Promise<{ text: string } | { rule: ManifestRule; message: string; paths?: string[] }> {
+): { text: string } | { rule: ManifestRule; message: string; paths?: string[] } {
   // Synchronously: manifests are read one after the other, and each is small (≤ 64 MiB).
   const found = resolveInDataSync(root, file);
   if (found.kind === 'outside') return { rule: 'link-outside', ...outsideProblem(root, file, found.real) };

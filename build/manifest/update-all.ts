@@ -28,7 +28,7 @@ export async function updateManifests(
   options: { check?: boolean; noCache?: boolean } = {},
 ): Promise<UpdateRun> {
   const files = selectManifests(await findManifests(root), codes);
-  const { manifests, problems } = await loadManifests(root, files);
+  const { manifests, problems } = loadManifests(root, files);
   const measurer = MeasurementCache.forRoot(root, { noCache: options.noCache });
   const run: UpdateRun = { manifests: files.length, changed: 0, lines: [], problems };
   for (const loaded of manifests) {

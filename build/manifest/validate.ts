@@ -73,7 +73,7 @@ export interface Validation {
 export async function validateManifests(root: string, options: ValidateOptions = {}): Promise<Validation> {
   const inTree = await findManifests(root);
   const files = selectManifests(inTree, options.codes ?? []);
-  const loaded = await loadManifests(root, files);
+  const loaded = loadManifests(root, files);
   // A file large enough to share with the worker is coming: boot it while the rest starts.
   if (checkedSize(loaded.manifests) >= CHECKED_PARALLEL_MIN_BYTES) warmSegmentWorker();
   const ownMeasurer = options.measurer ? undefined : MeasurementCache.forRoot(root);

@@ -116,7 +116,7 @@ async function selectDatasets(
   selectors: string[],
 ): Promise<{ loaded: LoadedManifest; jobs: Job[] }[]> {
   const files = await findManifests(root);
-  const { manifests, problems } = await loadManifests(root, files);
+  const { manifests, problems } = loadManifests(root, files);
   const wanted = selectors.map((text) => {
     const match = /^([A-Z]{3})(?:\/(ADM[0-5]|QUAD))?$/.exec(text);
     if (!match) throw new UsageError(`"${text}": expected ISO3 or ISO3/LEVEL, e.g. CHL or CHL/ADM1`);

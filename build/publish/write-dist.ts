@@ -38,7 +38,7 @@ type Entry =
   | { kind: 'generated'; path: string; bytes: Buffer; hash: string; same: boolean; old?: Stats }
   | { kind: 'data'; path: string; real: string; built: boolean; source: Stats; same: boolean; old?: Stats };
 
-async function statOrUndefined(path: string): Promise<Stats | undefined> {
+function statOrUndefined(path: string): Promise<Stats | undefined> {
   return stat(path).catch(() => undefined);
 }
 

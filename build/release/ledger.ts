@@ -13,7 +13,6 @@
 // and site.json; its first layout also kept objects/ (the level files again,
 // gzipped). Both are read as they are.
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RegistryUnit, ReleaseChange } from '../../src/shared/api.ts';
 import type { Level } from '../../src/shared/manifest.ts';
@@ -151,7 +150,7 @@ export function objectName(sha256: string): string {
  * missing or unreadable file is a problem naming it (a release against a
  * damaged ledger would lose the IDs it cannot read).
  */
-export async function readLedger(root: string): Promise<Ledger> {
+export function readLedger(root: string): Ledger {
   const problems: Problem[] = [];
   const objects = new Map<string, string>();
   const siteObjects = new Map<string, string>();
@@ -467,7 +466,7 @@ class ChunkReader {
 const registries = new WeakMap<LedgerRelease, RegistryUnit[]>(); // ledger_version 2's, once assembled
 
 /** Returns the unit registry of a release, sorted by ID. */
-export async function readRegistry(root: string, release: LedgerRelease): Promise<RegistryUnit[]> {
+export function readRegistry(root: string, release: LedgerRelease): RegistryUnit[] {
   if (!release.storedRegistry) {
     return readJson<RegistryUnit[]>(root, `${release.dir}/registry.json`, []) ?? [];
   }
@@ -480,9 +479,9 @@ export async function readRegistry(root: string, release: LedgerRelease): Promis
 }
 
 /** The registry as a release publishes it (api/releases/VERSION/units.json): version 1's file as it is. */
-export async function registryText(root: string, release: LedgerRelease): Promise<string> {
-  if (!release.storedRegistry) return readFile(join(root, release.dir, 'registry.json'), 'utf8');
-  return `${JSON.stringify(await readRegistry(root, release), null, 1)}\n`;
+export function registryText(root: string, release: LedgerRelease): string {
+  if (!release.storedRegistry) return readFileSync(join(root, release.dir, 'registry.json'), 'utf8'); // read as the rest of the ledger is
+  return `${JSON.stringify(readRegistry(root, release), null, 1)}\n`;
 }
 
 function readJson<T>(root: string, file: string, problems: Problem[]): T | undefined {

@@ -68,14 +68,14 @@ export async function publishReleases(
     const v = record.version;
     // The feed as the ledger holds it, and the registry as it was written: neither changes later.
     const changes = await readFile(join(root, dir, 'changes.json'), 'utf8');
-    const registry = await registryText(root, release);
+    const registry = registryText(root, release);
     generated.set(`api/releases/${v}/changes.json`, changes);
     generated.set(`api/releases/${v}/units.json`, registry);
     feeds.push({
       version: v,
       previous: record.previous,
       changes: JSON.parse(changes) as ReleaseChange[],
-      units: new Map((await readRegistry(root, release)).map((u) => [u.id, u])),
+      units: new Map(readRegistry(root, release).map((u) => [u.id, u])),
     });
     api.releases.push({
       version: v,

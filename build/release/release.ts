@@ -101,11 +101,8 @@ export async function makeRelease(
   options: ReleaseOptions,
 ): Promise<ReleaseOutcome> {
   const { measurer, geometry, nesting } = options;
-  // Both at once: each waits on many small reads. A damaged ledger is still said first.
-  const [ledger, validated] = await Promise.all([
-    readLedger(root),
-    validateManifests(root, { measurer, geometry, nesting }),
-  ]);
+  const ledger = readLedger(root); // synchronous small reads; a damaged ledger is said first
+  const validated = await validateManifests(root, { measurer, geometry, nesting });
   if (ledger.problems.length) return { status: 'refused', problems: ledger.problems };
   const errors = validated.problems.filter((p) => p.severity === 'error');
   if (errors.length) return { status: 'refused', problems: validated.problems };
@@ -159,7 +156,7 @@ async function identify(
   // Copies: the ledger's units are shared by the releases that name the same chunk. Shallow:
   // identification sets a unit's fields, and replaces its lists (build/identity/registry.ts).
   const registry = new Map<string, RegistryUnit>(
-    (previous ? await readRegistry(root, previous) : []).map((u) => [u.id, { ...u }]),
+    (previous ? readRegistry(root, previous) : []).map((u) => [u.id, { ...u }]),
   );
   const before = new Map<string, ReleasedLevel[]>(); // by country
   for (const level of previous?.record.levels ?? []) {

@@ -277,7 +277,7 @@ describe('geoshelf release', () => {
     const { record } = await ledgerRelease(root, '1.1.0');
     const sha = record.files.find((f) => f.path === fji)!.sha256;
     rmSync(join(root, `data/releases/1.0.0/site/${sha}`));
-    expect((await readLedger(root)).problems.map((p) => `${p.file}: ${p.message}`)).toEqual([
+    expect(readLedger(root).problems.map((p) => `${p.file}: ${p.message}`)).toEqual([
       `data/releases/1.0.0/release.json: the ledger lost ${fji} as released (neither site/${sha} nor objects/${sha}.geojson.gz is in a release folder)`,
       `data/releases/1.1.0/release.json: the ledger lost ${fji} as released (neither site/${sha} nor objects/${sha}.geojson.gz is in a release folder)`,
       `data/releases/1.0.0/release.json: the ledger lost releases/1.0.0/${fji} (site/${sha} is in no release folder)`,

@@ -9,13 +9,13 @@ export async function ledgerRelease(
   root: string,
   version: string,
 ): Promise<{ record: ReleaseRecord; registry: RegistryUnit[]; site: SiteFile[]; dir: string }> {
-  const ledger = await readLedger(root);
+  const ledger = readLedger(root);
   expect(ledger.problems).toEqual([]);
   const release = ledger.releases.find((r) => r.record.version === version);
   if (!release) throw new Error(`no release ${version} in ${root}`);
   return {
     record: release.record,
-    registry: await readRegistry(root, release),
+    registry: readRegistry(root, release),
     site: release.site.files,
     dir: release.dir,
   };
