@@ -161,6 +161,10 @@ describe('geoshelf CLI', () => {
       'geoshelf split: expected one ISO3 code, e.g. "geoshelf split --level ADM2 ARG"',
     ],
     [['serve', '--port', 'abc'], 'geoshelf serve: --port: expected an integer from 0 to 65535, got "abc"'],
+    [
+      ['release', '1.0.0', '--base=/atlas/'],
+      'geoshelf release: --base: not an option of release: a release is published under BASE/releases/VERSION/ for whatever base build is given (geoshelf build --base BASE)',
+    ],
   ];
   it('every command: a malformed value → exit 2 (usage), one line on stderr', async () => {
     for (const [args, line] of MALFORMED) {

@@ -11,11 +11,10 @@ import { makeRelease } from '../../../build/release/release.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../../../build/identity/thresholds.ts';
 import { buildCatalogue } from '../../../build/build.ts';
 import { problemSummary } from '../../../build/core/report.ts';
-import { normaliseBase } from '../../../build/site/pages/html.ts';
 import { defineCommand, PER_FILE, UsageError } from '../command.ts';
 
 const t = DEFAULT_THRESHOLDS;
-const usage = `Usage: geoshelf release VERSION [--root DIR] [--base PATH] [--json] [--code-key PROPERTY]
+const usage = `Usage: geoshelf release VERSION [--root DIR] [--json] [--code-key PROPERTY]
                         [--redigitise-area SHARE] [--redigitise-distance METRES]
                         [--redigitise-k-distance K] [--redigitise-k-area K]
 
@@ -32,8 +31,6 @@ and ending with a letter or digit, e.g. 2026.11, 1.2.0 or 1.0.0-rc.1.
 
 Options:
   --root DIR                  folder that holds data/ (default: the current folder)
-  --base PATH                 no longer needed, and ignored: a release is published at
-                              PATH/releases/VERSION/ under whatever --base build is given
   --json                      print problems on stdout as a JSON array
   --code-key PROPERTY         the property holding each unit's code (default: the
                               first of shapeISO, iso_3166_2, code, ISO, iso)
@@ -58,10 +55,13 @@ function nonNegative(flag: string, text: string | undefined, fallback: number): 
 
 export default defineCommand({
   usage,
+  // A release links relatively; build publishes it under its own --base.
+  removed: {
+    base: 'not an option of release: a release is published under BASE/releases/VERSION/ for whatever base build is given (geoshelf build --base BASE)',
+  },
   positionals: true,
   options: {
     root: { type: 'string', default: '.' },
-    base: { type: 'string', default: '/' },
     json: { type: 'boolean', default: false },
     'code-key': { type: 'string' },
     'redigitise-area': { type: 'string' },
@@ -89,11 +89,6 @@ export default defineCommand({
       ),
       redigitiseKArea: nonNegative('redigitise-k-area', values['redigitise-k-area'], t.redigitiseKArea),
     };
-    try {
-      normaliseBase(values.base);
-    } catch (error) {
-      throw new UsageError(`--base: ${(error as Error).message}`);
-    }
     const root = resolve(values.root);
     const measurer = MeasurementCache.forRoot(root);
     const geometry = GeometryChecker.forRoot(root);
