@@ -202,6 +202,26 @@ describe.skipIf(!HAVE_CHROMIUM)('catalogue in Chromium', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it('the API page on a phone (390 px): each path above its description, which has the width; no sideways scroll', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await phone.goto(`${server.origin}/api/v1/`);
+      const { widths, scroll, height } = await phone.evaluate(() => ({
+        widths: Array.from(document.querySelectorAll('dl.api-docs dd')).map(
+          (dd) => dd.getBoundingClientRect().width,
+        ),
+        scroll: document.documentElement.scrollWidth,
+        height: document.documentElement.scrollHeight,
+      }));
+      expect(widths.length).toBeGreaterThan(3);
+      expect(Math.min(...widths)).toBeGreaterThan(300); // was 16 px: one character per line
+      expect(scroll).toBeLessThanOrEqual(390);
+      expect(height).toBeLessThan(4000); // was 24,306 px
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('status review and deprecated are announced on the page', async () => {
     await page.goto(`${server.origin}/earth/FJI/`);
     expect(await page.textContent('.banner')).toContain('under review');
