@@ -22,7 +22,7 @@ import { drawnSource } from './maps.ts';
 import { countryPage } from './pages/paths.ts';
 
 /** Bumped when the world picture is drawn differently, so a cached one is redrawn. */
-const VERSION = 1;
+const VERSION = 2; // 2: labels inside the largest polygon (data-at), data-box only for several polygons
 const ORDER = ['ADM0', 'ADM1', 'ADM2', 'ADM3', 'ADM4', 'ADM5', 'QUAD'];
 export const WORLD_TITLE = 'Map of every country and territory in the catalogue';
 
@@ -114,7 +114,7 @@ export async function worldMap(
   }
   const plane = planeOf(outer, true);
   const ids = countries.map((c) => c.id);
-  const drawn = plane && renderMapSvg({ features }, WORLD_TITLE, ids, plane, true);
+  const drawn = plane && renderMapSvg({ features }, WORLD_TITLE, ids, plane);
   if (!plane || !drawn) return undefined;
   cache.data = { key, map: { svg: drawn.svg, plane, ids } };
   await saveCache(cache);

@@ -105,6 +105,38 @@ describe.skipIf(!HAVE_CHROMIUM)('sample data pages in Chromium', () => {
     },
   );
 
+  it("every unit's label point lies inside the unit (Chile, the USA, Fiji, Kiribati, Canada, Japan, the world map)", async () => {
+    const outside: string[] = [];
+    for (const path of [
+      '/',
+      '/earth/CHL/',
+      '/earth/USA/',
+      '/earth/FJI/',
+      '/earth/KIR/',
+      '/earth/CAN/',
+      '/earth/JPN/',
+    ]) {
+      await page.goto(`${server.origin}${path}`);
+      await page.waitForSelector('.map-view svg');
+      // The point labels.ts writes a name at: data-at, else the centre of data-box, else of the path's box.
+      const wrong = await page.evaluate(() =>
+        Array.from(document.querySelectorAll<SVGPathElement>('.map-view path.f[data-u]'))
+          .filter((p) => p.querySelector('title')?.textContent)
+          .flatMap((p) => {
+            const given = (p.dataset.at ?? '').split(' ').map(Number);
+            const box = p.dataset.box?.split(' ').map(Number);
+            const b = p.getBBox();
+            const [x0, y0, x1, y1] = box ?? [b.x, b.y, b.x + b.width, b.y + b.height];
+            const [x, y] = given.length === 2 ? given : [(x0! + x1!) / 2, (y0! + y1!) / 2];
+            const point = new DOMPoint(x, y);
+            return p.isPointInFill(point) ? [] : [`${p.dataset.u} at ${x!.toFixed(1)} ${y!.toFixed(1)}`];
+          }),
+      );
+      outside.push(...wrong.map((w) => `${path}: ${w}`));
+    }
+    expect(outside).toEqual([]);
+  });
+
   it(
     'USA ADM2 without script: the first 100 counties on the page, the next ones a link away',
     { timeout: 120_000 },
