@@ -77,21 +77,26 @@ const MARKER_CELL = 8;
 
 /**
  * Returns a marker (a ring around it, data-s its size) for every polygon
- * smaller than MARKER_BELOW, so islands and tiny units that the pixel grid
- * shrinks to a speck stay visible (every island of Tuvalu or Kiribati); one
- * per MARKER_CELL square per unit, so a chain of islets is a few rings, not a
- * smear, and none within MARKER_CELL of a larger polygon of the same unit
- * (the islets along a coast are seen with it). The script resizes them as the
+ * smaller than MARKER_BELOW at the widest view, "Show all" (the whole extent,
+ * `zoomOut` times the frame), so islands and tiny units that the pixel grid
+ * shrinks to a speck stay visible (every island of Tuvalu or Kiribati, whose
+ * outer islands lie thousands of units from the frame); one per cell of
+ * MARKER_CELL × zoomOut per unit, so a chain of islets is a few rings, not a
+ * smear, and none that near a larger polygon of the same unit (the islets
+ * along a coast are seen with it). A marker whose polygon is large enough to
+ * see at the frame starts hidden; the script shows and sizes them as the
  * reader zooms (src/client/markers.ts).
  */
 function tinyMarkers(
   polygons: Ring[][],
   toPlane: ReturnType<typeof projector>,
   id: string | undefined,
+  zoomOut: number,
 ): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   const at = new Float64Array(2);
+  const [below, cell] = [MARKER_BELOW * zoomOut, MARKER_CELL * zoomOut];
   const boxes = polygons.map((polygon) => {
     let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
     for (const p of Array.isArray(polygon[0]) ? polygon[0] : []) {
@@ -101,19 +106,20 @@ function tinyMarkers(
     }
     return [x0, y0, x1, y1];
   });
-  const large = boxes.filter(([x0, y0, x1, y1]) => Math.max(x1 - x0, y1 - y0) >= MARKER_BELOW);
+  const large = boxes.filter(([x0, y0, x1, y1]) => Math.max(x1 - x0, y1 - y0) >= below);
   for (const [x0, y0, x1, y1] of boxes) {
     const size = Math.max(x1 - x0, y1 - y0);
-    if (!(size < MARKER_BELOW)) continue;
+    if (!(size < below)) continue;
     const [cx, cy] = [(x0 + x1) / 2, (y0 + y1) / 2];
-    const c = MARKER_CELL;
+    const c = cell;
     if (large.some(([a, b, e, f]) => cx >= a - c && cx <= e + c && cy >= b - c && cy <= f + c)) continue;
-    const cell = `${Math.floor(cx / MARKER_CELL)} ${Math.floor(cy / MARKER_CELL)}`;
-    if (seen.has(cell)) continue;
-    seen.add(cell);
+    const key = `${Math.floor(cx / cell)} ${Math.floor(cy / cell)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     const u = id ? ` data-u="${escapeXml(id)}"` : '';
+    const cls = size < MARKER_BELOW ? 'm' : 'm hidden'; // seen by itself at the frame: a ring only when zoomed out
     out.push(
-      `<circle class="m"${u} cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="4" data-s="${size.toFixed(2)}"/>`,
+      `<circle class="${cls}"${u} cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="4" data-s="${size.toFixed(2)}"/>`,
     );
   }
   return out;
@@ -170,10 +176,13 @@ export function renderMapSvg(
   };
   const paths: string[] = [];
   const markers: string[] = [];
+  // How many times the frame "Show all" zooms out to: markers are needed down to that scale.
+  const [ex0, ey0, ex1, ey1] = plane.extent;
+  const zoomOut = Math.max(1, (ex1 - ex0) / MAP_WIDTH, (ey1 - ey0) / plane.height);
   features.forEach((feature, i) => {
     const polygons = polygonsOf(feature.geometry);
     if (polygons.length === 0) return;
-    markers.push(...tinyMarkers(polygons, toPlane, ids[i]));
+    markers.push(...tinyMarkers(polygons, toPlane, ids[i], zoomOut));
     const d = [
       // A Set: specks on the same pixel are one dot (two would cancel out under the even-odd fill).
       ...new Set(

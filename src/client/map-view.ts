@@ -9,6 +9,10 @@ import type { TileLayer } from './tile-layer.ts';
 import { panBy, zoomAt, type View } from './view.ts';
 
 const MAX_ZOOM = 64;
+/** Margin around every shape when "Show all" frames them, as a share of their extent: rings at the edge stay whole. */
+const ALL_MARGIN = 0.04;
+/** The extent shows more than the main territory when it is this much larger. */
+const MORE = 1.05;
 /** Margin around a unit framed on selection, as a share of its size. */
 const FRAME_MARGIN = 0.15;
 
@@ -43,7 +47,7 @@ function wireUnits(svg: SVGSVGElement, onFocus: (id: string) => void): void {
 
 export class MapView {
   svg: SVGSVGElement;
-  /** The main territory's box (the picture's viewBox), and the box of every shape. */
+  /** The main territory's box (the picture's viewBox), and the box of every shape with a margin (home when no larger). */
   home: View;
   all: View;
   view: View;
@@ -83,7 +87,11 @@ export class MapView {
     wireUnits(svg, onFocusUnit);
     this.home = viewOf(svg);
     const [x0, y0, x1, y1] = (svg.dataset.extent ?? '').split(' ').map(Number);
-    this.all = Number.isFinite(x1) ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : this.home;
+    const [w, h] = [x1 - x0, y1 - y0];
+    const more =
+      Number.isFinite(w) && Number.isFinite(h) && (w > this.home.w * MORE || h > this.home.h * MORE);
+    const [mx, my] = [w * ALL_MARGIN, h * ALL_MARGIN];
+    this.all = more ? { x: x0 - mx, y: y0 - my, w: w + 2 * mx, h: h + 2 * my } : this.home;
     this.view = { ...this.home };
     this.viewport.replaceChildren(svg);
     this.refresh();
