@@ -1,7 +1,7 @@
 // Wires the catalogue build together: validate every manifest → draw maps →
 // bundle the client → render pages and JSON API → add every recorded release
 // (build/release/publish.ts) → write dist/ atomically
-// (or, when nothing changed since the last build, keep dist/: build-fingerprint.ts).
+// (or, when nothing changed since the last build, keep dist/: build/publish/fingerprint.ts).
 // It computes and writes; printing and exit codes belong to src/cli/commands/build.ts.
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
