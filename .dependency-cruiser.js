@@ -1,14 +1,51 @@
-// The layering of STYLE.md as rules: src/cli/ → build/<stage>/ → build/core/,
-// browser code apart. test/layering.test.ts cruises the repository with these
-// rules (and checks each rule fires on a tree that breaks it), so `npm test`
-// fails on an import that runs the wrong way; `npx depcruise bin build src
-// scripts bench` prints the same verdict. Cycles between stage folders (a
-// stage's modules importing each other's, through any files) are checked
-// in the test too: dependency-cruiser's folder scope sees build/site/pages/
-// apart from build/site/ rather than as one stage.
+// The layering of STYLE.md as rules. One ground floor, build/core/, which
+// everything stands on; one direction between the two top folders, src/ →
+// build/ (the CLI calls the pipeline; the server and the importer stand on
+// the ground floor); the pipeline's folders in one order, each importing
+// only those below it; the browser code apart. test/layering.test.ts cruises
+// the repository with these rules (and checks each rule fires on a tree that
+// breaks it), so `npm test` fails on an import that runs the wrong way;
+// `npx depcruise bin build src scripts bench` prints the same verdict.
 
 /** The folders cruised: everything but tests (which may import anything) and built output. */
 export const CRUISED = ['bin', 'build', 'src', 'scripts', 'bench'];
+
+/**
+ * The pipeline's folders under build/, lowest first: each imports only the
+ * ground floor and the folders before it. geojson/ is the one reader; geo/
+ * the map projection, framing, antimeridian and topology several stages
+ * share; output/ writes dist/ and keeps the build's cache; catalogue/ plans
+ * every file of a catalogue, for `build` and `release` alike; build/build.ts
+ * (not a folder) wires them and is imported by the CLI only.
+ */
+export const STAGES = [
+  'geojson',
+  'geo',
+  'output',
+  'geometry',
+  'measure',
+  'identity',
+  'manifest',
+  'formats',
+  'preview',
+  'split',
+  'tiles',
+  'site',
+  'catalogue',
+  'release',
+];
+
+/** One rule per stage: it imports no later stage (src/ and build/build.ts have rules of their own). */
+const stageRules = STAGES.map((stage, i) => ({
+  name: `stage-order-${stage}`,
+  comment: `build/${stage}/ imports only build/core/ and the stages before it: ${STAGES.slice(0, i).join(', ') || 'none'}.`,
+  severity: 'error',
+  from: { path: `^build/${stage}/` },
+  to: {
+    path: '^build/[^/]+/',
+    pathNot: `^build/(core|${[stage, ...STAGES.slice(0, i)].join('|')})/`,
+  },
+}));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
@@ -23,36 +60,59 @@ export default {
       to: { path: '^src/cli/' },
     },
     {
-      name: 'core-imports-no-stage',
+      name: 'build-imports-no-src',
+      comment: 'One direction between the top folders: src/ stands on build/, never the other way.',
+      severity: 'error',
+      from: { path: '^build/' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'only-cli-wires',
+      comment: 'build/build.ts wires the stages together: only the CLI (and scripts, benchmarks) call it.',
+      severity: 'error',
+      from: { path: '^(build|src)/', pathNot: '^src/cli/' },
+      to: { path: '^build/build\\.ts$' },
+    },
+    {
+      name: 'core-imports-core',
       comment:
-        'build/core/ (errors, the reporter, paths, atomic writes, slots) sits under every stage: ' +
-        'it imports only itself and the published shapes of src/shared/.',
+        'build/core/ (errors, the reporter, paths, atomic writes, the published shapes) is the ground floor: ' +
+        'it imports only itself.',
       severity: 'error',
       from: { path: '^build/core/' },
-      to: { path: '^(build|src)/', pathNot: '^(build/core|src/shared)/' },
-    },
-    {
-      name: 'browser-code-no-node',
-      comment: 'src/client/ runs in the browser and src/shared/ is bundled into it: no Node builtins.',
-      severity: 'error',
-      from: { path: '^src/(client|shared)/' },
-      to: { dependencyTypes: ['core'] },
-    },
-    {
-      name: 'client-imports-client-and-shared',
-      comment: 'src/client/ imports only browser code: itself and src/shared/ (no build/, no packages).',
-      severity: 'error',
-      from: { path: '^src/client/' },
-      to: { pathNot: '^src/(client|shared)/', dependencyTypesNot: ['core'] },
+      to: { path: '^(build|src)/', pathNot: '^build/core/' },
     },
     {
       name: 'shared-imports-shared',
       comment:
-        'src/shared/ is imported by the build and by the browser code alike, so it imports neither: only itself.',
+        'build/core/shared/ is bundled into the browser code as well: it imports only itself (no Node builtin, no package).',
       severity: 'error',
-      from: { path: '^src/shared/' },
-      to: { pathNot: '^src/shared/', dependencyTypesNot: ['core'] },
+      from: { path: '^build/core/shared/' },
+      to: { pathNot: '^build/core/shared/' },
     },
+    {
+      name: 'browser-code-no-node',
+      comment: 'src/client/ runs in the browser: no Node builtins.',
+      severity: 'error',
+      from: { path: '^src/client/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'client-imports-client-and-shared',
+      comment:
+        'src/client/ imports only browser code: itself and build/core/shared/ (no other build/, no packages).',
+      severity: 'error',
+      from: { path: '^src/client/' },
+      to: { pathNot: '^(src/client|build/core/shared)/', dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'service-stands-on-core',
+      comment: 'src/server/ and src/locations/ use the ground floor only, never a pipeline stage.',
+      severity: 'error',
+      from: { path: '^src/(server|locations)/' },
+      to: { path: '^build/', pathNot: '^build/core/' },
+    },
+    ...stageRules,
     {
       name: 'no-cycle',
       comment:

@@ -1,5 +1,6 @@
 // One linter for the whole repo: typescript-eslint's recommended rules.
 import js from '@eslint/js';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -40,5 +41,16 @@ export default tseslint.config(
     // interfaces with synchronous bodies, so this holds for the product code.
     files: ['bin/**', 'build/**', 'src/**', 'scripts/**'],
     rules: { 'require-await': 'error' },
+  },
+  {
+    // The server runs regexes over requests, the importer over files: none may backtrack
+    // more than linearly (a `\s+$` over 16 KB of spaces held the event loop).
+    // test/server/linear-regex.test.ts runs these rules too.
+    files: ['src/server/**/*.ts', 'src/locations/**/*.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+    },
   },
 );

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { measureGeoJSON } from '../build/measure/measure.ts';
-import type { Manifest } from '../src/shared/manifest.ts';
+import type { Manifest } from '../build/core/shared/manifest.ts';
 import { seededRandom } from '../test/support/random.ts';
 import { wigglyEdge } from './preview-data.ts';
 

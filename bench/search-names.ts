@@ -9,8 +9,8 @@ import type { CountryAtlas } from '../build/site/atlas.ts';
 import { renderSearchIndex } from '../build/site/search-index.ts';
 import { levelUnits } from '../build/site/units.ts';
 import type { LoadedManifest } from '../build/manifest/validate.ts';
-import type { SearchRecord } from '../src/shared/api.ts';
-import type { Manifest } from '../src/shared/manifest.ts';
+import type { SearchRecord } from '../build/core/shared/api.ts';
+import type { Manifest } from '../build/core/shared/manifest.ts';
 import { queryShardKeys, rank } from '../src/client/place-ranking.ts';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -1,7 +1,7 @@
 // `npm run check`: the static checks CI runs before the tests, two at a time
 // (the machine has 2 cores and each tool uses one): ESLint, Prettier's check,
 // and tsc for the Node code (with bench/ and scripts/), for the browser code,
-// and for src/shared/ alone (no Node, no DOM). Prints each tool's output in a fixed order, then exits 1
+// and for build/core/shared/ alone (no Node, no DOM). Prints each tool's output in a fixed order, then exits 1
 // if any failed. Plain JavaScript so no TypeScript loader is needed to start.
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -11,7 +11,7 @@ const CHECKS = [
   ['format', 'prettier', ['--check', '.']],
   ['types', 'tsc', ['--noEmit']],
   ['types (browser code)', 'tsc', ['--noEmit', '-p', 'src/client']],
-  ['types (shared code)', 'tsc', ['--noEmit', '-p', 'src/shared']],
+  ['types (shared code)', 'tsc', ['--noEmit', '-p', 'build/core/shared']],
 ];
 
 /** Runs one tool from node_modules/.bin and returns its exit code and output. */

@@ -1,5 +1,5 @@
-// The layering of the house style (../shared/STYLE.md) (src/cli/ → build/<stage>/ → build/core/, browser
-// code apart, no cycles), checked by dependency-cruiser with the rules of
+// The layering of the house style (../shared/STYLE.md) (src/ → build/<stage>/ in
+// order → build/core/, browser code apart, no cycles), checked by dependency-cruiser with the rules of
 // .dependency-cruiser.js: each rule against a small tree that breaks it (a
 // rule that stopped matching fails here), then the repository itself.
 // In-process: one cruise of the repository, a few small ones.
@@ -111,48 +111,93 @@ describe('each layering rule fails on a tree that breaks it', () => {
       'src/server/app.ts': "import type { main } from '../cli/main.ts';\nexport type M = typeof main;\n",
     });
     expect(found).toEqual([
+      'build-imports-no-src: build/manifest/load.ts → src/cli/command.ts',
       'no-cli-import: build/manifest/load.ts → src/cli/command.ts',
       'no-cli-import: src/server/app.ts → src/cli/main.ts',
     ]);
   });
 
-  it('core-imports-no-stage: build/core/ imports only build/core/ and src/shared/', async () => {
+  it('build-imports-no-src: the pipeline never imports src/ (one direction between the top folders)', async () => {
+    const found = await treeViolations('direction', {
+      'src/server/log.ts': 'export const log = 1;\n',
+      'src/cli/main.ts': "import { m } from '../../build/measure/measure.ts';\nexport const main = m;\n",
+      'build/measure/measure.ts': "import { log } from '../../src/server/log.ts';\nexport const m = log;\n",
+    });
+    expect(found).toEqual(['build-imports-no-src: build/measure/measure.ts → src/server/log.ts']);
+  });
+
+  it('only-cli-wires: build/build.ts is called by the CLI only', async () => {
+    const found = await treeViolations('wiring', {
+      'build/build.ts': 'export const build = 1;\n',
+      'src/cli/main.ts': "import { build } from '../../build/build.ts';\nexport const main = build;\n",
+      'build/release/release.ts': "import { build } from '../build.ts';\nexport const r = build;\n",
+    });
+    expect(found).toEqual(['only-cli-wires: build/release/release.ts → build/build.ts']);
+  });
+
+  it('core-imports-core: build/core/ imports only itself', async () => {
     const found = await treeViolations('core', {
-      'src/shared/api.ts': 'export type A = 1;\n',
+      'build/core/shared/api.ts': 'export type A = 1;\n',
       'build/core/errors.ts': 'export class UserError extends Error {}\n',
       'build/core/report.ts': [
         "import { readFile } from 'node:fs/promises';",
-        "import type { A } from '../../src/shared/api.ts';",
+        "import type { A } from './shared/api.ts';",
         "import { UserError } from './errors.ts';",
         "import { measure } from '../measure/measure.ts';",
-        "import { build } from '../build.ts';",
-        'export const r: [unknown, A?] = [readFile, UserError, measure, build];\n',
+        "import { log } from '../../src/server/log.ts';",
+        'export const r: [unknown, A?] = [readFile, UserError, measure, log];\n',
       ].join('\n'),
       'build/measure/measure.ts': 'export const measure = 1;\n',
-      'build/build.ts': 'export const build = 1;\n',
+      'src/server/log.ts': 'export const log = 1;\n',
     });
     expect(found).toEqual([
-      'core-imports-no-stage: build/core/report.ts → build/build.ts',
-      'core-imports-no-stage: build/core/report.ts → build/measure/measure.ts',
+      'build-imports-no-src: build/core/report.ts → src/server/log.ts',
+      'core-imports-core: build/core/report.ts → build/measure/measure.ts',
+      'core-imports-core: build/core/report.ts → src/server/log.ts',
     ]);
   });
 
-  it('browser-code-no-node: src/client/ and src/shared/ import no Node builtin, not even a type', async () => {
+  it('stage-order: a pipeline folder imports only the folders before it in STAGES', async () => {
+    const found = await treeViolations('order', {
+      'build/geojson/read.ts': 'export const read = 1;\n',
+      'build/site/site.ts': "import { read } from '../geojson/read.ts';\nexport const site = read;\n",
+      'build/geometry/check.ts': "import { site } from '../site/site.ts';\nexport const c = site;\n",
+      'build/geojson/scan.ts': "import { c } from '../geometry/check.ts';\nexport const s = c;\n",
+    });
+    expect(found).toEqual([
+      'no-stage-cycle: build/geojson ⇄ build/geometry ⇄ build/site',
+      'stage-order-geojson: build/geojson/scan.ts → build/geometry/check.ts',
+      'stage-order-geometry: build/geometry/check.ts → build/site/site.ts',
+    ]);
+  });
+
+  it('service-stands-on-core: the server and the importer use no pipeline stage', async () => {
+    const found = await treeViolations('service', {
+      'build/core/errors.ts': 'export class UserError extends Error {}\n',
+      'build/manifest/load.ts': 'export const load = 1;\n',
+      'src/locations/import.ts': [
+        "import { UserError } from '../../build/core/errors.ts';",
+        "import { load } from '../../build/manifest/load.ts';",
+        'export const i = [UserError, load];\n',
+      ].join('\n'),
+    });
+    expect(found).toEqual(['service-stands-on-core: src/locations/import.ts → build/manifest/load.ts']);
+  });
+
+  it('browser-code-no-node: src/client/ imports no Node builtin, not even a type', async () => {
     const found = await treeViolations('node', {
       'src/client/main.ts': "import { readFile } from 'node:fs';\nexport const r = readFile;\n",
       'src/client/view.ts': "import type { Stats } from 'node:fs';\nexport type S = Stats;\n",
-      'src/shared/fold.ts': "import { join } from 'path';\nexport const j = join;\n",
     });
     expect(found).toEqual([
       'browser-code-no-node: src/client/main.ts → fs', // node:fs
       'browser-code-no-node: src/client/view.ts → fs',
-      'browser-code-no-node: src/shared/fold.ts → path',
     ]);
   });
 
-  it('client-imports-client-and-shared: src/client/ imports nothing of the build or the server', async () => {
+  it('client-imports-client-and-shared: src/client/ imports nothing of the build but build/core/shared/', async () => {
     const found = await treeViolations('client', {
-      'src/shared/api.ts': 'export type A = 1;\n',
+      'build/core/shared/api.ts': 'export type A = 1;\n',
       'src/client/style.css': 'body {}\n',
       'src/client/view.ts': 'export const v = 1;\n',
       'build/core/errors.ts': 'export class UserError extends Error {}\n',
@@ -160,7 +205,7 @@ describe('each layering rule fails on a tree that breaks it', () => {
       'src/client/main.ts': [
         "import './style.css';",
         "import { v } from './view.ts';",
-        "import type { A } from '../shared/api.ts';",
+        "import type { A } from '../../build/core/shared/api.ts';",
         "import { UserError } from '../../build/core/errors.ts';",
         "import { log } from '../server/log.ts';",
         'export const m: [unknown, A?] = [v, UserError, log];\n',
@@ -172,21 +217,24 @@ describe('each layering rule fails on a tree that breaks it', () => {
     ]);
   });
 
-  it('shared-imports-shared: src/shared/ imports neither the browser code nor the build', async () => {
+  it('shared-imports-shared: build/core/shared/ imports only itself: no Node, no other core, no browser code', async () => {
     const found = await treeViolations('shared', {
       'src/client/view.ts': 'export const v = 1;\n',
       'build/core/rules.ts': 'export const RULES = [];\n',
-      'src/shared/fold.ts': 'export const fold = 1;\n',
-      'src/shared/api.ts': [
+      'build/core/shared/fold.ts': "import { join } from 'node:path';\nexport const fold = join;\n",
+      'build/core/shared/api.ts': [
         "import { fold } from './fold.ts';",
-        "import { v } from '../client/view.ts';",
-        "import { RULES } from '../../build/core/rules.ts';",
+        "import { v } from '../../../src/client/view.ts';",
+        "import { RULES } from '../rules.ts';",
         'export const a = [fold, v, RULES];\n',
       ].join('\n'),
     });
     expect(found).toEqual([
-      'shared-imports-shared: src/shared/api.ts → build/core/rules.ts',
-      'shared-imports-shared: src/shared/api.ts → src/client/view.ts',
+      'build-imports-no-src: build/core/shared/api.ts → src/client/view.ts',
+      'core-imports-core: build/core/shared/api.ts → src/client/view.ts',
+      'shared-imports-shared: build/core/shared/api.ts → build/core/rules.ts',
+      'shared-imports-shared: build/core/shared/api.ts → src/client/view.ts',
+      'shared-imports-shared: build/core/shared/fold.ts → path',
     ]);
   });
 
@@ -207,7 +255,10 @@ describe('each layering rule fails on a tree that breaks it', () => {
       'build/geometry/status.ts': "import { page } from '../site/pages/page.ts';\nexport const s = page;\n",
       'build/build.ts': "import { site } from './site/site.ts';\nexport const b = site;\n",
     });
-    expect(found).toEqual(['no-stage-cycle: build/geometry ⇄ build/site']);
+    expect(found).toEqual([
+      'no-stage-cycle: build/geometry ⇄ build/site',
+      'stage-order-geometry: build/geometry/status.ts → build/site/pages/page.ts',
+    ]);
   });
 
   it('a tree that keeps the layering passes', async () => {
@@ -217,10 +268,12 @@ describe('each layering rule fails on a tree that breaks it', () => {
       'build/build.ts': "import { site } from './site/site.ts';\nexport const build = () => site;\n",
       'build/site/site.ts': "import { page } from './pages/page.ts';\nexport const site = page;\n",
       'build/site/pages/page.ts':
-        "import { fold } from '../../../src/shared/fold.ts';\nexport const page = fold;\n",
-      'build/core/errors.ts': "import { fold } from '../../src/shared/fold.ts';\nexport const e = fold;\n",
-      'src/shared/fold.ts': 'export const fold = 1;\n',
-      'src/client/main.ts': "import { fold } from '../shared/fold.ts';\nexport const m = fold;\n",
+        "import { fold } from '../../core/shared/fold.ts';\nexport const page = fold;\n",
+      'build/core/errors.ts': "import { fold } from './shared/fold.ts';\nexport const e = fold;\n",
+      'build/core/shared/fold.ts': 'export const fold = 1;\n',
+      'src/client/main.ts':
+        "import { fold } from '../../build/core/shared/fold.ts';\nexport const m = fold;\n",
+      'src/server/app.ts': "import { e } from '../../build/core/errors.ts';\nexport const a = e;\n",
     });
     expect(found).toEqual([]);
   });

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import type { Manifest } from '../../src/shared/manifest.ts';
+import type { Manifest } from '../core/shared/manifest.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
 import { sha256File, type FormatFile } from './formats.ts';
 import type { FormatsCache } from './formats-cache.ts';

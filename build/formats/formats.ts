@@ -12,7 +12,7 @@ import { compiledScript } from '../core/compiled.ts';
 import { hashFileInWorker } from '../measure/hash.ts';
 import { openGeoPackage } from './geopackage.ts';
 import { openShapefile, type ShapefileResult } from './shapefile.ts';
-import { UNIT_ID_PROPERTY } from '../identity/unit-ids.ts';
+import { UNIT_ID_PROPERTY } from '../core/shared/api.ts';
 import { pump, scanSource, type SourceScan } from './source-scan.ts';
 import { writeSecondHalf, type SecondHalf } from './second-thread.ts';
 import type { TopoJsonGrid } from './topojson.ts';

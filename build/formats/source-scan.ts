@@ -6,7 +6,7 @@ import { open } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
 import type { GeoFeature } from '../core/read-features.ts';
 import { readFeatureCollection, type ReadOptions } from '../geojson/features.ts';
-import { UNIT_ID_PROPERTY } from '../identity/unit-ids.ts';
+import { UNIT_ID_PROPERTY } from '../core/shared/api.ts';
 import { FieldCollector, type Field } from './fields.ts';
 import { firstZ, shapeOf, type Layout } from './geometry.ts';
 

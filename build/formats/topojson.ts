@@ -12,7 +12,14 @@ import { tempPathBeside } from '../core/atomic-write.ts';
 import type { GeoFeature } from '../core/read-features.ts';
 import { shapeOf } from './geometry.ts';
 import { pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
-import { buildTopology, ExactRings, IntList, QuantisedRings, type Grid, type Topology } from './topology.ts';
+import {
+  buildTopology,
+  ExactRings,
+  IntList,
+  QuantisedRings,
+  type Grid,
+  type Topology,
+} from '../geo/topology.ts';
 
 /**
  * Largest source level converted to TopoJSON. The topology takes about 25

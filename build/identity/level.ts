@@ -1,7 +1,7 @@
 // Reads a level's features for identity matching and nesting: each
 // feature's code, name, parent code, properties and shape, one feature
 // parsed at a time (a level may be larger than V8's string limit).
-import { fold, words } from '../../src/shared/fold.ts';
+import { fold, words } from '../core/shared/fold.ts';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { readFeatureCollection } from '../geojson/features.ts';
 import type { FeatureListener } from '../geojson/scanner.ts';
 import { GeometrySink } from '../geometry/feature-sink.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS, textValues } from './keys.ts';
-import type { MatchUnit } from './match.ts';
+import type { MatchUnit } from './matcher.ts';
 import { shapeOf, shapeOfFlat, type Shape } from './shape.ts';
 
 /** One feature of a level: what matching needs, and its parent's code. */
@@ -20,9 +20,13 @@ export interface LevelUnit extends MatchUnit {
   parent: string; // parentISO (or adm1ISO), "" when none
 }
 
-/** Returns the folded name matching compares: "Doña Ana" → "dona ana". */
+/**
+ * Returns the folded name matching compares, and whose equality makes a
+ * rename a respelling: case, diacritics, spaces, hyphens and punctuation
+ * do not count, so "Bío-Bío", "Biobío" and "BIO BIO" are all "biobio".
+ */
 export function nameKey(name: string): string {
-  return words(fold(name)).join(' ');
+  return words(fold(name)).join('');
 }
 
 /**

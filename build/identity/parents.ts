@@ -3,7 +3,7 @@
 // lies inside that parent. One rule for a release's parent_id
 // (build/identity/registry.ts) and validate's nesting warning
 // (build/manifest/validate-nesting.ts), so the two never disagree.
-import type { Level } from '../../src/shared/manifest.ts';
+import type { Level } from '../core/shared/manifest.ts';
 import { BoxTree } from '../geometry/box-tree.ts';
 import type { LevelUnit } from './level.ts';
 import { intersectionArea } from './overlap.ts';

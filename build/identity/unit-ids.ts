@@ -4,13 +4,7 @@
 // it released. A changed level shows no IDs until it is released: only
 // `release` decides a new unit's ID (a merge or a split may give new ones),
 // and the catalogue never shows an ID that a later release would not give.
-import type { Manifest } from '../../src/shared/manifest.ts';
-
-/**
- * The property that holds a unit's release ID in every download: one name
- * in every format, short enough for a Shapefile field (10 characters).
- */
-export const UNIT_ID_PROPERTY = 'unit_id';
+import type { Manifest } from '../core/shared/manifest.ts';
 
 /** Unit IDs by data file (e.g. "data/earth/CHL/CHL_ADM1.geojson"), in feature order, with the release giving them. */
 export interface UnitIds {

@@ -10,7 +10,7 @@ import { problem, type Problem } from '../core/problem.ts';
 import { firstInvalidUtf8 } from '../core/utf8.ts';
 import { lineColumn, parseJsonText } from '../core/json-text.ts';
 import type { ManifestRule } from '../core/rules.ts';
-import type { Manifest } from '../../src/shared/manifest.ts';
+import type { Manifest } from '../core/shared/manifest.ts';
 import { checkManifest } from './schema.ts';
 
 /** A manifest that passed the schema, with the text it was read from. */

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { LIB_DIR } from '../core/compiled.ts';
 import { PACKAGE_DIR } from '../core/files.ts';
-import type { Body, Dataset, Manifest, Source } from '../../src/shared/manifest.ts';
+import type { Body, Dataset, Manifest, Source } from '../core/shared/manifest.ts';
 
 /** The schema file, published by the site build at `dist/schema/manifest.v1.json`. */
 export const SCHEMA_PATH = pathToFileURL(join(PACKAGE_DIR, 'public/schema/manifest.v1.json'));

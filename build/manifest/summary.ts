@@ -1,6 +1,6 @@
 // Facts every listing derives from a manifest: the licences that apply, the
 // levels it publishes, and the order manifests are listed in.
-import type { License, Manifest } from '../../src/shared/manifest.ts';
+import type { License, Manifest } from '../core/shared/manifest.ts';
 
 /** Returns every licence that applies to a manifest: the listed ones when "mixed", sorted. */
 export function manifestLicenses(m: Manifest): License[] {

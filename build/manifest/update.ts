@@ -9,7 +9,7 @@ import { setFields } from './key-order.ts';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { DataFiles } from './data-files.ts';
 import { type LoadedManifest } from './load.ts';
-import type { Dataset, FileStats, Manifest, Part } from '../../src/shared/manifest.ts';
+import type { Dataset, FileStats, Manifest, Part } from '../core/shared/manifest.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
 import { checkManifest } from './schema.ts';
 import { combineStats, sameGeometryTypes, sameProperties } from './validate-dataset.ts';

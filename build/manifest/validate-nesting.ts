@@ -4,7 +4,7 @@
 // warning per unit (an error when strict), in the unit's GeoJSON file. Only
 // files that measured as GeoJSON are read: a missing or malformed file is
 // its own problem, and a level above that cannot be read whole checks nothing.
-import type { Dataset, Level } from '../../src/shared/manifest.ts';
+import type { Dataset, Level } from '../core/shared/manifest.ts';
 import type { Problem } from '../core/problem.ts';
 import type { NestingChecker, HashedFile } from '../identity/nesting-cache.ts';
 import type { NestingIssue, UnitRef } from '../identity/nesting.ts';

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
-import type { BBox, FileStats, GeometryTypes } from '../../src/shared/manifest.ts';
+import type { BBox, FileStats, GeometryTypes } from '../core/shared/manifest.ts';
 import { holdsExtent } from '../geojson/bbox-members.ts';
 import { ScanError, inFile } from '../geojson/errors.ts';
 import { scanRange } from '../geojson/read.ts';

@@ -3,7 +3,7 @@
 // input (build/preview/simplify.ts), never by re-running the simplification per try.
 import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
-import type { Dataset, Simplification } from '../../src/shared/manifest.ts';
+import type { Dataset, Simplification } from '../core/shared/manifest.ts';
 import { readFeatures } from '../core/read-features.ts';
 import { decimalsFor, prepare, render, type Method, type Prepared, type Rendering } from './simplify.ts';
 

@@ -13,7 +13,7 @@ import { problem, type Problem } from '../core/problem.ts';
 import { uninterruptible } from '../core/uninterruptible.ts';
 import { withFields } from '../manifest/key-order.ts';
 import { findManifests, loadManifests, type LoadedManifest } from '../manifest/load.ts';
-import type { Dataset, Simplification } from '../../src/shared/manifest.ts';
+import type { Dataset, Simplification } from '../core/shared/manifest.ts';
 import { writeManifest } from '../manifest/update.ts';
 import { MeasurementCache } from '../measure/cache.ts';
 import {

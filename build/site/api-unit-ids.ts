@@ -2,10 +2,11 @@
 // are published byte for byte (their sha256 is in the manifest), so the
 // release IDs cannot be written into them. One JSON file per level file or
 // part, the IDs by feature index, with the sha256 of the file they belong to.
-import { API_VERSION, type ApiUnitIds } from '../../src/shared/api.ts';
-import type { Dataset, Manifest } from '../../src/shared/manifest.ts';
-import { UNIT_ID_PROPERTY, type UnitIds } from '../identity/unit-ids.ts';
-import { fileUrl } from './pages/paths.ts';
+import { API_VERSION, type ApiUnitIds } from '../core/shared/api.ts';
+import type { Dataset, Manifest } from '../core/shared/manifest.ts';
+import { UNIT_ID_PROPERTY } from '../core/shared/api.ts';
+import type { UnitIds } from '../identity/unit-ids.ts';
+import { fileUrl } from '../core/dist-paths.ts';
 
 /** Returns the sidecar of a level file or part, relative to the base, e.g. "api/v1/earth/CHL/CHL_ADM1.unit-ids.json". */
 export function unitIdsPath(m: Manifest, d: Dataset, partCode?: string): string {

@@ -1,9 +1,9 @@
 // The units of a country as its JSON document publishes them: per level, each
 // unit's id, name, code, parent, bboxes and permalink; and a level's display
 // bbox, which stays small across the antimeridian (RFC 7946 §5.2).
-import type { ApiUnit, CountryDocument } from '../../src/shared/api.ts';
-import type { BBox, Level, Manifest } from '../../src/shared/manifest.ts';
-import { countryPage } from './pages/paths.ts';
+import type { ApiUnit, CountryDocument } from '../core/shared/api.ts';
+import type { BBox, Level, Manifest } from '../core/shared/manifest.ts';
+import { countryPage } from '../core/dist-paths.ts';
 import type { CountryAtlas } from './atlas.ts';
 import { bboxes } from './units.ts';
 

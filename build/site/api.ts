@@ -2,11 +2,11 @@
 // one document per manifest, with download URLs that already include the base
 // (e.g. "/catalogue/data/earth/CHL/CHL_ADM0.geojson"), so clients never join paths.
 import type { Download, LayerDownloads } from '../formats/downloads.ts';
-import type { Manifest } from '../../src/shared/manifest.ts';
+import type { Manifest } from '../core/shared/manifest.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { manifestLevels, manifestLicenses } from '../manifest/summary.ts';
-import { API_VERSION, type ApiIndex, type ApiLinks, type CountryDocument } from '../../src/shared/api.ts';
-import { countryApi, countryPage, fileUrl } from './pages/paths.ts';
+import { API_VERSION, type ApiIndex, type ApiLinks, type CountryDocument } from '../core/shared/api.ts';
+import { countryApi, countryPage, fileUrl } from '../core/dist-paths.ts';
 import type { CountryFacts } from './pages/country-page.ts';
 import { unitIdsPath } from './api-unit-ids.ts';
 import { apiUnits, levelDisplayBbox } from './api-units.ts';

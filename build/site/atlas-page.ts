@@ -1,9 +1,9 @@
 // The atlas parts of a country page: the data attributes the map's script
 // reads (one SVG per drawn level) and the unit names of split parts (the
 // units list is units-list.ts).
-import type { Manifest } from '../../src/shared/manifest.ts';
+import type { Manifest } from '../core/shared/manifest.ts';
 import { markup, type Html } from './pages/html.ts';
-import { countryPage, fileUrl } from './pages/paths.ts';
+import { countryPage, fileUrl } from '../core/dist-paths.ts';
 import type { CountryAtlas } from './atlas.ts';
 
 /** Returns the path inside dist/ of a level's map, e.g. "earth/USA/map-ADM2.svg". */

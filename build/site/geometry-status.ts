@@ -1,7 +1,7 @@
 // The geometry status the catalogue shows per dataset (country page, JSON
 // API): how many features were checked and how many are invalid under the
 // OGC rules (build fails on structural errors, so only those remain).
-import type { Dataset } from '../../src/shared/manifest.ts';
+import type { Dataset } from '../core/shared/manifest.ts';
 import type { GeometryCounts } from '../manifest/validate-geometry.ts';
 
 export type { GeometryCounts };

@@ -1,16 +1,16 @@
 // Draws a GeoJSON FeatureCollection as a small inline SVG at build time, so a
 // country page shows its outline offline, with no tile server and no script.
-// The projection and frame come from map-plane.ts (the plane the tiles share);
+// The projection and frame come from build/geo/map-plane.ts (the plane the tiles share);
 // the path is snapped to the pixel grid, which drops every vertex finer than a
-// pixel. The frame holds the main mass (map-frame.ts); outlying shapes are
+// pixel. The frame holds the main mass (build/geo/map-frame.ts); outlying shapes are
 // drawn outside it, and the SVG's data-extent gives the box of everything.
 // Edges along the antimeridian, where crossing data is cut, are filled but not
 // stroked (antimeridian.ts).
-import { openAtCut } from './antimeridian.ts';
+import { openAtCut } from '../geo/antimeridian.ts';
 import { labelPlace } from './label-point.ts';
-import { MAP_WIDTH, OuterRings, planeOf, polygonsOf, projector, type Plane } from './map-plane.ts';
+import { MAP_WIDTH, OuterRings, planeOf, polygonsOf, projector, type Plane } from '../geo/map-plane.ts';
 
-export { MAP_WIDTH, MAX_HEIGHT, MIN_HEIGHT } from './map-plane.ts';
+export { MAP_WIDTH, MAX_HEIGHT, MIN_HEIGHT } from '../geo/map-plane.ts';
 
 type Position = number[];
 type Ring = Position[];

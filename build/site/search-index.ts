@@ -7,7 +7,7 @@
 // only; the browser gets the shards), or from the records kept the last time
 // its input was the same (search-cache.ts).
 import type { LoadedManifest } from '../manifest/validate.ts';
-import { SHARD_LIST } from '../../src/shared/fold.ts';
+import { SHARD_LIST } from '../core/shared/fold.ts';
 import type { CountryAtlas } from './atlas.ts';
 import {
   addRegionRecords,

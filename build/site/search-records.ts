@@ -9,10 +9,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { SearchRecord } from '../../src/shared/api.ts';
-import { fold, nameShardKeys, words } from '../../src/shared/fold.ts';
-import type { Manifest } from '../../src/shared/manifest.ts';
-import { countryPage } from './pages/paths.ts';
+import type { SearchRecord } from '../core/shared/api.ts';
+import { fold, nameShardKeys, words } from '../core/shared/fold.ts';
+import type { Manifest } from '../core/shared/manifest.ts';
+import { countryPage } from '../core/dist-paths.ts';
 import type { CountryAtlas } from './atlas.ts';
 import type { Unit } from './units.ts';
 import { SUBDIVISION_NAMES_FILE, subdivisionNames } from './subdivision-names.ts';

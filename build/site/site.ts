@@ -1,17 +1,17 @@
 // Renders every generated file of the site into memory: the index, one page
 // per manifest, 404.html, robots.txt, sitemap.xml and the JSON API. Nothing
 // here touches the disk; build/build.ts decides what to write.
-import type { ApiReleaseStatus } from '../../src/shared/api.ts';
+import type { ApiReleaseStatus } from '../core/shared/api.ts';
 import { renderApiCountry, renderApiIndex } from './api.ts';
 import { renderUnitIdsFiles } from './api-unit-ids.ts';
 import { countryHistory, historyPath } from './history.ts';
-import type { ReleaseFeed } from './pages/changes-page.ts';
+import type { ReleaseFeed } from '../core/release-feed.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
 import { escapeHtml, markup } from './pages/html.ts';
 import { renderCountryPage, type CountryFacts } from './pages/country-page.ts';
 import { renderIndexPage, worldPicture, type WorldFigure } from './pages/index-page.ts';
 import { renderPage, type PageContext } from './pages/layout.ts';
-import { countryApi, countryPage, fileUrl, WORLD_PICTURE } from './pages/paths.ts';
+import { countryApi, countryPage, fileUrl, WORLD_PICTURE } from '../core/dist-paths.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { CountryDownloads } from '../formats/downloads.ts';
 import { checksums } from './pages/downloads.ts';

@@ -4,11 +4,11 @@
 // (earth/USA/units/ADM2/2/), linked from a pager. The script
 // (src/client/units-table.ts) then turns the list into one filterable,
 // sortable, paged table per level from the country's JSON document.
-import type { Manifest } from '../../src/shared/manifest.ts';
-import { UNITS_PAGE } from '../../src/shared/api.ts';
+import type { Manifest } from '../core/shared/manifest.ts';
+import { UNITS_PAGE } from '../core/shared/api.ts';
 import { formatInt, markup, nameText, type Html } from './pages/html.ts';
 import { renderPage, type PageContext } from './pages/layout.ts';
-import { countryApi, countryPage, fileUrl } from './pages/paths.ts';
+import { countryApi, countryPage, fileUrl } from '../core/dist-paths.ts';
 import type { AtlasLevel, CountryAtlas } from './atlas.ts';
 import type { Unit } from './units.ts';
 

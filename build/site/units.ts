@@ -1,8 +1,9 @@
 // The units of a level (each feature of its file: a region, a county…), as the
 // atlas lists, searches, maps and publishes them: name, code, parent, bbox,
 // the part file holding it, and an anchor id that is its permalink.
-import type { BBox, Dataset } from '../../src/shared/manifest.ts';
+import type { BBox, Dataset } from '../core/shared/manifest.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS, textValues as text } from '../identity/keys.ts';
+import { longitudeSpan } from '../geo/map-frame.ts';
 
 export interface Unit {
   id: string; // anchor on the country page, without "unit-": e.g. "US-TX", "USA-ADM2-US-AL.01001"
@@ -47,25 +48,6 @@ export function bboxes(lons: number[], lats: number[]): { bbox: BBox; display_bb
   const bbox: BBox = [west, south, east, north];
   const wrap = (lon: number) => (lon > 180 ? lon - 360 : lon);
   return { bbox, display_bbox: crosses ? [wrap(shiftedWest), south, wrap(shiftedEast), north] : bbox };
-}
-
-/**
- * Returns the plain span of `lons` and the span with western longitudes moved
- * east by 360°; `crosses` when the moved one is narrower and the plain one
- * wider than 180° (a shape across the antimeridian, e.g. Fiji: -180…180 → 177…182).
- * The one rule for the API's display bbox and the map's framing.
- */
-export function longitudeSpan(lons: number[]) {
-  let [west, east, shiftedWest, shiftedEast] = [Infinity, -Infinity, Infinity, -Infinity];
-  for (const lon of lons) {
-    const shifted = lon < 0 ? lon + 360 : lon;
-    west = Math.min(west, lon);
-    east = Math.max(east, lon);
-    shiftedWest = Math.min(shiftedWest, shifted);
-    shiftedEast = Math.max(shiftedEast, shifted);
-  }
-  const crosses = east - west > 180 && shiftedEast - shiftedWest < east - west;
-  return { west, east, shiftedWest, shiftedEast, crosses };
 }
 
 /** Returns `value` usable in an id attribute and a URL fragment: "USA:ADM2:US-AL.01001" → "USA-ADM2-US-AL.01001". */

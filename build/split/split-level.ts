@@ -11,7 +11,7 @@ import { readFeatures } from '../core/read-features.ts';
 import { uninterruptible } from '../core/uninterruptible.ts';
 import { withFields } from '../manifest/key-order.ts';
 import { findManifests, loadManifests } from '../manifest/load.ts';
-import type { Level, Part } from '../../src/shared/manifest.ts';
+import type { Level, Part } from '../core/shared/manifest.ts';
 import { writeManifest } from '../manifest/update.ts';
 import { MeasurementCache } from '../measure/cache.ts';
 import { byCodepoint } from '../measure/measure.ts';

@@ -3,7 +3,7 @@
 // to `unassigned`. Returns the part texts; the CLI writes them.
 import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
-import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
+import type { Dataset, Level, Manifest } from '../core/shared/manifest.ts';
 import { byCodepoint } from '../measure/measure.ts';
 import type { GeoFeature } from '../core/read-features.ts';
 import { areaM2, boxesMeet, overlapM2, shapeOf, type Shape } from './geometry.ts';

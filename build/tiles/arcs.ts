@@ -1,12 +1,12 @@
 // Shared borders, simplified once: the level's rings are cut into arcs
-// (build/formats/topology.ts, the TopoJSON writer's typed-array topology), and
+// (build/geo/topology.ts, the TopoJSON writer's typed-array topology), and
 // every arc point gets a Douglas-Peucker weight (squared, in grid units). A
 // level of the pyramid keeps the points heavier than its tolerance, so the two
 // units on either side of a border keep the very same points at every zoom:
 // no gaps, no slivers. Every ring keeps at least three points at any
 // tolerance, so an island never vanishes (it shrinks to a triangle, and the
 // map gives it a marker).
-import { buildTopology, IntList, type Topology } from '../formats/topology.ts';
+import { buildTopology, IntList, type Topology } from '../geo/topology.ts';
 import type { GridRings } from './grid.ts';
 
 export interface Arcs {

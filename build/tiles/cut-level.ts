@@ -5,7 +5,7 @@
 // it has levels to cut (core/worker-requests.ts).
 import { compiledScript } from '../core/compiled.ts';
 import { WorkerRequests, type WorkerReply } from '../core/worker-requests.ts';
-import type { Plane } from '../site/map-plane.ts';
+import type { Plane } from '../geo/map-plane.ts';
 import type { LevelTiles } from './level-tiles.ts';
 
 export interface CutJob {

@@ -1,10 +1,10 @@
 // Where a level's data is cut at the antimeridian, on the tile grid: the
-// edges whose two ends lie at ±180 (build/site/antimeridian.ts says why they
+// edges whose two ends lie at ±180 (build/geo/antimeridian.ts says why they
 // are no border), so that a tile's rings can leave them unstroked. Tiles clip
 // and simplify rings into new points, so a point is asked about by where it
 // is (near a cut edge), not by where it came from. Edges are bucketed in
 // square cells, so asking costs a few comparisons.
-import { onAntimeridian } from '../site/antimeridian.ts';
+import { onAntimeridian } from '../geo/antimeridian.ts';
 import type { LevelRings } from './level-rings.ts';
 
 const CELL = 1024; // grid units

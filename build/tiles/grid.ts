@@ -5,9 +5,9 @@
 // Repeated points and spikes (a → b → a) are removed: projecting Antarctica
 // around the pole folds its ring's walk along the antimeridian and the pole
 // line into a spike, which is no border and must not be drawn.
-import { deepestLevel, MAP_WIDTH, TILE_EXTENT, type TileRoot } from '../../src/shared/tiles.ts';
-import { IntList, type RingPoints } from '../formats/topology.ts';
-import { projector, type Plane } from '../site/map-plane.ts';
+import { deepestLevel, MAP_WIDTH, TILE_EXTENT, type TileRoot } from '../core/shared/tiles.ts';
+import { IntList, type RingPoints } from '../geo/topology.ts';
+import { projector, type Plane } from '../geo/map-plane.ts';
 import { CutLine } from './cut-line.ts';
 import type { LevelRings } from './level-rings.ts';
 

@@ -3,9 +3,9 @@
 // [lon, lat] points, the unit it belongs to and its polygon's outer ring.
 // A unit is a feature with at least one position, numbered in file order
 // across the level's files, as the units list numbers them (build/site/units.ts).
-import { DoubleList, IntList } from '../formats/topology.ts';
+import { DoubleList, IntList } from '../geo/topology.ts';
 import { readFeatureBytes } from '../geojson/features.ts';
-import { polygonsOf } from '../site/map-plane.ts';
+import { polygonsOf } from '../geo/map-plane.ts';
 
 export class LevelRings {
   coords = new DoubleList(); // lon, lat, lon, lat…

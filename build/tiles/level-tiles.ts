@@ -2,8 +2,8 @@
 // its PMTiles archive: put them on the tile grid of the country's plane, find
 // the shared arcs and weigh their points, cut the adaptive pyramid; the
 // caller (tiles-worker.ts, world-tiles.ts) writes it.
-import type { TileRoot } from '../../src/shared/tiles.ts';
-import type { Plane } from '../site/map-plane.ts';
+import type { TileRoot } from '../core/shared/tiles.ts';
+import type { Plane } from '../geo/map-plane.ts';
 import { weightedArcs } from './arcs.ts';
 import { gridRings } from './grid.ts';
 import type { LevelRings } from './level-rings.ts';
@@ -12,7 +12,7 @@ import { writeArchive } from './pmtiles.ts';
 import { buildPyramid } from './pyramid.ts';
 
 /** Bump when the tiles or the archive change, so cached archives are remade. */
-export const TILES_VERSION = 2; // 2: rings closing across the antimeridian cut are marked
+export const TILES_VERSION = 3; // 2: rings closing across the antimeridian cut are marked; 3: header bounds clamped per axis
 
 /** What the page and the client need of a level's archive. */
 export interface LevelTiles {

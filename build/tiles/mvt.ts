@@ -2,12 +2,12 @@
 // of polygon features, each feature's id the unit's index in its level's
 // units list. Its one property, "cut", lists (e.g. "0,3") the feature's rings
 // whose closing edge lies along the antimeridian cut: drawn open, filled but
-// not stroked there (build/site/antimeridian.ts). Rings are written as the spec orders them: each
+// not stroked there (build/geo/antimeridian.ts). Rings are written as the spec orders them: each
 // outer ring (clockwise in tile coordinates, y down) followed by its holes
 // (counter-clockwise). Written straight from integer coordinates; no
 // intermediate GeoJSON.
 
-import { CUT_KEY } from '../../src/shared/tiles.ts';
+import { CUT_KEY } from '../core/shared/tiles.ts';
 
 export const LAYER = 'units';
 

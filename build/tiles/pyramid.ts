@@ -10,8 +10,8 @@
 // into the next one's tiles, so each point is clipped once per level. A ring
 // meeting the antimeridian cut is written to close across it (mvt.ts).
 import { gzipSync } from 'node:zlib';
-import { TILE_BUFFER, TILE_EXTENT } from '../../src/shared/tiles.ts';
-import { IntList } from '../formats/topology.ts';
+import { TILE_BUFFER, TILE_EXTENT } from '../core/shared/tiles.ts';
+import { IntList } from '../geo/topology.ts';
 import { ringAt, type Arcs } from './arcs.ts';
 import { RingClipper, type Box } from './clip.ts';
 import type { CutLine } from './cut-line.ts';

@@ -8,11 +8,11 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MAX_TILED_BYTES, type TilesInfo } from '../../src/shared/tiles.ts';
+import { MAX_TILED_BYTES, type TilesInfo } from '../core/shared/tiles.ts';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { cacheDir } from '../core/files.ts';
-import { fileUrl } from '../site/pages/paths.ts';
-import { filePolygons, type WorldMap } from '../site/world-map.ts';
+import { fileUrl } from '../core/dist-paths.ts';
+import { filePolygons, type WorldFrame } from '../geo/world-frame.ts';
 import { tileSources } from './country-tiles.ts';
 import { LevelRings } from './level-rings.ts';
 import { levelArchive, TILES_VERSION, type LevelTiles } from './level-tiles.ts';
@@ -28,7 +28,7 @@ export interface WorldTiles {
 }
 
 /** Returns the files each country's tiles are cut from: the level's full files, else the drawn file when they are too large. */
-function sourcesOf(world: WorldMap): string[][] {
+function sourcesOf(world: WorldFrame): string[][] {
   return world.countries.map(({ dataset, drawn }) => {
     const sources = tileSources(dataset);
     const bytes = dataset.bytes ?? (dataset.parts ?? []).reduce((n, p) => n + p.bytes, 0);
@@ -45,7 +45,7 @@ function sourcesOf(world: WorldMap): string[][] {
 export async function worldTiles(
   root: string,
   base: string,
-  world: WorldMap,
+  world: WorldFrame,
 ): Promise<WorldTiles | undefined> {
   const sources = sourcesOf(world);
   const hash = createHash('sha256').update(JSON.stringify([TILES_VERSION, world.plane, world.ids]));

@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../../build/core/atomic-write.ts';
-import { fold, words } from '../../src/shared/fold.ts';
+import { fold, words } from '../../build/core/shared/fold.ts';
 import { CODE_GROUPS, RENAMED, equivalents } from './aliases.ts';
 
 const require = createRequire(import.meta.url);

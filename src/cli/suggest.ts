@@ -1,6 +1,6 @@
 // "Did you mean …?" for an unknown command or flag: the nearest known name by
 // edit distance, when it is close enough to be what was meant.
-import { editDistance } from '../shared/edit-distance.ts';
+import { editDistance } from '../../build/core/shared/edit-distance.ts';
 
 /**
  * Returns the candidate nearest to `word` (Damerau–Levenshtein distance:

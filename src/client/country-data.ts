@@ -1,8 +1,8 @@
 // The country's JSON document (api/v1/{body}/{ISO3}.json), fetched once and
 // shared by the map (to name a unit: code, parent) and the units list.
-import type { CountryDocument } from '../shared/api.ts';
+import type { CountryDocument } from '../../build/core/shared/api.ts';
 
-export type { ApiUnit, CountryDocument } from '../shared/api.ts';
+export type { ApiUnit, CountryDocument } from '../../build/core/shared/api.ts';
 
 let loaded: Promise<CountryDocument | undefined> | undefined;
 

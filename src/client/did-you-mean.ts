@@ -4,9 +4,9 @@
 // up to five letters and two for longer ones. The shards of a word hold every
 // name with a word of the same first two letters, so a slip after them is
 // found; pure, unit-tested in Node (test/build/search-index.test.ts).
-import type { SearchRecord } from '../shared/api.ts';
-import { editDistance } from '../shared/edit-distance.ts';
-import { fold, words } from '../shared/fold.ts';
+import type { SearchRecord } from '../../build/core/shared/api.ts';
+import { editDistance } from '../../build/core/shared/edit-distance.ts';
+import { fold, words } from '../../build/core/shared/fold.ts';
 
 /** Shortest query word corrected: shorter ones are still being typed, or match too much. */
 const MIN_LENGTH = 4;

@@ -1,6 +1,6 @@
 // Naming the selected unit: its name, code and parent below the map (with a
 // link to its entry in the units list), and in the caption with the level shown.
-import type { TilesInfo } from '../shared/tiles.ts';
+import type { TilesInfo } from '../../build/core/shared/tiles.ts';
 import { countryDocument, parentName, type CountryDocument } from './country-data.ts';
 import type { MapView } from './map-view.ts';
 

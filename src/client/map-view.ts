@@ -1,7 +1,7 @@
 // The explorable map's view: the SVG shown in the viewport, the box in sight
 // (moved by zoom and pan through its viewBox), the selected unit's highlight,
 // and the full-detail tile layer, which starts on the reader's first interaction.
-import type { TilesInfo } from '../shared/tiles.ts';
+import type { TilesInfo } from '../../build/core/shared/tiles.ts';
 import { countryDocument, type CountryDocument } from './country-data.ts';
 import { updateLabels } from './labels.ts';
 import { updateMarkers } from './markers.ts';

@@ -13,13 +13,14 @@
 // opens its page, and the table's filter highlights its matches.
 // The parts: map-view.ts (view box, highlight, tiles), map-selection.ts
 // (naming), map-levels.ts (level switch), map-input.ts (pointer, wheel, keys).
-import type { TilesInfo } from '../shared/tiles.ts';
+import type { TilesInfo } from '../../build/core/shared/tiles.ts';
 import { countryDocument, unitAnchor } from './country-data.ts';
 import { onLevel, onPlaces, onSelect, select as announce, type SelectDetail } from './events.ts';
 import { listenToKeys, listenToPointer, listenToWheel } from './map-input.ts';
 import { MapLevels } from './map-levels.ts';
 import { MapSelection } from './map-selection.ts';
 import { MapView } from './map-view.ts';
+import { permalinkId } from './permalink.ts';
 
 function button(label: string, text: string, onClick: () => void): HTMLButtonElement {
   const b = document.createElement('button');
@@ -81,9 +82,10 @@ function followPage(
 
   /** A permalink (#unit-US-TX) selects its unit: at the level that has it. */
   const follow = async () => {
-    if (!location.hash.startsWith('#unit-')) return;
+    const named = permalinkId(location.hash);
+    if (named === undefined) return;
     const doc = await countryDocument();
-    const id = unitAnchor(doc, decodeURIComponent(location.hash.slice('#unit-'.length)));
+    const id = unitAnchor(doc, named);
     const current = map.level;
     const having = Object.entries(doc?.units ?? {}).filter(([, us]) => us?.some((u) => u.id === id));
     const level = having.find(([l]) => l === current)?.[0] ?? having.find(([l]) => l in maps)?.[0];

@@ -6,7 +6,7 @@
 // is filled but not stroked along the cut. No DOM: the tests decode our tiles
 // with it.
 
-import { CUT_KEY } from '../shared/tiles.ts';
+import { CUT_KEY } from '../../build/core/shared/tiles.ts';
 
 export type Box = [number, number, number, number];
 

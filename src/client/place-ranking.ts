@@ -1,8 +1,8 @@
 // Matching and ranking of search records (the shards written by
 // build/site/search-index.ts), and which shards a query needs: pure
 // functions, unit-tested in Node (test/build/search-index.test.ts).
-import type { SearchRecord } from '../shared/api.ts';
-import { fold, LITTLE_WORDS, SHARD_PREFIX, shardKey, words } from '../shared/fold.ts';
+import type { SearchRecord } from '../../build/core/shared/api.ts';
+import { fold, LITTLE_WORDS, SHARD_PREFIX, shardKey, words } from '../../build/core/shared/fold.ts';
 
 export interface Hit {
   record: SearchRecord;

@@ -3,8 +3,8 @@
 // precomputed index per query word prefix (search/te.json), once, and shows
 // the best results in #results; the countries found (and those of a region
 // found) are announced to the index table as an "atlas-countries" event.
-import type { SearchRecord } from '../shared/api.ts';
-import { fold, SHARD_PREFIX, words } from '../shared/fold.ts';
+import type { SearchRecord } from '../../build/core/shared/api.ts';
+import { fold, SHARD_PREFIX, words } from '../../build/core/shared/fold.ts';
 import { correctQuery } from './did-you-mean.ts';
 import { queryShardKeys, rank, type Hit } from './place-ranking.ts';
 import { loadShards, publishedKeys } from './search-shards.ts';

@@ -3,7 +3,7 @@
 // request (16 KiB), leaf directories and tiles on demand, each one HTTP
 // Range request; gzip is undone by the browser's DecompressionStream. No
 // Node, no DOM beyond fetch: the tests read our archives with it too.
-import { tileId } from '../shared/tiles.ts';
+import { tileId } from '../../build/core/shared/tiles.ts';
 
 interface Entry {
   tileId: number;

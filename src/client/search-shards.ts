@@ -3,8 +3,8 @@
 // once, then "ch" once. The list of published shards (search/keys.json) is
 // fetched once too, so a query whose words start no name ("xyzzy") requests
 // nothing: no 404, no console error.
-import type { SearchRecord } from '../shared/api.ts';
-import { SHARD_LIST } from '../shared/fold.ts';
+import type { SearchRecord } from '../../build/core/shared/api.ts';
+import { SHARD_LIST } from '../../build/core/shared/fold.ts';
 
 const shards = new Map<string, Promise<SearchRecord[]>>();
 let published: Promise<ReadonlySet<string> | undefined> | undefined;

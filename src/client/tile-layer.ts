@@ -5,7 +5,7 @@
 // map.ts stays the whole interaction. A unit's pieces across tiles share
 // data-t, the unit's id, so naming and highlighting work on them as on the
 // picture. Loaded on the map's first interaction, never before.
-import type { TilesInfo } from '../shared/tiles.ts';
+import type { TilesInfo } from '../../build/core/shared/tiles.ts';
 import { Archive, rangeFetcher } from './pmtiles-reader.ts';
 import { TileSource, type PlannedTile, type View } from './tile-plan.ts';
 

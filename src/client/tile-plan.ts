@@ -3,7 +3,7 @@
 // pyramid stopped splitting, the nearest stored ancestor (a full-detail leaf,
 // which the build cuts at a finer extent). No DOM: the tests plan views of our
 // archives with it, and count their bytes.
-import { levelAt, tilesUnder, TILE_EXTENT, type TilesInfo } from '../shared/tiles.ts';
+import { levelAt, tilesUnder, TILE_EXTENT, type TilesInfo } from '../../build/core/shared/tiles.ts';
 import { decodeTile, type DecodedTile } from './mvt.ts';
 import type { Archive } from './pmtiles-reader.ts';
 

@@ -3,7 +3,7 @@
 // was in, its last change, what it supersedes or was superseded by (links),
 // and its changes per release. Read from the country's history document
 // (api/v1/{body}/{ISO3}/history.json, #units[data-history]), fetched once.
-import type { ApiCountryHistory, ApiUnit } from '../shared/api.ts';
+import type { ApiCountryHistory, ApiUnit } from '../../build/core/shared/api.ts';
 
 let loaded: Promise<ApiCountryHistory | undefined> | undefined;
 

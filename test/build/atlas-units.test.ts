@@ -6,7 +6,7 @@ import type { FeatureCollection } from 'geojson';
 import { describe, expect, it } from 'vitest';
 import { apiUnits, levelDisplayBbox } from '../../build/site/api-units.ts';
 import { bboxes, levelUnits } from '../../build/site/units.ts';
-import type { Dataset, Manifest } from '../../src/shared/manifest.ts';
+import type { Dataset, Manifest } from '../../build/core/shared/manifest.ts';
 
 const square = (x: number, y: number, d = 1) => ({
   type: 'Polygon',

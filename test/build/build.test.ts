@@ -12,7 +12,7 @@ import {
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
-import type { Manifest } from '../../src/shared/manifest.ts';
+import type { Manifest } from '../../build/core/shared/manifest.ts';
 import { UserError } from '../../src/cli/command.ts';
 import { filesUnder, fixtureCopy, sha256, snapshot } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projector } from '../../build/site/map-plane.ts';
+import { projector } from '../../build/geo/map-plane.ts';
 import { MAP_WIDTH, MAX_HEIGHT, renderMapSvg } from '../../build/site/map-svg.ts';
 import { insidePolygon, interiorPoint, labelPlace } from '../../build/site/label-point.ts';
 

@@ -1,10 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { clientBundle } from '../../build/site/client-bundle.ts';
-import type { Manifest } from '../../src/shared/manifest.ts';
+import type { Manifest } from '../../build/core/shared/manifest.ts';
 import { renderCountryPage } from '../../build/site/pages/country-page.ts';
 import { escapeHtml, formatBytes, formatInt, normaliseBase } from '../../build/site/pages/html.ts';
-import { fileUrl } from '../../build/site/pages/paths.ts';
+import { fileUrl } from '../../build/core/dist-paths.ts';
 import { renderIndexPage } from '../../build/site/pages/index-page.ts';
 
 const context = { base: '/', script: 'assets/main.js', styles: ['assets/main.css'] };

@@ -12,7 +12,7 @@ import { renderSearchIndex, type SearchCache } from '../../build/site/search-ind
 import { searchInput, searchKey } from '../../build/site/search-records.ts';
 import { levelUnits } from '../../build/site/units.ts';
 import type { LoadedManifest } from '../../build/manifest/validate.ts';
-import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
+import type { Dataset, Level, Manifest } from '../../build/core/shared/manifest.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'geoshelf-search-cache-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import type { CountryAtlas } from '../../build/site/atlas.ts';
 import { renderSearchIndex } from '../../build/site/search-index.ts';
 import { levelUnits } from '../../build/site/units.ts';
-import type { Dataset, Level, Manifest } from '../../src/shared/manifest.ts';
+import type { Dataset, Level, Manifest } from '../../build/core/shared/manifest.ts';
 import type { LoadedManifest } from '../../build/manifest/validate.ts';
-import { fold, nameShardKeys, SHARD_LIST, shardKey, words } from '../../src/shared/fold.ts';
-import type { SearchRecord } from '../../src/shared/api.ts';
+import { fold, nameShardKeys, SHARD_LIST, shardKey, words } from '../../build/core/shared/fold.ts';
+import type { SearchRecord } from '../../build/core/shared/api.ts';
 import { correctQuery } from '../../src/client/did-you-mean.ts';
-import { editDistance } from '../../src/shared/edit-distance.ts';
+import { editDistance } from '../../build/core/shared/edit-distance.ts';
 import { queryShardKeys, rank } from '../../src/client/place-ranking.ts';
 import { tableCountries } from '../../src/client/place-search.ts';
 

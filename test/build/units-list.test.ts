@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { CountryAtlas } from '../../build/site/atlas.ts';
 import { pagerPages, unitsPages, unitsSection } from '../../build/site/units-list.ts';
 import type { Unit } from '../../build/site/units.ts';
-import { UNITS_PAGE } from '../../src/shared/api.ts';
-import type { Manifest } from '../../src/shared/manifest.ts';
+import { UNITS_PAGE } from '../../build/core/shared/api.ts';
+import type { Manifest } from '../../build/core/shared/manifest.ts';
 
 const m = {
   body: 'earth',

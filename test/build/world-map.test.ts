@@ -1,14 +1,14 @@
 // The front page's world map (build/site/world-map.ts, build/tiles/world-tiles.ts)
-// and its antimeridian rule (build/site/antimeridian.ts), in-process on small
+// and its antimeridian rule (build/geo/antimeridian.ts), in-process on small
 // hand-made trees: one unit per country, ids that are page URLs, rings for
 // countries too small to see, and no ring drawn across the whole map.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Manifest } from '../../src/shared/manifest.ts';
+import type { Manifest } from '../../build/core/shared/manifest.ts';
 import type { LoadedManifest } from '../../build/manifest/validate.ts';
-import { splitAtAntimeridian } from '../../build/site/antimeridian.ts';
+import { splitAtAntimeridian } from '../../build/geo/antimeridian.ts';
 import { worldMap } from '../../build/site/world-map.ts';
 import { worldTiles } from '../../build/tiles/world-tiles.ts';
 

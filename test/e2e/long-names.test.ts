@@ -13,7 +13,7 @@ import type { CountryAtlas } from '../../build/site/atlas.ts';
 import { clientBundle } from '../../build/site/client-bundle.ts';
 import { renderCountryPage } from '../../build/site/pages/country-page.ts';
 import { levelUnits } from '../../build/site/units.ts';
-import type { Dataset, Manifest } from '../../src/shared/manifest.ts';
+import type { Dataset, Manifest } from '../../build/core/shared/manifest.ts';
 import { HAVE_CHROMIUM, launchChromium, serveStatic } from './browser.ts';
 
 const LONG = 'Ü'.repeat(100_000);

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { PMTiles, type RangeResponse, type Source } from 'pmtiles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projector, type Plane } from '../../build/site/map-plane.ts';
-import type { CountryDocument } from '../../src/shared/api.ts';
+import { projector, type Plane } from '../../build/geo/map-plane.ts';
+import type { CountryDocument } from '../../build/core/shared/api.ts';
 import { HAVE_CHROMIUM, pageWithErrors, serveBuilt } from './browser.ts';
 
 const SAMPLE = join(import.meta.dirname, '../../data/earth');

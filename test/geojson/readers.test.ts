@@ -5,7 +5,7 @@
 // the same features, extent and property names. A user that disagrees fails.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { FileStats } from '../../src/shared/manifest.ts';
+import type { FileStats } from '../../build/core/shared/manifest.ts';
 import { scanSource } from '../../build/formats/source-scan.ts';
 import { GeoJSONError } from '../../build/geojson/errors.ts';
 import { readFeatureBytes } from '../../build/geojson/features.ts';

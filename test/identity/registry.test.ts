@@ -2,7 +2,7 @@
 // survives a refresh while the unit is the same place, merges and splits get
 // new IDs linked both ways, and every county's parent_id is its state.
 import { describe, expect, it } from 'vitest';
-import type { RegistryUnit } from '../../src/shared/api.ts';
+import type { RegistryUnit } from '../../build/core/shared/api.ts';
 import { readLevelUnits, type LevelUnit } from '../../build/identity/level.ts';
 import { identifyCountry, type LevelVintage } from '../../build/identity/registry.ts';
 import { DEFAULT_THRESHOLDS } from '../../build/identity/thresholds.ts';
@@ -33,7 +33,7 @@ async function release(
         ]
       : [],
   );
-  const r = identifyCountry({
+  const r = await identifyCountry({
     country: 'USA',
     version,
     levels,
@@ -124,7 +124,7 @@ describe('unit IDs across releases', () => {
       readLevelUnits([v.states2017]),
     ]);
     for (const u of c) u.parent = '';
-    const r = identifyCountry({
+    const r = await identifyCountry({
       country: 'USA',
       version: '1',
       levels: [level('ADM1', 's', s), level('ADM2', 'c', c)],

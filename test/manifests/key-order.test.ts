@@ -1,6 +1,6 @@
 // A manifest's fields are set the way people keep manifests (build/manifest/key-order.ts).
 import { describe, expect, it } from 'vitest';
-import type { Dataset } from '../../src/shared/manifest.ts';
+import type { Dataset } from '../../build/core/shared/manifest.ts';
 import { withFields } from '../../build/manifest/key-order.ts';
 
 const dataset: Dataset = {

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/cli/command.ts';
 import { manifestText, updateDerivedFields, writeManifest } from '../../build/manifest/update.ts';
 import { loadManifests, type LoadedManifest } from '../../build/manifest/load.ts';
-import type { Manifest } from '../../src/shared/manifest.ts';
+import type { Manifest } from '../../build/core/shared/manifest.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 import { cli, FIXTURES, lines, tempCopy } from './helpers.ts';
 

@@ -2,7 +2,7 @@
 // each with the exact problem expected (pointer and message).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LICENSES, type Manifest } from '../../src/shared/manifest.ts';
+import { LICENSES, type Manifest } from '../../build/core/shared/manifest.ts';
 import { checkManifest, SCHEMA_PATH } from '../../build/manifest/schema.ts';
 
 // Tests change raw manifest JSON anywhere, as a user's editor would.

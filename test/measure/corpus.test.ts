@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FileStats, Manifest } from '../../src/shared/manifest.ts';
+import type { FileStats, Manifest } from '../../build/core/shared/manifest.ts';
 import { measureGeoJSON } from '../../build/measure/measure.ts';
 import { corpusPresent, WORLD_GEOJSON } from '../support/corpus.ts';
 

@@ -5,7 +5,7 @@ import { formatProblem } from '../../build/core/problem.ts';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../../src/shared/manifest.ts';
+import type { Manifest } from '../../build/core/shared/manifest.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 import { readFeatures, type GeoFeature } from '../../build/core/read-features.ts';
 import { assignFeatures, parentsOf, slug } from '../../build/split/split.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PMTiles } from 'pmtiles';
 import { BufferSource } from '../support/pmtiles-source.ts';
 import { describe, expect, it } from 'vitest';
-import { OuterRings, planeOf, projector } from '../../build/site/map-plane.ts';
+import { OuterRings, planeOf, projector } from '../../build/geo/map-plane.ts';
 import { LevelRings, readLevelRings } from '../../build/tiles/level-rings.ts';
 import { levelArchive } from '../../build/tiles/level-tiles.ts';
 import { decodeTile } from '../../src/client/mvt.ts';

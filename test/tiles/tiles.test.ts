@@ -6,7 +6,7 @@ import { PMTiles, zxyToTileId } from 'pmtiles';
 import { BufferSource } from '../support/pmtiles-source.ts';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OuterRings, planeOf, type Plane } from '../../build/site/map-plane.ts';
+import { OuterRings, planeOf, type Plane } from '../../build/geo/map-plane.ts';
 import { gridRings } from '../../build/tiles/grid.ts';
 import { levelArchive } from '../../build/tiles/level-tiles.ts';
 import { readLevelRings, type LevelRings } from '../../build/tiles/level-rings.ts';
@@ -14,7 +14,7 @@ import { writeArchive } from '../../build/tiles/pmtiles.ts';
 import { decodeTile, ringsOf } from '../../src/client/mvt.ts';
 import { Archive } from '../../src/client/pmtiles-reader.ts';
 import { TileSource } from '../../src/client/tile-plan.ts';
-import { MAP_WIDTH, TILE_EXTENT, tileId, type TilesInfo } from '../../src/shared/tiles.ts';
+import { MAP_WIDTH, TILE_EXTENT, tileId, type TilesInfo } from '../../build/core/shared/tiles.ts';
 
 const DATA = join(import.meta.dirname, '../../data/earth');
 

@@ -1,19 +1,19 @@
 // One page per manifest: identity, status, attribution, the map, the
 // datasets table (with sha256 copy buttons and downloads) and split parts.
 import type { UnitIds } from '../../identity/unit-ids.ts';
-import type { ApiCountryHistory, ReleaseChangeType } from '../../../src/shared/api.ts';
-import type { Dataset, GeometryTypes, Manifest, Part } from '../../../src/shared/manifest.ts';
-import { MAX_TILED_BYTES } from '../../../src/shared/tiles.ts';
+import type { ApiCountryHistory, ReleaseChangeType } from '../../core/shared/api.ts';
+import type { Dataset, GeometryTypes, Manifest, Part } from '../../core/shared/manifest.ts';
+import { MAX_TILED_BYTES } from '../../core/shared/tiles.ts';
 import { formatBytes, formatInt, licenseLink, markup, nameText, raw, type Html } from './html.ts';
 import { statusBadge } from './index-page.ts';
 import { renderPage, type PageContext } from './layout.ts';
-import { countryApi, fileUrl } from './paths.ts';
+import { countryApi, fileUrl } from '../../core/dist-paths.ts';
 import type { CountryDownloads, DatasetDownloads } from '../../formats/downloads.ts';
 import { downloadsSection, levelLinks, partLinks } from './downloads.ts';
 import { atlasMapAttributes, partNames } from '../atlas-page.ts';
 import { unitsSection } from '../units-list.ts';
 import { mainMap, type CountryAtlas } from '../atlas.ts';
-import type { CountryMap } from '../maps.ts';
+import type { CountryMap } from '../../geo/map-sources.ts';
 import { datasetGeometry, describeGeometry, type GeometryByFile } from '../geometry-status.ts';
 
 /** What the build's stages found about one country besides its manifest; a page renders without any of it. */
@@ -208,6 +208,10 @@ function attribution(m: Manifest): Html {
 }
 
 const CHANGE_WORDS: Record<ReleaseChangeType, string> = {
+  'country-added': 'the country added',
+  'country-removed': 'the country removed',
+  'level-added': 'level added',
+  'level-removed': 'level removed',
   added: 'added',
   removed: 'removed',
   merged: 'merged',
@@ -221,18 +225,18 @@ const CHANGE_WORDS: Record<ReleaseChangeType, string> = {
 
 /** Returns the country's history section: each release's changes of it, newest first, linking "What changed". */
 function historySection(doc: ApiCountryHistory, url: string): Html {
-  const items = doc.releases.map((r, i) => {
+  const items = doc.releases.map((r) => {
     const counts = Object.entries(r.changes).map(
       ([type, n]) => `${formatInt(n)} ${CHANGE_WORDS[type as ReleaseChangeType]}`,
     );
-    const first = i === doc.releases.length - 1;
-    const said = counts.length ? counts.join(', ') : first ? 'the first release' : 'no changes';
-    return markup`<li><a href="${r.page}">${r.version}</a>: ${said} · <a href="${r.changes_page}">What changed in ${r.version}</a></li>
+    const said = [...(r.first ? ['its first release'] : []), ...counts].join(', ');
+    const version = r.page === null ? r.version : markup`<a href="${r.page}">${r.version}</a>`;
+    return markup`<li>${version}: ${said} · <a href="${r.changes_page}">What changed in ${r.version}</a></li>
 `;
   });
   return markup`<section id="history" class="history" aria-labelledby="history-h">
 <h2 id="history-h">History</h2>
-<p>This country in each release, newest first. A unit's permalink shows its own history; all of it is in the <a href="${url}">history document</a>.</p>
+<p>The releases in which this country changed, newest first, and its first. A unit's permalink shows its own history; all of it is in the <a href="${url}">history document</a>.</p>
 <ul class="changes">
 ${items}</ul>
 </section>

@@ -4,7 +4,7 @@
 import type { CountryDownloads, Download, LayerDownloads } from '../../formats/downloads.ts';
 import { FORMAT_LABEL } from '../../formats/formats.ts';
 import { formatBytes, formatInt, markup, nameText, type Html } from './html.ts';
-import { fileUrl } from './paths.ts';
+import { fileUrl } from '../../core/dist-paths.ts';
 
 /** Short labels for the crowded parts table, e.g. "GPKG". */
 const SHORT: Record<string, string> = { gpkg: 'GPKG', fgb: 'FGB', shp: 'SHP', topojson: 'TopoJSON' };

@@ -1,6 +1,6 @@
 // HTML building blocks shared by every page: an auto-escaping template tag,
 // number and size formats, licence links and URLs under the base path.
-import type { License } from '../../../src/shared/manifest.ts';
+import type { License } from '../../core/shared/manifest.ts';
 
 /** Markup that is already safe; anything else put into `markup` is escaped. */
 export class Html {

@@ -4,13 +4,13 @@
 // the browser renders only the rows on screen before the first paint; the
 // explicit ARIA roles keep the table's semantics under that CSS. Rows carry
 // each value once, without per-cell labels or classes.
-import type { ApiReleaseStatus } from '../../../src/shared/api.ts';
-import type { Manifest } from '../../../src/shared/manifest.ts';
-import type { TilesInfo } from '../../../src/shared/tiles.ts';
+import type { ApiReleaseStatus } from '../../core/shared/api.ts';
+import type { Manifest } from '../../core/shared/manifest.ts';
+import type { TilesInfo } from '../../core/shared/tiles.ts';
 import { formatInt, markup, raw, type Html } from './html.ts';
 import { renderPage, type PageContext } from './layout.ts';
 import { manifestLevels, manifestLicenses } from '../../manifest/summary.ts';
-import { countryPage } from './paths.ts';
+import { countryPage } from '../../core/dist-paths.ts';
 import { searchResults } from '../search-box.ts';
 
 const STATUS_LABELS: Record<string, string> = { ok: 'OK', review: 'Under review', deprecated: 'Deprecated' };

@@ -1,6 +1,6 @@
 // `geoshelf preview`: parses flags, runs the preview stage
 // (build/preview/write-previews.ts) and prints what it did.
-import { MAX_PREVIEW_BYTES } from '../../shared/manifest.ts';
+import { MAX_PREVIEW_BYTES } from '../../../build/core/shared/manifest.ts';
 import { writePreviews } from '../../../build/preview/write-previews.ts';
 import { capitals, defineCommand, parseIntegerFlag, UsageError } from '../command.ts';
 

@@ -1,6 +1,6 @@
 // `geoshelf split`: parses flags, runs the split stage
 // (build/split/split-level.ts) and prints how features were assigned.
-import type { Level } from '../../shared/manifest.ts';
+import type { Level } from '../../../build/core/shared/manifest.ts';
 import { splitLevel, type SplitResult } from '../../../build/split/split-level.ts';
 import { SMALL_OVERLAP } from '../../../build/split/split.ts';
 import { capitals, defineCommand, UsageError, type Output } from '../command.ts';
