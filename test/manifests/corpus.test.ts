@@ -45,7 +45,7 @@ describe.skipIf(!present)('corpus: world-geojson (../shared/corpus/world-geojson
     ]);
     expect(new Set(errors.map((p) => p.rule))).toEqual(new Set(['file-missing']));
     // Sources of different scales and years (test/identity/nesting.test.ts checks the shares against GEOS).
-    // Previews coarser than the 100 m their manifests state (SOURCE.md: files of several commits, mixed):
+    // Previews coarser than the 100 m their manifests state (the corpus mixes files of several commits):
     // each such preview is one preview-stale warning at its dataset.
     const warnings = new Map<string, number>();
     const stale: string[] = [];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../build/core/shared/manifest.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
-import { readFeatures, type GeoFeature } from '../../build/core/read-features.ts';
+import { readLevelFeatures as readFeatures, type GeoFeature } from '../../build/geojson/level-features.ts';
 import { assignFeatures, parentsOf, slug } from '../../build/split/split.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
 import { cli, FIXTURE, tempCopy } from '../support/xta.ts';
