@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { planCatalogue } from './catalogue/plan.ts';
-import { UserError } from './core/errors.ts';
+import { UsageError, UserError } from './core/errors.ts';
 import { withLock } from './core/lock.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
 import type { ApiReleaseStatus } from './core/shared/api.ts';
@@ -68,8 +68,8 @@ export type BuildResult =
  */
 async function checkOut(root: string, out: string): Promise<void> {
   const within = (child: string, parent: string) => child === parent || child.startsWith(parent + sep);
-  if (within(root, out)) throw new UserError(`--out ${out}: would replace the root ${root}`);
-  if (within(out, join(root, 'data'))) throw new UserError(`--out ${out}: is inside the data folder`);
+  if (within(root, out)) throw new UsageError(`--out ${out}: would replace the root ${root}`);
+  if (within(out, join(root, 'data'))) throw new UsageError(`--out ${out}: is inside the data folder`);
   const info = await stat(out).catch(() => undefined);
   if (!info) return;
   if (!info.isDirectory()) throw new UserError(`--out ${out}: exists and is not a folder`);
@@ -89,7 +89,7 @@ async function checkOut(root: string, out: string): Promise<void> {
  */
 export async function buildCatalogue(options: BuildOptions): Promise<BuildResult> {
   const root = resolve(options.root);
-  return withLock(root, 'build', () => build(root, options));
+  return await withLock(root, 'build', () => build(root, options));
 }
 
 async function build(root: string, options: BuildOptions): Promise<BuildResult> {
@@ -100,10 +100,10 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
   try {
     base = normaliseBase(options.base ?? '/');
   } catch (error) {
-    throw new UserError(`--base: ${(error as Error).message}`);
+    throw new UsageError(`--base: ${(error as Error).message}`);
   }
   if (options.siteUrl !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(options.siteUrl)) {
-    throw new UserError(`--site-url: expected an origin like https://example.org, got "${options.siteUrl}"`);
+    throw new UsageError(`--site-url: expected an origin like https://example.org, got "${options.siteUrl}"`);
   }
   await checkOut(root, out);
   const ledger = readLedger(root);

@@ -12,6 +12,7 @@ export interface Problem {
   file: string; // e.g. "data/earth/ARG/manifest.json"; "" when no file is involved (a flag)
   pointer?: string; // JSON pointer into the file, e.g. "/datasets/0/path"
   line?: number; // 1-based line of a line-oriented file (CSV), e.g. 12
+  column?: number; // 1-based column on that line, where a file's syntax breaks (malformed JSON), e.g. 7
   byte?: number; // byte offset of a malformed file, e.g. 1204
   rule: Rule; // e.g. "file-missing"; listed in build/core/rules.ts
   severity: Severity;
@@ -118,7 +119,8 @@ export function formatProblem(problem: Problem): string {
       : p.byte !== undefined && p.line === undefined
         ? `byte ${p.byte}`
         : undefined;
-  const file = p.file === '' ? undefined : p.line !== undefined ? `${p.file}:${p.line}` : p.file;
+  const line = p.line === undefined ? '' : p.column === undefined ? `:${p.line}` : `:${p.line}:${p.column}`;
+  const file = p.file === '' ? undefined : `${p.file}${line}`;
   const parts = [file, where, p.severity === 'warning' ? 'warning' : undefined];
   return [...parts.filter((part) => part !== undefined), p.message].join(': ');
 }

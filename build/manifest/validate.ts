@@ -3,9 +3,15 @@
 // recomputed stats, previews, parts, licences). Every problem is reported once;
 // a check whose input is already wrong (missing file, schema error) is skipped.
 import { DataFiles } from './data-files.ts';
-import type { Problem } from '../core/problem.ts';
+import { problem, type Problem } from '../core/problem.ts';
 import type { ManifestRule } from '../core/rules.ts';
-import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
+import {
+  findManifests,
+  loadManifests,
+  selectManifests,
+  strayManifests,
+  type LoadedManifest,
+} from './load.ts';
 import type {
   Body,
   CheckedDataset,
@@ -71,6 +77,7 @@ export interface ValidateOptions {
   previews?: Pick<PreviewChecker, 'check'> | false;
   strict?: boolean; // OGC geometry, nesting, coverage and preview-stale problems are errors, not warnings (validate --strict)
   previewsMustMatch?: boolean; // preview-stale problems are errors (release: a stale preview is never frozen)
+  codes?: string[]; // ISO3 codes: only their manifests (validate CHL ARG); default: all
 }
 
 /**
@@ -102,12 +109,15 @@ export type Validation = {
  * the schema, and every problem found in all of them: schema, folder, paths,
  * missing files, recomputed stats, previews, parts, licences and geometry
  * (one problem per invalid feature, in the GeoJSON file; warnings unless
- * `strict`). Only errors make a tree unpublishable. `geometry` gives the
+ * `strict`), and those of the tree (a manifest in a folder too shallow to be
+ * read, no manifest at all) unless `codes` selects some. Only errors make a
+ * tree unpublishable. `geometry` gives the
  * status of each checked file, keyed by path (e.g. "data/earth/CHL/CHL_ADM1.geojson").
  */
 export async function validateManifests(root: string, options: ValidateOptions = {}): Promise<Validation> {
-  const files = await findManifests(root);
-  const loaded = await loadManifests(root, files);
+  const inTree = await findManifests(root);
+  const files = selectManifests(inTree, options.codes ?? []);
+  const loaded = loadManifests(root, files);
   // A file large enough to share with the worker is coming: boot it while the rest starts.
   if (checkedSize(loaded.manifests) >= CHECKED_PARALLEL_MIN_BYTES) warmSegmentWorker();
   const ownMeasurer = options.measurer ? undefined : MeasurementCache.forRoot(root);
@@ -168,7 +178,8 @@ export async function validateManifests(root: string, options: ValidateOptions =
   for (const [file, result] of await data.geometryResults()) {
     geometry.set(file, { checked: result.checked, invalid: invalidFeatures(result) });
   }
-  const problems = [...byFile.values()].flat();
+  const tree = options.codes?.length ? [] : treeProblems(root, inTree);
+  const problems = [...tree, ...[...byFile.values()].flat()];
   if (hasErrors(problems))
     return { ok: false, manifests: loaded.manifests, problems, geometry, coverage: figures };
   const manifests = await Promise.all(loaded.manifests.map((m) => checked(m, data)));
@@ -271,11 +282,19 @@ async function checkSubject(
   const add = (pointer: string, rule: ManifestRule, message: string, paths?: string[]) =>
     problems.push({ file, pointer, rule, severity: 'error', message, ...(paths && { paths }) });
 
-  if (subject.body !== undefined && subject.body !== folder.body) {
+  const misnamed = misnamedFolder(subject);
+  if (misnamed) {
+    // One line: every path check would say the same again (files "outside" the folder, names "expected abw_…").
+    const [pointer, field] =
+      subject.isoA3 !== folder.iso ? ['/iso_a3', subject.isoA3] : ['/body', subject.body];
+    const actual = `data/${folder.body}/${folder.iso}/`;
+    const message = `is "${field}" but the manifest is in ${actual}, and its files are listed under ${misnamed}: rename the folder to ${misnamed}`;
+    add(pointer, 'folder', message, [actual, misnamed]);
+  } else if (subject.body !== undefined && subject.body !== folder.body) {
     const where = `data/${folder.body}/`;
     add('/body', 'folder', `is "${subject.body}" but the manifest is in ${where}`, [where]);
   }
-  if (subject.isoA3 !== undefined && subject.isoA3 !== folder.iso) {
+  if (!misnamed && subject.isoA3 !== undefined && subject.isoA3 !== folder.iso) {
     const where = `data/${folder.body}/${folder.iso}/`;
     add('/iso_a3', 'folder', `is "${subject.isoA3}" but the manifest is in ${where}`, [where]);
   }
@@ -293,6 +312,7 @@ async function checkSubject(
     }
     if (subject.source) checkLicense(subject.source, dataset, `/datasets/${index}`, add);
   }
+  if (misnamed) return { problems, figures: new Map() }; // its files' checks wait for the folder's new name
 
   const context: Omit<DatasetContext, 'index' | 'dataset'> = {
     file,
@@ -338,6 +358,23 @@ async function checkSubject(
   };
 }
 
+/**
+ * Returns the folder the manifest's own body and iso_a3 name (e.g.
+ * "data/earth/ABW/") when it is not the one it is in (its lower-case twin) and
+ * every file it lists is under the named one: the folder is misnamed, not the
+ * fields. Undefined otherwise.
+ */
+function misnamedFolder(subject: Subject): string | undefined {
+  const named = `data/${subject.body ?? subject.folder.body}/${subject.isoA3 ?? subject.folder.iso}/`;
+  if (named === `data/${subject.folder.body}/${subject.folder.iso}/`) return undefined;
+  const paths = subject.datasets.flatMap(({ dataset: d }) => [
+    ...(d.path === undefined ? [] : [d.path]),
+    ...(d.preview === undefined ? [] : [d.preview]),
+    ...(d.parts ?? []).map((part) => part.path),
+  ]);
+  return paths.length > 0 && paths.every((path) => path.startsWith(named)) ? named : undefined;
+}
+
 /** A single source licence covers every dataset; with "mixed", each dataset's is one of `licenses`. */
 function checkLicense(
   source: Source,
@@ -360,4 +397,15 @@ function checkLicense(
       `"${dataset.license}" is not in source.licenses (${(source.licenses ?? []).join(', ')})`,
     );
   }
+}
+
+/** Returns the problems of the tree itself: manifests where none is read, and a tree with none. */
+function treeProblems(root: string, found: string[]): Problem[] {
+  const problems = strayManifests(root);
+  if (found.length === 0) {
+    const message =
+      'no manifests: each country needs data/{body}/{ISO3}/manifest.json, e.g. data/earth/CHL/manifest.json';
+    problems.push(problem('data', message));
+  }
+  return problems;
 }

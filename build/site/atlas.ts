@@ -24,7 +24,7 @@ import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './uni
 /** Largest full file read for units; above it the units come from the preview (bboxes then approximate). */
 export const MAX_UNITS_FILE_BYTES = 32 * 2 ** 20;
 /** Bumped when units or SVGs are computed differently, so cached ones are redone. */
-const VERSION = 7; // 4: drawn in the country's plane; 5: units carry a level's key (FIPS) as their code when they have no ISO code; 6: cuts at the antimeridian unstroked; 7: their feature index
+const VERSION = 8; // 4: drawn in the country's plane; 5: units carry a level's key (FIPS) as their code when they have no ISO code; 6: cuts at the antimeridian unstroked; 7: their feature index; 8: labels inside the largest polygon (data-at)
 
 export interface LevelMap {
   svg: string; // from renderMapSvg()

@@ -33,7 +33,7 @@ export async function splitLevel(root: string, iso: string, level: Level): Promi
   const files = (await findManifests(root)).filter((f) => f.split('/')[2] === iso);
   if (files.length === 0)
     throw new UserError(problem('', `${iso}: no data/*/${iso}/manifest.json under ${root}`));
-  const { manifests, problems } = await loadManifests(root, files);
+  const { manifests, problems } = loadManifests(root, files);
   if (problems.length > 0) throw new UserError(problems);
   const loaded = manifests[0]!;
   const { manifest } = loaded;

@@ -54,7 +54,7 @@ async function exits(...args: string[]): Promise<string> {
  */
 function onlyNesting(output: string): void {
   const lines = output.trimEnd().split('\n');
-  expect(lines.at(-1)).toMatch(/: no problems$|^\d+ problems in \d+ files? \(\d+ warnings\)$/);
+  expect(lines.at(-1)).toMatch(/: no problems$|^(\d+) problems in \d+ files? \(\1 warnings\): \1 nesting$/);
   for (const line of lines.slice(0, -1))
     expect(line).toMatch(/ outside (its parent|every unit)|: ADM\d in ADM\d: |more nesting problems/);
 }

@@ -321,7 +321,7 @@ describe('validate: geometry', () => {
       [
         `${join(r, DATA)}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
         `${join(r, PREVIEW)}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
-        '2 problems in 2 files (2 warnings)\n',
+        '2 problems in 2 files (2 warnings): 2 geometry\n',
       ].join('\n'),
     );
     const strict = await cli('validate', '--root', r, '--no-cache', '--strict', '--json');

@@ -77,7 +77,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
 async function transfers(base = '/'): Promise<ReleaseTransfer[]> {
-  const ledger = await readLedger(root);
+  const ledger = readLedger(root);
   expect(ledger.problems).toEqual([]);
   return releaseTransfers(root, base, ledger);
 }
@@ -138,7 +138,7 @@ describe('release-copies: which files of a release an earlier release already pu
   });
 
   it('templates (rewritten per release as build publishes them) are uploads, under any base', async () => {
-    const ledger = await readLedger(root);
+    const ledger = readLedger(root);
     const site = ledger.releases[1]!.site;
     const templates = site.files.filter((f) => 'template' in f && f.template).map((f) => f.path);
     expect(templates).toContain('sitemap.xml'); // it names the release's URL

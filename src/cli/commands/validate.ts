@@ -9,13 +9,15 @@ import { PreviewChecker } from '../../../build/manifest/preview-cache.ts';
 import { LevelReader } from '../../../build/identity/level.ts';
 import { CoverageChecker } from '../../../build/coverage/cache.ts';
 import { GAP_WIDTH_M } from '../../../build/coverage/coverage.ts';
-import { plural, problemSummary } from '../../../build/core/report.ts';
-import { defineCommand, parseIntegerFlag, PER_FILE } from '../command.ts';
+import { plural, problemSummary, ruleCounts } from '../../../build/core/report.ts';
+import { capitals, defineCommand, parseIntegerFlag, PER_FILE } from '../command.ts';
 
 const usage = `Usage: geoshelf validate [--root DIR] [--json] [--strict] [--verbose] [--no-cache]
-                        [--no-nesting] [--no-coverage] [--gap-width METRES]
+                        [--no-nesting] [--no-coverage] [--gap-width METRES] [ISO3…]
 
-Checks every DIR/data/{body}/{ISO3}/manifest.json: the schema (spec 2.2), the
+Checks every DIR/data/{body}/{ISO3}/manifest.json (or those of the ISO3 codes
+given, in any letter case, e.g. to gate with --strict only the countries you
+changed): the schema (spec 2.2), the
 folder, that every path, preview and part exists inside the folder (and, once
 symbolic links are followed, inside DIR/data), that bytes, sha256, features,
 bbox, geometry_types, properties and preview_bytes equal what the files hold,
@@ -30,8 +32,8 @@ coverage warning each), and that every preview still matches its data: the
 same units by code and name, extents its simplification allows (otherwise a
 preview-stale warning: run geoshelf preview). Prints every problem on
 stderr as "FILE: POINTER: message" (after
-${PER_FILE} of one file and rule, a count) and exits 1 if there is any error,
-0 if none (warnings alone: 0).
+${PER_FILE} of one file and rule, a count), then a count of them by rule, and
+exits 1 if there is any error, 0 if none (warnings alone: 0).
 
 Options:
   --root DIR    folder that holds data/ (default: the current folder)
@@ -60,8 +62,10 @@ export default defineCommand({
     verbose: { type: 'boolean', default: false },
     'gap-width': { type: 'string', default: String(GAP_WIDTH_M) },
   },
-  async run({ values }, out) {
+  positionals: true,
+  async run({ values, positionals }, out) {
     const root = resolve(values.root);
+    const codes = capitals(positionals);
     const measurer = MeasurementCache.forRoot(root, { noCache: values['no-cache'] });
     const geometry = GeometryChecker.forRoot(root, { noCache: values['no-cache'] });
     const reader = new LevelReader(); // each level read once for the nesting and coverage checks
@@ -83,6 +87,7 @@ export default defineCommand({
       previews,
       strict,
       verbose,
+      codes,
     });
     await measurer.save();
     await geometry.save();
@@ -91,11 +96,11 @@ export default defineCommand({
     await previews.save();
     const code = out.report(problems, { perFile: PER_FILE, strict });
     const datasets = manifests.reduce((n, loaded) => n + loaded.manifest.datasets.length, 0);
-    // e.g. "3 problems in 2 files" or "66 problems in 24 files (66 warnings)"
+    // e.g. "3 problems in 2 files: 2 stats, 1 file-missing" or "66 problems in 24 files (66 warnings): 66 nesting"
     console.error(
       problems.length === 0
         ? `${plural(manifests.length, 'manifest')}, ${plural(datasets, 'dataset')}: no problems`
-        : problemSummary(problems),
+        : `${problemSummary(problems)}: ${ruleCounts(problems)}`,
     );
     return code;
   },
