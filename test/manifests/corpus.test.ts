@@ -87,7 +87,9 @@ describe.skipIf(!present)('corpus: world-geojson (../shared/corpus/world-geojson
     const validate = await cli('validate', '--root', root);
     expect([validate.code, validate.stdout]).toEqual([0, '']);
     // A nesting summary for AND's and ATG's ADM1; 9 previews coarser than their manifests state (above).
-    expect(lines(validate.stderr).at(-1)).toBe('11 problems in 9 files (11 warnings): 9 preview-stale, 2 nesting');
+    expect(lines(validate.stderr).at(-1)).toBe(
+      '11 problems in 9 files (11 warnings): 9 preview-stale, 2 nesting',
+    );
     expect(
       lines(validate.stderr)
         .slice(0, -1)
