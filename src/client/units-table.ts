@@ -285,7 +285,15 @@ function levelSection(level: string, heading: HTMLElement, rest: HTMLElement[]):
 
 /** Returns the level switch of the units list: a labelled <select> of `levels`. */
 function levelChooser(levels: string[]): { chooser: HTMLElement; picker: HTMLSelectElement } {
-  const { chooser, picker } = levelChooser(levels);
+  const chooser = document.createElement('p');
+  chooser.className = 'units-levels';
+  const picker = document.createElement('select');
+  picker.id = 'units-level';
+  for (const level of levels) picker.add(new Option(level, level));
+  const pickerLabel = document.createElement('label');
+  pickerLabel.htmlFor = picker.id;
+  pickerLabel.textContent = 'Level ';
+  chooser.append(pickerLabel, picker);
   return { chooser, picker };
 }
 
