@@ -148,8 +148,8 @@ function radixSort(keys: Uint32Array): Int32Array {
   const n = keys.length;
   let order = new Int32Array(n);
   let next = new Int32Array(n);
-  let key = keys; // sorted in place: the caller made them for this sort
-  let nextKey = new Uint32Array(n);
+  let key: Uint32Array = keys; // sorted in place: the caller made them for this sort
+  let nextKey: Uint32Array = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   const counts = new Int32Array(2049);
   for (let shift = 0; shift < 32; shift += 11) {
