@@ -14,7 +14,8 @@ export const CRUISED = ['bin', 'build', 'src', 'scripts', 'bench'];
  * The pipeline's folders under build/, lowest first: each imports only the
  * ground floor and the folders before it. geojson/ is the one reader; geo/
  * the map projection, framing, antimeridian and topology several stages
- * share; output/ writes dist/ and keeps the build's cache; build/build.ts
+ * share; simplify/ the coverage's simplified copies, which formats/ caches
+ * and publishes; output/ writes dist/ and keeps the build's cache; build/build.ts
  * (not a folder) wires them and is imported by the CLI only.
  */
 export const STAGES = [
@@ -24,6 +25,7 @@ export const STAGES = [
   'measure',
   'identity',
   'manifest',
+  'simplify',
   'formats',
   'preview',
   'split',
