@@ -37,11 +37,15 @@ export interface ApiFile {
   sha256: string;
 }
 
-/** One download of a level or part in another format. */
+/**
+ * One download of a level or part in another format, or a simplified copy
+ * of a whole level ("geojson", with its tolerance: docs/catalogue.md).
+ */
 export interface ApiDownload extends ApiFile {
-  format: 'gpkg' | 'fgb' | 'shp' | 'topojson';
+  format: 'gpkg' | 'fgb' | 'shp' | 'topojson' | 'geojson';
   quantization?: number[]; // TopoJSON's grid, when it is quantised
   scale?: number[];
+  tolerance_m?: number; // a simplified copy's tolerance in metres: 100, 1000 or 10000
 }
 
 /** The other formats of a level or part, and what they could not hold. */

@@ -9,7 +9,7 @@ import { statusBadge } from './index-page.ts';
 import { renderPage, type PageContext } from './layout.ts';
 import { countryApi, fileUrl } from '../../core/dist-paths.ts';
 import type { CountryDownloads, DatasetDownloads } from '../../formats/downloads.ts';
-import { downloadsSection, levelLinks, partLinks } from './downloads.ts';
+import { downloadsSection, levelLinks, partLinks, simplifiedLinks } from './downloads.ts';
 import { atlasMapAttributes, partNames } from '../atlas-page.ts';
 import { unitsSection } from '../units-list.ts';
 import { mainMap, type CountryAtlas } from '../atlas.ts';
@@ -82,6 +82,7 @@ function datasetRow(
   const downloads = [
     d.path ? download(base, d.path, 'GeoJSON', id) : undefined,
     ...levelLinks(base, dl?.whole, id),
+    ...simplifiedLinks(base, dl?.simplified, id),
     d.parts ? markup`<a href="#parts-${d.level}">${formatInt(d.parts.length)} parts</a>` : undefined,
     d.preview
       ? markup`<a href="${fileUrl(base, d.preview)}" download="${fileName(d.preview)}">Preview</a>${previewSize}`
