@@ -287,9 +287,16 @@ export interface Topology {
   ringArcStart: IntList; // ring r's references are ringArcs [ringArcStart[r], ringArcStart[r + 1])
 }
 
-/** Returns the topology of the rings' integer points (see the module comment). */
-export function buildTopology(q: RingPoints): Topology {
-  const table = findJunctions(q);
+/** Which points are junctions (step 2): the position table, or a caller's own when it knows better. */
+export interface Junctions {
+  isJunction(i: number): boolean; // i: an index into the rings' points
+}
+
+/**
+ * Returns the topology of the rings' integer points (see the module
+ * comment), cut at `table`'s junctions (by default found here, step 2).
+ */
+export function buildTopology(q: RingPoints, table: Junctions = findJunctions(q)): Topology {
   const arcs = new Arcs(q);
   const ringArcs = new IntList();
   const ringArcStart = new IntList();
@@ -324,7 +331,7 @@ function findJunctions(q: RingPoints): PointTable {
  * junctions or, without any, one closed arc from its least point (so equal
  * rings compare equal).
  */
-function cutRing(q: RingPoints, r: number, table: PointTable, arcs: Arcs, refs: IntList): void {
+function cutRing(q: RingPoints, r: number, table: Junctions, arcs: Arcs, refs: IntList): void {
   const x = q.x.data;
   const y = q.y.data;
   const s = q.ringStart.data[r];

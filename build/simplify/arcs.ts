@@ -3,7 +3,7 @@
 // edge two units share, or an ADM1 edge that is also an ADM2 edge, is one arc
 // whatever level or unit uses it. The simplifier (tpvw.ts) changes each arc
 // once, and every ring that refers to it follows.
-import { buildTopology, DoubleList, IntList, type RingPoints } from '../geo/topology.ts';
+import { buildTopology, DoubleList, IntList, type Junctions, type RingPoints } from '../geo/topology.ts';
 import type { GeoFeature } from '../core/read-features.ts';
 
 type Position = number[];
@@ -114,6 +114,35 @@ class PositionIds implements RingPoints {
 }
 
 /**
+ * The junctions of rings whose points are position ids: a position met again
+ * with other neighbours (in either order) is one, as in the topology's own
+ * position table, found here with arrays indexed by id instead of hashing.
+ */
+function idJunctions(rings: PositionIds): Junctions {
+  const ids = rings.x.data;
+  const starts = rings.ringStart.data;
+  const positions = rings.lon.length;
+  const prev = new Int32Array(positions).fill(-1);
+  const next = new Int32Array(positions);
+  const junction = new Uint8Array(positions);
+  for (let r = 0; r < rings.rings; r++) {
+    const s = starts[r];
+    const e = starts[r + 1];
+    for (let i = s; i < e; i++) {
+      const id = ids[i];
+      const p = ids[i === s ? e - 1 : i - 1];
+      const n = ids[i === e - 1 ? s : i + 1];
+      if (prev[id] === -1) {
+        prev[id] = p;
+        next[id] = n;
+      } else if (!((prev[id] === p && next[id] === n) || (prev[id] === n && next[id] === p)))
+        junction[id] = 1;
+    }
+  }
+  return { isJunction: (i) => junction[ids[i]] === 1 };
+}
+
+/**
  * Returns the arcs of the rings of every feature of every level in `levels`
  * (e.g. [ADM0, ADM1, ADM2] of one country), cut where any two rings part,
  * with each feature's rings in order.
@@ -135,7 +164,7 @@ export function coverageArcs(levels: GeoFeature[][]): CoverageArcs {
       return { feature, kind, firstRing, polygons: polygons.map((p) => p.length) };
     }),
   );
-  const topology = buildTopology(rings);
+  const topology = buildTopology(rings, idJunctions(rings));
   const arcStart = new Int32Array(topology.arcs + 1);
   for (let a = 0; a < topology.arcs; a++) arcStart[a + 1] = arcStart[a] + topology.arcLength(a);
   const n = arcStart[topology.arcs];
