@@ -21,6 +21,7 @@ const LONG = [
   'test/compile.test.ts', // compiles lib/ again several times (esbuild and vite)
   'test/release/copies.test.ts', // two releases, three runs of scripts/publish-cdn.sh against a stand-in rclone
   'test/release/unit-ids.test.ts', // builds released catalogues and reads every download's unit_id back with GDAL
+  'test/simplify/oracle.test.ts', // GEOS judges the simplified U.S. counties and sample countries at every tolerance
 ];
 
 export default defineConfig({

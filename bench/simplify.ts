@@ -18,14 +18,13 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mapshaper from 'mapshaper';
-import { feature } from 'topojson-client';
-import type { Topology } from 'topojson-specification';
 import type { GeoFeature } from '../build/core/read-features.ts';
 import { BODY_RADIUS_M } from '../build/core/shared/manifest.ts';
 import { coverageArcs } from '../build/simplify/arcs.ts';
 import { TOLERANCES_M } from '../build/simplify/copies.ts';
 import { CoverageSimplifier } from '../build/simplify/tpvw.ts';
 import { ArcTexts, levelText, VertexTexts } from '../build/simplify/write.ts';
+import { usCounties } from '../test/support/us-counties.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PYTHON = join(ROOT, '.venv-oracle/bin/python');
@@ -37,30 +36,6 @@ const TARGET_M = 1000;
 const MAPSHAPER_SCALE = 0.65;
 
 type Ring = number[][];
-
-/**
- * Returns the counties as a FeatureCollection: us-atlas 3's, less the
- * territories (state FIPS ≥ 60), less the rings TopoJSON's quantisation
- * collapsed (fewer than three distinct positions, or no area), which GEOS
- * refuses ("point array must contain 0 or >1 elements").
- */
-function counties(): { type: 'FeatureCollection'; features: GeoFeature[] } {
-  const path = join(ROOT, 'node_modules/us-atlas-2017/counties-10m.json');
-  const topo = JSON.parse(readFileSync(path, 'utf8')) as Topology;
-  const all = feature(topo, topo.objects.counties) as unknown as { features: GeoFeature[] };
-  const sound = (ring: Ring) =>
-    new Set(ring.map(String)).size >= 3 &&
-    ring.slice(1).reduce((s, p, i) => s + ring[i][0] * p[1] - p[0] * ring[i][1], 0) !== 0;
-  const features = all.features
-    .filter((f) => Number(String(f.id).slice(0, 2)) < 60)
-    .map((f) => {
-      const g = f.geometry as { type: string; coordinates: unknown };
-      const polygons = (g.type === 'Polygon' ? [g.coordinates] : g.coordinates) as Ring[][];
-      const kept = polygons.map((p) => p.filter(sound)).filter((p) => p.length > 0 && sound(p[0]));
-      return { ...f, geometry: { type: 'MultiPolygon', coordinates: kept } };
-    });
-  return { type: 'FeatureCollection', features };
-}
 
 /**
  * Returns this thread's CPU seconds (Linux's schedstat, in ns): ours and
@@ -121,7 +96,7 @@ async function main(): Promise<void> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'geoshelf-bench-simplify-'));
   try {
-    const collection = counties();
+    const collection = usCounties().counties;
     const file = join(dir, 'counties.geojson');
     writeFileSync(file, JSON.stringify(collection));
     console.log(
