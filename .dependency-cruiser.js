@@ -15,12 +15,14 @@ export const CRUISED = ['bin', 'build', 'src', 'scripts', 'bench'];
  * ground floor and the folders before it. geojson/ is the one reader; geo/
  * the map projection, framing, antimeridian and topology several stages
  * share; simplify/ the coverage's simplified copies, which formats/ caches
- * and publishes; output/ writes dist/ and keeps the build's cache; build/build.ts
+ * and publishes; output/ writes dist/ and keeps the build's cache; catalogue/ plans
+ * every file of a catalogue, for `build` and `release` alike; build/build.ts
  * (not a folder) wires them and is imported by the CLI only.
  */
 export const STAGES = [
   'geojson',
   'geo',
+  'output',
   'geometry',
   'measure',
   'identity',
@@ -29,9 +31,9 @@ export const STAGES = [
   'formats',
   'preview',
   'split',
-  'output',
   'tiles',
   'site',
+  'catalogue',
   'release',
 ];
 

@@ -1,5 +1,6 @@
 // One linter for the whole repo: typescript-eslint's recommended rules.
 import js from '@eslint/js';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -32,6 +33,17 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The server runs regexes over requests, the importer over files: none may backtrack
+    // more than linearly (a `\s+$` over 16 KB of spaces held the event loop).
+    // test/server/linear-regex.test.ts runs these rules too.
+    files: ['src/server/**/*.ts', 'src/locations/**/*.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
     },
   },
 );

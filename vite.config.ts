@@ -19,9 +19,11 @@ const LONG = [
   'test/identity/nesting-oracle.test.ts', // GEOS checks the share of every unit outside its parent, real levels
   'test/tiles/tiles.test.ts', // real levels tiled, read back by the reference reader, every view's bytes
   'test/compile.test.ts', // compiles lib/ again several times (esbuild and vite)
+  'test/package.test.ts', // npm pack, npm install of the tarball, then validate/build/release/serve from it
   'test/release/copies.test.ts', // two releases, three runs of scripts/publish-cdn.sh against a stand-in rclone
   'test/release/unit-ids.test.ts', // builds released catalogues and reads every download's unit_id back with GDAL
   'test/simplify/oracle.test.ts', // GEOS judges the simplified U.S. counties and sample countries at every tolerance
+  'test/release/model/model-fresh.test.ts', // 1,200 random edit scripts from a fresh seed, each feed against its truth
 ];
 
 export default defineConfig({

@@ -4,15 +4,16 @@
 // `geoshelf release-copies`, then only the rest) against a sync that compares
 // paths, to which every file of the new folder is new. The sample data
 // (data/, copied to a scratch root) is released as 1.0.0, one country's ADM1
-// file is changed (a unit renamed, its manifest updated) and released as
-// 1.0.1. Both figures come from the same run; no timing is taken.
+// file is changed (a unit renamed, its manifest and preview updated: a
+// release refuses a stale preview) and released as 1.0.1. Both figures come from the same run; no timing is taken.
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCatalogue } from '../build/build.ts';
 import { GeometryChecker } from '../build/geometry/cache.ts';
 import { NestingChecker } from '../build/identity/nesting-cache.ts';
 import { updateManifests } from '../build/manifest/update-all.ts';
+import { writePreviews } from '../build/preview/write-previews.ts';
+import { MAX_PREVIEW_BYTES } from '../build/core/shared/manifest.ts';
 import { MeasurementCache } from '../build/measure/cache.ts';
 import { releaseTransfers } from '../build/release/copies.ts';
 import { readLedger } from '../build/release/ledger.ts';
@@ -29,7 +30,6 @@ async function release(root: string, version: string): Promise<void> {
     measurer: MeasurementCache.forRoot(root),
     geometry: GeometryChecker.forRoot(root),
     nesting: NestingChecker.forRoot(root),
-    buildSite: (site) => buildCatalogue({ root, ...site }),
   });
   if (outcome.status !== 'recorded') throw new Error(`release ${version}: ${outcome.status}`);
 }
@@ -52,6 +52,12 @@ try {
   );
   const updated = await updateManifests(root, [COUNTRY]);
   if (updated.problems.length) throw new Error(`manifest ${COUNTRY}: ${updated.problems[0]!.message}`);
+  // A release refuses a stale preview: made again, as a publisher does after a change.
+  const made = await writePreviews(root, [`${COUNTRY}/ADM1`], {
+    maxBytes: MAX_PREVIEW_BYTES,
+    method: 'visvalingam',
+  });
+  if (made.problems.length) throw new Error(`preview ${COUNTRY}: ${made.problems[0]!.message}`);
   await release(root, '1.0.1');
 
   const ledger = await readLedger(root);

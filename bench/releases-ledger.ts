@@ -63,7 +63,6 @@ async function release(
     measurer,
     geometry,
     nesting,
-    buildSite: (site, validated) => buildCatalogue({ root, ...site, validated: { ...validated, measurer } }),
   });
   await Promise.all([measurer.save(), geometry.save(), nesting.save()]);
   const ms = performance.now() - t0;
@@ -158,9 +157,12 @@ async function publishedContents(root: string, version: string): Promise<[string
   const out: [string, () => Buffer][] = [];
   for (const [path, text] of published.generated)
     if (path.startsWith(prefix)) out.push([sha256(text), () => Buffer.from(text)]);
-  for (const [path, file] of published.built) {
+  for (const [path, file] of published.stored) {
     if (!path.startsWith(prefix)) continue;
-    const bytes = readFileSync(file);
+    const scratch = join(tmpdir(), `geoshelf-bench-object-${process.pid}`);
+    await file.unpack(scratch);
+    const bytes = readFileSync(scratch);
+    rmSync(scratch);
     out.push([sha256(bytes), () => bytes]);
   }
   return out;
@@ -172,7 +174,13 @@ async function catalogueFiles(
   out: string,
   before?: Map<string, { sha: string; zlib: number }>,
 ): Promise<Map<string, { sha: string; bytes: number; zlib: number }>> {
-  const built = await buildCatalogue({ root, out, releases: false });
+  const bare = join(tmpdir(), `geoshelf-bench-bare-${process.pid}`);
+  rmSync(bare, { recursive: true, force: true });
+  cpSync(join(root, 'data'), join(bare, 'data'), {
+    recursive: true,
+    filter: (src) => !src.includes('/data/releases'),
+  });
+  const built = await buildCatalogue({ root: bare, out });
   if (!built.ok) throw new Error(`build: ${built.problems[0]!.message}`);
   const files = new Map<string, { sha: string; bytes: number; zlib: number }>();
   for (const file of await listFiles(out)) {

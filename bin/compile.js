@@ -1,17 +1,19 @@
 // The one step from the TypeScript sources to running code. `npm run compile`
-// (run by `npm ci` through `prepare`, and before the tests) writes lib/:
+// (run by `npm ci` through `prepare`, by `npm pack`, and before the tests) writes lib/:
 //   lib/src/cli/main.js, lib/src/server/app.js   the CLI and the server, esbuild
 //   lib/build/**/*worker.js                       the worker threads' scripts
 //   lib/chunks/                                   code those entries share
 //   lib/manifest-validator.cjs                    the manifest schema, as ajv's standalone code
 //   lib/client/                                   the browser code, bundled by vite
-//   lib/sources.json                              what lib/ was made from: every input's sha256
-// bin/geoshelf.js compares lib/sources.json with the sources before it runs
-// anything, and compiles again (saying so, in one line) when they differ or
-// an output is missing: lib/ never runs stale, and a damaged lib/ repairs
-// itself. Plain JavaScript: it runs before any code is compiled. esbuild, vite
-// and ajv are loaded only to compile.
-import { createHash } from 'node:crypto';
+//   lib/sources.json                              what lib/ was made from (every input's sha256),
+//                                                 and what it holds (every output's sha256)
+// bin/geoshelf.js compares lib/sources.json with the sources and with lib/
+// before it runs anything, and compiles again (saying so, in one line) when
+// they differ: lib/ never runs stale, and a damaged lib/ repairs itself. An
+// installed package ships lib/ without the sources: there lib/ is checked
+// against its record alone. Plain JavaScript: it runs before any code is
+// compiled. esbuild, vite and ajv are loaded only to compile.
+import { hash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -26,10 +28,11 @@ import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { removeLeftovers, takeLock } from './compile-lock.js';
 
 export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const STAMP = 'sources.json';
-const STAMP_VERSION = 2;
+const STAMP_VERSION = 3;
 
 /** Every source folder: a file added to or removed from one of these makes lib/ stale. */
 const SOURCE_DIRS = ['build', 'src'];
@@ -58,8 +61,11 @@ const TOOLS = ['esbuild', 'vite', 'ajv', 'ajv-formats'];
 
 /**
  * Returns why lib/ under `packageDir` is not the compiled form of the sources
- * as they are now (e.g. "build/geojson/scanner.ts changed"), or undefined
- * when it is. Reads every input (about 1 MB): a few milliseconds.
+ * as they are now (e.g. "build/geojson/scanner.ts changed"), or is not what
+ * was compiled (e.g. "lib/src/cli/main.js is missing or damaged"), or
+ * undefined when it is both. Stats every input and hashes every output
+ * (about 1.3 MB): a few milliseconds. Without sources (an installed
+ * package), lib/ is checked against its record alone.
  */
 export function staleness(packageDir = PACKAGE_DIR) {
   const lib = join(packageDir, 'lib');
@@ -69,9 +75,34 @@ export function staleness(packageDir = PACKAGE_DIR) {
   } catch {
     return existsSync(lib) ? `${join('lib', STAMP)} is missing or damaged` : 'lib/ has not been compiled yet';
   }
-  if (stamp.version !== STAMP_VERSION) return 'lib/ was made by another version of the compile step';
+  if (stamp?.version !== STAMP_VERSION) return 'lib/ was made by another version of the compile step';
+  if (![stamp.tools, stamp.inputs, stamp.outputs].every(isRecord)) return `${join('lib', STAMP)} is damaged`;
+  const records = [...Object.values(stamp.inputs), ...Object.values(stamp.outputs)];
+  if (!records.every(isRecord)) return `${join('lib', STAMP)} is damaged`;
+  const why = hasSources(packageDir) ? sourcesChanged(packageDir, stamp) : undefined;
+  if (why) return why;
+  // Damage that keeps sizes (a file of zeros after a power loss) shows only in the bytes.
+  for (const [file, record] of Object.entries(stamp.outputs)) {
+    const path = join(lib, file);
+    const same = statSync(path, { throwIfNoEntry: false })?.size === record.size;
+    if (!same || sha256(readFileSync(path)) !== record.sha256) return `lib/${file} is missing or damaged`;
+  }
+  return undefined;
+}
+
+function isRecord(value) {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Returns whether the package holds the sources lib/ is compiled from (an installed package does not). */
+export function hasSources(packageDir = PACKAGE_DIR) {
+  return SOURCE_DIRS.some((dir) => existsSync(join(packageDir, dir)));
+}
+
+/** Returns why the stamp's tools and inputs are not those of `packageDir` now, or undefined. */
+function sourcesChanged(packageDir, stamp) {
   const tools = toolVersions(packageDir);
-  for (const [name, version] of Object.entries(stamp.tools ?? {})) {
+  for (const [name, version] of Object.entries(stamp.tools)) {
     if (tools[name] !== version) {
       return `${name} is ${tools[name] ? `now ${tools[name]}` : 'not installed'}, lib/ was made with ${version}`;
     }
@@ -90,11 +121,7 @@ export function staleness(packageDir = PACKAGE_DIR) {
     Object.assign(record, { size: info.size, mtimeMs: info.mtimeMs });
     touched = true;
   }
-  for (const [file, size] of Object.entries(stamp.outputs)) {
-    if (statSync(`${lib}/${file}`, { throwIfNoEntry: false })?.size !== size)
-      return `lib/${file} is missing or damaged`;
-  }
-  if (touched) saveStamp(lib, stamp);
+  if (touched) saveStamp(join(packageDir, 'lib'), stamp);
   return undefined;
 }
 
@@ -116,16 +143,25 @@ export function compiledKey(packageDir = PACKAGE_DIR) {
 
 /**
  * Compiles lib/ when it is stale, and returns why it did (undefined when
- * lib/ was current). `say` is told why before the work starts. Concurrent
- * callers take turns (a lock folder beside lib/), and whoever comes second
- * finds lib/ current. Throws an Error with a one-line message when it cannot
- * compile (e.g. esbuild is not installed).
+ * lib/ was current). `say` is told why before the work starts, `onWait` what
+ * it waits for when another process is compiling. Concurrent callers take
+ * turns (a lock folder beside lib/), and whoever comes second finds lib/
+ * current. Throws an Error with a one-line message when it cannot compile
+ * (e.g. esbuild is not installed, or an installed package is damaged).
  */
-export async function ensureCompiled({ packageDir = PACKAGE_DIR, say = () => {} } = {}) {
+export async function ensureCompiled({ packageDir = PACKAGE_DIR, say = () => {}, onWait = () => {} } = {}) {
   let why = staleness(packageDir);
-  if (!why) return undefined;
-  const release = await lock(packageDir);
+  if (!why) {
+    removeLeftovers(packageDir);
+    return undefined;
+  }
+  if (!hasSources(packageDir))
+    throw new Error(
+      `${why}, and this installed copy of geoshelf has no sources to compile it from: reinstall it`,
+    );
+  const release = await takeLock(packageDir, { onWait });
   try {
+    removeLeftovers(packageDir, { holding: true });
     why = staleness(packageDir); // another process may have compiled meanwhile
     if (!why) return undefined;
     say(why);
@@ -136,11 +172,23 @@ export async function ensureCompiled({ packageDir = PACKAGE_DIR, say = () => {} 
   }
 }
 
+/** Compiles lib/ whether or not it is current (`node bin/compile.js --force`), holding the lock. */
+export async function compileNow({ packageDir = PACKAGE_DIR, onWait = () => {} } = {}) {
+  const release = await takeLock(packageDir, { onWait });
+  try {
+    removeLeftovers(packageDir, { holding: true });
+    await compile(packageDir);
+  } finally {
+    release();
+  }
+}
+
 /**
  * Compiles every output into a new folder and then puts it in lib/'s place,
- * so lib/ is always either the old whole or the new whole.
+ * so lib/ is always either the old whole or the new whole. The caller holds
+ * the lock (ensureCompiled, compileNow).
  */
-export async function compile(packageDir = PACKAGE_DIR) {
+async function compile(packageDir = PACKAGE_DIR) {
   const temp = join(packageDir, `.lib-${process.pid}.tmp`);
   rmSync(temp, { recursive: true, force: true });
   try {
@@ -255,7 +303,12 @@ function writeStamp(packageDir, out, inputs, tools) {
     const { size, mtimeMs } = statSync(path);
     return [file, { sha256: sha256(readFileSync(path)), size, mtimeMs }];
   });
-  const outputs = Object.fromEntries(listFiles(out).map((file) => [file, statSync(join(out, file)).size]));
+  const outputs = Object.fromEntries(
+    listFiles(out).map((file) => {
+      const bytes = readFileSync(join(out, file));
+      return [file, { size: bytes.length, sha256: sha256(bytes) }];
+    }),
+  );
   const stamp = { version: STAMP_VERSION, tools, inputs: Object.fromEntries(records), outputs };
   writeFileSync(join(out, STAMP), `${JSON.stringify(stamp, null, 1)}\n`);
 }
@@ -279,39 +332,6 @@ function toolVersions(packageDir) {
   return versions;
 }
 
-/** Takes the compile lock (a folder holding the owner's pid); returns its release. Waits while a live process holds it. */
-async function lock(packageDir) {
-  const folder = join(packageDir, '.lib.lock');
-  for (let waited = 0; ; waited += 50) {
-    try {
-      mkdirSync(folder);
-      writeFileSync(join(folder, 'pid'), String(process.pid));
-      return () => rmSync(folder, { recursive: true, force: true });
-    } catch (error) {
-      if (error.code !== 'EEXIST')
-        throw new Error(`cannot compile: ${folder}: ${error.code ?? error.message}`, { cause: error });
-    }
-    if (!isAlive(folder) || waited > 600_000) rmSync(folder, { recursive: true, force: true });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Returns whether the process that holds the lock folder still runs (a lock without a pid yet is young: alive). */
-function isAlive(folder) {
-  let pid;
-  try {
-    pid = Number(readFileSync(join(folder, 'pid'), 'utf8'));
-  } catch {
-    return (statSync(folder, { throwIfNoEntry: false })?.mtimeMs ?? 0) > Date.now() - 10_000;
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-}
-
 function listFiles(dir) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -321,7 +341,7 @@ function listFiles(dir) {
 }
 
 function sha256(bytes) {
-  return createHash('sha256').update(bytes).digest('hex');
+  return hash('sha256', bytes, 'hex'); // one call: no stream object per file
 }
 
 /** Returns the first error of an esbuild or vite failure, as one line with its place. */
@@ -341,9 +361,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const force = process.argv.includes('--force');
   const started = performance.now();
   try {
+    const onWait = (text) => console.error(text);
     const why = force
-      ? (await compile(), 'forced')
-      : await ensureCompiled({ say: (reason) => console.error(`compiling lib/ (${reason})…`) });
+      ? (await compileNow({ onWait }), 'forced')
+      : await ensureCompiled({ say: (reason) => console.error(`compiling lib/ (${reason})…`), onWait });
     if (why) console.error(`compiled lib/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
     console.error(`compile: ${error.message}`);

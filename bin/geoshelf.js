@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Entry point of `npx geoshelf`: runs the CLI compiled into lib/ by the
 // compile step (./compile.js), compiling it first, with one line saying why,
-// when the sources changed since or a piece of lib/ is missing.
+// when the sources changed since or a piece of lib/ is missing or damaged
+// (and one line saying what it waits for, when another process is compiling).
 import { ensureCompiled } from './compile.js';
 
 // After its work, a command that has not exited within this time is stuck
@@ -9,7 +10,10 @@ import { ensureCompiled } from './compile.js';
 const EXIT_GRACE_MS = Number(process.env.GEOSHELF_EXIT_GRACE_MS) || 10_000;
 
 try {
-  await ensureCompiled({ say: (why) => console.error(`geoshelf: compiling lib/ first (${why})`) });
+  await ensureCompiled({
+    say: (why) => console.error(`geoshelf: compiling lib/ first (${why})`),
+    onWait: (text) => console.error(`geoshelf: ${text}`),
+  });
 } catch (error) {
   console.error(`geoshelf: ${error.message}`);
   process.exit(1);

@@ -1,27 +1,36 @@
 // The one step from TypeScript to running code (bin/compile.js): the binary
 // runs lib/ only when it is the compiled form of the sources as they are now,
 // compiles again (saying why, in one line) when a source changed or a piece of
-// lib/ is missing or damaged, and says in one line why when it cannot.
+// lib/ is missing or damaged, and says in one line why when it cannot. A
+// stale lock is taken over, a live one is waited for with one line saying so,
+// and what a killed compile left is removed.
 // Each case runs on its own copy of the package, so the lib/ the other tests
 // use is never disturbed.
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   truncateSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CHILD_BOUND_MS } from './support/cli.ts';
+// @ts-expect-error: plain JavaScript without declarations, run before anything is compiled
+import * as compileLock from '../bin/compile-lock.js';
+
+const { lockOwner } = compileLock as { lockOwner: (lock: string, pid?: number) => object };
 
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'geoshelf-compile-'));
@@ -99,12 +108,28 @@ describe('the compile step', () => {
     expect(await run(dir, '--version')).toEqual({ code: 0, stdout: `geoshelf ${version}\n`, stderr: '' });
   });
 
+  it('lib/src/cli/main.js filled with zeros at its size (a power loss) → compiled again, and the command works', async () => {
+    const dir = packageCopy('zeros');
+    const main = join(dir, 'lib/src/cli/main.js');
+    writeFileSync(main, Buffer.alloc(statSync(main).size));
+    expect(await run(dir, '--version')).toEqual({
+      code: 0,
+      stdout: `geoshelf ${version}\n`,
+      stderr: 'geoshelf: compiling lib/ first (lib/src/cli/main.js is missing or damaged)\n',
+    });
+  });
+
   it('two runs finding lib/ stale at once: one compiles, the other waits for it, both run the new code', async () => {
     const dir = packageCopy('race');
     changeVersionText(dir, 'raced');
     const results = await Promise.all([run(dir, '--version'), run(dir, '--version')]);
     for (const result of results) expect(result).toMatchObject({ code: 0, stdout: 'raced\n' });
-    expect(results.filter((r) => r.stderr !== '')).toHaveLength(1);
+    expect(results.filter((r) => r.stderr.includes('compiling lib/ first'))).toHaveLength(1);
+    // The other said nothing (it came after), or that it waited, naming the one compiling.
+    const other = results.find((r) => !r.stderr.includes('compiling lib/ first'))!.stderr;
+    expect(other).toMatch(
+      /^(|geoshelf: waiting for process \d+ to finish compiling lib\/ \(it holds .+\)\n)$/,
+    );
     expect(readdirSync(dir).filter((name) => name.startsWith('.lib'))).toEqual([]); // no temporary folder or lock left
   });
 
@@ -140,5 +165,77 @@ describe('the compile step', () => {
         `${JSON.parse(readFileSync(join(PACKAGE, 'node_modules/esbuild/package.json'), 'utf8')).version})\n` +
         'geoshelf: cannot compile: esbuild is not installed (run npm ci)\n',
     );
+  });
+});
+
+describe('the compile lock, and what a killed compile leaves', () => {
+  // A live process that compiles nothing: it exits by itself, and is killed after each test.
+  const sleepers: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of sleepers.splice(0)) child.kill('SIGKILL');
+  });
+  function liveProcess(): ChildProcess {
+    const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+    sleepers.push(child);
+    return child;
+  }
+
+  it('a lock whose pid names a live process started after it (pid reused) → taken over at once', async () => {
+    const dir = packageCopy('reused-pid');
+    changeVersionText(dir, 'after the stale lock');
+    // The form earlier versions wrote: the pid alone, here of a process started a minute after the lock.
+    const pidFile = join(dir, '.lib.lock/pid');
+    mkdirSync(join(dir, '.lib.lock'));
+    writeFileSync(pidFile, String(liveProcess().pid));
+    const minuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(pidFile, minuteAgo, minuteAgo);
+    expect(await run(dir, '--version')).toEqual({
+      code: 0,
+      stdout: 'after the stale lock\n',
+      stderr: 'geoshelf: compiling lib/ first (src/cli/main.ts changed)\n',
+    });
+    expect(existsSync(join(dir, '.lib.lock'))).toBe(false);
+  });
+
+  it('a lock whose holder is alive → one line naming the holder and the lock, then compiled once it is gone', async () => {
+    const dir = packageCopy('held');
+    changeVersionText(dir, 'after the holder');
+    const holder = liveProcess();
+    const lock = join(dir, '.lib.lock');
+    mkdirSync(lock);
+    writeFileSync(join(lock, 'owner.json'), JSON.stringify(lockOwner(lock, holder.pid)));
+    const child = spawn('node', [join(dir, 'bin/geoshelf.js'), '--version'], { timeout: CHILD_BOUND_MS });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      if (stderr.includes('waiting')) holder.kill('SIGKILL'); // the holder is gone: the lock is stale
+    });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect({ code, stdout, stderr }).toEqual({
+      code: 0,
+      stdout: 'after the holder\n',
+      stderr:
+        `geoshelf: waiting for process ${holder.pid} to finish compiling lib/ (it holds ${lock}; if it is not compiling, delete that folder)\n` +
+        'geoshelf: compiling lib/ first (src/cli/main.ts changed)\n',
+    });
+  });
+
+  it('a compile killed midway → its temporary folder and lock are removed by the next run', async () => {
+    const dir = packageCopy('killed');
+    const compiling = spawn('node', [join(dir, 'bin/compile.js'), '--force'], {
+      stdio: 'ignore',
+      timeout: CHILD_BOUND_MS,
+    });
+    const temp = join(dir, `.lib-${compiling.pid}.tmp`);
+    while (!existsSync(temp)) await new Promise((resolve) => setTimeout(resolve, 20));
+    compiling.kill('SIGKILL');
+    await new Promise((resolve) => compiling.on('close', resolve));
+    expect(readdirSync(dir).filter((name) => name.startsWith('.lib'))).toEqual([
+      `.lib-${compiling.pid}.tmp`,
+      '.lib.lock',
+    ]);
+    expect(await run(dir, '--version')).toEqual({ code: 0, stdout: `geoshelf ${version}\n`, stderr: '' });
+    expect(readdirSync(dir).filter((name) => name.startsWith('.lib'))).toEqual([]);
   });
 });

@@ -20,15 +20,29 @@ function packageDirAbove(dir: string): string {
   }
 }
 
-/** A file's identity to a cache: if size and mtime are unchanged, so are its bytes (as the measurer assumes). */
+/**
+ * A file's identity to every cache: while its inode, size, modification
+ * time and change time are those recorded, so are its bytes. The change time
+ * is what git's racy-clean check guards against: an edit of the same length
+ * whose modification time is put back (`touch -r`, `cp -p`, `rsync -t`)
+ * still moves the change time, which no program can set; a file replaced by
+ * another (a rename over it) has another inode.
+ */
 export interface FileStamp {
+  ino: number;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
 }
 
-/** Whether two stamps say the same file: the same size and modification time. */
+/** Returns the stamp of `stats` (e.g. fs.Stats) alone, to record. */
+export function stampOf(stats: FileStamp): FileStamp {
+  return { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
+}
+
+/** Whether two stamps say the same file, unchanged: the same inode, size, modification and change time. */
 export function sameStamp(a: FileStamp, b: FileStamp): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs;
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
 /** Returns the cache folder of a run under `root`: `<root>/.cache/geoshelf`. */

@@ -8,5 +8,6 @@ export interface ReleaseFeed {
   version: string;
   previous: string | null;
   changes: ReleaseChange[];
-  units: Map<string, RegistryUnit>; // by ID
+  units: Map<string, RegistryUnit>; // by ID: every unit ever given, as of the latest release
+  countries: Set<string>; // the ISO3 codes of the countries this release holds
 }

@@ -22,6 +22,7 @@ export const MANIFEST_RULES = [
   'preview-name',
   'preview-size', // a preview over 2 MiB
   'preview-bytes',
+  'preview-stale', // a preview whose units or extents no longer match its dataset's (made before the data changed)
   'part-code-duplicate',
   'part-code', // a part code that cannot name a file on every host (hidden, a separator, a control character)
   'part-path',
@@ -42,7 +43,11 @@ export const OTHER_RULES = [
   'write', // locations import: the database can't be written
   'ledger', // release, build: a file of the release ledger (data/releases/) is missing or unreadable
   'release-exists', // release: the version is recorded with other content
-  'release-base-mark', // release: a data file holds the text a release reserves for its own URL
+  'release-order', // release: the version does not come after the latest release (docs/releases.md#versions)
+  'release-empty', // release: nothing changed since the latest release (--allow-empty records it anyway)
+  'release-base-mark', // release: text from the data holds what a release reserves for its own URL or version
+  'file-changed', // release, build: a file changed while the command read it (its sha256 is not the one validated)
+  'locked', // release, build, manifest, preview, split: another run holds the root's lock
   'release-base', // build: a release of the first ledger layout was built for another --base
   'z-dropped', // build: a level's z values cannot be kept in one of its download formats (TopoJSON is 2D)
   'unit-id-kept', // build: a level has a unit_id property of its own, so its downloads carry no release IDs

@@ -20,6 +20,7 @@ import {
   indexedCountryZip,
   type CountryZip,
 } from './country-zip.ts';
+import type { BuiltFile } from '../output/write-dist.ts';
 import { WORKER_FROM_BYTES, type Conversion, type FormatFile } from './formats.ts';
 import { FormatsCache } from './formats-cache.ts';
 import {
@@ -58,7 +59,7 @@ export interface CountryDownloads {
 
 export interface Downloads {
   byManifest: Map<string, CountryDownloads>; // keyed by manifest file, e.g. "data/earth/CHL/manifest.json"
-  files: Map<string, string>; // dist path → the built file, e.g. "downloads/earth/CHL/CHL.zip" → "/root/.cache/…/CHL.zip"
+  files: Map<string, BuiltFile>; // dist path → the built file, e.g. "downloads/earth/CHL/CHL.zip" → {from: "/root/.cache/…/CHL.zip", sha256}
   converted: number; // sources converted in this run (the rest came from the cache)
   reused: number;
   /** What a file leaves out of its source (e.g. TopoJSON drops z), one per file, with a pointer into the source; every build, cached or not. */
@@ -132,7 +133,7 @@ export async function prepareDownloads(
     if (zip.converted) result.converted++;
     else result.reused++;
     const archive = { ...zip.file, url: `${downloadsFolder(manifest)}${zip.file.file}` };
-    result.files.set(archive.url, zip.path);
+    result.files.set(archive.url, { from: zip.path, sha256: zip.file.sha256 });
     result.byManifest.set(file, { archive, datasets });
     onProgress(++done, total);
   };
@@ -140,7 +141,7 @@ export async function prepareDownloads(
     if (converted) result.converted++;
     else result.reused++;
     const files = conversion.files.map((f) => ({ ...f, url: `${job.folder}${f.file}` }));
-    for (const f of files) result.files.set(f.url, `${dir}/${f.file}`); // a file stem and suffix (formats-cache.ts)
+    for (const f of files) result.files.set(f.url, { from: `${dir}/${f.file}`, sha256: f.sha256 }); // a file stem and suffix (formats-cache.ts)
     job.set({ ...conversion, files });
     job.warnings = conversion.warnings.map(({ rule, pointer, message }) => ({
       file: job.source,
@@ -161,7 +162,7 @@ export async function prepareDownloads(
     const folder = downloadsFolder(manifest);
     for (const f of copies.files) {
       const url = `${folder}${f.file}`;
-      result.files.set(url, `${copies.dir}/${f.file}`);
+      result.files.set(url, { from: `${copies.dir}/${f.file}`, sha256: f.sha256 });
       const { file: name, bytes, sha256, tolerance_m } = f;
       const download: Download = { format: 'geojson', file: name, bytes, sha256, tolerance_m, url };
       datasets.find((d) => d.level === f.level)?.simplified.push(download);

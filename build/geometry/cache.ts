@@ -4,16 +4,14 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import { cacheDir, sameStamp, type FileStamp } from '../core/files.ts';
+import { cacheDir, sameStamp, stampOf, type FileStamp } from '../core/files.ts';
 import { checkGeometryFile } from './check-file.ts';
 import type { FileGeometry } from './verdict.ts';
 
 // Bumped whenever the rules or messages change, so old verdicts are dropped.
 const CACHE_VERSION = 2; // 2: a position out of lon/lat range is reported too
 
-interface CacheEntry {
-  size: number;
-  mtimeMs: number;
+interface CacheEntry extends FileStamp {
   sha256: string;
   result: FileGeometry;
 }
@@ -141,7 +139,7 @@ export class GeometryChecker {
     const result = (await checked) ?? (await checkGeometryFile(path));
     this.stats.filesChecked++;
     if (info) {
-      entries.set(key, { size: info.size, mtimeMs: info.mtimeMs, sha256, result });
+      entries.set(key, { ...stampOf(info), sha256, result });
       this.changed = true;
     }
     return result;
@@ -167,6 +165,8 @@ function isEntry(entry: CacheEntry): boolean {
   return (
     typeof entry?.size === 'number' &&
     typeof entry.mtimeMs === 'number' &&
+    typeof entry.ino === 'number' &&
+    typeof entry.ctimeMs === 'number' &&
     typeof entry.sha256 === 'string' &&
     typeof entry.result?.checked === 'number' &&
     Array.isArray(entry.result.issues)

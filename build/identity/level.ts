@@ -12,7 +12,7 @@ import { readFeatureCollection } from '../geojson/features.ts';
 import type { FeatureListener } from '../geojson/scanner.ts';
 import { GeometrySink } from '../geometry/feature-sink.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS, textValues } from './keys.ts';
-import type { MatchUnit } from './match.ts';
+import type { MatchUnit } from './matcher.ts';
 import { shapeOf, shapeOfFlat, type Shape } from './shape.ts';
 
 /** One feature of a level: what matching needs, and its parent's code. */
@@ -20,9 +20,13 @@ export interface LevelUnit extends MatchUnit {
   parent: string; // parentISO (or adm1ISO), "" when none
 }
 
-/** Returns the folded name matching compares: "Doña Ana" → "dona ana". */
+/**
+ * Returns the folded name matching compares, and whose equality makes a
+ * rename a respelling: case, diacritics, spaces, hyphens and punctuation
+ * do not count, so "Bío-Bío", "Biobío" and "BIO BIO" are all "biobio".
+ */
 export function nameKey(name: string): string {
-  return words(fold(name)).join(' ');
+  return words(fold(name)).join('');
 }
 
 /**

@@ -1,15 +1,21 @@
 // Gives every unit of a country's levels its ID for a release: the ID of
 // the same place in the previous release (build/identity/match.ts decides
-// which that is), else a new opaque one; merges and splits get new IDs
-// linked by supersedes/superseded_by; then each unit's parent_id. Returns
-// the registry entries and the changes, by ID (the feed).
+// which that is), else the ID of a removed unit it is again
+// (build/identity/restore.ts), else a new opaque one; merges and splits get
+// new IDs linked by supersedes/superseded_by, exactly as their feed entries
+// link them; then each unit's parent_id. Returns the registry entries and
+// the changes, by ID (the feed), each naming its units' codes and names.
 import { createHash } from 'node:crypto';
-import type { RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
+import type { ChangedUnit, RegistryUnit, UnitChange } from '../core/shared/api.ts';
 import type { Level } from '../core/shared/manifest.ts';
 import type { LevelUnit } from './level.ts';
-import { matchUnits, type Change } from './match.ts';
+import { matchUnits, type Change, type MatchResult } from './match.ts';
+import { median } from './noise.ts';
 import { findParents, parentLevels } from './parents.ts';
+import { RetiredCandidates, restoredIds, type RetiredUnits } from './restore.ts';
 import type { Thresholds } from './thresholds.ts';
+
+export { retiredFromReleases, type RetiredUnits } from './restore.ts';
 
 /** Where a unit is in a release: its file and its index among that file's features. */
 export interface Place {
@@ -38,6 +44,7 @@ export interface IdentifyInput {
   registry: Map<string, RegistryUnit>; // every ID recorded so far (any country): entries are updated in place
   thresholds: Thresholds;
   ignored: Set<string>; // properties left out of `attributes` changes (names, codes, identifiers)
+  retired?: RetiredUnits; // the geometry of removed units, so that one that comes back gets its ID again
 }
 
 /** IDs are 12 characters of this alphabet (Crockford's base 32, lower case): no i, l, o, u. */
@@ -66,16 +73,42 @@ export function newId(
 }
 
 /**
+ * Matches every level that has a previous release, the largest first: a
+ * level too small to judge its own re-digitisation noise (an ADM0) is
+ * judged by the noise of the larger levels of the country, its lineage.
+ */
+function matchLevels(input: IdentifyInput): Map<Level, MatchResult> {
+  const results = new Map<Level, MatchResult>();
+  const noise: number[] = [];
+  const order = input.levels
+    .filter((v) => input.previous.has(v.level))
+    .sort((a, b) => b.units.length - a.units.length);
+  for (const v of order) {
+    const previous = input.previous.get(v.level)!;
+    const lineage = noise.length ? median(noise) : undefined;
+    const r = matchUnits(previous.units, v.units, input.thresholds, input.ignored, lineage);
+    noise.push(...r.offsets);
+    results.set(v.level, r);
+  }
+  return results;
+}
+
+/**
  * Returns the registry entries of the country's units in this release (in
  * level and file order) and every change since the previous release. Units
  * that left (removed, merged, split) are updated in `input.registry` with
  * their last_seen and superseded_by; the caller keeps them.
  */
-export function identifyCountry(input: IdentifyInput): { units: RegistryUnit[]; changes: ReleaseChange[] } {
+export async function identifyCountry(
+  input: IdentifyInput,
+): Promise<{ units: RegistryUnit[]; changes: UnitChange[] }> {
   const { country, version, registry } = input;
   const units: RegistryUnit[] = [];
-  const changes: ReleaseChange[] = [];
+  const changes: UnitChange[] = [];
   const idsByLevel = new Map<Level, string[]>();
+  const matched = matchLevels(input);
+  const current = new Set([...input.previous.values()].flatMap((p) => p.ids));
+  const retired = new RetiredCandidates(registry, country, version, current);
   for (const vintage of input.levels) {
     const { level } = vintage;
     const previous = input.previous.get(level);
@@ -98,42 +131,36 @@ export function identifyCountry(input: IdentifyInput): { units: RegistryUnit[]; 
       ids[n] = id;
       return id;
     };
-    if (!previous) {
-      vintage.units.forEach((_, n) => fresh(n));
-      // A level new in a later release: each unit is added. In a country's
-      // first release there is nothing to compare with, hence no changes.
-      if (input.previous.size > 0) {
-        for (const [n, id] of ids.entries()) {
-          const u = vintage.units[n]!;
-          changes.push({ type: 'added', country, level, id, code: u.code, name: u.name });
-        }
-      }
-    } else {
-      const result = matchUnits(previous.units, vintage.units, input.thresholds, input.ignored);
+    const result = matched.get(level);
+    // A level new in a later release: each unit is added. In a country's
+    // first release there is nothing to compare with, hence no changes.
+    const added: Change[] = result
+      ? result.changes.filter((c) => c.type === 'added')
+      : vintage.units.map((_, n) => ({ type: 'added', new: n }));
+    const back = await restoredIds(
+      added.length && input.retired ? retired.of(level) : [],
+      added.map((c) => vintage.units[(c as { new: number }).new]!),
+      input.retired,
+      input.thresholds,
+    );
+    const restored = new Map(added.map((c, k) => [(c as { new: number }).new, back[k]]));
+    for (const [n, id] of restored) if (id) ids[n] = id;
+    if (result && previous) {
       for (const [n, o] of result.identity) ids[n] = previous.ids[o]!;
+      const x: FeedContext = { country, level, previous, ids, vintage, fresh, registry, restored };
       // Merged and split units first: their new units' IDs are needed by the links.
+      for (const c of result.changes) if ('links' in c) changes.push(component(c, x));
       for (const c of result.changes) {
-        if (c.type !== 'merged' && c.type !== 'split' && c.type !== 'reorganised') continue;
-        for (const n of c.new) fresh(n);
-        for (const [o, n] of c.links) {
-          const before = registry.get(previous.ids[o]!)!;
-          const after = registry.get(ids[n]!)!;
-          before.superseded_by = [...(before.superseded_by ?? []), after.id];
-          after.supersedes = [...(after.supersedes ?? []), before.id];
-        }
-        for (const o of c.old) retire(registry.get(previous.ids[o]!)!);
-        changes.push({
-          type: c.type,
-          country,
-          level,
-          old: c.old.map((o) => previous.ids[o]!),
-          new: c.new.map((n) => ids[n]!),
-        });
-      }
-      for (const c of result.changes) {
-        const change = feedChange(c, { country, level, previous, ids, vintage, fresh, registry });
+        const change = feedChange(c, x);
         if (change) changes.push(change);
         if ('new' in c && typeof c.new === 'number') changed.add(c.new);
+      }
+    } else {
+      const x = { country, level, ids, vintage, fresh, registry, restored };
+      for (const c of added) {
+        const change = addedChange(c as { new: number }, x);
+        if (input.previous.size > 0) changes.push(change);
+        changed.add((c as { new: number }).new);
       }
     }
     vintage.units.forEach((u, n) => {
@@ -158,38 +185,90 @@ export function retire(entry: RegistryUnit): void {
   delete entry.feature;
 }
 
-interface FeedContext {
+interface AddContext {
   country: string;
   level: Level;
-  previous: PreviousLevel;
   ids: string[];
   vintage: LevelVintage;
   fresh: (n: number) => string;
   registry: Map<string, RegistryUnit>;
+  restored: Map<number, string | undefined>; // new position → the retired ID it takes again
+}
+
+interface FeedContext extends AddContext {
+  previous: PreviousLevel;
+}
+
+/** Returns a unit as a change names it (its code and name now, or as it last was for one that left). */
+function named(id: string, registry: Map<string, RegistryUnit>): ChangedUnit {
+  const e = registry.get(id)!;
+  return { id, code: e.code, name: e.name };
+}
+
+/**
+ * Returns the feed's entry of a merge, split or reorganisation, after giving
+ * its new units new IDs and linking each [old, new] of `links` both ways:
+ * the registry's supersedes and superseded_by hold exactly these links.
+ */
+function component(c: Extract<Change, { links: unknown }>, x: FeedContext): UnitChange {
+  for (const n of c.new) x.fresh(n);
+  const add = (list: string[] | undefined, id: string) => (list?.includes(id) ? list : [...(list ?? []), id]);
+  for (const [o, n] of c.links) {
+    const before = x.registry.get(x.previous.ids[o]!)!;
+    const after = x.registry.get(x.ids[n]!)!;
+    before.superseded_by = add(before.superseded_by, after.id);
+    after.supersedes = add(after.supersedes, before.id);
+  }
+  const old = c.old.map((o) => x.previous.ids[o]!);
+  const now = c.new.map((n) => x.ids[n]!);
+  const oldUnits = old.map((id) => named(id, x.registry));
+  for (const id of old) retire(x.registry.get(id)!);
+  return {
+    type: c.type,
+    country: x.country,
+    level: x.level,
+    old,
+    new: now,
+    old_units: oldUnits,
+    new_units: now.map((id) => named(id, x.registry)),
+  };
+}
+
+/** Returns the feed's entry of an added unit: a new ID, or the ID of the removed unit it is again. */
+function addedChange(
+  c: { new: number; derived_from?: number[] },
+  x: AddContext & { previous?: PreviousLevel },
+): UnitChange {
+  const back = x.restored.get(c.new);
+  const id = back ?? x.fresh(c.new);
+  const u = x.vintage.units[c.new]!;
+  const from = x.previous && c.derived_from?.map((o) => x.previous!.ids[o]!);
+  return {
+    type: 'added',
+    country: x.country,
+    level: x.level,
+    id,
+    code: u.code,
+    name: u.name,
+    ...(from ? { derived_from: from } : {}),
+    ...(back ? { restored: true as const } : {}),
+  };
 }
 
 /** Returns the feed's form of one change between positions (merges and splits are done before). */
-function feedChange(c: Change, x: FeedContext): ReleaseChange | undefined {
+function feedChange(c: Change, x: FeedContext): UnitChange | undefined {
   const { country, level } = x;
+  const unit = (n: number): ChangedUnit => {
+    const u = x.vintage.units[n]!;
+    return { id: x.ids[n]!, code: u.code, name: u.name };
+  };
   switch (c.type) {
     case 'merged':
     case 'split':
     case 'reorganised':
       return undefined;
-    case 'added': {
-      const id = x.fresh(c.new);
-      const u = x.vintage.units[c.new]!;
-      const from = c.derived_from?.map((o) => x.previous.ids[o]!);
-      return {
-        type: 'added',
-        country,
-        level,
-        id,
-        code: u.code,
-        name: u.name,
-        ...(from ? { derived_from: from } : {}),
-      };
-    }
+    case 'added':
+      return addedChange(c, x);
     case 'removed': {
       const entry = x.registry.get(x.previous.ids[c.old]!)!;
       retire(entry);
@@ -200,20 +279,20 @@ function feedChange(c: Change, x: FeedContext): ReleaseChange | undefined {
         type: 'renamed',
         country,
         level,
-        id: x.ids[c.new]!,
+        ...unit(c.new),
         from: c.from,
         to: c.to,
         spelling_only: c.spelling_only,
       };
     case 'recoded':
-      return { type: 'recoded', country, level, id: x.ids[c.new]!, from: c.from, to: c.to, by: c.by };
+      return { type: 'recoded', country, level, ...unit(c.new), from: c.from, to: c.to, by: c.by };
     case 'attributes':
-      return { type: 'attributes', country, level, id: x.ids[c.new]!, keys: c.keys };
+      return { type: 'attributes', country, level, ...unit(c.new), keys: c.keys };
     case 'geometry': {
       const { type, old, new: n, ...metrics } = c;
       void type;
       void old;
-      return { type: 'geometry', country, level, id: x.ids[n]!, ...metrics };
+      return { type: 'geometry', country, level, ...unit(n), ...metrics };
     }
   }
 }

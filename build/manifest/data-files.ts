@@ -10,10 +10,11 @@ import { GeoJSONError } from '../geojson/errors.ts';
 import type { BboxMismatch } from '../measure/measure.ts';
 import { outsideProblem, resolveInDataSync } from '../core/data-root.ts';
 import { Slots } from '../core/slots.ts';
+import { stampOf, type FileStamp } from '../core/files.ts';
 
 /** What a file path in a manifest leads to (links followed, never out of data/). */
 export type FileState =
-  | { kind: 'file'; size: number; mtimeMs: number; real: string }
+  | ({ kind: 'file'; real: string } & FileStamp)
   | { kind: 'missing' }
   | { kind: 'not-a-file' }
   | { kind: 'outside'; real: string };
@@ -122,7 +123,7 @@ export class DataFiles {
         const r = resolveInDataSync(this.root, file);
         if (r.kind === 'missing' || r.kind === 'outside') return r;
         if (r.kind !== 'file') return { kind: 'not-a-file' };
-        return { kind: 'file', size: r.size, mtimeMs: r.stats.mtimeMs, real: r.real };
+        return { kind: 'file', ...stampOf(r.stats), real: r.real };
       });
       this.states.set(file, state);
     }

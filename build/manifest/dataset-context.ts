@@ -2,12 +2,15 @@
 // it runs from other modules: geometry, bbox members).
 import type { Dataset } from '../core/shared/manifest.ts';
 import type { DataFiles } from './data-files.ts';
+import type { PreviewChecker } from './preview-cache.ts';
 
 export interface DatasetContext {
   file: string; // the manifest, e.g. "data/earth/ARG/manifest.json"
   folder: string; // its folder, e.g. "data/earth/ARG/"
   data: DataFiles;
   strict?: boolean; // OGC geometry rules are errors, not warnings (validate --strict)
+  previews?: Pick<PreviewChecker, 'check'>; // compares each preview with its data; absent: not compared
+  previewsMustMatch?: boolean; // preview-stale is an error, not a warning (release)
   lonLat?: boolean; // the manifest's crs is lon/lat in degrees (OGC CRS84, EPSG:4326): coordinate ranges are checked
   index: number;
   dataset: Dataset;

@@ -11,6 +11,7 @@ import { byCodepoint } from '../measure/measure.ts';
 import { show } from './schema.ts';
 import { checkBboxMembers } from './validate-bbox.ts';
 import { checkDatasetGeometry } from './validate-geometry.ts';
+import { checkPreviewMatches } from './validate-preview.ts';
 
 /** The stats a manifest states for one file (bytes and sha256 are optional on datasets). */
 type Declared = Omit<FileStats, 'bytes' | 'sha256'> & { bytes?: number; sha256?: string };
@@ -68,7 +69,14 @@ export async function checkDataset(context: DatasetContext): Promise<Problem[]> 
   const tasks: Promise<void>[] = [];
   if (dataset.path !== undefined)
     tasks.push(checkFile(context, section(), at, dataset.path, dataset, fileSection()));
-  tasks.push(checkPreview(context, section(), at));
+  const previewAdd = section();
+  const stale: Problem[] = []; // after the preview's own problems, and only without them
+  sections.push(stale);
+  tasks.push(
+    checkPreview(context, previewAdd, at).then(async (usable) => {
+      if (usable) stale.push(...(await checkPreviewMatches(context)));
+    }),
+  );
   if (dataset.parts) tasks.push(checkParts(context, section, at, fileSection));
   tasks.push(checkUnassigned(context, section(), at));
   const geometry = fileSection();
@@ -135,14 +143,19 @@ function recompute({ folder }: DatasetContext): string[] {
   return ['manifest', folder.split('/')[2]!]; // "data/earth/CHL/" → CHL
 }
 
-/** A preview is checked by size only: it is a simplified copy, its own bbox may be off. */
-async function checkPreview(context: DatasetContext, add: Add, at: string) {
+/**
+ * Checks the preview's name, size, preview_bytes and that it is GeoJSON (a
+ * simplified copy: its own bbox may be off; ./validate-preview.ts compares it
+ * with the data). Returns whether it is named right, within the size limit
+ * and GeoJSON.
+ */
+async function checkPreview(context: DatasetContext, add: Add, at: string): Promise<boolean> {
   const { folder, data, dataset } = context;
   const { preview, preview_bytes: previewBytes } = dataset;
   if (preview === undefined) {
     if (previewBytes !== undefined)
       add(`${at}/preview_bytes`, 'preview-bytes', 'is given but there is no preview');
-    return;
+    return false;
   }
   const name = preview.slice(preview.lastIndexOf('/') + 1); // e.g. "ARG_ADM1.preview.geojson"
   // Compared with the folder, not iso_a3: a wrong iso_a3 is reported once, as such.
@@ -155,15 +168,20 @@ async function checkPreview(context: DatasetContext, add: Add, at: string) {
     );
   }
   const found = await data.find(folder, preview);
-  if ('rule' in found) add(`${at}/preview`, found.rule, found.message, { paths: found.paths });
-  else if (found.size > MAX_PREVIEW_BYTES) {
+  if ('rule' in found) {
+    add(`${at}/preview`, found.rule, found.message, { paths: found.paths });
+    return false;
+  }
+  if (found.size > MAX_PREVIEW_BYTES) {
     add(
       `${at}/preview`,
       'preview-size',
       `file ${preview} has ${found.size} bytes, more than 2 MiB (${MAX_PREVIEW_BYTES})`,
       { paths: [preview] },
     );
-  } else if (previewBytes !== undefined && previewBytes !== found.size) {
+    return false;
+  }
+  if (previewBytes !== undefined && previewBytes !== found.size) {
     add(
       `${at}/preview_bytes`,
       'preview-bytes',
@@ -171,6 +189,13 @@ async function checkPreview(context: DatasetContext, add: Add, at: string) {
       { paths: [preview], fix: recompute(context) },
     );
   }
+  // A map draws it: it must be GeoJSON as much as the data (measured once, cached).
+  const measured = await data.stats(folder, preview);
+  if ('rule' in measured) {
+    add(`${at}/preview`, measured.rule, measured.message, { paths: measured.paths });
+    return false;
+  }
+  return name === expected;
 }
 
 /**

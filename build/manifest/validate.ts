@@ -6,7 +6,18 @@ import { DataFiles } from './data-files.ts';
 import type { Problem } from '../core/problem.ts';
 import type { ManifestRule } from '../core/rules.ts';
 import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
-import type { Body, Dataset, Manifest, Source } from '../core/shared/manifest.ts';
+import type {
+  Body,
+  CheckedDataset,
+  CheckedManifest,
+  Dataset,
+  Manifest,
+  MeasuredFile,
+  Source,
+} from '../core/shared/manifest.ts';
+import { createHash } from 'node:crypto';
+import { hasErrors } from '../core/problem.ts';
+import { stampOf, type FileStamp } from '../core/files.ts';
 import { MeasurementCache } from '../measure/cache.ts';
 import { CHECKED_PARALLEL_MIN_BYTES } from '../measure/measure.ts';
 import { warmSegmentWorker } from '../measure/parallel.ts';
@@ -19,6 +30,7 @@ import type { DatasetContext } from './dataset-context.ts';
 import { checkDataset } from './validate-dataset.ts';
 import { NestingChecker } from '../identity/nesting-cache.ts';
 import { checkNesting } from './validate-nesting.ts';
+import { PreviewChecker } from './preview-cache.ts';
 
 export type { LoadedManifest } from './load.ts';
 
@@ -43,15 +55,35 @@ export interface ValidateOptions {
   // Checks that each level's units lie in their parents in the level above; false skips it.
   // Default: as `geometry`'s (cached under `<root>/.cache/` unless a measurer is given).
   nesting?: Pick<NestingChecker, 'check'> | false;
-  strict?: boolean; // OGC geometry and nesting problems are errors, not warnings (validate --strict)
+  // Compares each preview with its dataset (preview-stale); false skips it.
+  // Default: as `geometry`'s (cached under `<root>/.cache/` unless a measurer is given).
+  previews?: Pick<PreviewChecker, 'check'> | false;
+  strict?: boolean; // OGC geometry, nesting and preview-stale problems are errors, not warnings (validate --strict)
+  previewsMustMatch?: boolean; // preview-stale problems are errors (release: a stale preview is never frozen)
 }
 
-/** What validateManifests finds: the manifests that pass the schema, every problem, and each checked file's geometry status. */
-export interface Validation {
-  manifests: LoadedManifest[];
+/**
+ * A manifest `validate` found without error, as every later stage takes it:
+ * its datasets carry the measured bytes and sha256 of their files, and
+ * `files` lists the manifest itself and every file it names (levels, parts,
+ * previews), each as measured now, sorted by path.
+ */
+export interface CheckedManifestFile extends LoadedManifest {
+  manifest: CheckedManifest;
+  files: MeasuredFile[];
+  /** Each listed file's stamp when it was measured, by path: while it holds, so does the sha256. */
+  stamps: Map<string, FileStamp>;
+}
+
+/**
+ * What validateManifests finds: every problem, each checked file's geometry
+ * status, and the manifests: checked (`ok`, no error anywhere) or only past
+ * the schema (an error somewhere: nothing downstream may use them).
+ */
+export type Validation = {
   problems: Problem[];
   geometry: Map<string, GeometryCounts>; // by path, e.g. "data/earth/CHL/CHL_ADM1.geojson"
-}
+} & ({ ok: true; manifests: CheckedManifestFile[] } | { ok: false; manifests: LoadedManifest[] });
 
 /**
  * Returns every manifest under `root` (`data/*\/*\/manifest.json`) that passes
@@ -78,17 +110,30 @@ export async function validateManifests(root: string, options: ValidateOptions =
       ? NestingChecker.forRoot(root, { noCache: options.measurer !== undefined })
       : undefined;
   const nesting = options.nesting === false ? undefined : (options.nesting ?? ownNesting);
+  const ownPreviews =
+    options.previews === undefined
+      ? PreviewChecker.forRoot(root, { noCache: options.measurer !== undefined })
+      : undefined;
+  const previews = options.previews === false ? undefined : (options.previews ?? ownPreviews);
 
   const subjects: Subject[] = [
     ...loaded.manifests.map(({ file, manifest }) => subjectOf(file, manifest)),
     ...loaded.invalid.map(({ file, value }) => partialSubjectOf(file, value)),
   ];
   const found = await Promise.all(
-    subjects.map((subject) => checkSubject(subject, data, options.strict ?? false, nesting)),
+    subjects.map((subject) =>
+      checkSubject(
+        subject,
+        data,
+        { previews, previewsMustMatch: options.previewsMustMatch, strict: options.strict ?? false },
+        nesting,
+      ),
+    ),
   );
   await ownMeasurer?.save();
   await ownChecker?.save();
   await ownNesting?.save();
+  await ownPreviews?.save();
 
   // Report in file order: for each manifest, its JSON/schema problems, then the
   // others (geometry problems name their GeoJSON file but follow their manifest).
@@ -99,7 +144,43 @@ export async function validateManifests(root: string, options: ValidateOptions =
   for (const [file, result] of await data.geometryResults()) {
     geometry.set(file, { checked: result.checked, invalid: invalidFeatures(result) });
   }
-  return { manifests: loaded.manifests, problems: [...byFile.values()].flat(), geometry };
+  const problems = [...byFile.values()].flat();
+  if (hasErrors(problems)) return { ok: false, manifests: loaded.manifests, problems, geometry };
+  const manifests = await Promise.all(loaded.manifests.map((m) => checked(m, data)));
+  return { ok: true, manifests, problems, geometry };
+}
+
+/**
+ * Returns a manifest found without error with the numbers of its files as
+ * measured in this run (the measurements are memoised: the checks took them
+ * already, but for previews, measured here).
+ */
+async function checked(loaded: LoadedManifest, data: DataFiles): Promise<CheckedManifestFile> {
+  const files = new Map<string, MeasuredFile>();
+  const stamps = new Map<string, FileStamp>();
+  const text = Buffer.from(loaded.text); // the file's exact bytes: load.ts took them as valid UTF-8
+  const own = createHash('sha256').update(text).digest('hex');
+  files.set(loaded.file, { path: loaded.file, bytes: text.length, sha256: own });
+  const measured = async (path: string): Promise<MeasuredFile> => {
+    const state = await data.state(path);
+    if (state.kind === 'file') stamps.set(path, stampOf(state));
+    const m = await data.measure(path);
+    // Without error, every listed file was found and read as GeoJSON: anything else is a bug.
+    if (!m.ok) throw new Error(`${path} was validated without error but cannot be measured: ${m.reason}`);
+    const file = { path, bytes: m.stats.bytes, sha256: m.stats.sha256 };
+    files.set(path, file);
+    return file;
+  };
+  const datasets = await Promise.all(
+    loaded.manifest.datasets.map(async (d): Promise<CheckedDataset> => {
+      await Promise.all([...(d.parts ?? []).map((p) => measured(p.path)), d.preview && measured(d.preview)]);
+      if (d.path === undefined) return { ...d, path: undefined, bytes: undefined, sha256: undefined };
+      const { bytes, sha256 } = await measured(d.path);
+      return { ...d, path: d.path, bytes, sha256 };
+    }),
+  );
+  const sorted = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+  return { ...loaded, manifest: { ...loaded.manifest, datasets }, files: sorted, stamps };
 }
 
 /** Returns the size of the largest file the manifests state (`bytes` of datasets and parts). */
@@ -146,9 +227,10 @@ function partialSubjectOf(file: string, value: unknown): Subject {
 async function checkSubject(
   subject: Subject,
   data: DataFiles,
-  strict: boolean,
+  checks: Pick<DatasetContext, 'previews' | 'previewsMustMatch'> & { strict: boolean },
   nesting?: Pick<NestingChecker, 'check'>,
 ): Promise<Problem[]> {
+  const { strict } = checks;
   const { file, folder } = subject;
   const problems: Problem[] = [];
   const add = (pointer: string, rule: ManifestRule, message: string, paths?: string[]) =>
@@ -182,6 +264,8 @@ async function checkSubject(
     folder: `data/${folder.body}/${folder.iso}/`,
     data,
     strict,
+    previews: checks.previews,
+    previewsMustMatch: checks.previewsMustMatch,
     lonLat: subject.lonLat,
   };
   const datasetProblems = await Promise.all(

@@ -3,16 +3,14 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import { cacheDir, sameStamp, type FileStamp } from '../core/files.ts';
+import { cacheDir, sameStamp, stampOf, type FileStamp } from '../core/files.ts';
 import type { FileStats } from '../core/shared/manifest.ts';
 import type { FileGeometry } from '../geometry/verdict.ts';
 import { measureAndCheckGeoJSON, measureGeoJSONFile, type BboxMismatch } from './measure.ts';
 
 const CACHE_VERSION = 2; // 2: with the file's wrong bbox members
 
-interface CacheEntry {
-  size: number;
-  mtimeMs: number;
+interface CacheEntry extends FileStamp {
   stats: FileStats;
   bboxes: BboxMismatch[];
 }
@@ -136,7 +134,7 @@ export class MeasurementCache {
     this.stats.filesMeasured++;
     this.stats.bytesRead += stats.bytes;
     if (info) {
-      entries.set(key, { size: info.size, mtimeMs: info.mtimeMs, stats, bboxes });
+      entries.set(key, { ...stampOf(info), stats, bboxes });
       this.changed = true;
     }
     return measured;
@@ -165,6 +163,8 @@ function isEntry(entry: CacheEntry): boolean {
   return (
     typeof entry?.size === 'number' &&
     typeof entry.mtimeMs === 'number' &&
+    typeof entry.ino === 'number' &&
+    typeof entry.ctimeMs === 'number' &&
     typeof s?.sha256 === 'string' &&
     typeof s.bytes === 'number' &&
     typeof s.features === 'number' &&

@@ -10,14 +10,16 @@ import { writeFileAtomic } from '../core/atomic-write.ts';
 import { cacheDir, type FileStamp } from '../core/files.ts';
 
 export interface BuildCache {
-  version: 1;
+  version: 3;
   /** inputFingerprint() of the last successful build, and what it built. */
   fingerprint?: string;
   summary?: { manifests: number; datasets: number; files: number; bytes: number };
-  /** Per published data file: the source's stamp when copied, and the copy's inode in dist/. */
-  published: Record<string, FileStamp & { ino: number; from?: string }>; // from: a built file's source, outside the root
-  /** Per generated file: sha256 of its contents and its stamp in dist/ when written. */
-  outputs: Record<string, FileStamp & { ino: number; hash: string }>;
+  /** Every file of dist/ after the last build: the sha256 of its content, and its stamp once the build was done. */
+  files: Record<string, FileStamp & { sha256: string }>;
+  /** Every data file the last build published, by path: its source's stamp, when it was measured as `sha256`. */
+  sources: Record<string, FileStamp & { sha256: string }>;
+  /** Every folder of a release that is a link to an earlier release's same folder: path → that folder. */
+  links: Record<string, string>;
 }
 
 /** A cache as loaded, with the text it came from (an unchanged cache is not rewritten). */
@@ -49,8 +51,12 @@ export async function loadCache<T>(file: string, empty: T, accept: (data: T) => 
 export function loadBuildCache(root: string): Promise<Loaded<BuildCache>> {
   return loadCache<BuildCache>(
     cacheFiles(root).build,
-    { version: 1, published: {}, outputs: {} },
-    (c) => c.version === 1 && !!c.published && !!c.outputs,
+    { version: 3, files: {}, sources: {}, links: {} },
+    (c) =>
+      c.version === 3 &&
+      typeof c.files === 'object' &&
+      typeof c.sources === 'object' &&
+      typeof c.links === 'object',
   );
 }
 

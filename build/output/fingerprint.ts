@@ -7,10 +7,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { linkTarget } from './write-dist.ts';
 import type { BuildCache } from './build-cache.ts';
 import { codeVersion, LIB_DIR } from '../core/compiled.ts';
-import { listFiles, PACKAGE_DIR } from '../core/files.ts';
+import { listFiles, PACKAGE_DIR, sameStamp, type FileStamp } from '../core/files.ts';
 
 /**
  * Returns a hash of everything a build's output depends on, except the data
@@ -45,22 +46,21 @@ export async function inputFingerprint(
 
 /**
  * Returns whether `out` holds exactly the files the cache recorded, each with
- * its recorded inode, size and mtime, and every data source is unchanged.
+ * its recorded stamp, and every data file is as it was when the last build
+ * validated it (its stamp then).
  */
-export async function distUnchanged(root: string, out: string, cache: BuildCache): Promise<boolean> {
+export function distUnchanged(root: string, out: string, cache: BuildCache): boolean {
   // Synchronous stats: thousands of them are several times faster than through the thread pool.
-  const stamp = (path: string) => statSync(path, { throwIfNoEntry: false });
-  for (const [path, record] of Object.entries(cache.published)) {
-    const source = stamp(record.from ?? join(root, path));
-    const copy = stamp(join(out, path));
-    if (source?.size !== record.size || source.mtimeMs !== record.mtimeMs) return false;
-    if (copy?.ino !== record.ino || copy.size !== record.size) return false;
-  }
-  for (const [path, record] of Object.entries(cache.outputs)) {
-    const copy = stamp(join(out, path));
-    if (copy?.ino !== record.ino || copy.size !== record.size || copy.mtimeMs !== record.mtimeMs)
-      return false;
+  const same = (path: string, record: FileStamp) => {
+    const now = statSync(path, { throwIfNoEntry: false });
+    return now !== undefined && sameStamp(now, record);
+  };
+  for (const [path, record] of Object.entries(cache.sources))
+    if (!same(join(root, path), record)) return false;
+  for (const [path, record] of Object.entries(cache.files)) if (!same(join(out, path), record)) return false;
+  for (const [path, to] of Object.entries(cache.links)) {
+    if (linkTarget(join(out, path)) !== relative(dirname(path), to)) return false;
   }
   const files = readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
-  return files === Object.keys(cache.published).length + Object.keys(cache.outputs).length;
+  return files === Object.keys(cache.files).length;
 }

@@ -1,24 +1,65 @@
 // Writes a whole new dist/ beside the old one, then swaps the two with
 // renames, so readers (and a failed build) never see a half-written site.
-// Files equal to the previous build's are hard-linked from it rather than
-// rewritten, and when nothing at all changed the previous dist/ is kept as
-// it is. Equality is decided without reading GeoJSON: data files by their
-// source's size and mtime, generated files by a hash recorded at write time
-// (or, when the record does not match, by comparing bytes).
+//
+// Every file of the plan has the sha256 its bytes must have: a generated
+// file's is hashed here, a data file's is what validate measured, a built
+// file's what its cache recorded, a release's what the ledger records. Files
+// with the same content share one inode inside dist/ (a release's files and
+// the root's are mostly the same bytes), and a file the previous dist/ holds
+// with that content is kept by a hard link, when its stamp (inode, size,
+// modification and change time) is the one recorded after the last build:
+// a file edited in place in dist/ since then is written again from its
+// source. A folder of a release that holds exactly what a folder of an
+// earlier release holds (the same names, the same contents, all the way
+// down) is a relative symbolic link to it: a release that changed one
+// country adds the folders of that country only, not a copy of the tree
+// (each folder costs a block). Nothing in dist/ is ever a link to a file
+// outside it (the data, the caches, the ledger): an edit made in dist/
+// reaches nothing else.
+// Data files are hashed as they are copied, and ledger objects as they are
+// unpacked: bytes that are not the expected ones are a problem, and nothing
+// is swapped in.
 import { runAll } from '../core/slots.ts';
-import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { createHash, hash, randomBytes } from 'node:crypto';
+import { constants, readlinkSync, statSync, type Stats } from 'node:fs';
+import {
+  copyFile,
+  link,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
 import { publishedDataFile } from '../core/data-root.ts';
+import { UserError } from '../core/errors.ts';
+import { stampOf, sameStamp, type FileStamp } from '../core/files.ts';
+import { problem } from '../core/problem.ts';
 import type { BuildCache } from './build-cache.ts';
 import { listFiles } from '../core/files.ts';
 
+/** A file built outside the root (a cached conversion or tile archive), and the sha256 its cache recorded when known. */
+export interface BuiltFile {
+  from: string; // e.g. "/root/.cache/geoshelf/formats/…/CHL.zip"
+  sha256?: string;
+}
+
+/** A file stored in the release ledger: unpacked (and checked) by `unpack` into a new file. */
+export interface StoredFile {
+  sha256: string;
+  bytes: number;
+  unpack: (dest: string) => Promise<void>; // throws a UserError when the ledger's bytes are not `sha256`
+}
+
 export interface DistPlan {
   generated: Map<string, string | Buffer>; // path inside dist → contents, e.g. "earth/CHL/index.html"
-  data: string[]; // files copied from the root to the same path, e.g. "data/earth/CHL/CHL_ADM0.geojson"
-  /** Files built outside the root, by dist path, e.g. "downloads/earth/CHL/CHL.zip" → "/root/.cache/geoshelf/formats/…/CHL.zip". */
-  built?: Map<string, string>;
+  data: Map<string, string>; // files copied from the root to the same path → the sha256 validate measured
+  built?: Map<string, BuiltFile>; // by dist path, e.g. "downloads/earth/CHL/CHL.zip"
+  stored?: Map<string, StoredFile>; // by dist path, e.g. "releases/2026.11/earth/CHL/index.html"
 }
 
 export interface WriteStats {
@@ -30,13 +71,80 @@ export interface WriteStats {
   swapped: boolean; // false when nothing changed and the previous dist/ was kept
 }
 
-/** One file of the plan, with whether the previous dist/ already holds it. */
-type Entry =
-  | { kind: 'generated'; path: string; bytes: Buffer; hash: string; same: boolean; old?: Stats }
-  | { kind: 'data'; path: string; real: string; built: boolean; source: Stats; same: boolean; old?: Stats };
+/** One file of the plan, and how it is made when the previous dist/ lacks it. */
+interface Entry {
+  path: string;
+  sha256?: string; // undefined: a built file its cache did not name the content of (never shared)
+  bytes: number;
+  make: (dest: string) => Promise<void>;
+  data?: true; // a copy of a data file (counted in dataBytesCopied)
+  reuse?: boolean; // the previous dist/ holds it, unchanged
+}
 
-async function statOrUndefined(path: string): Promise<Stats | undefined> {
-  return stat(path).catch(() => undefined);
+/** The folder whose releases may share folders: each release's under it, e.g. "releases/2026.11/earth/CHL". */
+const SHARED_UNDER = 'releases/';
+
+/**
+ * Returns the folders of releases to make as links, each to the first
+ * folder (in plan order: the ledger's) that holds the same tree: a folder's
+ * identity is a hash of its entries' names and contents (a file's sha256, a
+ * subfolder's identity), so two folders are one only when every file under
+ * them is. A file whose content is unknown makes its folders unique.
+ */
+export function sharedFolders(entries: { path: string; sha256?: string }[]): Map<string, string> {
+  interface Folder {
+    files: Map<string, string>; // name → sha256, or a unique token
+    folders: Map<string, Folder>;
+    id?: string;
+  }
+  const releases = new Map<string, Folder>(); // "releases/V" → its tree, in order of first appearance
+  for (const { path, sha256 } of entries) {
+    if (!path.startsWith(SHARED_UNDER)) continue;
+    const [top, version, ...rest] = path.split('/');
+    if (rest.length === 0) continue;
+    const key = `${top}/${version}`;
+    let folder = releases.get(key) ?? { files: new Map(), folders: new Map() };
+    releases.set(key, folder);
+    for (const name of rest.slice(0, -1)) {
+      let next = folder.folders.get(name);
+      if (!next) folder.folders.set(name, (next = { files: new Map(), folders: new Map() }));
+      folder = next;
+    }
+    folder.files.set(rest.at(-1)!, sha256 ?? `unique:${path}`);
+  }
+  const identity = (f: Folder): string => {
+    if (f.id === undefined) {
+      const items = [
+        ...[...f.files].map(([name, sha]) => `f ${name} ${sha}`),
+        ...[...f.folders].map(([name, sub]) => `d ${name} ${identity(sub)}`),
+      ].sort();
+      f.id = createHash('sha256').update(items.join('\n')).digest('hex');
+    }
+    return f.id;
+  };
+  const first = new Map<string, string>(); // identity → the folder that holds it
+  const links = new Map<string, string>();
+  const visit = (path: string, f: Folder) => {
+    for (const [name, sub] of [...f.folders].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const at = `${path}/${name}`;
+      const same = first.get(identity(sub));
+      if (same !== undefined) links.set(at, same);
+      else {
+        first.set(identity(sub), at);
+        visit(at, sub);
+      }
+    }
+  };
+  for (const [path, tree] of releases) visit(path, tree);
+  return links;
+}
+
+/** Returns whether `path` lies inside one of `folders` (a map of folders by path). */
+function under(path: string, folders: Map<string, string>): boolean {
+  for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) {
+    if (folders.has(path.slice(0, at))) return true;
+  }
+  return false;
 }
 
 /** Hard-links `from` to `to`; false when the file system refuses (the caller then writes a copy). */
@@ -49,60 +157,60 @@ async function tryLink(from: string, to: string): Promise<boolean> {
   }
 }
 
-const sameStamp = (a: Stats, r: { ino: number; size: number; mtimeMs: number }) =>
-  a.ino === r.ino && a.size === r.size && a.mtimeMs === r.mtimeMs;
+/**
+ * Returns a copy of the data file `path`: its bytes are hashed as they are
+ * read, and written only when they hash to `sha256`, what validate measured;
+ * a file changed since is a problem naming it (run the command again).
+ */
+function copyData(root: string, path: string, sha256: string): (dest: string) => Promise<void> {
+  return async (dest) => {
+    const { real } = publishedDataFile(root, path); // never a file outside data/
+    const bytes = await readFile(real);
+    const now = hash('sha256', bytes, 'hex');
+    if (now !== sha256) {
+      throw new UserError(
+        problem(
+          path,
+          `changed while the command read it (its sha256 is now ${now.slice(0, 12)}…, validate measured ${sha256.slice(0, 12)}…); run it again`,
+          { rule: 'file-changed' },
+        ),
+      );
+    }
+    await writeFile(dest, bytes);
+  };
+}
 
-/** Returns each file of the plan with whether `previous` already holds it, byte for byte. */
-async function compare(root: string, previous: string | undefined, plan: DistPlan, cache: BuildCache) {
-  const generated = runAll([...plan.generated], 16, async ([path, contents]): Promise<Entry> => {
+/** Returns every file of the plan as an entry, with its content's sha256 where known. */
+function entriesOf(root: string, plan: DistPlan): Entry[] {
+  const entries: Entry[] = [];
+  for (const [path, contents] of plan.generated) {
     const bytes = typeof contents === 'string' ? Buffer.from(contents) : contents;
-    const hash = createHash('sha256').update(bytes).digest('hex');
-    const old = previous && (await statOrUndefined(join(previous, path)));
-    const record = cache.outputs[path];
-    let same = false;
-    if (old && old.size === bytes.length) {
-      same =
-        record && sameStamp(old, record)
-          ? record.hash === hash
-          : (await readFile(join(previous!, path))).equals(bytes);
-    }
-    return { kind: 'generated', path, bytes, hash, same, old: old || undefined };
-  });
-  // Data files: validation refused anything outside data/; this makes sure nothing else ever is copied.
-  // Built files (e.g. cached conversions) come from the build's own cache folder.
-  const sources: [string, string | undefined][] = [
-    ...plan.data.map((path): [string, string | undefined] => [path, undefined]),
-    ...[...(plan.built ?? [])].map(([path, from]): [string, string | undefined] => [path, from]),
-  ];
-  const data = runAll(sources, 16, async ([path, from]): Promise<Entry> => {
-    let real = from;
-    let source: Stats | undefined; // a data file's, from resolving it
-    if (real === undefined) {
-      const found = publishedDataFile(root, path);
-      real = found.real;
-      source = found.stats;
-    }
-    const built = from !== undefined;
-    source ??= await stat(real);
-    const old = previous && (await statOrUndefined(join(previous, path)));
-    const record = cache.published[path];
-    const same =
-      !!old &&
-      !!record &&
-      record.size === source.size &&
-      record.mtimeMs === source.mtimeMs &&
-      old.ino === record.ino &&
-      old.size === source.size &&
-      record.from === from;
-    return { kind: 'data', path, real, built, source, same, old: old || undefined };
-  });
-  return [...(await generated), ...(await data)];
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    entries.push({ path, sha256, bytes: bytes.length, make: (dest) => writeFile(dest, bytes) });
+  }
+  for (const [path, sha256] of plan.data) {
+    entries.push({ path, sha256, bytes: -1, make: copyData(root, path, sha256), data: true });
+  }
+  for (const [path, { from, sha256 }] of plan.built ?? []) {
+    // A copy (a clone where the file system can): an edit in dist/ must never reach the cache.
+    entries.push({
+      path,
+      sha256,
+      bytes: -1,
+      make: (dest) => copyFile(from, dest, constants.COPYFILE_FICLONE),
+    });
+  }
+  for (const [path, { sha256, bytes, unpack }] of plan.stored ?? []) {
+    entries.push({ path, sha256, bytes, make: unpack });
+  }
+  return entries;
 }
 
 /**
  * Writes `plan` as the new `out` folder and returns what it did; updates
- * `cache.outputs` and `cache.published`. The previous `out` stays in place
- * until the new tree is complete; if anything throws, it is left exactly as it was.
+ * `cache.files` with the sha256 and stamp of every file as it stands once
+ * the build is done. The previous `out` stays in place until the new tree is
+ * complete; if anything throws, it is left exactly as it was.
  */
 export async function writeDist(
   root: string,
@@ -111,70 +219,112 @@ export async function writeDist(
   cache: BuildCache,
   onProgress: (done: number, total: number) => void = () => {},
 ): Promise<WriteStats> {
-  const previous = (await statOrUndefined(out))?.isDirectory() ? out : undefined;
-  const entries = await compare(root, previous, plan, cache);
+  const previous = statSync(out, { throwIfNoEntry: false })?.isDirectory() ? out : undefined;
+  const all = entriesOf(root, plan);
+  const links = sharedFolders(all);
+  const entries = all.filter((e) => !under(e.path, links));
+  // Synchronous stats: thousands of them are several times faster than through the thread pool.
+  for (const e of entries) {
+    const record = cache.files[e.path];
+    const old = previous && record && statSync(join(previous, e.path), { throwIfNoEntry: false });
+    e.reuse = !!old && e.sha256 !== undefined && record.sha256 === e.sha256 && sameStamp(old, record);
+    if (old && e.reuse) e.bytes = old.size;
+  }
   const stats: WriteStats = { files: 0, bytes: 0, written: 0, reused: 0, dataBytesCopied: 0, swapped: false };
-  const size = (e: Entry) => (e.kind === 'generated' ? e.bytes.length : e.source.size);
-
-  if (previous && entries.every((e) => e.same)) {
-    const before = await listFiles(previous);
-    if (
-      before.length === entries.length &&
-      before.every((f) => plan.generated.has(f) || cache.published[f])
-    ) {
-      // Nothing changed: keep the previous dist/ as it is (no rename, no link).
-      for (const e of entries) stats.bytes += size(e);
-      return { ...stats, files: entries.length, reused: entries.length };
-    }
+  const sameLinks =
+    Object.keys(cache.links).length === links.size &&
+    [...links].every(
+      ([path, to]) => cache.links[path] === to && linkTarget(join(out, path)) === relative(dirname(path), to),
+    );
+  if (
+    previous &&
+    sameLinks &&
+    entries.every((e) => e.reuse) &&
+    (await sameFileCount(previous, entries.length))
+  ) {
+    // Nothing changed: keep the previous dist/ as it is (no rename, no link).
+    for (const e of entries) stats.bytes += e.bytes;
+    return { ...stats, files: entries.length, reused: entries.length };
   }
 
   await removeStale(out);
   const suffix = randomBytes(4).toString('hex');
   const temp = join(dirname(out), `.${basename(out)}-build-${suffix}`); // e.g. ".dist-build-1a2b3c4d"
-  const outputs: BuildCache['outputs'] = {};
-  const published: BuildCache['published'] = {};
   const made = new Map<string, Promise<unknown>>(); // folder → its mkdir
+  const mkdirFor = async (dest: string) => {
+    const dir = dirname(dest);
+    if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
+    await made.get(dir);
+  };
+  // The first entry of each content is made; the others link to it once it is.
+  const first = new Map<string, Entry>();
+  const [primaries, copies] = [[] as Entry[], [] as Entry[]];
+  for (const e of entries) {
+    if (e.sha256 !== undefined && first.has(e.sha256)) copies.push(e);
+    else {
+      if (e.sha256 !== undefined) first.set(e.sha256, e);
+      primaries.push(e);
+    }
+  }
   try {
     await mkdir(temp, { recursive: true });
-    await runAll(entries, 16, async (e) => {
+    await runAll(primaries, 16, async (e) => {
       const dest = join(temp, e.path);
-      const dir = dirname(dest);
-      if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
-      await made.get(dir);
-      // A hard link shares its inode, size and mtime with the file linked: no need to stat it again.
-      let linked: Stats | undefined;
-      if (e.same && (await tryLink(join(previous!, e.path), dest))) {
-        linked = e.old;
-        stats.reused++;
-      } else if (e.kind === 'generated') {
-        await writeFile(dest, e.bytes);
+      await mkdirFor(dest);
+      if (e.reuse && (await tryLink(join(previous!, e.path), dest))) stats.reused++;
+      else {
+        await e.make(dest);
         stats.written++;
-      } else if (e.built && (await tryLink(e.real, dest))) {
-        linked = e.source;
-        stats.written++; // a built file is never changed in place (always replaced by a rename): link it
-      } else {
-        await copyFile(e.real, dest);
-        stats.written++;
-        stats.dataBytesCopied += e.source.size;
+        if (e.data) stats.dataBytesCopied += statSync(dest).size;
       }
-      const written = linked ?? (await stat(dest));
-      if (e.kind === 'generated') {
-        outputs[e.path] = { hash: e.hash, ino: written.ino, size: written.size, mtimeMs: written.mtimeMs };
-      } else {
-        published[e.path] = { size: e.source.size, mtimeMs: e.source.mtimeMs, ino: written.ino };
-        if (e.built) published[e.path].from = e.real;
-      }
-      stats.bytes += size(e);
       onProgress(++stats.files, entries.length);
     });
+    await runAll(copies, 16, async (e) => {
+      const dest = join(temp, e.path);
+      await mkdirFor(dest);
+      if (e.reuse && (await tryLink(join(previous!, e.path), dest))) stats.reused++;
+      else {
+        // A new file, whose content another file of this build holds: a link to it, not a copy.
+        if (!(await tryLink(join(temp, first.get(e.sha256!)!.path), dest))) await e.make(dest);
+        stats.written++;
+      }
+      onProgress(++stats.files, entries.length);
+    });
+    for (const [path, to] of links) {
+      const dest = join(temp, path);
+      await mkdirFor(dest);
+      await symlink(relative(dirname(path), to), dest, 'dir');
+    }
     await swap(temp, out, previous !== undefined, suffix);
   } catch (error) {
     await rm(temp, { recursive: true, force: true });
     throw error;
   }
-  cache.outputs = outputs;
-  cache.published = published;
+  // Each file's stamp as it stands now that the old tree is gone: linking and
+  // unlinking move a shared inode's change time, so only now is it final.
+  const files: BuildCache['files'] = {};
+  for (const e of entries) {
+    const now = statSync(join(out, e.path));
+    stats.bytes += now.size;
+    if (e.sha256 !== undefined) files[e.path] = { sha256: e.sha256, ...stampOf(now) };
+  }
+  cache.files = files;
+  cache.links = Object.fromEntries(links);
   return { ...stats, swapped: true };
+}
+
+/** Returns where the symbolic link `path` points, or undefined when it is none. */
+export function linkTarget(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Returns whether the tree `dir` holds exactly `count` files. */
+async function sameFileCount(dir: string, count: number): Promise<boolean> {
+  return (await listFiles(dir)).length === count;
 }
 
 /** Deletes trees an interrupted build left beside `out` (older than an hour, so never a running build's). */
@@ -184,7 +334,7 @@ async function removeStale(out: string): Promise<void> {
   for (const name of names) {
     if (!name.startsWith(prefix) || !/-(build|old)-[0-9a-f]{8}$/.test(name)) continue;
     const path = join(dirname(out), name);
-    const info = await statOrUndefined(path);
+    const info: Stats | undefined = await stat(path).catch(() => undefined);
     if (info && Date.now() - info.mtimeMs > 3_600_000) await rm(path, { recursive: true, force: true });
   }
 }
@@ -209,3 +359,5 @@ async function swap(temp: string, out: string, hadPrevious: boolean, suffix: str
   }
   await rm(aside, { recursive: true, force: true });
 }
+
+export type { FileStamp };

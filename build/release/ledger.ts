@@ -1,28 +1,45 @@
 // The release ledger under `data/releases/` (committed beside the
-// manifests): one folder per release. VERSION/ holds release.json (every
-// file with its sha256, each level's unit IDs in feature order), the unit
-// registry (every unit ID ever given), changes.json (the feed since the
-// previous release), and site/ (the catalogue as the release publishes it,
-// each file stored once across all releases by sha256; level files are among
-// them, and are what the next release compares with).
+// manifests): one folder per release, named by its version. VERSION/ holds
+// release.json (the release's number, previous release, counts, and the
+// record chunks holding its lists), records/ (chunks new in this release),
+// and objects/ (the bytes this release publishes that no earlier release
+// stored: each distinct content once across the ledger, by sha256,
+// compressed where that pays: build/release/object-store.ts).
 //
-// Record formats: ledger_version 2 (now) keeps release.json small: its lists
-// (files, levels, registry, published files) are chunks in records/, each
-// stored once across releases (build/release/record-chunks.ts). Version 1
-// wrote them whole each time: files and levels in release.json, registry.json
-// and site.json; its first layout also kept objects/ (the level files again,
-// gzipped). Both are read as they are.
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+// Record formats, all read as they are: ledger_version 3 (now) keeps every
+// list in chunks, the feed too, brotli-compressed; 2 kept chunks raw, the
+// feed in changes.json and the bytes raw in site/; 1 wrote the lists whole
+// (release.json, registry.json, site.json), its first layout also objects/
+// (level files gzipped). A ledger is untrusted input: every record's shape
+// is checked as it is read (build/release/ledger-shapes.ts), every stored
+// byte against its sha256 when it is used.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
 import type { Level } from '../core/shared/manifest.ts';
-import { problem, type Problem } from '../core/problem.ts';
+import type { Problem } from '../core/problem.ts';
 import type { Thresholds } from '../identity/thresholds.ts';
-import { CHUNK_FILE, chunkName, sha256Bytes, type RecordChunk } from './record-chunks.ts';
+import { Chunk, ChunkReader, joinedWhenRead, ledgerProblem } from './ledger-chunks.ts';
+import {
+  checkList,
+  registryUnit,
+  releaseChange,
+  releasedFile,
+  releasedLevel,
+  releaseHead,
+  siteFile,
+  type Check,
+} from './ledger-shapes.ts';
+import { OBJECT_FILES, PACK_INDEX, packMembers, type StoredObject } from './object-store.ts';
+import { isVersion } from './versions.ts';
+
+export { VERSION_RULE, versionProblem } from './versions.ts';
 
 /** The ledger's folder, relative to the root. */
 export const LEDGER_DIR = 'data/releases';
+
+/** The record format `release` writes now. */
+export const LEDGER_VERSION = 3;
 
 /** A file of the data tree as a release holds it. */
 export interface ReleasedFile {
@@ -40,12 +57,13 @@ export interface ReleasedLevel {
   ids: string[];
 }
 
-/** A release's record (release.json of ledger_version 1; assembled from its chunks in version 2). */
+/** A release's record (release.json of ledger_version 1; assembled from its chunks in 2 and 3). */
 export interface ReleaseRecord {
-  ledger_version: 1 | 2;
+  ledger_version: 1 | 2 | 3;
   version: string;
   sequence: number; // 1 for the first release, then one more each
   previous: string | null;
+  date?: string; // e.g. "2026-11-27", the day it was recorded (ledger_version 3)
   code_key: string | null; // the property read as each unit's code, when not the usual ones
   thresholds: Thresholds;
   files: ReleasedFile[]; // sorted by path
@@ -59,48 +77,22 @@ export interface ReleaseChunks {
   levels: string[];
   registry: string[]; // RegistryUnit[] by country, level and ID; a unit of this release has no last_seen: it is this release
   site: string[];
+  changes: string[]; // ledger_version 3: the feed, in order
 }
 
-/** release.json of ledger_version 2. */
+/** release.json of ledger_version 2 and 3. */
 export interface StoredReleaseIndex extends Omit<ReleaseRecord, 'ledger_version' | 'files' | 'levels'> {
-  ledger_version: 2;
+  ledger_version: 2 | 3;
   chunks: ReleaseChunks;
 }
 
-/** A release read from the ledger. */
-export interface LedgerRelease {
-  record: ReleaseRecord;
-  site: ReleaseSite;
-  dir: string; // e.g. "data/releases/2026.11"
-  /**
-   * ledger_version 2: the registry as its chunks keep it (by country, level
-   * and ID, this release's units without last_seen), checked with the rest;
-   * readRegistry gives it its last_seen and order when asked, since most
-   * readers want one release's at most. Version 1 reads registry.json when asked.
-   */
-  storedRegistry: readonly RegistryUnit[] | undefined;
-  /** ledger_version 2: each list's chunks, as read (the next release compares its own with them). */
-  chunks?: Record<keyof ReleaseChunks, readonly RecordChunk[]>;
-}
-
-export interface Ledger {
-  releases: LedgerRelease[]; // by sequence
-  objects: Map<string, string>; // sha256 → level file (gzipped, layout 1), relative to the root
-  siteObjects: Map<string, string>; // sha256 → published file, relative to the root
-  records: Map<string, string>; // sha256 → record chunk (ledger_version 2), relative to the root
-  problems: Problem[];
-}
-
 /**
- * site.json: every file the release publishes (its dist/, under
- * releases/VERSION/), each stored in site/ by sha256.
- *
- * Layout 1 (the first ledgers): the files as built for one URL path, `base`,
- * published as they are. Layout 2: the same bytes under any base, so that a
- * release stores again only what changed: pages link relatively, and the
- * few files that must name their own URL (JSON links, the sitemap, the 404
- * page, which is served at any path) are `template`s holding BASE_MARK,
- * where `build` writes BASE/releases/VERSION/.
+ * What a release publishes (its dist/, under releases/VERSION/), each file
+ * stored by sha256. Layout 1 (the first ledgers): the files as built for one
+ * URL path, `base`, published as they are. Layout 2: the same bytes under any
+ * base, so that a release stores again only what changed: pages link
+ * relatively, and the few files that must name their own URL or version are
+ * `template`s holding BASE_MARK or VERSION_MARK, which `build` replaces.
  */
 export type ReleaseSite =
   | { base: string; layout?: undefined; files: ReleasedFile[] } // e.g. base "/releases/2026.11/"
@@ -108,6 +100,31 @@ export type ReleaseSite =
 
 export interface SiteFile extends ReleasedFile {
   template?: true; // holds BASE_MARK or VERSION_MARK
+}
+
+/** A release read from the ledger. */
+export interface LedgerRelease {
+  record: ReleaseRecord;
+  site: ReleaseSite;
+  dir: string; // e.g. "data/releases/2026.11"
+  /** The feed since the previous release, in order (empty for the first). */
+  changes: ReleaseChange[];
+  /**
+   * The registry as the ledger keeps it: in ledger_version 2 and 3 by
+   * country, level and ID, this release's units without last_seen (it is
+   * this release); readRegistry gives it its last_seen and order when asked.
+   */
+  storedRegistry: readonly RegistryUnit[];
+  /** ledger_version 2 and 3: each list's chunks, as read (the next release compares its own with them). */
+  chunks?: Partial<Record<keyof ReleaseChunks, readonly Chunk[]>>;
+}
+
+export interface Ledger {
+  releases: LedgerRelease[]; // by sequence
+  objects: Map<string, StoredObject>; // sha256 → a stored content (any layout)
+  records: Map<string, StoredObject>; // sha256 → a record chunk (ledger_version 2 and 3)
+  problems: Problem[]; // what makes the ledger unusable: nothing may be recorded or published on it
+  warnings: Problem[]; // what is ignored, e.g. a folder that is not a release
 }
 
 /**
@@ -125,141 +142,291 @@ export const BASE_MARK = '/geoshelf-release-base-8c1e0f/';
  */
 export const VERSION_MARK = 'geoshelf-release-version-8c1e0f';
 
-/**
- * A version names a folder and a URL path segment on every host: 1 to 32
- * characters, lower-case letters, digits, "." and "-", starting with a digit
- * and ending with a letter or digit, e.g. "2026.11", "1.2.0", "1.0.0-rc.1".
- */
-export const VERSION_RULE = /^[0-9](?:[0-9a-z.-]{0,30}[0-9a-z])?$/;
+/** release.json larger than this is damage (the sample's is about 60 kB). */
+const MAX_RECORD_BYTES = 64 << 20;
 
-/** Returns why `version` is not a valid release version, or undefined when it is. */
-export function versionProblem(version: string): string | undefined {
-  if (!VERSION_RULE.test(version) || version.includes('..')) {
-    return `"${version}" is not a release version: 1 to 32 lower-case letters, digits, "." and "-", starting with a digit and ending with a letter or digit, e.g. 2026.11 or 1.2.0`;
-  }
-  return undefined;
-}
-
-/** Returns the layout-1 object file of a level file's bytes, relative to its release folder. */
-export function objectName(sha256: string): string {
-  return `objects/${sha256}.geojson.gz`;
-}
+/** The record lists of ledger_version 2 and 3, with the shape of their items. */
+const LISTS: [keyof ReleaseChunks, Check][] = [
+  ['files', releasedFile],
+  ['levels', releasedLevel],
+  ['registry', registryUnit],
+  ['site', siteFile],
+  ['changes', releaseChange],
+];
 
 /**
- * Reads every release under `<root>/data/releases/` and checks that each
- * holds its records and that every level file it compares with is stored; a
- * missing or unreadable file is a problem naming it (a release against a
- * damaged ledger would lose the IDs it cannot read).
+ * Reads every release under `<root>/data/releases/` and checks each: its
+ * folder is a version, its records are there, of their shape and intact,
+ * the releases are numbered 1, 2, 3… each naming the one before, and every
+ * file they record is stored somewhere in the ledger. A problem names the
+ * file and place (a release on a damaged ledger would lose what it cannot
+ * read); a folder that is not a release is a warning, and ignored.
  */
-export async function readLedger(root: string): Promise<Ledger> {
-  const problems: Problem[] = [];
-  const objects = new Map<string, string>();
-  const siteObjects = new Map<string, string>();
-  const records = new Map<string, string>();
-  let names: string[];
-  try {
-    names = readdirSync(join(root, LEDGER_DIR), { withFileTypes: true })
-      .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
-      .map((e) => e.name);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      return { releases: [], objects, siteObjects, records, problems };
-    throw error;
-  }
-  // First what every folder stores: a release names what earlier ones wrote. Listed and read
-  // synchronously, like the chunks: a few hundred small reads, several times faster so.
-  const stores = [
-    { sub: 'objects', name: /^[0-9a-f]{64}\.geojson\.gz$/, into: objects },
-    { sub: 'site', name: /^[0-9a-f]{64}$/, into: siteObjects },
-    { sub: 'records', name: CHUNK_FILE, into: records },
-  ];
+export function readLedger(root: string): Ledger {
+  const ledger: Ledger = { releases: [], objects: new Map(), records: new Map(), problems: [], warnings: [] };
+  const names = releaseFolders(root, ledger);
+  // First what every folder stores: a release names what earlier ones wrote.
   for (const name of names) {
-    for (const { sub, name: pattern, into } of stores) {
-      // In folder order: a sha256 stored twice is known by its last folder's file.
+    for (const { sub, name: pattern, encoding } of OBJECT_FILES) {
       for (const file of listing(join(root, LEDGER_DIR, name, sub))) {
-        if (pattern.test(file)) into.set(file.slice(0, 64), `${LEDGER_DIR}/${name}/${sub}/${file}`);
+        if (pattern.test(file))
+          ledger.objects.set(file.slice(0, 64), { path: `${LEDGER_DIR}/${name}/${sub}/${file}`, encoding });
+      }
+    }
+    readPacks(root, name, ledger);
+    for (const file of listing(join(root, LEDGER_DIR, name, 'records'))) {
+      const found = /^([0-9a-f]{64})\.json(\.br)?$/.exec(file);
+      if (found) {
+        const encoding = found[2] ? 'br' : 'raw';
+        ledger.records.set(found[1]!, { path: `${LEDGER_DIR}/${name}/records/${file}`, encoding });
       }
     }
   }
-  const chunks = new ChunkReader(root, records);
-  const chunked = new Map<LedgerRelease, ChunkedLists>(); // ledger_version 2's
-  const releases: LedgerRelease[] = [];
+  const chunks = new ChunkReader(root, ledger.records);
   for (const name of names) {
-    const dir = `${LEDGER_DIR}/${name}`;
-    const release = readRelease(root, dir, chunks, chunked, problems);
+    const release = readRelease(root, `${LEDGER_DIR}/${name}`, chunks, ledger.problems);
     if (!release) continue;
     if (release.record.version !== name) {
-      problems.push(
-        ledgerProblem(`${dir}/release.json`, `says version "${release.record.version}", in folder "${name}"`),
-      );
+      const message = `says version "${release.record.version}", in folder "${name}"`;
+      ledger.problems.push(ledgerProblem(`${release.dir}/release.json`, message, '/version'));
       continue;
     }
-    releases.push(release);
+    ledger.releases.push(release);
   }
-  releases.sort((a, b) => a.record.sequence - b.record.sequence);
-  checkReleases(releases, objects, siteObjects, chunked, problems);
-  return { releases, objects, siteObjects, records, problems };
+  ledger.releases.sort((a, b) => a.record.sequence - b.record.sequence);
+  checkOrder(ledger.releases, ledger.problems);
+  checkStored(ledger);
+  return ledger;
 }
 
-/** The chunks of a ledger_version 2 release's lists that checkReleases looks into. */
-interface ChunkedLists {
-  levels: Chunk[];
-  site: Chunk[];
+/** Adds the members of every pack a release folder holds to the ledger's objects; a damaged index is a problem. */
+function readPacks(root: string, name: string, ledger: Ledger): void {
+  for (const file of listing(join(root, LEDGER_DIR, name, 'objects'))) {
+    const id = PACK_INDEX.exec(file)?.[1];
+    if (!id) continue;
+    const index = `${LEDGER_DIR}/${name}/objects/${file}`;
+    let members: ReturnType<typeof packMembers>;
+    try {
+      members = packMembers(readFileSync(join(root, index), 'utf8'));
+    } catch (error) {
+      members = (error as Error).message;
+    }
+    if (typeof members === 'string') {
+      ledger.problems.push(ledgerProblem(index, members));
+      continue;
+    }
+    const path = `${LEDGER_DIR}/${name}/objects/pack-${id}.br`;
+    if (!statSync(join(root, path), { throwIfNoEntry: false })?.isFile()) {
+      ledger.problems.push(ledgerProblem(index, `names pack-${id}.br, which is missing from the ledger`));
+      continue;
+    }
+    for (const [sha256, offset, bytes] of members)
+      ledger.objects.set(sha256, { path, encoding: 'pack', offset, bytes });
+  }
 }
 
-/** Reads one release folder in either record format; undefined (with problems) when it cannot be read. */
+/** Returns the release folders' names; a folder that is not a version is a warning, a ledger that is not a folder a problem. */
+function releaseFolders(root: string, ledger: Ledger): string[] {
+  const info = statSync(join(root, LEDGER_DIR), { throwIfNoEntry: false });
+  if (!info) return [];
+  if (!info.isDirectory()) {
+    ledger.problems.push(
+      ledgerProblem(LEDGER_DIR, 'is not a folder: the ledger holds one folder per release'),
+    );
+    return [];
+  }
+  const names: string[] = [];
+  for (const entry of readdirSync(join(root, LEDGER_DIR), { withFileTypes: true })) {
+    if (entry.name.startsWith('.') || !entry.isDirectory()) continue;
+    if (isVersion(entry.name)) names.push(entry.name);
+    else {
+      const message = 'is not a release (its name is not a version, e.g. 2026.11): ignored';
+      ledger.warnings.push({ ...ledgerProblem(`${LEDGER_DIR}/${entry.name}`, message), severity: 'warning' });
+    }
+  }
+  return names.sort();
+}
+
+/** Reads one release folder in any record format; undefined (with problems) when it cannot be read. */
 function readRelease(
   root: string,
   dir: string,
   chunks: ChunkReader,
-  chunked: Map<LedgerRelease, ChunkedLists>,
   problems: Problem[],
 ): LedgerRelease | undefined {
-  const stored = readJson<(ReleaseRecord & { ledger_version: 1 }) | StoredReleaseIndex>(
-    root,
-    `${dir}/release.json`,
-    problems,
-  );
-  if (!existsSync(join(root, dir, 'changes.json'))) {
-    problems.push(ledgerProblem(`${dir}/changes.json`, 'missing from the ledger'));
-  }
-  if (stored !== undefined && (typeof stored !== 'object' || stored === null || Array.isArray(stored))) {
-    problems.push(ledgerProblem(`${dir}/release.json`, 'expected a JSON object, a release record'));
+  const file = `${dir}/release.json`;
+  const stored = readJson(root, file, problems);
+  if (stored === undefined) return undefined;
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) {
+    problems.push(ledgerProblem(file, 'expected a JSON object, a release record'));
     return undefined;
   }
-  if (stored?.ledger_version === 2) {
-    const file = `${dir}/release.json`;
-    const { chunks: given, ...rest } = stored;
-    // Hostile or damaged: each list is checked by chunks.list, the object that holds them here.
-    const lists: Partial<Record<keyof ReleaseChunks, unknown>> =
-      typeof given === 'object' && given !== null ? given : {};
-    const files = chunks.list(file, '/chunks/files', lists.files, problems);
-    const levels = chunks.list(file, '/chunks/levels', lists.levels, problems);
-    const registry = chunks.list(file, '/chunks/registry', lists.registry, problems);
-    const site = chunks.list(file, '/chunks/site', lists.site, problems);
-    if (!files || !levels || !registry || !site) return undefined;
-    // Each list joined from its chunks when first read: most releases' are never read by `release`.
-    const record: ReleaseRecord = { ...rest, files: [], levels: [] };
-    joinedWhenRead(record, 'files', files);
-    joinedWhenRead(record, 'levels', levels);
-    const release: LedgerRelease = { record, site: { layout: 2, files: [] }, dir, storedRegistry: [] };
-    joinedWhenRead(release.site, 'files', site);
-    joinedWhenRead(release, 'storedRegistry', registry);
-    release.chunks = { files, levels, registry, site };
-    chunked.set(release, { levels, site });
-    return release;
-  }
-  const version: unknown = stored?.ledger_version;
-  if (stored && version !== 1) {
-    const message = `ledger_version ${String(version)} is not one this geoshelf reads; use a newer geoshelf`;
-    problems.push(ledgerProblem(`${dir}/release.json`, message));
+  const record = stored as Record<string, unknown>;
+  const format = record.ledger_version;
+  if (format !== 1 && format !== 2 && format !== 3) {
+    const message = `ledger_version ${JSON.stringify(format)} is not one this geoshelf reads; use a newer geoshelf`;
+    problems.push(ledgerProblem(file, message, '/ledger_version'));
     return undefined;
   }
-  const site = readJson<ReleaseSite>(root, `${dir}/site.json`, problems);
-  if (!existsSync(join(root, dir, 'registry.json'))) {
-    problems.push(ledgerProblem(`${dir}/registry.json`, 'missing from the ledger'));
+  const wrong = releaseHead(record);
+  if (wrong) {
+    const at = wrong.indexOf(': '); // "sequence: expected a whole number ≥ 1"
+    problems.push(ledgerProblem(file, wrong.slice(at + 2), `/${wrong.slice(0, at)}`));
+    return undefined;
   }
-  return stored && site ? { record: stored, site, dir, storedRegistry: undefined } : undefined;
+  return format === 1
+    ? readVersion1(root, dir, record, problems)
+    : readChunked(root, dir, record, chunks, problems);
+}
+
+/** ledger_version 2 and 3: release.json names the chunks of each list. */
+function readChunked(
+  root: string,
+  dir: string,
+  stored: Record<string, unknown>,
+  chunks: ChunkReader,
+  problems: Problem[],
+): LedgerRelease | undefined {
+  const file = `${dir}/release.json`;
+  const { chunks: given, ...head } = stored;
+  const lists = (typeof given === 'object' && given !== null ? given : {}) as Record<string, unknown>;
+  const read: Partial<Record<keyof ReleaseChunks, Chunk[]>> = {};
+  let whole = true; // every list is read, so that each damaged one is named
+  for (const [list, item] of LISTS) {
+    if (list === 'changes' && head.ledger_version === 2) continue; // changes.json, below
+    const got = chunks.list(file, `/chunks/${list}`, lists[list], [list, item], problems);
+    if (got) read[list] = got;
+    else whole = false;
+  }
+  if (!whole) return undefined;
+  const record = { ...head, files: [], levels: [] } as unknown as ReleaseRecord;
+  joinedWhenRead(record, 'files', read.files!);
+  joinedWhenRead(record, 'levels', read.levels!);
+  const release: LedgerRelease = {
+    record,
+    site: { layout: 2, files: [] },
+    dir,
+    changes: [],
+    storedRegistry: [],
+    chunks: read,
+  };
+  joinedWhenRead(release.site, 'files', read.site!);
+  joinedWhenRead(release, 'storedRegistry', read.registry!);
+  if (read.changes) joinedWhenRead(release, 'changes', read.changes);
+  else {
+    const changes = readChangesFile(root, dir, problems);
+    if (!changes) return undefined;
+    release.changes = changes;
+  }
+  return release;
+}
+
+/** ledger_version 1: the lists whole, in release.json, site.json and registry.json. */
+function readVersion1(
+  root: string,
+  dir: string,
+  record: Record<string, unknown>,
+  problems: Problem[],
+): LedgerRelease | undefined {
+  const file = `${dir}/release.json`;
+  for (const [list, item] of [
+    ['files', releasedFile],
+    ['levels', releasedLevel],
+  ] as const) {
+    const wrong = checkList(record[list], item);
+    if (wrong) {
+      problems.push(ledgerProblem(file, wrong, `/${list}`));
+      return undefined;
+    }
+  }
+  const site = readJson(root, `${dir}/site.json`, problems) as ReleaseSite | undefined;
+  if (site === undefined) return undefined;
+  const siteWrong =
+    typeof site !== 'object' || site === null
+      ? 'expected an object'
+      : (checkList(site.files, siteFile) ??
+        (site.layout === 2 || typeof site.base === 'string' ? undefined : 'base: expected a URL path'));
+  if (siteWrong) {
+    problems.push(ledgerProblem(`${dir}/site.json`, siteWrong));
+    return undefined;
+  }
+  const changes = readChangesFile(root, dir, problems);
+  if (!changes) return undefined;
+  const registry = readJson(root, `${dir}/registry.json`, problems);
+  if (registry === undefined) return undefined;
+  const registryWrong = checkList(registry, registryUnit);
+  if (registryWrong) {
+    problems.push(ledgerProblem(`${dir}/registry.json`, registryWrong));
+    return undefined;
+  }
+  const storedRegistry = registry as RegistryUnit[];
+  return { record: record as unknown as ReleaseRecord, site, dir, changes, storedRegistry };
+}
+
+/** Returns the feed of a release of ledger_version 1 or 2, from its changes.json, checked. */
+function readChangesFile(root: string, dir: string, problems: Problem[]): ReleaseChange[] | undefined {
+  const file = `${dir}/changes.json`;
+  const changes = readJson(root, file, problems);
+  if (changes === undefined) return undefined;
+  const wrong = checkList(changes, releaseChange);
+  if (wrong) {
+    problems.push(ledgerProblem(file, wrong));
+    return undefined;
+  }
+  return changes as ReleaseChange[];
+}
+
+/** Checks the numbering: 1, 2, 3… in sequence order, each release naming the one before as `previous`. */
+function checkOrder(releases: LedgerRelease[], problems: Problem[]): void {
+  releases.forEach((r, i) => {
+    const file = `${r.dir}/release.json`;
+    if (r.record.sequence !== i + 1) {
+      const message = `is release number ${r.record.sequence}, but the ledger's releases before it number ${i}: each release must be one more than the one before`;
+      problems.push(ledgerProblem(file, message, '/sequence'));
+    }
+    const before = i === 0 ? null : releases[i - 1]!.record.version;
+    if (r.record.previous !== before) {
+      const says = r.record.previous === null ? 'none' : `"${r.record.previous}"`;
+      const message = `names ${says} as its previous release, but the release before it is ${before === null ? 'none' : `"${before}"`}`;
+      problems.push(ledgerProblem(file, message, '/previous'));
+    }
+  });
+}
+
+/**
+ * Checks that every file the releases record (their levels, which the next
+ * release compares with, and every file they publish) is stored somewhere
+ * in the ledger. A chunk's files are looked up once, however many releases
+ * name it.
+ */
+function checkStored(ledger: Ledger): void {
+  const { objects } = ledger;
+  const lostLevels = (levels: readonly ReleasedLevel[]) =>
+    levels.flatMap((level) => level.files.filter((file) => !objects.has(file.sha256)));
+  const lostSite = (files: readonly ReleasedFile[]) => files.filter((file) => !objects.has(file.sha256));
+  for (const r of ledger.releases) {
+    const levels = r.chunks?.levels;
+    const site = r.chunks?.site;
+    const lost = [
+      ...(levels ? levels.flatMap((c) => c.derive('lost levels', lostLevels)) : lostLevels(r.record.levels)),
+      ...(site ? site.flatMap((c) => c.derive('lost site', lostSite)) : lostSite(r.site.files)),
+    ];
+    const first = lost[0];
+    if (first) {
+      const more = lost.length > 1 ? ` (and ${lost.length - 1} more)` : '';
+      const message = `the ledger lost ${first.path} as released (its bytes, sha256 ${first.sha256}, are in no release folder)${more}`;
+      ledger.problems.push(ledgerProblem(`${r.dir}/release.json`, message));
+    }
+  }
+}
+
+/** Returns the names in the folder `path`, none when it cannot be listed (a release that stored nothing of that kind). */
+function listing(path: string): string[] {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -279,198 +446,10 @@ function withLastSeen(version: string, stored: readonly RegistryUnit[]): Registr
   return units.sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
-/**
- * Checks the releases' numbering, and that every file they record is stored
- * somewhere in the ledger. A chunk's files are looked up once, however many
- * releases name it (`chunked`: the lists of ledger_version 2's releases).
- */
-function checkReleases(
-  releases: LedgerRelease[],
-  objects: Map<string, string>,
-  siteObjects: Map<string, string>,
-  chunked: Map<LedgerRelease, ChunkedLists>,
-  problems: Problem[],
-): void {
-  const lostLevels = (levels: readonly ReleasedLevel[]) =>
-    levels.flatMap((level, l) =>
-      level.files.flatMap((file, f) =>
-        objects.has(file.sha256) || siteObjects.has(file.sha256) ? [] : [{ file, l, f }],
-      ),
-    );
-  const lostSite = (files: readonly ReleasedFile[]) =>
-    files.flatMap((file, f) => (siteObjects.has(file.sha256) ? [] : [{ file, f }]));
-  releases.forEach((r, i) => {
-    if (r.record.sequence !== i + 1) {
-      problems.push(
-        ledgerProblem(`${r.dir}/release.json`, `is release number ${r.record.sequence}, expected ${i + 1}`),
-      );
-    }
-    const lists = chunked.get(r);
-    const lost = lists
-      ? lists.levels.flatMap((chunk) => chunk.derive('lost levels', lostLevels))
-      : lostLevels(r.record.levels);
-    for (const { file, l, f } of lost) {
-      const problem = ledgerProblem(
-        `${r.dir}/release.json`,
-        `the ledger lost ${file.path} as released (neither site/${file.sha256} nor ${objectName(file.sha256)} is in a release folder)`,
-      );
-      // Version 2 keeps the levels in chunks, where no pointer into release.json reaches; the path says which.
-      problems.push(lists ? problem : { ...problem, pointer: `/levels/${l}/files/${f}` });
-    }
-  });
-  for (const r of releases) {
-    const lists = chunked.get(r);
-    const lost = lists
-      ? lists.site.flatMap((chunk) => chunk.derive('lost site', lostSite))
-      : lostSite(r.site.files);
-    for (const { file, f } of lost) {
-      const problem = ledgerProblem(
-        `${r.dir}/${lists ? 'release.json' : 'site.json'}`,
-        `the ledger lost releases/${r.record.version}/${file.path} (site/${file.sha256} is in no release folder)`,
-      );
-      problems.push(lists ? problem : { ...problem, pointer: `/files/${f}` });
-    }
-  }
-}
+const registries = new WeakMap<LedgerRelease, RegistryUnit[]>(); // assembled once
 
-/** Returns the names in the folder `path`, none when it cannot be listed (a release that stored nothing of that kind). */
-function listing(path: string): string[] {
-  try {
-    return readdirSync(path);
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Gives `object` its property `key` as the items of `chunks` one after the
- * other, joined when first read and from then on a plain property.
- */
-function joinedWhenRead<O extends object>(object: O, key: keyof O & string, chunks: readonly Chunk[]): void {
-  const plain = (value: unknown) =>
-    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-  Object.defineProperty(object, key, {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      const items = ([] as unknown[]).concat(...chunks.map((c) => c.items));
-      plain(items);
-      return items;
-    },
-    set: plain,
-  });
-}
-
-/** A record chunk as read: its items, and what checks derived from them, each once however many releases name it. */
-class Chunk implements RecordChunk {
-  private derived = new Map<string, unknown>(); // what → its value
-
-  constructor(
-    readonly sha256: string,
-    readonly items: readonly unknown[],
-  ) {}
-
-  /** Returns `derive` of the items, derived once; `what` names the derivation. */
-  derive<T, R>(what: string, derive: (items: readonly T[]) => R): R {
-    if (!this.derived.has(what)) this.derived.set(what, derive(this.items as readonly T[]));
-    return this.derived.get(what) as R;
-  }
-}
-
-/**
- * Reads record chunks, each once however many releases name it (most name
- * the same ones), checking each against its sha256. Synchronously: a ledger
- * holds about a thousand small chunks, read several times faster so than
- * through the thread pool.
- */
-class ChunkReader {
-  private read = new Map<string, Chunk | string>(); // sha256 → the chunk, or what is wrong with it
-
-  constructor(
-    private root: string,
-    private stored: Map<string, string>,
-  ) {}
-
-  /**
-   * Returns the chunks of `shas` in order, or undefined
-   * (with a problem at `file`, `pointer`, into `problems`) when `shas` is not
-   * a list of sha256s or a chunk is lost or damaged (the first, by index).
-   */
-  list(file: string, pointer: string, shas: unknown, problems: Problem[]): Chunk[] | undefined {
-    const chunks: Chunk[] = [];
-    let lost: Problem | undefined;
-    let listed = Array.isArray(shas);
-    for (const [i, sha] of (listed ? (shas as unknown[]) : []).entries()) {
-      if (typeof sha !== 'string') {
-        listed = false;
-        break;
-      }
-      let got = this.read.get(sha);
-      if (got === undefined) {
-        // Not read yet: whether or not the ledger holds a chunk of that name (CHUNK_FILE), it must be a sha256.
-        if (!/^[0-9a-f]{64}$/.test(sha)) {
-          listed = false;
-          break;
-        }
-        got = this.load(sha);
-        this.read.set(sha, got);
-      }
-      if (typeof got === 'string') lost ??= { ...ledgerProblem(file, got), pointer: `${pointer}/${i}` };
-      else chunks.push(got);
-    }
-    if (!listed) {
-      problems.push({ ...ledgerProblem(file, 'expected a list of sha256s'), pointer });
-      return undefined;
-    }
-    if (lost) {
-      problems.push(lost);
-      return undefined;
-    }
-    return chunks;
-  }
-
-  private load(sha: string): Chunk | string {
-    const path = this.stored.get(sha);
-    if (!path) return `the ledger lost ${chunkName(sha)} (in no release folder)`;
-    const bytes = this.bytes(join(this.root, path));
-    if (sha256Bytes(bytes) !== sha) return `${path} is damaged: its sha256 is not its name`;
-    try {
-      const items = JSON.parse(bytes.toString('utf8')) as unknown;
-      return Array.isArray(items) ? new Chunk(sha, items) : `${path} is not a JSON array`;
-    } catch (error) {
-      return `${path} is not JSON: ${(error as Error).message}`;
-    }
-  }
-
-  private scratch = Buffer.allocUnsafe(1 << 16);
-
-  /** Returns the bytes of the file `path`, read into a buffer kept from one chunk to the next (valid until the next read). */
-  private bytes(path: string): Buffer {
-    const fd = openSync(path, 'r');
-    try {
-      let n = 0;
-      for (let got; (got = readSync(fd, this.scratch, n, this.scratch.length - n, null)) > 0;) {
-        n += got;
-        if (n === this.scratch.length) {
-          const larger = Buffer.allocUnsafe(2 * n);
-          this.scratch.copy(larger);
-          this.scratch = larger;
-        }
-      }
-      return this.scratch.subarray(0, n);
-    } finally {
-      closeSync(fd);
-    }
-  }
-}
-
-const registries = new WeakMap<LedgerRelease, RegistryUnit[]>(); // ledger_version 2's, once assembled
-
-/** Returns the unit registry of a release, sorted by ID. */
-export async function readRegistry(root: string, release: LedgerRelease): Promise<RegistryUnit[]> {
-  if (!release.storedRegistry) {
-    return readJson<RegistryUnit[]>(root, `${release.dir}/registry.json`, []) ?? [];
-  }
+/** Returns the unit registry of a release (every unit ID ever given, up to it), sorted by ID. */
+export function readRegistry(release: LedgerRelease): RegistryUnit[] {
   let registry = registries.get(release);
   if (!registry) {
     registry = withLastSeen(release.record.version, release.storedRegistry);
@@ -479,28 +458,27 @@ export async function readRegistry(root: string, release: LedgerRelease): Promis
   return registry;
 }
 
-/** The registry as a release publishes it (api/releases/VERSION/units.json): version 1's file as it is. */
-export async function registryText(root: string, release: LedgerRelease): Promise<string> {
-  if (!release.storedRegistry) return readFile(join(root, release.dir, 'registry.json'), 'utf8');
-  return `${JSON.stringify(await readRegistry(root, release), null, 1)}\n`;
-}
-
-function readJson<T>(root: string, file: string, problems: Problem[]): T | undefined {
+/** Returns the JSON in `file` (relative to `root`), or undefined with a problem when it is missing, too large or not JSON. */
+function readJson(root: string, file: string, problems: Problem[]): unknown {
   let text: string;
   try {
+    const info = statSync(join(root, file));
+    if (!info.isFile()) throw new Error('not a file');
+    if (info.size > MAX_RECORD_BYTES) {
+      problems.push(
+        ledgerProblem(file, `is ${info.size} bytes, more than a record can be (${MAX_RECORD_BYTES})`),
+      );
+      return undefined;
+    }
     text = readFileSync(join(root, file), 'utf8');
   } catch {
     problems.push(ledgerProblem(file, 'missing from the ledger'));
     return undefined;
   }
   try {
-    return JSON.parse(text) as T;
+    return JSON.parse(text) as unknown;
   } catch (error) {
     problems.push(ledgerProblem(file, `not JSON: ${(error as Error).message}`));
     return undefined;
   }
-}
-
-function ledgerProblem(file: string, message: string): Problem {
-  return problem(file, message, { rule: 'ledger' });
 }

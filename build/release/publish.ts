@@ -1,34 +1,34 @@
 // What `build` publishes from the release ledger: every recorded release's
 // files under releases/VERSION/, exactly the bytes stored when it was made
-// (linked from the ledger, never rebuilt; templates get the URL path of the
-// release's folder under this build's base, build/release/site-files.ts), dist/api/releases.json with each
-// release's counts, one changes file and one unit registry per release, and
+// (unpacked from the ledger and checked against their sha256 as they are:
+// never rebuilt, never linked to the ledger; templates get the URL path of
+// the release's folder under this build's base, build/release/site-files.ts),
+// api/releases.json with each release's counts, each release's feed
+// (api/releases/VERSION/changes.json), the unit registry as of the latest
+// release (api/releases/units.json: one document, not one per release), and
 // whether the root is the last release or has changes not yet released.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import {
-  API_VERSION,
-  type ApiReleases,
-  type ApiReleaseStatus,
-  type ReleaseChange,
-} from '../core/shared/api.ts';
 import type { ReleaseFeed } from '../core/release-feed.ts';
+import { UserError } from '../core/errors.ts';
 import { fileUrl } from '../core/dist-paths.ts';
 import { problem, type Problem } from '../core/problem.ts';
+import { API_VERSION, type ApiReleases, type ApiReleaseStatus } from '../core/shared/api.ts';
+import type { StoredFile } from '../output/write-dist.ts';
+import { ledgerProblem } from './ledger-chunks.ts';
 import { sameFiles } from './files.ts';
-import { readRegistry, registryText, type Ledger, type ReleasedFile } from './ledger.ts';
+import { readRegistry, type Ledger, type ReleasedFile } from './ledger.ts';
+import { copyObjectTo, DamagedObject, readObject } from './object-store.ts';
 import { publishedTemplate } from './site-files.ts';
 
 export interface PublishedReleases {
   status: ApiReleaseStatus;
-  feeds: ReleaseFeed[]; // newest first, for the "What changed" pages
-  generated: Map<string, string>; // dist path → text, e.g. "api/releases.json"
-  built: Map<string, string>; // dist path → the ledger's stored file (absolute), e.g. "releases/1.0.0/index.html"
+  feeds: ReleaseFeed[]; // newest first, for the "What changed" pages and the histories
+  generated: Map<string, string>; // dist path → text, e.g. "api/releases.json", or a release's template
+  stored: Map<string, StoredFile>; // dist path → the ledger's stored file, e.g. "releases/1.0.0/earth/CHL/index.html"
 }
 
 /** Returns whether the root's files are those of the last release. */
-export function releaseStatus(ledger: Ledger, current: ReleasedFile[]): ApiReleaseStatus {
+export function releaseStatus(ledger: Ledger, current: readonly ReleasedFile[]): ApiReleaseStatus {
   const latest = ledger.releases.at(-1);
   const same = latest !== undefined && sameFiles(latest.record.files, current);
   return {
@@ -36,6 +36,16 @@ export function releaseStatus(ledger: Ledger, current: ReleasedFile[]): ApiRelea
     latest: latest?.record.version ?? null,
     unreleased_changes: !same,
   };
+}
+
+/** Turns a damaged ledger object into the ledger's one-line problem. */
+async function checked<T>(file: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof DamagedObject) throw new UserError(ledgerProblem(file, error.message));
+    throw error;
+  }
 }
 
 /** Returns the dist files of every release in `ledger` (which has no problems), and the releases API. */
@@ -46,49 +56,50 @@ export async function publishReleases(
   status: ApiReleaseStatus,
 ): Promise<PublishedReleases> {
   const generated = new Map<string, string>();
-  const feeds: ReleaseFeed[] = [];
-  const built = new Map<string, string>();
-  for (const { record, site } of ledger.releases) {
+  const stored = new Map<string, StoredFile>();
+  for (const { record, site, dir } of ledger.releases) {
     const folder = `releases/${record.version}/`;
+    const where = `${dir}/release.json`;
     for (const file of site.files) {
-      const stored = join(root, ledger.siteObjects.get(file.sha256)!);
+      const object = ledger.objects.get(file.sha256)!; // readLedger checked every file is stored
       if (site.layout === 2 && 'template' in file && file.template) {
-        const text = await readFile(stored, 'utf8');
+        const text = (await checked(where, () => readObject(root, file.sha256, object))).toString('utf8');
         generated.set(folder + file.path, publishedTemplate(text, fileUrl(base, folder), record.version));
-      } else built.set(folder + file.path, stored);
+      } else {
+        const { sha256, bytes } = file;
+        const unpack = (dest: string) => checked(where, () => copyObjectTo(root, sha256, object, dest));
+        stored.set(folder + file.path, { sha256, bytes, unpack });
+      }
     }
   }
+  const latest = ledger.releases.at(-1);
+  const registry = latest ? readRegistry(latest) : [];
+  const units = new Map(registry.map((u) => [u.id, u]));
   const api: ApiReleases = {
     api_version: API_VERSION,
     current: status,
+    units_url: latest ? fileUrl(base, 'api/releases/units.json') : null,
     releases: [],
   };
-  for (const release of [...ledger.releases].reverse()) {
-    const { record, dir } = release;
+  if (latest) generated.set('api/releases/units.json', `${JSON.stringify(registry, null, 1)}\n`);
+  const feeds: ReleaseFeed[] = [];
+  for (const { record, changes } of [...ledger.releases].reverse()) {
     const v = record.version;
-    // The feed as the ledger holds it, and the registry as it was written: neither changes later.
-    const changes = await readFile(join(root, dir, 'changes.json'), 'utf8');
-    const registry = await registryText(root, release);
-    generated.set(`api/releases/${v}/changes.json`, changes);
-    generated.set(`api/releases/${v}/units.json`, registry);
-    feeds.push({
-      version: v,
-      previous: record.previous,
-      changes: JSON.parse(changes) as ReleaseChange[],
-      units: new Map((await readRegistry(root, release)).map((u) => [u.id, u])),
-    });
+    generated.set(`api/releases/${v}/changes.json`, `${JSON.stringify(changes, null, 1)}\n`);
+    const countries = new Set(record.levels.map((l) => l.country));
+    feeds.push({ version: v, previous: record.previous, changes, units, countries });
     api.releases.push({
       version: v,
       sequence: record.sequence,
       previous: record.previous,
+      date: record.date ?? null,
       url: fileUrl(base, `releases/${v}/`),
       changes_url: fileUrl(base, `api/releases/${v}/changes.json`),
-      units_url: fileUrl(base, `api/releases/${v}/units.json`),
       counts: { files: record.files.length, units: record.counts.units, changes: record.counts.changes },
     });
   }
   generated.set('api/releases.json', `${JSON.stringify(api, null, 1)}\n`);
-  return { status, feeds, generated, built };
+  return { status, feeds, generated, stored };
 }
 
 /**
@@ -112,6 +123,12 @@ export function releaseBaseProblems(ledger: Ledger, base: string): Problem[] {
 /** Returns a hash of the ledger's records: a new release makes the previous build out of date. */
 export function ledgerFingerprint(ledger: Ledger): string {
   const hash = createHash('sha256');
-  for (const r of ledger.releases) hash.update(JSON.stringify([r.record, r.site.files.length]));
+  for (const r of ledger.releases) {
+    const { files, levels, ...head } = r.record;
+    const chunks = r.chunks
+      ? Object.values(r.chunks).map((list) => list?.map((c) => c.sha256))
+      : [files, levels];
+    hash.update(JSON.stringify([head, chunks, r.site.files.length]));
+  }
   return hash.digest('hex');
 }

@@ -10,13 +10,10 @@ import { hash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 
-/** The chunk file of a sha256, relative to the release folder that first wrote it. */
+/** The chunk file of a sha256 as this version writes it (brotli-compressed), relative to the release folder that first wrote it. */
 export function chunkName(sha256: string): string {
-  return `records/${sha256}.json`;
+  return `records/${sha256}.json.br`;
 }
-
-/** The pattern of a chunk's file name in records/; group 1 is its sha256. */
-export const CHUNK_FILE = /^([0-9a-f]{64})\.json$/;
 
 /** A record chunk as the ledger holds it: the items of records/SHA256.json. */
 export interface RecordChunk {
@@ -126,7 +123,12 @@ export function sameJson(made: unknown, read: unknown): boolean {
 }
 
 /** The lists of a release's record, each cut into chunks. */
-export type RecordList = 'files' | 'levels' | 'registry' | 'site';
+export type RecordList = 'files' | 'levels' | 'registry' | 'site' | 'changes';
+
+/** Returns an empty set of made chunks for each list. */
+export function noMadeChunks(): MadeChunks {
+  return { files: new Set(), levels: new Set(), registry: new Set(), site: new Set(), changes: new Set() };
+}
 
 /** The chunks this code cut and wrote for each list (a cache, e.g. .cache/geoshelf/release-chunks.json). */
 export type MadeChunks = Record<RecordList, Set<string>>;
@@ -138,14 +140,14 @@ export type MadeChunks = Record<RecordList, Set<string>>;
  * a chunk is a fact about its content, which its name fixes.
  */
 export async function readMadeChunks(file: string, code: string | undefined): Promise<MadeChunks> {
-  const made: MadeChunks = { files: new Set(), levels: new Set(), registry: new Set(), site: new Set() };
+  const made = noMadeChunks();
   try {
     const saved = JSON.parse(await readFile(file, 'utf8')) as {
       version?: unknown;
       code?: unknown;
       lists?: unknown;
     } | null;
-    if (code === undefined || saved?.version !== 2 || saved.code !== code) return made;
+    if (code === undefined || saved?.version !== 3 || saved.code !== code) return made;
     const lists = (typeof saved.lists === 'object' && saved.lists !== null ? saved.lists : {}) as Record<
       string,
       unknown
@@ -163,5 +165,5 @@ export async function readMadeChunks(file: string, code: string | undefined): Pr
 /** Writes the made-chunks file: the chunks the code `code` cut and wrote (or found so) for each list. */
 export async function saveMadeChunks(file: string, code: string, made: MadeChunks): Promise<void> {
   const lists = Object.fromEntries(Object.entries(made).map(([list, shas]) => [list, [...shas]]));
-  await writeFileAtomic(file, JSON.stringify({ version: 2, code, lists }));
+  await writeFileAtomic(file, JSON.stringify({ version: 3, code, lists }));
 }

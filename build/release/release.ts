@@ -1,491 +1,300 @@
-// Wires `geoshelf release VERSION` together: validate → identify units →
-// build the catalogue as this release publishes it (options.buildSite) → record it in
-// the ledger (build/release/ledger.ts). Units keep the IDs of the
-// previous release where they are the same place (build/identity/); a country
-// whose files are all unchanged keeps its units as they were, unread. The new
-// release folder is written aside and moved into data/releases/ by one
-// rename, so a release that fails or is killed leaves the ledger as it was.
+// `geoshelf release VERSION`, as plain steps: validate (and read the ledger)
+// → refuse what must not be recorded → identify every unit and write the
+// feed (identify.ts) → plan the catalogue as this release publishes it
+// (build/catalogue/plan.ts, for BASE_MARK and VERSION_MARK) → store it
+// (store.ts) and the records (record-writer.ts) in a staged folder → commit
+// it into data/releases/ by one rename. A release that fails or is killed
+// before the rename leaves the ledger as it was; the root's lock keeps a
+// second run from writing at the same time.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
-import type { Dataset, Level } from '../core/shared/manifest.ts';
+import { planCatalogue } from '../catalogue/plan.ts';
+import { codeVersion } from '../core/compiled.ts';
 import { cacheDir } from '../core/files.ts';
+import { withLock } from '../core/lock.ts';
+import { runAll } from '../core/slots.ts';
 import { problem, type Problem } from '../core/problem.ts';
-import { CODE_KEYS, NAME_KEYS, PARENT_KEYS } from '../identity/keys.ts';
-import { readGzippedLevelUnits, readLevelUnits } from '../identity/level.ts';
-import { identifyCountry, retire, type LevelVintage, type PreviousLevel } from '../identity/registry.ts';
+import type { ReleaseChange } from '../core/shared/api.ts';
+import { GeometryChecker } from '../geometry/cache.ts';
+import { NestingChecker } from '../identity/nesting-cache.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../identity/thresholds.ts';
-import {
-  validateManifests,
-  type LoadedManifest,
-  type Validation,
-  type ValidateOptions,
-} from '../manifest/validate.ts';
+import { currentLevelFiles, unitIdsOf } from '../identity/unit-ids.ts';
+import { compareManifests } from '../manifest/summary.ts';
+import { PreviewChecker } from '../manifest/preview-cache.ts';
+import { validateManifests, type CheckedManifestFile, type ValidateOptions } from '../manifest/validate.ts';
+import { MeasurementCache } from '../measure/cache.ts';
 import { releasedFiles, sameFiles } from './files.ts';
-import { currentLevelFiles, unitIdsOf, type UnitIds } from '../identity/unit-ids.ts';
+import { identify, type Made } from './identify.ts';
 import {
-  LEDGER_DIR,
   BASE_MARK,
-  VERSION_MARK,
+  LEDGER_DIR,
+  LEDGER_VERSION,
   readLedger,
-  readRegistry,
+  VERSION_MARK,
   type Ledger,
-  type LedgerRelease,
   type ReleasedFile,
-  type ReleasedLevel,
   type ReleaseRecord,
-  type SiteFile,
   type StoredReleaseIndex,
 } from './ledger.ts';
-import {
-  chunkText,
-  cutChunksKnowing,
-  readMadeChunks,
-  saveMadeChunks,
-  sha256Text,
-  type MadeChunks,
-  type RecordChunk,
-  type RecordList,
-} from './record-chunks.ts';
-import { codeVersion } from '../core/compiled.ts';
+import { readMadeChunks, saveMadeChunks } from './record-chunks.ts';
+import { RecordWriter, writeRecords } from './record-writer.ts';
 import { heldMark } from './site-files.ts';
-import { storePlan } from './site-store.ts';
-import type { DistPlan, WriteStats } from '../output/write-dist.ts';
+import { storePlan } from './store.ts';
+import { compareVersions } from './versions.ts';
 
-export interface ReleaseOptions extends Pick<ValidateOptions, 'measurer' | 'geometry' | 'nesting'> {
+export interface ReleaseOptions extends Pick<ValidateOptions, 'geometry' | 'nesting' | 'previews'> {
+  measurer?: MeasurementCache; // default: the root's (saved after)
   thresholds?: Thresholds;
   codeKey?: string; // the property holding each unit's code, when not shapeISO and the like
-  /**
-   * Builds the catalogue as this release publishes it: build/build.ts's
-   * buildCatalogue with `site` (for BASE_MARK and VERSION_MARK, its files
-   * handed to `site.writeSite`, which stores them in the ledger), and, when
-   * the caller has the measurer it gave this stage, `validated` with it, so
-   * that the build does not validate again. Passed in by the CLI, since
-   * build publishes the ledger this stage writes.
-   */
-  buildSite: (
-    site: ReleaseSiteBuild,
-    validated: Validation,
-  ) => Promise<{ ok: true } | { ok: false; problems: Problem[] }>;
+  allowEmpty?: boolean; // record a release with no change since the latest
+  date?: string; // the day it is recorded, e.g. "2026-11-27"; default today (UTC)
+  tiles?: boolean; // false: no map tiles (tests that do not look at them)
+  onProgress?: (stage: string, done?: number, total?: number) => void;
   /** For tests: called once the new release folder is complete, before it is moved into the ledger. */
   beforeCommit?: (staged: string) => Promise<void> | void;
-}
-
-/** The options of the build of a release's catalogue (build/build.ts's BuildOptions, but `root`). */
-export interface ReleaseSiteBuild {
-  releases: false;
-  base: string;
-  releaseOf: string;
-  unitIds: UnitIds;
-  writeSite: (plan: DistPlan) => Promise<WriteStats>;
 }
 
 export type ReleaseOutcome =
   | { status: 'refused'; problems: Problem[] }
   | { status: 'unchanged'; problems: Problem[]; record: ReleaseRecord } // the same version with the same content
-  | { status: 'recorded'; problems: Problem[]; record: ReleaseRecord; changes: ReleaseChange[] };
-
-/** Properties that never count as an `attributes` change: names, codes, parents and per-build identifiers. */
-const IDENTIFYING = ['shapeID', 'parentID', 'id'];
+  | {
+      status: 'recorded';
+      problems: Problem[];
+      record: ReleaseRecord;
+      changes: ReleaseChange[];
+      filesRead: number; // GeoJSON files the catalogue's plan read (to draw maps, cut tiles); validate's are apart
+    };
 
 /**
  * Records the data under `root` as release `version` (checked by the
- * caller against VERSION_RULE). Refuses when validate finds errors, when the
- * ledger is damaged, or when `version` is recorded with other files;
- * recording the same files again changes nothing.
+ * caller against VERSION_RULE), holding the root's lock. Refuses when
+ * validate finds errors, the ledger is damaged, `version` is recorded with
+ * other files or does not come after the latest release, nothing changed
+ * (unless `allowEmpty`), or text from the data holds a release's marks;
+ * recording the same files again as the same version changes nothing.
  */
-export async function makeRelease(
+export function makeRelease(
   root: string,
   version: string,
-  options: ReleaseOptions,
+  options: ReleaseOptions = {},
 ): Promise<ReleaseOutcome> {
-  const { measurer, geometry, nesting } = options;
-  // Both at once: each waits on many small reads. A damaged ledger is still said first.
-  const [ledger, validated] = await Promise.all([
-    readLedger(root),
-    validateManifests(root, { measurer, geometry, nesting }),
-  ]);
-  if (ledger.problems.length) return { status: 'refused', problems: ledger.problems };
-  const errors = validated.problems.filter((p) => p.severity === 'error');
-  if (errors.length) return { status: 'refused', problems: validated.problems };
+  return withLock(root, `release ${version}`, () => release(root, version, options));
+}
+
+async function release(root: string, version: string, options: ReleaseOptions): Promise<ReleaseOutcome> {
+  const measurer = options.measurer ?? MeasurementCache.forRoot(root);
+  const geometry = options.geometry ?? GeometryChecker.forRoot(root);
+  const nesting = options.nesting ?? NestingChecker.forRoot(root, { codeKey: options.codeKey });
+  const previews = options.previews ?? PreviewChecker.forRoot(root);
+  const ledger = readLedger(root);
+  // A preview that no longer matches its data is an error here: a release would freeze it.
+  const validated = await validateManifests(root, {
+    measurer,
+    geometry,
+    nesting,
+    previews,
+    previewsMustMatch: true,
+  });
+  if (!options.measurer) await measurer.save();
+  if (options.geometry === undefined) await (geometry as GeometryChecker).save();
+  if (options.nesting === undefined) await (nesting as NestingChecker).save();
+  if (options.previews === undefined) await (previews as PreviewChecker).save();
+  // A damaged ledger is said alone: nothing can be recorded on it, whatever the data.
+  if (ledger.problems.length)
+    return { status: 'refused', problems: [...ledger.warnings, ...ledger.problems] };
+  const warnings = [...ledger.warnings, ...validated.problems];
+  if (!validated.ok) return { status: 'refused', problems: warnings };
   const manifests = [...validated.manifests].sort((a, b) => (a.file < b.file ? -1 : 1));
-  const files = await releasedFiles(root, manifests);
+  const files = releasedFiles(manifests);
+  const refusal = refusalOf(version, ledger, manifests, files, options);
+  if (refusal) {
+    if (refusal.status === 'refused') refusal.problems.unshift(...warnings);
+    else refusal.problems.push(...warnings);
+    return refusal;
+  }
+  const marked = await dataMarks(root, files, ledger);
+  if (marked.length) return { status: 'refused', problems: [...warnings, ...marked] };
+  options.onProgress?.('identifying units');
+  const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
+  const date = options.date ?? new Date().toISOString().slice(0, 10);
+  const made = await identify({
+    root,
+    version,
+    date,
+    manifests,
+    files,
+    ledger,
+    thresholds,
+    codeKey: options.codeKey,
+  });
+  const ids = unitIdsOf(version, made.record.levels, currentLevelFiles(manifests.map((m) => m.manifest)));
+  const planned = await planCatalogue({
+    root,
+    base: BASE_MARK, // built for the marks: the same bytes in every release until they change
+    manifests: [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest)),
+    geometry: validated.geometry,
+    measurer,
+    release: { release: VERSION_MARK, latest: VERSION_MARK, unreleased_changes: false },
+    frozen: true,
+    unitIds: ids,
+    tiles: options.tiles ?? true,
+    onProgress: options.onProgress ?? (() => {}),
+  });
+  const committed = await commit(root, ledger, made, planned.plan, options);
+  if (committed.length) return { status: 'refused', problems: [...warnings, ...committed] };
+  return {
+    status: 'recorded',
+    problems: warnings,
+    record: made.record,
+    changes: made.changes,
+    filesRead: planned.filesRead,
+  };
+}
+
+/** Returns why `version` of these files must not be recorded (or that it already is), or undefined. */
+function refusalOf(
+  version: string,
+  ledger: Ledger,
+  manifests: CheckedManifestFile[],
+  files: ReturnType<typeof releasedFiles>,
+  options: ReleaseOptions,
+): ReleaseOutcome | undefined {
+  const refuse = (file: string, message: string, rule: Problem['rule']): ReleaseOutcome => ({
+    status: 'refused',
+    problems: [problem(file, message, { rule })],
+  });
   const existing = ledger.releases.find((r) => r.record.version === version);
   if (existing) {
-    if (sameFiles(existing.record.files, files)) {
-      return { status: 'unchanged', problems: validated.problems, record: existing.record };
-    }
-    const file = `${existing.dir}/release.json`;
-    const message = `release ${version} is already recorded with other files; choose a new version`;
-    return {
-      status: 'refused',
-      problems: [...validated.problems, problem(file, message, { rule: 'release-exists' })],
-    };
+    if (sameFiles(existing.record.files, files))
+      return { status: 'unchanged', problems: [], record: existing.record };
+    return refuse(
+      `${existing.dir}/release.json`,
+      `release ${version} is already recorded with other files; choose a new version`,
+      'release-exists',
+    );
   }
-  const marked = await markProblems(root, files, ledger.releases.at(-1));
-  if (marked.length) return { status: 'refused', problems: [...validated.problems, ...marked] };
-  const made = await identify(root, version, manifests, files, ledger, options);
-  const ids = unitIdsOf(version, made.record.levels, currentLevelFiles(manifests.map((m) => m.manifest)));
-  const committed = await commit(root, ledger, made, ids, validated, options);
-  if (committed.problems) return { status: 'refused', problems: committed.problems };
-  return { status: 'recorded', problems: validated.problems, record: made.record, changes: made.changes };
-}
-
-/** The files of one level, in feature order: its file, or its parts one after the other. */
-function levelFiles(d: Dataset): { path: string; sha256: string }[] {
-  if (d.path) return [{ path: d.path, sha256: d.sha256! }];
-  return (d.parts ?? []).map((p) => ({ path: p.path, sha256: p.sha256 }));
-}
-
-interface Made {
-  record: ReleaseRecord;
-  registry: RegistryUnit[];
-  changes: ReleaseChange[];
-}
-
-/** Gives every unit its ID and finds every change since the previous release. */
-async function identify(
-  root: string,
-  version: string,
-  manifests: LoadedManifest[],
-  files: ReleasedFile[],
-  ledger: Ledger,
-  options: ReleaseOptions,
-): Promise<Made> {
-  const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
-  const codeKey = options.codeKey;
-  const previous: LedgerRelease | undefined = ledger.releases.at(-1);
-  // Copies: the ledger's units are shared by the releases that name the same chunk. Shallow:
-  // identification sets a unit's fields, and replaces its lists (build/identity/registry.ts).
-  const registry = new Map<string, RegistryUnit>(
-    (previous ? await readRegistry(root, previous) : []).map((u) => [u.id, { ...u }]),
-  );
-  const before = new Map<string, ReleasedLevel[]>(); // by country
-  for (const level of previous?.record.levels ?? []) {
-    const key = `${level.body}/${level.country}`;
-    before.set(key, [...(before.get(key) ?? []), level]);
+  if (manifests.length === 0) {
+    return refuse(
+      'data',
+      'holds no manifest (data/{body}/{ISO3}/manifest.json): a release needs at least one country',
+      'release-empty',
+    );
   }
-  const ignored = new Set([
-    ...NAME_KEYS,
-    ...CODE_KEYS,
-    ...PARENT_KEYS,
-    ...IDENTIFYING,
-    ...(codeKey ? [codeKey] : []),
-  ]);
-  const levels: ReleasedLevel[] = [];
-  const changes: ReleaseChange[] = [];
-  const seen = new Set<string>(); // countries of this release
-  for (const { manifest } of manifests) {
-    const key = `${manifest.body}/${manifest.iso_a3}`;
-    seen.add(key);
-    const datasets = manifest.datasets.filter((d) => d.level !== 'QUAD');
-    const now = datasets.map((d) => ({ level: d.level, files: levelFiles(d) }));
-    const old = before.get(key) ?? [];
-    const unchanged =
-      previous?.record.code_key === (codeKey ?? null) &&
-      old.length === now.length &&
-      now.every((n, i) => old[i]!.level === n.level && sameLevelFiles(old[i]!.files, n.files));
-    if (unchanged) {
-      // Nothing to read: the same units, seen once more.
-      for (const level of old) {
-        for (const id of level.ids) registry.get(id)!.last_seen = version;
-        levels.push(level);
-      }
-      continue;
-    }
-    const vintages: LevelVintage[] = [];
-    for (const n of now) {
-      const units = [];
-      const places = [];
-      for (const file of n.files) {
-        const read = await readLevelUnits([join(root, file.path)], codeKey);
-        units.push(...read);
-        places.push(...read.map((_, feature) => ({ file: file.path, feature })));
-      }
-      vintages.push({ level: n.level, units, places });
-    }
-    const previousLevels = new Map<Level, PreviousLevel>();
-    for (const level of old) {
-      if (!now.some((n) => n.level === level.level)) continue;
-      const units = [];
-      for (const file of level.files) {
-        // Layout 2 stores it among the site's files; layout 1 gzipped in objects/.
-        const stored = ledger.siteObjects.get(file.sha256);
-        units.push(
-          ...(stored
-            ? await readLevelUnits([join(root, stored)], codeKey)
-            : await readGzippedLevelUnits(join(root, ledger.objects.get(file.sha256)!), codeKey)),
-        );
-      }
-      previousLevels.set(level.level, { units, ids: level.ids });
-    }
-    const found = identifyCountry({
-      country: manifest.iso_a3,
-      version,
-      levels: vintages,
-      previous: previousLevels,
-      registry,
-      thresholds,
-      ignored,
-    });
-    changes.push(...found.changes);
-    // Levels that are gone: their units are removed.
-    for (const level of old) {
-      if (!now.some((n) => n.level === level.level)) changes.push(...removeLevel(level, registry));
-    }
-    for (const n of now) {
-      levels.push({
-        body: manifest.body,
-        country: manifest.iso_a3,
-        level: n.level,
-        files: n.files,
-        ids: found.units.filter((u) => u.level === n.level).map((u) => u.id),
-      });
-    }
+  const latest = ledger.releases.at(-1)?.record;
+  if (latest && compareVersions(version, latest.version) <= 0) {
+    const message = `release ${version} does not come after the latest release, ${latest.version}: versions must increase (docs/releases.md#versions)`;
+    return refuse(`${LEDGER_DIR}/${latest.version}/release.json`, message, 'release-order');
   }
-  for (const [key, old] of before)
-    if (!seen.has(key)) for (const level of old) changes.push(...removeLevel(level, registry));
-  const counts: ReleaseRecord['counts'] = {
-    units: levels.reduce((n, l) => n + l.ids.length, 0),
-    changes: {},
-  };
-  for (const c of changes) counts.changes[c.type] = (counts.changes[c.type] ?? 0) + 1;
-  const record: ReleaseRecord = {
-    ledger_version: 2,
-    version,
-    sequence: (previous?.record.sequence ?? 0) + 1,
-    previous: previous?.record.version ?? null,
-    code_key: codeKey ?? null,
-    thresholds,
-    files,
-    levels,
-    counts,
-  };
-  const sorted = [...registry.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
-  return { record, registry: sorted, changes };
-}
-
-function sameLevelFiles(
-  a: { path: string; sha256: string }[],
-  b: { path: string; sha256: string }[],
-): boolean {
-  return a.length === b.length && a.every((f, i) => f.path === b[i]!.path && f.sha256 === b[i]!.sha256);
-}
-
-/** Retires every unit of a level that is no longer released, and returns their `removed` changes. */
-function removeLevel(level: ReleasedLevel, registry: Map<string, RegistryUnit>): ReleaseChange[] {
-  return level.ids.map((id) => {
-    const entry = registry.get(id)!;
-    retire(entry);
-    return {
-      type: 'removed',
-      country: level.country,
-      level: level.level,
-      id,
-      code: entry.code,
-      name: entry.name,
-    };
-  });
+  if (
+    latest &&
+    !options.allowEmpty &&
+    latest.code_key === (options.codeKey ?? null) &&
+    sameFiles(latest.files, files)
+  ) {
+    const message = `nothing changed since release ${latest.version}: release ${version} would hold the same files (--allow-empty records it anyway)`;
+    return refuse(`${LEDGER_DIR}/${latest.version}/release.json`, message, 'release-empty');
+  }
+  const marked = manifests.flatMap((m) => marksIn(m.file, m.manifest, ''));
+  return marked.length ? { status: 'refused', problems: marked } : undefined;
 }
 
 /**
- * Writes the release folder aside (under the root's cache): its records and
- * the catalogue as this release publishes it, built once, now, for
- * BASE_MARK and stored base-independent (build/release/site-files.ts), each
- * file once across releases by sha256. Level files are published files, so
- * they are stored there once too, as the next release reads them. The
- * records are chunks, each also stored once (record-chunks.ts). Then moves
- * the folder into the ledger by one rename: until then the ledger is as it was.
+ * Returns a problem for each released file holding a mark as it is written
+ * (the raw bytes; a mark behind JSON escapes is found in the pages that show
+ * it, build/release/store.ts), naming the file. Files the previous release
+ * recorded were checked then.
+ */
+async function dataMarks(root: string, files: ReleasedFile[], ledger: Ledger): Promise<Problem[]> {
+  const checked = new Set(ledger.releases.at(-1)?.record.files.map((f) => f.sha256));
+  const problems: Problem[] = [];
+  await runAll(
+    files.filter((f) => !checked.has(f.sha256)),
+    4,
+    async (file) => {
+      const mark = heldMark(await readFile(join(root, file.path)));
+      if (!mark) return;
+      const what = mark === BASE_MARK ? 'its own URL' : 'its version';
+      const message = `holds "${mark}", which a release reserves for ${what}; change that text`;
+      problems.push(problem(file.path, message, { rule: 'release-base-mark' }));
+    },
+  );
+  return problems.sort((a, b) => (a.file < b.file ? -1 : 1));
+}
+
+/**
+ * Returns a problem for each string of a manifest (as parsed: JSON escapes
+ * read) that holds a mark a release reserves: its text reaches the pages
+ * that `build` rewrites (the front page names every country).
+ */
+function marksIn(file: string, value: unknown, pointer: string): Problem[] {
+  if (typeof value === 'string') {
+    const mark = heldMark(value);
+    if (!mark) return [];
+    const what = mark === BASE_MARK ? 'its own URL' : 'its version';
+    const message = `holds "${mark}", which a release reserves for ${what}; change that text`;
+    return [{ ...problem(file, message, { rule: 'release-base-mark' }), pointer }];
+  }
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, v]) =>
+    marksIn(file, v, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`),
+  );
+}
+
+/**
+ * Writes the release folder aside (under the root's cache): the catalogue
+ * as this release publishes it, each file stored once across releases by
+ * sha256 (level files among them, which the next release compares with),
+ * and the records. Then moves the folder into the ledger by one rename:
+ * until then the ledger is as it was. Returns the problems that stopped it.
  */
 async function commit(
   root: string,
   ledger: Ledger,
   made: Made,
-  ids: UnitIds,
-  validated: Validation,
+  plan: Parameters<typeof storePlan>[1],
   options: ReleaseOptions,
-): Promise<{ problems?: Problem[] }> {
+): Promise<Problem[]> {
   const stagingRoot = join(cacheDir(root), 'release-staging');
-  await rm(stagingRoot, { recursive: true, force: true }); // what a killed release left
+  await rm(stagingRoot, { recursive: true, force: true }); // what a killed release left (the lock is ours)
   const staged = join(stagingRoot, randomBytes(4).toString('hex'));
   const version = made.record.version;
-  // Where releases before this version built their catalogue as a tree: no longer needed.
-  await rm(join(cacheDir(root), 'release-site'), { recursive: true, force: true });
-  await rm(join(cacheDir(root), 'release-site.stamps.json'), { force: true });
   try {
-    await mkdir(join(staged, 'site'), { recursive: true });
-    const stored = new Set(ledger.siteObjects.keys());
-    let site: SiteFile[] | undefined;
-    const build: ReleaseSiteBuild = {
-      releases: false,
-      // Built for the marks, not this release's base and version, so that its files are the same bytes in every release until they change.
-      base: BASE_MARK,
-      releaseOf: VERSION_MARK,
-      unitIds: ids,
-      // Stored as the build makes them, never written out as a tree (a data or built file unchanged since the last release is not read).
-      writeSite: async (plan: DistPlan) => {
-        const kept = await storePlan(
-          root,
-          plan,
-          join(staged, 'site'),
-          stored,
-          join(cacheDir(root), 'release-stamps.json'),
-        );
-        site = kept.files;
-        return kept.stats;
-      },
-    };
-    const built = await options.buildSite(build, validated);
-    if (!built.ok) return { problems: built.problems };
-    if (!site) throw new Error(`the catalogue of release ${version} was built without storing its files`);
-    await writeFile(join(staged, 'changes.json'), `${JSON.stringify(made.changes, null, 1)}\n`);
+    await mkdir(join(staged, 'objects'), { recursive: true });
+    options.onProgress?.('storing the release');
+    const stored = new Set(ledger.objects.keys());
+    const site = await storePlan(
+      root,
+      plan,
+      join(staged, 'objects'),
+      stored,
+      join(cacheDir(root), 'release-stamps.json'),
+    );
+    if (site.problems.length) return site.problems;
     // Every level file is published as it is; one that was not would be lost to the next release.
     const unstored = made.record.levels.flatMap((l) => l.files).find((f) => !stored.has(f.sha256));
     if (unstored) throw new Error(`${unstored.path} is not among the files release ${version} publishes`);
     const madeFile = join(cacheDir(root), 'release-chunks.json');
     const code = codeVersion();
-    const records = new RecordWriter(
+    const writer = new RecordWriter(
       join(staged, 'records'),
       new Set(ledger.records.keys()),
       await readMadeChunks(madeFile, code),
     );
-    const before = ledger.releases.at(-1)?.chunks;
+    const chunks = await writeRecords(writer, made, site.files, ledger.releases.at(-1));
     const { files, levels, ...rest } = made.record;
-    const index: StoredReleaseIndex = {
-      ...rest,
-      ledger_version: 2,
-      chunks: {
-        files: await records.write('files', files, (f) => f.path, 12, before?.files),
-        levels: await records.write(
-          'levels',
-          levels,
-          (l) => `${l.body}/${l.country}/${l.level}`,
-          8,
-          before?.levels,
-        ),
-        registry: await records.write(
-          'registry',
-          storedRegistry(made),
-          (u) => `${u.country}/${u.level}/${u.id}`,
-          32,
-          before?.registry,
-        ),
-        site: await records.write('site', site, (f) => f.path, 12, before?.site),
-      },
-    };
+    void files;
+    void levels;
+    const index: StoredReleaseIndex = { ...rest, ledger_version: LEDGER_VERSION, chunks };
     await writeFile(join(staged, 'release.json'), `${JSON.stringify(index, null, 1)}\n`);
+    for (const sub of ['objects', 'records']) await rmdir(join(staged, sub)).catch(() => {}); // only when empty
     // Before the release is moved in: should it fail then, what the file says of each chunk still holds.
-    if (code !== undefined) await saveMadeChunks(madeFile, code, records.made);
+    if (code !== undefined) await saveMadeChunks(madeFile, code, writer.made);
     await options.beforeCommit?.(staged);
     await mkdir(join(root, LEDGER_DIR), { recursive: true });
     await rename(staged, join(root, LEDGER_DIR, version));
-    return {};
+    return [];
   } finally {
     await rm(stagingRoot, { recursive: true, force: true });
   }
-}
-
-/**
- * The registry as the chunks keep it: by country, level and ID, so that a
- * country's units share chunks; without last_seen for the units of this
- * release, which would otherwise change every chunk every release (a copy
- * whose last_seen is undefined, which JSON leaves out where it stood).
- */
-function storedRegistry(made: Made): Omit<RegistryUnit, 'last_seen'>[] {
-  const live = new Set(made.record.levels.flatMap((l) => l.ids));
-  return byCountryLevelId(made.registry).map((u) => (live.has(u.id) ? { ...u, last_seen: undefined } : u));
-}
-
-/**
- * Returns `units` sorted by `${country}/${level}/${id}`. When they come in
- * ID order (as identify gives them), by country and level, each group in ID
- * order: without a "/" in a country or level no group's key begins
- * another's, so that is the same order, found without comparing every pair.
- */
-function byCountryLevelId(units: RegistryUnit[]): RegistryUnit[] {
-  const grouped = units.every(
-    (u, i) => !u.country.includes('/') && !u.level.includes('/') && (i === 0 || units[i - 1]!.id < u.id),
-  );
-  if (!grouped) {
-    const keyed = units.map((u) => ({ key: `${u.country}/${u.level}/${u.id}`, u }));
-    return keyed.sort((a, b) => (a.key < b.key ? -1 : 1)).map(({ u }) => u);
-  }
-  const groups = new Map<string, RegistryUnit[]>();
-  for (const u of units) {
-    const key = `${u.country}/${u.level}/`;
-    const group = groups.get(key);
-    if (group) group.push(u);
-    else groups.set(key, [u]);
-  }
-  return [...groups.keys()].sort().flatMap((key) => groups.get(key)!);
-}
-
-/**
- * Writes record chunks into a staged records/ folder, each content the
- * ledger lacks once. A chunk of the previous release that this code cut and
- * wrote (`known`, the made-chunks cache) is found again without its keys
- * hashed or its text made when this release's list holds the same items
- * there; every chunk this release names is from then on known (`made`).
- */
-class RecordWriter {
-  readonly made: MadeChunks = { files: new Set(), levels: new Set(), registry: new Set(), site: new Set() };
-
-  constructor(
-    private dir: string,
-    private stored: Set<string>,
-    private known: MadeChunks,
-  ) {}
-
-  /** Returns the sha256s of the chunks of `items`, the list `list`, in order, writing the new ones; `previous` is the previous release's chunks of it. */
-  async write<T>(
-    list: RecordList,
-    items: readonly T[],
-    key: (item: T) => string,
-    every: number,
-    previous: readonly RecordChunk[] = [],
-  ): Promise<string[]> {
-    const known = previous.filter((chunk) => this.known[list].has(chunk.sha256));
-    const shas: string[] = [];
-    for (const chunk of cutChunksKnowing(items, key, every, known)) {
-      let sha = chunk.known?.sha256;
-      if (sha === undefined) {
-        const text = chunkText(chunk.items);
-        sha = sha256Text(text);
-        if (!this.stored.has(sha)) {
-          this.stored.add(sha);
-          await mkdir(this.dir, { recursive: true });
-          await writeFile(join(this.dir, `${sha}.json`), text);
-        }
-      }
-      this.made[list].add(sha);
-      shas.push(sha);
-    }
-    return shas;
-  }
-}
-
-/**
- * Returns a problem for each released file holding BASE_MARK or
- * VERSION_MARK, which the published release would replace. Files the
- * previous release recorded were checked then, if it checked both.
- */
-async function markProblems(
-  root: string,
-  files: ReleasedFile[],
-  previous: LedgerRelease | undefined,
-): Promise<Problem[]> {
-  const checked = new Set(
-    previous?.record.ledger_version === 2 ? previous.record.files.map((f) => f.sha256) : [],
-  );
-  const problems: Problem[] = [];
-  for (const file of files) {
-    if (checked.has(file.sha256)) continue;
-    const mark = heldMark(await readFile(join(root, file.path)));
-    if (!mark) continue;
-    const what = mark === BASE_MARK ? 'its own URL' : 'its version';
-    const message = `holds "${mark}", which a release reserves for ${what}; change that text`;
-    problems.push(problem(file.path, message, { rule: 'release-base-mark' }));
-  }
-  return problems;
 }

@@ -20,31 +20,45 @@ export function relativeBase(path: string): string {
 }
 
 /**
- * Returns `contents` (text, as the build renders pages and documents, or
- * bytes) as the ledger stores the file at `path` of a release built for
- * BASE_MARK and VERSION_MARK, in the same kind: pages, API documents and
- * the world picture with relative links, files still holding a mark as
- * templates, the rest as they are. The 404 page stays a template: it is
- * served at any missing path, where relative links would lead nowhere.
+ * The files of a release that name its own URL or version, and are stored
+ * with the marks in place (`template`): the sitemap and the 404 page (served
+ * at any missing path, where relative links would lead nowhere) hold
+ * BASE_MARK, the front page VERSION_MARK. No other file may hold a mark:
+ * `build` replaces the marks in these three only.
  */
-export function storedSiteFile<T extends string | Buffer>(
-  path: string,
-  contents: T,
-): { contents: T; template: boolean } {
+export const TEMPLATES = new Set(['index.html', '404.html', 'sitemap.xml']);
+
+/** A file as the ledger stores it, or the mark it holds where no mark may be. */
+export type StoredForm<T> = { contents: T; template: boolean } | { mark: string };
+
+/**
+ * Returns `contents` (text, as the build renders pages and documents, or
+ * bytes) as the ledger stores the generated file at `path` of a release
+ * built for BASE_MARK and VERSION_MARK, in the same kind: pages, API
+ * documents and the world picture with relative links, the TEMPLATES with
+ * their marks, the rest as they are. A file that still holds a mark where
+ * none may be (text that came from the data: a name or a code holding it,
+ * perhaps written with JSON escapes) returns that mark instead: publishing
+ * would replace it.
+ */
+export function storedSiteFile<T extends string | Buffer>(path: string, contents: T): StoredForm<T> {
   if (contents.indexOf(MARKS) < 0) return { contents, template: false }; // most files: one look
   const text = typeof contents === 'string' ? contents : contents.toString('utf8');
-  const version = text.includes(VERSION_MARK);
-  if (!text.includes(TOKEN)) return { contents, template: version };
   const relative =
     (path.endsWith('.html') && path !== '404.html') || isApiDocument(path) || path === WORLD_PICTURE;
-  // A token left once every BASE_MARK is replaced was written in another form (escaped, or without
-  // its slashes), which publishing would leave. No replacement makes one: it holds only "." and "/".
-  const stored = text.replaceAll(BASE_MARK, relative ? relativeBase(path) : '/');
-  if (stored.includes(TOKEN)) {
-    throw new Error(`${path}: the release base is written in a form the ledger cannot replace`);
+  const stored = relative ? text.replaceAll(BASE_MARK, relativeBase(path)) : text;
+  const held = heldMark(stored);
+  if (held === undefined) {
+    if (stored === text) return { contents, template: false };
+    return { contents: (typeof contents === 'string' ? stored : Buffer.from(stored)) as T, template: false };
   }
-  if (!relative) return { contents, template: true };
-  return { contents: (typeof contents === 'string' ? stored : Buffer.from(stored)) as T, template: version };
+  // The marks a template may hold: its own; anything else is the data's.
+  const allowed = path === 'index.html' ? [VERSION_MARK] : TEMPLATES.has(path) ? [BASE_MARK] : [];
+  const rest = allowed.reduce((t, mark) => t.replaceAll(mark, ''), stored);
+  const stray = heldMark(rest);
+  if (stray !== undefined || !TEMPLATES.has(path)) return { mark: stray ?? held };
+  if (stored === text) return { contents, template: true };
+  return { contents: (typeof contents === 'string' ? stored : Buffer.from(stored)) as T, template: true };
 }
 
 function commonStart(a: string, b: string): string {
@@ -73,9 +87,9 @@ export function publishedTemplate(text: string, releaseBase: string, version: st
   return text.replaceAll(BASE_MARK, releaseBase).replaceAll(VERSION_MARK, version);
 }
 
-/** Returns the mark `bytes` hold, which data must not (`release` refuses them), or undefined. */
-export function heldMark(bytes: Buffer): string | undefined {
-  if (bytes.indexOf(TOKEN) >= 0) return BASE_MARK;
-  if (bytes.indexOf(VERSION_MARK) >= 0) return VERSION_MARK;
+/** Returns the mark `text` holds (however written), or undefined. */
+export function heldMark(text: string | Buffer): string | undefined {
+  if (text.indexOf(TOKEN) >= 0) return BASE_MARK;
+  if (text.indexOf(VERSION_MARK) >= 0) return VERSION_MARK;
   return undefined;
 }

@@ -9,7 +9,7 @@ import { runAll } from '../core/slots.ts';
 import { join } from 'node:path';
 import { cacheFiles, loadCache } from '../output/build-cache.ts';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import type { FileStamp } from '../core/files.ts';
+import { sameStamp, stampOf, type FileStamp } from '../core/files.ts';
 import type { Dataset, Level, Manifest } from '../core/shared/manifest.ts';
 import { renderMapSvg } from './map-svg.ts';
 import { drawnSource, mapSource, type CountryMap } from '../geo/map-sources.ts';
@@ -121,13 +121,7 @@ export async function readAtlas(
     async (path, key, drawing, fill) => {
       const info = await stamp(path);
       let hit = cache.data[key];
-      if (
-        !hit ||
-        hit.v !== VERSION ||
-        hit.size !== info.size ||
-        hit.mtimeMs !== info.mtimeMs ||
-        hit.drawing !== drawing
-      ) {
+      if (!hit || hit.v !== VERSION || !sameStamp(hit, info) || hit.drawing !== drawing) {
         // A units-only read of a large file streams (the map is never drawn from one: MAX_DRAWN_BYTES).
         const stream = drawing === undefined && info.size > MAX_UNITS_FILE_BYTES;
         if (stream || !parsed.has(path)) {
@@ -139,8 +133,7 @@ export async function readAtlas(
         const collection = stream ? rows && { features: [] } : await parsed.get(path)!;
         hit = {
           v: VERSION,
-          size: info.size,
-          mtimeMs: info.mtimeMs,
+          ...stampOf(info),
           drawing,
           ...fill(collection?.features ?? [], rows),
         };

@@ -8,6 +8,8 @@ import {
   type ApiCountryHistory,
   type ApiUnitHistory,
   type ReleaseChange,
+  type UnitChange,
+  isUnitChange,
 } from '../core/shared/api.ts';
 import type { Manifest } from '../core/shared/manifest.ts';
 import type { ReleaseFeed } from '../core/release-feed.ts';
@@ -19,16 +21,19 @@ export function historyPath(m: Manifest): string {
   return `api/v1/${m.body}/${m.iso_a3}/history.json`;
 }
 
-/** Returns the IDs a change is about. */
+/** Returns the IDs a change is about (none for a whole country or level: its units have entries of their own). */
 function idsOf(c: ReleaseChange): string[] {
+  if (!isUnitChange(c)) return [];
   return 'id' in c ? [c.id] : [...c.old, ...c.new];
 }
 
 /** Returns one line saying what a change did to the unit `id`. */
-function summary(c: ReleaseChange, id: string, name: (id: string) => string): string {
+function summary(c: UnitChange, id: string, name: (id: string) => string): string {
   switch (c.type) {
-    case 'added':
-      return c.derived_from ? `added, from ${c.derived_from.map(name).join(' + ')}` : 'added';
+    case 'added': {
+      const verb = c.restored ? 'restored with its earlier ID' : 'added';
+      return c.derived_from ? `${verb}, from ${c.derived_from.map(name).join(' + ')}` : verb;
+    }
     case 'removed':
       return 'removed';
     case 'renamed':
@@ -64,15 +69,20 @@ export function countryHistory(
   // This country's units, then sorted: sorting every unit for each of 250 countries took a second.
   const own = [...latest.units.values()].filter((u) => u.country === m.iso_a3);
   for (const u of own.sort((a, b) => (a.id < b.id ? -1 : 1))) {
-    const { file, feature, parent_id, country, ...entry } = u;
+    const { file, feature, parent_id, country, last_seen, ...entry } = u;
     void parent_id;
     void country;
-    units[u.id] = { ...entry, current: file !== undefined && feature !== undefined, changes: [] };
+    const current = file !== undefined && feature !== undefined;
+    // A current unit's last_seen is the latest release, which moves with every release: left out.
+    units[u.id] = { ...entry, ...(current ? {} : { last_seen }), current, changes: [] };
   }
   const name = (id: string) => {
     const u = latest.units.get(id);
     return u ? `${u.name || u.code || id} (${id})` : id;
   };
+  // The releases in which this country changed, and the first that held it: not one line per
+  // release, so that a country that did not change keeps its history, and its page, byte for byte.
+  const first = [...feeds].reverse().find((feed) => feed.countries.has(m.iso_a3));
   const releases: ApiCountryHistory['releases'] = [];
   for (const feed of feeds) {
     const counts: ApiCountryHistory['releases'][number]['changes'] = {};
@@ -80,16 +90,19 @@ export function countryHistory(
       if (c.country !== m.iso_a3) continue;
       counts[c.type] = (counts[c.type] ?? 0) + 1;
     }
+    if (Object.keys(counts).length === 0 && feed !== first) continue;
     releases.push({
       version: feed.version,
       changes_page: fileUrl(base, changesPage(feed.version).replace(/index\.html$/, '')),
-      page: fileUrl(base, `releases/${feed.version}/${countryPage(m)}`),
+      // The country as that release published it: none when the release does not hold it (it was removed).
+      page: feed.countries.has(m.iso_a3) ? fileUrl(base, `releases/${feed.version}/${countryPage(m)}`) : null,
+      ...(feed === first ? { first: true as const } : {}),
       changes: counts,
     });
   }
   for (const feed of [...feeds].reverse()) {
     for (const c of feed.changes) {
-      if (c.country !== m.iso_a3) continue;
+      if (c.country !== m.iso_a3 || !isUnitChange(c)) continue;
       for (const id of idsOf(c)) {
         units[id]?.changes.push({ release: feed.version, type: c.type, summary: summary(c, id, name) });
       }

@@ -8,7 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dataset, Manifest } from '../core/shared/manifest.ts';
 import { cacheFiles, loadCache, saveCache } from '../output/build-cache.ts';
-import type { FileStamp } from '../core/files.ts';
+import { sameStamp, stampOf, type FileStamp } from '../core/files.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { OuterRings, planeOf, type Plane } from '../geo/map-plane.ts';
 import { drawnSource } from '../geo/map-sources.ts';
@@ -59,9 +59,9 @@ export async function countryPlanes(root: string, loaded: LoadedManifest[]): Pro
     const info = infos[i];
     if (!path || !info) continue;
     let hit = cache.data[path];
-    if (!hit || hit.v !== VERSION || hit.size !== info.size || hit.mtimeMs !== info.mtimeMs) {
+    if (!hit || hit.v !== VERSION || !sameStamp(hit, info)) {
       const plane = await framedOn(join(root, path));
-      hit = { v: VERSION, size: info.size, mtimeMs: info.mtimeMs, plane: plane ?? null };
+      hit = { v: VERSION, ...stampOf(info), plane: plane ?? null };
     }
     used[path] = hit;
     if (hit.plane) planes.set(file, hit.plane);

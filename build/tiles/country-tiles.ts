@@ -5,6 +5,7 @@
 // from (the sources' sha256 or stamp, the plane, TILES_VERSION), so a rebuild
 // cuts only the levels whose data changed. Levels are cut on a worker thread
 // (cut-level.ts), while the main thread draws the atlas.
+import type { BuiltFile } from '../output/write-dist.ts';
 import { createHash } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -27,7 +28,7 @@ export interface CountryTiles {
   /** Path inside dist → archive bytes (the world's, world-tiles.ts). */
   files: Map<string, Buffer>;
   /** Path inside dist → the cached archive published there (never read into memory). */
-  built: Map<string, string>;
+  built: Map<string, BuiltFile>; // dist path → the cached archive
   /** By "<manifest file>#<level>": the units (features with a position) in the level's tiles. */
   units: Map<string, number>;
   filesRead: number;
@@ -125,7 +126,7 @@ export async function countryTiles(
   for (const { file, level, path, made } of levels) {
     const got = await made;
     if (!got) continue;
-    out.built.set(path, got.archive);
+    out.built.set(path, { from: got.archive, sha256: got.sha256 });
     out.byManifest.set(file, {
       ...out.byManifest.get(file),
       [level]: {

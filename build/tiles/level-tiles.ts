@@ -14,7 +14,7 @@ import { writeArchive } from './pmtiles.ts';
 import { buildPyramid } from './pyramid.ts';
 
 /** Bump when the tiles or the archive change, so cached archives are remade. */
-export const TILES_VERSION = 2; // 2: rings closing across the antimeridian cut are marked
+export const TILES_VERSION = 3; // 2: rings closing across the antimeridian cut are marked; 3: header bounds clamped per axis
 
 /** What the page and the client need of a level's archive. */
 export interface LevelTiles {

@@ -128,8 +128,8 @@ export function writeArchive(tiles: ArchiveTile[], options: ArchiveOptions): Buf
   h.writeUInt8(options.tileType ?? 1, 99);
   h.writeUInt8(minZoom, 100);
   h.writeUInt8(maxZoom, 101);
-  const e7 = (v: number) => Math.round(Math.max(-180, Math.min(180, v)) * 1e7);
-  const [w, s, e, n] = options.bounds;
+  const e7 = (v: number) => Math.round(v * 1e7);
+  const [w, s, e, n] = headerBounds(options.bounds);
   h.writeInt32LE(e7(w), 102);
   h.writeInt32LE(e7(s), 106);
   h.writeInt32LE(e7(e), 110);
@@ -138,4 +138,16 @@ export function writeArchive(tiles: ArchiveTile[], options: ArchiveOptions): Buf
   h.writeInt32LE(e7((w + e) / 2), 119);
   h.writeInt32LE(e7((s + n) / 2), 123);
   return Buffer.concat([h, root, metadata, leaves, ...chunks]);
+}
+
+/**
+ * Returns the data's bounds as a header may state them: longitudes within
+ * [-180, 180] and latitudes within [-90, 90] (data out of range, e.g. a
+ * latitude of 200, says no more than "to the pole"), so the centre, their
+ * midpoint, is a valid position too.
+ */
+export function headerBounds([w, s, e, n]: ArchiveOptions['bounds']): ArchiveOptions['bounds'] {
+  const lon = (v: number) => Math.max(-180, Math.min(180, v));
+  const lat = (v: number) => Math.max(-90, Math.min(90, v));
+  return [lon(w), lat(s), lon(e), lat(n)];
 }

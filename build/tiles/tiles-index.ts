@@ -9,21 +9,23 @@
 // (before, every cut stayed forever). A cache, never a source of truth: a
 // missing, damaged or hostile index reads as empty.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { hash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../core/atomic-write.ts';
 import { isCount, isObject } from '../core/json-value.ts';
 import type { LevelTiles } from './level-tiles.ts';
 
-const INDEX_VERSION = 1;
+const INDEX_VERSION = 2; // 2: each archive's sha256, so dist/ can share it with a release's copy
 const INDEX = 'index.json';
 /** The files the index speaks for: a country level's archive or record (world-*.pmtiles are world-tiles.ts's). */
 const LEVEL_FILE = /^([0-9a-f]{32})\.(pmtiles|json)$/;
 
-/** A cached archive: its path, size and what the page needs of it. */
+/** A cached archive: its path, size, sha256 and what the page needs of it. */
 export interface CachedLevel {
   archive: string; // e.g. "<root>/.cache/geoshelf/tiles/<key>.pmtiles"
   bytes: number;
+  sha256: string;
   tiles: LevelTiles;
 }
 
@@ -50,7 +52,8 @@ export class TilesIndex {
       const tiles = JSON.parse(await readFile(join(this.dir, `${key}.json`), 'utf8')) as unknown;
       if (!isLevelTiles(tiles) || tiles.bytes !== size) return undefined;
       this.changed = true;
-      return this.use(key, { bytes: size, tiles });
+      const sha256 = hash('sha256', await readFile(archive), 'hex');
+      return this.use(key, { bytes: size, sha256, tiles });
     } catch {
       return undefined; // no record, or a damaged one: cut again
     }
@@ -58,9 +61,9 @@ export class TilesIndex {
 
   /** Lists the archive of `key`, just cut with `tiles` as its record. */
   async add(key: string, tiles: LevelTiles): Promise<CachedLevel> {
-    const { size } = await stat(join(this.dir, `${key}.pmtiles`));
+    const bytes = await readFile(join(this.dir, `${key}.pmtiles`));
     this.changed = true;
-    return this.use(key, { bytes: size, tiles });
+    return this.use(key, { bytes: bytes.length, sha256: hash('sha256', bytes, 'hex'), tiles });
   }
 
   /**
@@ -93,8 +96,14 @@ function readIndex(path: string): Map<string, Listed> {
     if (!isObject(data) || data.version !== INDEX_VERSION || !isObject(data.levels)) return listed;
     for (const [key, entry] of Object.entries(data.levels)) {
       if (!/^[0-9a-f]{32}$/.test(key) || !isObject(entry)) continue;
-      if (isCount(entry.bytes) && isLevelTiles(entry.tiles))
-        listed.set(key, { bytes: entry.bytes, tiles: entry.tiles });
+      const { bytes, sha256, tiles } = entry;
+      if (
+        isCount(bytes) &&
+        typeof sha256 === 'string' &&
+        /^[0-9a-f]{64}$/.test(sha256) &&
+        isLevelTiles(tiles)
+      )
+        listed.set(key, { bytes, sha256, tiles });
     }
   } catch {
     // absent or damaged: every level is found by its record

@@ -20,6 +20,7 @@ import { listenToKeys, listenToPointer, listenToWheel } from './map-input.ts';
 import { MapLevels } from './map-levels.ts';
 import { MapSelection } from './map-selection.ts';
 import { MapView } from './map-view.ts';
+import { permalinkId } from './permalink.ts';
 
 function button(label: string, text: string, onClick: () => void): HTMLButtonElement {
   const b = document.createElement('button');
@@ -81,9 +82,10 @@ function followPage(
 
   /** A permalink (#unit-US-TX) selects its unit: at the level that has it. */
   const follow = async () => {
-    if (!location.hash.startsWith('#unit-')) return;
+    const named = permalinkId(location.hash);
+    if (named === undefined) return;
     const doc = await countryDocument();
-    const id = unitAnchor(doc, decodeURIComponent(location.hash.slice('#unit-'.length)));
+    const id = unitAnchor(doc, named);
     const current = map.level;
     const having = Object.entries(doc?.units ?? {}).filter(([, us]) => us?.some((u) => u.id === id));
     const level = having.find(([l]) => l === current)?.[0] ?? having.find(([l]) => l in maps)?.[0];

@@ -18,6 +18,7 @@ import {
   type CountryDocument,
 } from './country-data.ts';
 import { onLevel, onSelect, select, switchLevel } from './events.ts';
+import { permalinkId } from './permalink.ts';
 import { showUnitHistory } from './unit-history.ts';
 import { UNITS_PAGE } from '../../build/core/shared/api.ts';
 import { fold } from '../../build/core/shared/fold.ts';
@@ -298,11 +299,13 @@ export async function enhanceUnits(section: HTMLElement): Promise<void> {
   let clicked = ''; // the id of a unit whose link in the list was just followed
   section.addEventListener('click', (e) => {
     const link = (e.target as HTMLElement).closest<HTMLAnchorElement>('tbody th a[href^="#unit-"]');
-    if (link) clicked = unitAnchor(doc, decodeURIComponent(link.hash.slice('#unit-'.length)));
+    const named = link ? permalinkId(link.hash) : undefined;
+    if (named !== undefined) clicked = unitAnchor(doc, named);
   });
   const follow = () => {
-    if (!location.hash.startsWith('#unit-')) return;
-    const id = unitAnchor(doc, decodeURIComponent(location.hash.slice('#unit-'.length)));
+    const named = permalinkId(location.hash);
+    if (named === undefined) return;
+    const id = unitAnchor(doc, named);
     const found = reveal(id);
     if (!found) return;
     found.tr.scrollIntoView({ block: 'center' });

@@ -44,9 +44,18 @@ CREATE UNIQUE INDEX locations_type_pos ON locations (type, type_pos);
 `;
 export const SCHEMA_SQL = TABLE_SQL + INDEX_SQL;
 
-/** A problem opening a database: the message is one line, e.g. "file is not a database". */
+/**
+ * A problem opening a database: the message is one line, e.g. "file is not a
+ * database"; `code` is SQLite's when SQLite refused it (e.g. "SQLITE_NOTADB").
+ */
 export class LocationDbError extends Error {
   override name = 'LocationDbError';
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Read access to the locations of one database file, in import (rowid) order. */
@@ -112,7 +121,7 @@ function* openSteps(path: string): Generator<void, LocationStore> {
     db?.close();
     if (error instanceof LocationDbError) throw error;
     if (error instanceof Database.SqliteError || (error as Error).name === 'SqliteError') {
-      throw new LocationDbError((error as Error).message.split('\n')[0]!);
+      throw new LocationDbError((error as Error).message.split('\n')[0]!, (error as { code?: string }).code);
     }
     throw error;
   }

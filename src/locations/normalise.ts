@@ -49,8 +49,9 @@ export function idForDisplay(value: string): string {
   return normaliseId(value) ?? value;
 }
 
-// e.g. "-23.6361582403", "  12 ", "1e-3"; no commas, no hex, no "Infinity".
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+// e.g. "-23.6361582403", "  12 ", "1e-3"; no commas, no hex, no "Infinity". The fraction's
+// digits follow a "." (not "\d+\.?\d*", whose two runs trade digits: polynomial on "111…x").
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** Returns a coordinate given as a finite number or a decimal string, or undefined. */
 export function parseNumber(value: unknown): number | undefined {

@@ -1,41 +1,23 @@
 // The locations API: `/ubicaciones/…` lists (paged, cached, streamed when
 // huge) and `/openapi.json`, answered from the live store.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ROUTE_TYPES, type LocationType } from '../locations/types.ts';
 import { sendError } from './errors.ts';
 import type { LiveStore } from './live-store.ts';
 import { openApiDocument } from './openapi.ts';
 import { STREAM_ROWS, streamPage } from './page-stream.ts';
 import { parsePaging, parseQuery, type Paging } from './params.ts';
 import { Representation, bodyCache, remeasure, type BodyCache } from './representation.ts';
+import type { ApiRoute, ListRoute } from './routes.ts';
 
 /** Cache-Control of API pages: shared caches may keep them a minute, then revalidate with the ETag. */
 export const API_CACHE_CONTROL = 'public, max-age=60';
 const EXPOSED_HEADERS = 'X-Total-Count, Link, ETag';
-
-export type ApiRoute = { kind: 'openapi' } | ListRoute;
-type ListRoute = { kind: 'list'; type: LocationType | null; path: string };
 
 /** A kept answer: a page, or "none" for a typed route with no location there (a 404). */
 export type CachedPage = Representation | 'none';
 
 /** skip and limit when the query names neither, e.g. for "/ubicaciones/". */
 const DEFAULT_PAGING = parsePaging(new Map()) as Paging;
-
-/** Every API route by its decoded path, built once: a Map, so "/ubicaciones/constructor/" is no route. */
-const ROUTES: ReadonlyMap<string, ApiRoute> = new Map<string, ApiRoute>([
-  ['/openapi.json', { kind: 'openapi' }],
-  ['/ubicaciones/', { kind: 'list', type: null, path: '/ubicaciones/' }],
-  ...[...ROUTE_TYPES].map(([name, type]): [string, ApiRoute] => {
-    const path = `/ubicaciones/${name}/`;
-    return [path, { kind: 'list', type, path }];
-  }),
-]);
-
-/** Returns the API route of a decoded path, e.g. "/ubicaciones/otros/" → the otro list. */
-export function matchApi(path: string): ApiRoute | undefined {
-  return ROUTES.get(path);
-}
 
 /** The API's request handler with its response cache (undefined when turned off). */
 export type ApiHandler = ((
@@ -69,6 +51,7 @@ export function createApiHandler(live: LiveStore, cacheBytes: number): ApiHandle
     // a kept page first: no count, no query (huge pages are never kept, so a hit is never one)
     let page = cache?.get(key);
     if (page === undefined) {
+      if (live.damaged) return sendError(req, res, 503); // kept pages only, until the file is valid again
       const total = live.store.count(route.type);
       const rows = Math.max(0, Math.min(paging.limit, total - paging.skip));
       if (rows > STREAM_ROWS) return streamList(req, res, route, paging, rows, total);

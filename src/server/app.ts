@@ -3,12 +3,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openLocationStore, type LocationStore } from '../locations/db.ts';
-import { createApiHandler, matchApi, type CachedPage } from './api.ts';
+import { createApiHandler, type CachedPage } from './api.ts';
 import { sendError } from './errors.ts';
 import { writeHead } from './http.ts';
 import { LiveStore } from './live-store.ts';
 import { errorFields, jsonLinesLogger, type Logger } from './log.ts';
 import type { BodyCache } from './representation.ts';
+import { matchApi } from './routes.ts';
 import { createStaticHandler } from './static.ts';
 
 export interface AppOptions {
@@ -75,9 +76,9 @@ export function createApp(options: AppOptions): App {
   const app = (req: IncomingMessage, res: ServerResponse) => {
     try {
       const done = route(req, res);
-      if (done) done.catch((error: unknown) => fail(log, req, res, error));
+      if (done) done.catch((error: unknown) => fail(log, live, req, res, error));
     } catch (error) {
-      fail(log, req, res, error);
+      fail(log, live, req, res, error);
     }
   };
   return Object.assign(app, { live, cache: serveApi.cache, log, close: () => live.close() });
@@ -89,13 +90,24 @@ export function createApp(options: AppOptions): App {
  * query kept). Returns true when it answered.
  */
 function redirectSlash(req: IncomingMessage, res: ServerResponse, path: string, query: string): boolean {
-  const toggled = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
+  const toggled = path.endsWith('/') ? stripTrailingSlashes(path) : `${path}/`;
   if (path === '/' || !matchApi(toggled)) return false;
   const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
   const location = `http://${host}${toggled}${query ? `?${query}` : ''}`;
   writeHead(res, 307, { location, 'content-length': 0 });
   res.end();
   return true;
+}
+
+/**
+ * Returns `path` without its trailing slashes, as Python's `rstrip("/")`:
+ * "/openapi.json//" → "/openapi.json". A loop, not `/\/+$/`, which tries
+ * every slash of "/////…x/" as a start: quadratic in a 16 KB path.
+ */
+function stripTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
+  return path.slice(0, end);
 }
 
 /** CORS preflight (a browser asking before a cross-origin request): allowed for GET and HEAD. */
@@ -112,13 +124,16 @@ function preflight(req: IncomingMessage, res: ServerResponse): void {
 /**
  * A bug: logged with its stack, answered 500 with the usual error body. A
  * database locked by a writer for longer than BUSY_TIMEOUT_MS is no bug: 503.
+ * Nor is a database file damaged on disk: 503, logged once by the live store.
  * A failing disk or a lack of descriptors is logged without a stack.
  */
-function fail(log: Logger, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+function fail(log: Logger, live: LiveStore, req: IncomingMessage, res: ServerResponse, error: unknown): void {
   const code = (error as { code?: unknown }).code;
   const request = { method: req.method, url: req.url };
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
     if (!res.headersSent) return sendError(req, res, 503, undefined, { 'retry-after': '1' });
+  } else if (live.readFailed(error)) {
+    if (!res.headersSent) return sendError(req, res, 503);
   } else if (code === 'EACCES' || code === 'EIO' || code === 'EMFILE' || code === 'ENFILE') {
     const msg = `error on ${req.method} ${req.url}: ${(error as Error).message}`;
     log({ level: 'error', event: 'request-failed', msg, ...request, ...errorFields(error, false) });

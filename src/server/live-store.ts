@@ -2,10 +2,12 @@
 // changes on disk (an import renamed over it, a tool writing in place) is a
 // normal event. The new version is opened and indexed off the request path,
 // then swapped in at once; the old one closes when its last reader is done.
+// A file damaged in place (truncated, overwritten) is an event too: logged
+// once, answered 503 until a version that opens is there again.
 import { statSync, watch, type FSWatcher, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { openLocationStoreAsync, type LocationStore } from '../locations/db.ts';
+import { LocationDbError, openLocationStoreAsync, type LocationStore } from '../locations/db.ts';
 import { errorFields, type Logger } from './log.ts';
 
 /** How often the file is stat()ed, besides the folder watch (which can miss events, e.g. on network disks). */
@@ -48,6 +50,31 @@ function stamp(s: Stats): string {
   return `${s.ino}:${s.size}:${s.mtimeMs}`;
 }
 
+/** Returns the inode of the file in a signature, e.g. "8123" of "8123:655360:17… -"; "-" when there was no file. */
+function inode(signature: string): string {
+  return signature.slice(0, signature.search(/[: ]/));
+}
+
+/** SQLite's code of `error`, e.g. "SQLITE_CORRUPT", or undefined for another error. */
+function sqliteCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
+}
+
+/** True when SQLite read bytes that are not a sound database: a truncated or overwritten file. */
+function corrupt(error: unknown): boolean {
+  const code = sqliteCode(error);
+  return code !== undefined && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB');
+}
+
+/**
+ * True when a file failed to open for what it holds (corrupt, or no locations
+ * table left, e.g. truncated to 0 bytes), not for a lock or a lack of descriptors.
+ */
+function badContent(error: unknown): boolean {
+  return corrupt(error) || (error instanceof LocationDbError && error.code === undefined);
+}
+
 export class LiveStore {
   private held: Held;
   private watcher: FSWatcher | undefined;
@@ -56,6 +83,8 @@ export class LiveStore {
   private known: string | undefined;
   private checking: Promise<void> | undefined;
   private failed: string | undefined; // the signature whose reopen failed (warned once)
+  /** Set while the file the store reads is damaged; `tried`: the version last tried (undefined: try at the next check). */
+  private damage: { tried: string | undefined } | undefined;
   private closed = false;
   /** Called after every swap, e.g. to empty a response cache. */
   onSwap: (store: LocationStore) => void = () => {};
@@ -74,6 +103,37 @@ export class LiveStore {
   /** The current store, for a read that finishes before the next await. */
   get store(): LocationStore {
     return this.held.store;
+  }
+
+  /** True while the file is damaged: requests the cache cannot answer get 503, and the store is not read. */
+  get damaged(): boolean {
+    return this.damage !== undefined;
+  }
+
+  /**
+   * Returns true when `error`, thrown by a read of the store, means the file
+   * can no longer be read (corrupt bytes; or its table gone, when the file
+   * changed since it was opened), and marks the store damaged: logged once,
+   * not per request. False for any other error (a lock, a bug).
+   */
+  readFailed(error: unknown): boolean {
+    const path = this.held.store.path;
+    const now = signatureNow(path);
+    const code = sqliteCode(error);
+    const changed = now !== this.known;
+    if (!corrupt(error) && !(changed && (code === 'SQLITE_ERROR' || code === 'SQLITE_SCHEMA'))) return false;
+    // A file changed since it was opened is reopened at the next check; the very version the store
+    // opened, failing a read now, is tried again only once it changes.
+    this.markDamaged(path, (error as Error).message, changed ? undefined : now);
+    return true;
+  }
+
+  private markDamaged(path: string, reason: string, tried: string | undefined): void {
+    if (!this.damage) {
+      const msg = `database ${path} is damaged: ${reason}; answering 503 until it is valid`;
+      this.log({ level: 'error', event: 'damaged', msg, db: path, error: reason });
+    }
+    this.damage = { tried };
   }
 
   /** The current store, kept open until release() even if a newer one is swapped in meanwhile. */
@@ -125,11 +185,19 @@ export class LiveStore {
   private async reopenIfChanged(): Promise<void> {
     const path = this.held.store.path;
     const before = await signature(path);
-    if (before === this.known || this.closed) return;
+    if (this.closed || before === (this.damage ? this.damage.tried : this.known)) return;
     let next: LocationStore;
     try {
       next = await openLocationStoreAsync(path);
     } catch (error) {
+      if (this.damage) {
+        this.damage.tried = before; // still damaged, and said so once already
+        return;
+      }
+      if (inode(before) === inode(this.known ?? '-') && badContent(error)) {
+        // changed in place: the store held reads these same bytes, so it is damaged too
+        return this.markDamaged(path, (error as Error).message, before);
+      }
       // e.g. the file was removed, or replaced by something that is not a locations database
       if (this.failed !== before) {
         const msg = `keeping the previous ${path}: ${(error as Error).message}`;
@@ -142,6 +210,8 @@ export class LiveStore {
     // the version read is at least `before`: a change after it triggers another check
     this.known = before;
     this.failed = undefined;
+    const recovered = this.damage !== undefined;
+    this.damage = undefined;
     const old = this.held;
     this.held = { store: next, readers: 0, retired: false };
     old.retired = true;
@@ -150,8 +220,10 @@ export class LiveStore {
     const rows = next.count(null);
     this.log({
       level: 'info',
-      event: 'reloaded',
-      msg: `reloaded ${path}: ${rows} locations`,
+      event: recovered ? 'recovered' : 'reloaded',
+      msg: recovered
+        ? `database ${path} is valid again: ${rows} locations`
+        : `reloaded ${path}: ${rows} locations`,
       db: path,
       rows,
     });

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document served at /openapi.json, in the shape FastAPI
-// generates for the original service, plus the headers this server adds.
-import { ROUTE_TYPES } from '../locations/types.ts';
+// generates for the original service (operationIds included), plus the
+// headers this server adds.
+import { API_ROUTES, operationId, type ListRoute } from './routes.ts';
 
 const pagingParameters = [
   {
@@ -28,7 +29,9 @@ const listHeaders = {
   },
 };
 
-function operation(summary: string, typed: string | null) {
+/** Returns the path item of one list route: its GET, named as FastAPI names the original's. */
+function operation(route: ListRoute) {
+  const typed = route.type;
   const responses: Record<string, unknown> = {
     '200': {
       description: 'Successful Response',
@@ -50,15 +53,14 @@ function operation(summary: string, typed: string | null) {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPError' } } },
     };
   }
-  return { get: { summary, parameters: pagingParameters, responses } };
+  const get = { summary: route.summary, operationId: operationId(route), parameters: pagingParameters };
+  return { get: { ...get, responses } };
 }
 
-/** Returns the OpenAPI document describing every `/ubicaciones/` route. */
+/** Returns the OpenAPI document describing every list route of API_ROUTES. */
 export function openApiDocument(): Record<string, unknown> {
-  const paths: Record<string, unknown> = { '/ubicaciones/': operation('All locations', null) };
-  for (const [segment, type] of ROUTE_TYPES) {
-    paths[`/ubicaciones/${segment}/`] = operation(`Locations of type ${type}`, type);
-  }
+  const paths: Record<string, unknown> = {};
+  for (const route of API_ROUTES) if (route.kind === 'list') paths[route.path] = operation(route);
   return {
     openapi: '3.1.0',
     info: {

@@ -49,10 +49,40 @@ function decodeComponent(text: string): string {
   }
 }
 
-// Rust's char::is_whitespace (Unicode White_Space), which pydantic-core's trim uses.
-const RUST_WHITESPACE =
-  '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const TRIM = new RegExp(`^[${RUST_WHITESPACE}]+|[${RUST_WHITESPACE}]+$`, 'g');
+/**
+ * True for Rust's char::is_whitespace (Unicode White_Space), which
+ * pydantic-core's trim uses: U+0009–U+000D, space, U+0085, U+00A0, U+1680,
+ * U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000 (all in the BMP).
+ */
+function isUnicodeWhitespace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0x85) return false;
+  if (code <= 0xa0) return code === 0x85 || code === 0xa0;
+  if (code >= 0x2000 && code <= 0x200a) return true;
+  return (
+    code === 0x1680 ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
+
+/**
+ * Returns `text` without Unicode whitespace at either end, like Rust's
+ * `str::trim`: one loop in from each end, so each character is looked at
+ * once at most. (A regex `\s+$` tries every start of a long run of spaces
+ * followed by something else: quadratic in the run.)
+ */
+export function trimUnicodeWhitespace(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isUnicodeWhitespace(text.charCodeAt(start))) start++;
+  while (end > start && isUnicodeWhitespace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
 const JSON_INT = /^-?(0|[1-9][0-9]*)$/;
 
 /** pydantic's limit on the digits of an integer string (CPython's int_max_str_digits). */
@@ -77,7 +107,7 @@ export function parsePydanticInt(text: string): bigint | 'int_parsing' | 'int_pa
 
 /** pydantic-core's clean_int_str: undefined when nothing could be cleaned. */
 function cleanIntString(input: string): string | undefined {
-  let s = input.replace(TRIM, '');
+  let s = trimUnicodeWhitespace(input);
   if (s.startsWith('+')) {
     if (s[1] === '-') return undefined;
     s = s.slice(1);

@@ -18,9 +18,11 @@ export function parseRange(
   size: number,
 ): ByteRange | 'unsatisfiable' | undefined {
   if (header === undefined) return undefined;
-  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
-  if (!match || (match[1] === '' && match[2] === '')) return undefined; // also "bytes=0-1,5-9"
-  const [, first, last] = match;
+  // Each \s* is followed by a digit or a mark, never by another \s* (e.g. "=\s*(\d*)\s*-"
+  // with no digits): two runs that can trade spaces backtrack quadratically on "bytes=   …x".
+  const match = /^\s*bytes\s*=\s*(?:(\d+)\s*)?-\s*(?:(\d+)\s*)?$/i.exec(header);
+  if (!match || (match[1] === undefined && match[2] === undefined)) return undefined; // also "bytes=0-1,5-9"
+  const [, first = '', last = ''] = match;
   if (first === '') {
     const suffix = Number(last);
     if (suffix === 0 || size === 0) return 'unsatisfiable';

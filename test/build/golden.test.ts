@@ -11,10 +11,10 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue, type BuildCommon } from '../../build/build.ts';
+import { buildCatalogue, type BuildOptions } from '../../build/build.ts';
 import { FIXTURE, filesUnder } from './helpers.ts';
 
-const CASES: { name: string; input: string; expected: string; options: Partial<BuildCommon> }[] = [
+const CASES: { name: string; input: string; expected: string; options: Partial<BuildOptions> }[] = [
   {
     name: 'three countries, a parts-only split level, a preview',
     input: FIXTURE,

@@ -256,6 +256,23 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
     expect(page.url()).toMatch(/#unit-CL-RM$/);
   });
 
+  it('a malformed permalink (#unit-%, #unit-%E0%A4%A) selects nothing and throws nothing, on arrival or on a hash change', async () => {
+    const before = errors.length;
+    for (const hash of ['#unit-%', '#unit-%E0%A4%A']) {
+      await page.goto('about:blank'); // a new document: from /earth/CHL/#…, only the hash would change
+      await page.goto(`${server.origin}/earth/CHL/${hash}`, { waitUntil: 'networkidle' });
+      expect(await page.evaluate(() => location.hash)).toBe(hash); // kept as typed, not re-encoded
+      await page.evaluate(() => (location.hash = '#unit-%C3'));
+      await page.waitForLoadState('networkidle');
+      expect(await page.$$('#units tr.target')).toHaveLength(0);
+    }
+    expect(errors.slice(before)).toEqual([]);
+    // the page still follows a good permalink afterwards
+    await page.evaluate(() => (location.hash = '#unit-CL-RM'));
+    await expect.poll(() => page.textContent('.map-info strong')).toBe('Región Metropolitana de Santiago');
+    expect(await page.$$eval('#units tr.target', (trs) => trs.map((tr) => tr.id))).toEqual(['unit-CL-RM']);
+  });
+
   it('lowercase country URL → its country (through the 404 page); /api/v1/ is the API’s page', async () => {
     await page.goto(`${server.origin}/earth/chl/`);
     await page.waitForURL(/\/earth\/CHL\/$/);

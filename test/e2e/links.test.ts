@@ -121,7 +121,6 @@ describe.skipIf(!HAVE_CHROMIUM)('links built from part codes, followed in Chromi
   it("a release's units list links each part to the release's own file, though its API document links relatively", async () => {
     const made = await makeRelease(root, '1.0.0', {
       geometry: false,
-      buildSite: (site) => buildCatalogue({ root, ...site }),
     });
     expect(made.status).toBe('recorded');
     const result = await buildCatalogue({ root, out: dist });

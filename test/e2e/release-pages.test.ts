@@ -5,7 +5,6 @@
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../../build/build.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import { fixtureCopy } from '../build/helpers.ts';
 import { HAVE_CHROMIUM, pageWithErrors, serveBuilt } from './browser.ts';
@@ -22,7 +21,6 @@ describe.skipIf(!HAVE_CHROMIUM)('a release in Chromium', () => {
     root = fixtureCopy();
     const made = await makeRelease(root, '1.0.0', {
       geometry: false,
-      buildSite: (site) => buildCatalogue({ root, ...site }),
     });
     expect(made.status).toBe('recorded');
     ({ server, browser } = await serveBuilt(root));

@@ -54,7 +54,13 @@ const readIndex = (root: string) => JSON.parse(readFileSync(indexFile(root), 'ut
 /** What the downloads publish: dist path → built file and its sha256, and what the pages list. */
 function published(d: Downloads): { files: Record<string, string>; listed: string } {
   const files = Object.fromEntries(
-    [...d.files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([url, path]) => [url, sha256(readFileSync(path))]),
+    [...d.files]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([url, { from, sha256: recorded }]) => {
+        const sha = sha256(readFileSync(from));
+        expect(recorded, url).toBe(sha); // the sha256 the cache states is the file's
+        return [url, sha];
+      }),
   );
   return { files, listed: JSON.stringify([...d.byManifest]) };
 }
@@ -83,7 +89,7 @@ describe('formats cache: everything cached → taken from its index', () => {
 describe('formats cache: a cache is never a source of truth', () => {
   it('a converted file deleted by hand → that level converted again, the same bytes published', async () => {
     const { root, first } = await converted();
-    const gpkg = first.files.get('downloads/earth/CHL/CHL_ADM1.gpkg')!;
+    const gpkg = first.files.get('downloads/earth/CHL/CHL_ADM1.gpkg')!.from;
     rmSync(gpkg);
     const again = await downloads(root);
     expect([again.converted, again.reused]).toEqual([1, ITEMS - 1]);
@@ -95,7 +101,7 @@ describe('formats cache: a cache is never a source of truth', () => {
 
   it('a country archive deleted by hand → written again, the same bytes published', async () => {
     const { root, first } = await converted();
-    rmSync(first.files.get('downloads/earth/FJI/FJI.zip')!);
+    rmSync(first.files.get('downloads/earth/FJI/FJI.zip')!.from);
     const again = await downloads(root);
     expect([again.converted, again.reused]).toEqual([1, ITEMS - 1]);
     expect(published(again)).toEqual(published(first));
@@ -103,7 +109,7 @@ describe('formats cache: a cache is never a source of truth', () => {
 
   it('a simplified copy deleted by hand → that country’s copies made again, the same bytes published', async () => {
     const { root, first } = await converted();
-    rmSync(first.files.get('downloads/earth/CHL/CHL_ADM2.1km.geojson')!);
+    rmSync(first.files.get('downloads/earth/CHL/CHL_ADM2.1km.geojson')!.from);
     const again = await downloads(root);
     expect([again.converted, again.reused]).toEqual([1, ITEMS - 1]);
     expect(published(again)).toEqual(published(first));
@@ -112,7 +118,7 @@ describe('formats cache: a cache is never a source of truth', () => {
 
   it('a conversion folder emptied and its record put back (its stamp changed) → converted again, no crash', async () => {
     const { root, first } = await converted();
-    const dir = join(first.files.get('downloads/earth/ANT/ANT_ADM0.fgb')!, '..');
+    const dir = join(first.files.get('downloads/earth/ANT/ANT_ADM0.fgb')!.from, '..');
     const record = readFileSync(join(dir, 'conversion.json'));
     rmSync(dir, { recursive: true });
     mkdirSync(dir);
@@ -199,8 +205,8 @@ describe('formats cache: a lost, damaged or hostile index → rebuilt from the r
       const again = await downloads(root);
       expect([again.converted, again.reused]).toEqual([0, ITEMS]);
       expect(published(again)).toEqual(published(first));
-      for (const path of again.files.values())
-        expect(path.startsWith(`${formatsDir(root)}/`), path).toBe(true);
+      for (const { from } of again.files.values())
+        expect(from.startsWith(`${formatsDir(root)}/`), from).toBe(true);
       const rebuilt = readIndex(root);
       expect(Object.keys(rebuilt.conversions)).toHaveLength(7);
       expect(Object.keys(rebuilt.archives)).toHaveLength(3);

@@ -62,9 +62,10 @@ describe('identity matching: two real vintages of the U.S. counties', () => {
       [],
       0,
     ]);
-    // Independent drawings: nearly every geometry differs, and nearly all of it is re-digitisation.
-    expect(s.redigitised).toBeGreaterThan(3000);
-    expect(s.boundary.length).toBeLessThan(0.03 * 3142);
+    // Independent drawings: nearly every geometry differs, and nearly all of it is re-digitisation,
+    // each county judged against the noise of its neighbours (docs/releases.md: 42 of 3,142).
+    expect(s.redigitised).toBeGreaterThan(3050);
+    expect(s.boundary.length).toBeLessThanOrEqual(0.02 * 3142);
   });
 
   it('the re-digitisation limits can be overridden: fixed limits (k = 0) call most independent drawings boundary changes', async () => {

@@ -33,7 +33,7 @@ async function release(
         ]
       : [],
   );
-  const r = identifyCountry({
+  const r = await identifyCountry({
     country: 'USA',
     version,
     levels,
@@ -124,7 +124,7 @@ describe('unit IDs across releases', () => {
       readLevelUnits([v.states2017]),
     ]);
     for (const u of c) u.parent = '';
-    const r = identifyCountry({
+    const r = await identifyCountry({
       country: 'USA',
       version: '1',
       levels: [level('ADM1', 's', s), level('ADM2', 'c', c)],

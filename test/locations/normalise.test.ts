@@ -53,4 +53,15 @@ describe('coordinates', () => {
       expect(parseNumber(bad)).toBeUndefined();
     }
   });
+  it('decimal forms: "5.", ".5", "+1.5E+2" accepted; ".", "1.2.3", "e5", "1e" refused', () => {
+    expect(['5.', '.5', '+1.5E+2'].map(parseNumber)).toEqual([5, 0.5, 150]);
+    for (const bad of ['.', '1.2.3', 'e5', '1e', '-', '1 2']) expect(parseNumber(bad)).toBeUndefined();
+  });
+  it('64 KB of digits: the verdict of a short string (a refusal before "x", a number or too large)', () => {
+    // "\d+\.?\d*" took seconds on 20,000 digits and an "x": its two runs traded digits
+    const digits = '1'.repeat(64 * 1024);
+    expect(parseNumber(`${digits}x`)).toBeUndefined();
+    expect(parseNumber(`${'0'.repeat(64 * 1024)}7.5`)).toBe(7.5);
+    expect(parseNumber(digits)).toBeUndefined(); // finite only up to about 1.8e308
+  });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { GeoJSONError } from '../../build/geojson/errors.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
+import { stampOf } from '../../build/core/files.ts';
 
 const FIXTURES = new URL('../fixtures/measure/', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'geoshelf-measure-cache-'));
@@ -75,6 +76,20 @@ describe('MeasurementCache: measure once per run, and not again across runs whil
     expect(second.stats).toMatchObject({ filesMeasured: 2, cacheHits: 0 });
   });
 
+  it('an edit of the same length whose mtime is put back (touch -r) is measured again: the change time moved', async () => {
+    utimesSync(a, 1_700_000_000, 1_700_000_000); // a whole second, which utimes puts back exactly
+    const first = new MeasurementCache({ cacheFile });
+    await first.measure(a);
+    await first.save();
+    const before = statSync(a);
+    writeFileSync(a, readFileSync(a, 'utf8').replace('"n"', '"m"')); // same length
+    utimesSync(a, 1_700_000_000, 1_700_000_000); // mtime as it was, as touch -r, cp -p and rsync -t leave it
+    expect(statSync(a)).toMatchObject({ size: before.size, mtimeMs: before.mtimeMs });
+    const second = new MeasurementCache({ cacheFile });
+    expect((await second.measure(a)).properties).toEqual(['m']);
+    expect(second.stats).toMatchObject({ filesMeasured: 1, cacheHits: 0 });
+  });
+
   it('known() answers from the cache only at the stamp it was measured at, and never measures', async () => {
     const first = new MeasurementCache({ cacheFile });
     const stats = await first.measure(a);
@@ -82,11 +97,13 @@ describe('MeasurementCache: measure once per run, and not again across runs whil
     const info = statSync(a);
     const second = new MeasurementCache({ cacheFile });
     expect(await second.known(b, statSync(b))).toBeUndefined(); // never measured
-    expect(await second.known(a, { size: info.size, mtimeMs: info.mtimeMs + 1 })).toBeUndefined(); // touched since
+    expect(await second.known(a, { ...stampOf(info), mtimeMs: info.mtimeMs + 1 })).toBeUndefined(); // touched since
+    expect(await second.known(a, { ...stampOf(info), ctimeMs: info.ctimeMs + 1 })).toBeUndefined(); // changed since
+    expect(await second.known(a, { ...stampOf(info), ino: info.ino + 1 })).toBeUndefined(); // another file now
     expect((await second.known(a, info))?.stats).toEqual(stats);
     expect(second.stats).toEqual({ filesMeasured: 0, bytesRead: 0, cacheHits: 1 });
     // What it answered is this run's measurement from then on, at any stamp; measure() agrees.
-    expect((await second.known(a, { size: 0, mtimeMs: 0 }))?.stats).toEqual(stats);
+    expect((await second.known(a, { ino: 0, size: 0, mtimeMs: 0, ctimeMs: 0 }))?.stats).toEqual(stats);
     expect(await second.measure(a)).toEqual(stats);
     expect(second.stats).toEqual({ filesMeasured: 0, bytesRead: 0, cacheHits: 1 });
   });

@@ -151,15 +151,23 @@ describe('record chunks', () => {
         writeFileSync(join(dir, 'release.json'), text);
         return (await readLedger(root)).problems.map((p) => `${p.pointer ?? ''} ${p.message}`);
       };
-      expect(await problems('{"ledger_version":2,"version":"1.0.0","sequence":1}')).toContain(
+      const head =
+        '"version":"1.0.0","sequence":1,"previous":null,"code_key":null,"thresholds":{},"counts":{"units":0,"changes":{}}';
+      expect(await problems(`{"ledger_version":2,${head}}`)).toContain(
         '/chunks/files expected a list of sha256s',
       );
-      expect(await problems('{"ledger_version":2,"chunks":{"files":"x"}}')).toContain(
+      expect(await problems(`{"ledger_version":3,${head},"chunks":{"files":"x"}}`)).toContain(
         '/chunks/files expected a list of sha256s',
       );
+      expect(await problems('{"ledger_version":2,"version":"1.0.0","sequence":1}')).toEqual([
+        '/previous expected a release version',
+      ]);
+      expect(
+        await problems(`{"ledger_version":3,${head.replace('"sequence":1', '"sequence":"2"')}}`),
+      ).toEqual(['/sequence expected a whole number ≥ 1']);
       expect(await problems('null')).toEqual([' expected a JSON object, a release record']);
-      expect(await problems('{"ledger_version":3}')).toEqual([
-        ' ledger_version 3 is not one this geoshelf reads; use a newer geoshelf',
+      expect(await problems('{"ledger_version":4}')).toEqual([
+        '/ledger_version ledger_version 4 is not one this geoshelf reads; use a newer geoshelf',
       ]);
     } finally {
       rmSync(root, { recursive: true, force: true });

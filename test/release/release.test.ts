@@ -5,19 +5,17 @@
 // ledger as it was.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
+import { readObject } from '../../build/release/object-store.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ReleaseChange } from '../../build/core/shared/api.ts';
-import { buildCatalogue } from '../../build/build.ts';
 import { listFiles } from '../../build/core/files.ts';
-import { GeometryChecker } from '../../build/geometry/cache.ts';
-import { NestingChecker } from '../../build/identity/nesting-cache.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import { BASE_MARK, readLedger } from '../../build/release/ledger.ts';
-import { BIN, CHILD_BOUND_MS, cli, copyDataTree } from '../support/cli.ts';
+import { BIN, CHILD_BOUND_MS, cli, copyDataTree, editLevel } from '../support/cli.ts';
 import { ledgerRelease } from '../support/ledger.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
@@ -40,11 +38,9 @@ async function ledgerState(root: string): Promise<Record<string, string>> {
   return out;
 }
 
-/** Edits CHL_ADM1 (a string replacement) and updates its manifest's derived fields. */
+/** Edits CHL_ADM1 (a string replacement), then updates its manifest's derived fields and its preview. */
 async function edit(root: string, from: string, to: string): Promise<void> {
-  const path = join(root, ADM1);
-  writeFileSync(path, readFileSync(path, 'utf8').replace(from, to));
-  expect((await cli('manifest', '--root', root, 'CHL')).code).toBe(0);
+  await editLevel(root, ADM1, from, to);
 }
 
 describe('geoshelf release', () => {
@@ -66,7 +62,7 @@ describe('geoshelf release', () => {
     expect(r.stdout).toMatch(
       /^recorded release 1\.0\.0 in .*data\/releases\/1\.0\.0\/: 11 files, 11 units; the first release\n$/,
     );
-    const { record, registry, site } = await ledgerRelease(root, '1.0.0');
+    const { record, registry, site, changes, stored } = await ledgerRelease(root, '1.0.0');
     const adm1 = record.files.find((f) => f.path === ADM1)!;
     expect(adm1.sha256).toBe(
       createHash('sha256')
@@ -75,18 +71,16 @@ describe('geoshelf release', () => {
     );
     expect(record.files.map((f) => f.path)).toContain('data/earth/CHL/manifest.json');
     expect(new Set(registry.map((u) => u.id)).size).toBe(11);
-    expect(read(root, 'data/releases/1.0.0/changes.json')).toEqual([]);
+    expect(changes).toEqual([]);
     // Each region's parent is the country; each commune's its region, by parentISO.
     const chl = registry.find((u) => u.level === 'ADM0' && u.country === 'CHL')!;
     for (const u of registry.filter((u) => u.country === 'CHL' && u.level === 'ADM1'))
       expect(u.parent_id).toBe(chl.id);
     // Every level file stored once, among the published files the next release compares with.
-    const stored = new Set(readdirSync(join(root, 'data/releases/1.0.0/site')));
     for (const file of record.levels.flatMap((l) => l.files)) {
       expect(site.find((f) => f.path === file.path)?.sha256).toBe(file.sha256);
       expect(stored.has(file.sha256)).toBe(true);
     }
-    expect(existsSync(join(root, 'data/releases/1.0.0/objects'))).toBe(false);
   });
 
   it('the same version with the same files again does nothing', async () => {
@@ -109,7 +103,7 @@ describe('geoshelf release', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/11 units; since 2026\.10: 1 renamed\n$/);
     const before = (await ledgerRelease(root, '2026.10')).registry;
-    const { record, registry: after } = await ledgerRelease(root, '2026.11');
+    const { record, registry: after, changes, stored } = await ledgerRelease(root, '2026.11');
     const antofagasta = before.find((u) => u.code === 'CL-AN' && u.level === 'ADM1')!;
     const now = after.find((u) => u.id === antofagasta.id)!;
     expect(now).toMatchObject({
@@ -120,21 +114,21 @@ describe('geoshelf release', () => {
     });
     expect(after.filter((u) => u.last_changed === '2026.10').length).toBe(10);
     expect(after.map((u) => u.id).sort()).toEqual(before.map((u) => u.id).sort());
-    const changes = read<ReleaseChange[]>(root, 'data/releases/2026.11/changes.json');
     expect(changes).toEqual([
       {
         type: 'renamed',
         country: 'CHL',
         level: 'ADM1',
         id: antofagasta.id,
+        code: 'CL-AN',
+        name: 'Antofagasta Norte',
         from: 'Antofagasta',
         to: 'Antofagasta Norte',
         spelling_only: false,
       },
     ]);
     expect([record.sequence, record.previous]).toEqual([2, '2026.10']);
-    const sha = record.files.find((f) => f.path === ADM1)!.sha256;
-    expect(readdirSync(join(root, 'data/releases/2026.11/site'))).toContain(sha);
+    expect(stored.has(record.files.find((f) => f.path === ADM1)!.sha256)).toBe(true);
   });
 
   it('a release stores again only what changed: no file of a country whose data did not change', async () => {
@@ -142,63 +136,49 @@ describe('geoshelf release', () => {
     expect((await cli('release', '2026.10', '--root', root)).code).toBe(0);
     await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
     expect((await cli('release', '2026.11', '--root', root)).code).toBe(0);
-    const { site } = await ledgerRelease(root, '2026.11');
-    const stored = new Set(readdirSync(join(root, 'data/releases/2026.11/site')));
+    const { site, stored } = await ledgerRelease(root, '2026.11');
     const again = site.filter((f) => stored.has(f.sha256)).map((f) => f.path);
     // Pages link relatively, and name neither base nor version: the front page, which says which release
     // it is, keeps a mark for it, and is stored again only when it changes otherwise.
     expect(again).toContain(ADM1);
     expect(site.find((f) => f.path === 'index.html')).toMatchObject({ template: true });
     expect(again.filter((path) => /\b(ANT|FJI)\b/.test(path))).toEqual([]);
-    expect(readdirSync(join(root, 'data/releases/2026.11'))).not.toContain('objects');
   });
 
   it("the ledger's copy of a data file is its own: editing the file in place leaves the release as it was", async () => {
     const root = copyDataTree(FIXTURE, TMP);
     expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
     const sha = (await ledgerRelease(root, '1.0.0')).record.files.find((f) => f.path === ADM1)!.sha256;
-    const object = join(root, `data/releases/1.0.0/site/${sha}`);
-    expect(statSync(object).nlink).toBe(1); // a copy, not a link to the publisher's file
+    const object = readLedger(root).objects.get(sha)!;
+    expect(statSync(join(root, object.path)).nlink).toBe(1); // a copy, not a link to the publisher's file
     writeFileSync(
       join(root, ADM1),
       readFileSync(join(root, ADM1), 'utf8').replace('Antofagasta', 'Antofagasta Norte'),
     );
-    expect(createHash('sha256').update(readFileSync(object)).digest('hex')).toBe(sha);
+    const bytes = await readObject(root, sha, object); // checked against its sha256 as it is read
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(sha);
   });
 
-  it('a release validates once: its catalogue build does not validate again, and reads only the changed level file', async () => {
+  it('a release validates once: its catalogue build does not validate again, and reads only the changed level and its preview', async () => {
     const root = copyDataTree(FIXTURE, TMP);
-    /** Releases `version` wired as the CLI wires it; returns the GeoJSON files its catalogue build read. */
+    /** Releases `version` as the CLI does; returns the GeoJSON files its catalogue's plan read. */
     const release = async (version: string) => {
       const measurer = MeasurementCache.forRoot(root);
-      const geometry = GeometryChecker.forRoot(root);
-      const nesting = NestingChecker.forRoot(root);
-      let read: number | undefined;
       const stages = new Set<string>();
       const outcome = await makeRelease(root, version, {
         measurer,
-        geometry,
-        nesting,
-        buildSite: async (site, validated) => {
-          const built = await buildCatalogue({
-            root,
-            ...site,
-            validated: { ...validated, measurer },
-            onProgress: (stage) => stages.add(stage),
-          });
-          if (built.ok) read = built.geojsonFilesRead;
-          return built;
-        },
+        onProgress: (stage) => stages.add(stage),
       });
-      await Promise.all([measurer.save(), geometry.save(), nesting.save()]);
-      expect(outcome.status).toBe('recorded');
-      return { read, validatedAgain: stages.has('validating manifests') };
+      await measurer.save();
+      if (outcome.status !== 'recorded') throw new Error(outcome.status);
+      return { read: outcome.filesRead, validatedAgain: stages.has('validating manifests') };
     };
     const first = await release('1.0.0');
     await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
     const second = await release('1.1.0');
-    // The build takes what the release validated; it reads CHL_ADM1 to draw its map and cut its tiles, and nothing else.
-    expect(second).toEqual({ read: 2, validatedAgain: false });
+    // The build takes what the release validated; it reads CHL_ADM1 to draw its map and cut its tiles, and
+    // its new preview (the country page's map), and nothing else.
+    expect(second).toEqual({ read: 3, validatedAgain: false });
     expect(first.read).toBeGreaterThan(second.read!);
   });
 
@@ -244,16 +224,20 @@ describe('geoshelf release', () => {
     expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
     const { record } = await ledgerRelease(root, '1.0.0');
     const sha = record.files.find((f) => f.path === ADM1)!.sha256;
-    rmSync(join(root, `data/releases/1.0.0/site/${sha}`));
-    rmSync(join(root, 'data/releases/1.0.0/changes.json'));
+    const pack = readLedger(root).objects.get(sha)!.path; // e.g. data/releases/1.0.0/objects/pack-….br
+    rmSync(join(root, pack));
     const before = await ledgerState(root);
     const r = await cli('release', '1.1.0', '--root', root);
     expect(r.code).toBe(1);
+    const index = pack.replace(/\.br$/, '.json');
     expect(r.stderr.split('\n').filter(Boolean)).toEqual([
-      `${root}/data/releases/1.0.0/changes.json: missing from the ledger`,
-      `${root}/data/releases/1.0.0/release.json: the ledger lost ${ADM1} as released (neither site/${sha} nor objects/${sha}.geojson.gz is in a release folder)`,
-      `${root}/data/releases/1.0.0/release.json: the ledger lost releases/1.0.0/${ADM1} (site/${sha} is in no release folder)`,
-      'geoshelf release: 3 problems in 2 files; release 1.1.0 not made',
+      `${root}/${index}: names ${pack.slice(pack.lastIndexOf('/') + 1)}, which is missing from the ledger`,
+      expect.stringMatching(
+        new RegExp(
+          `^${root}/data/releases/1\\.0\\.0/release\\.json: the ledger lost \\S+ as released \\(its bytes, sha256 [0-9a-f]{64}, are in no release folder\\)( \\(and \\d+ more\\))?$`,
+        ),
+      ),
+      'geoshelf release: 2 problems in 2 files; release 1.1.0 not made',
     ]);
     expect(await ledgerState(root)).toEqual(before);
   });
@@ -266,12 +250,15 @@ describe('geoshelf release', () => {
     const fji = 'data/earth/FJI/FJI_ADM0.geojson'; // unchanged: both releases name the same stored file
     const { record } = await ledgerRelease(root, '1.1.0');
     const sha = record.files.find((f) => f.path === fji)!.sha256;
-    rmSync(join(root, `data/releases/1.0.0/site/${sha}`));
-    expect((await readLedger(root)).problems.map((p) => `${p.file}: ${p.message}`)).toEqual([
-      `data/releases/1.0.0/release.json: the ledger lost ${fji} as released (neither site/${sha} nor objects/${sha}.geojson.gz is in a release folder)`,
-      `data/releases/1.1.0/release.json: the ledger lost ${fji} as released (neither site/${sha} nor objects/${sha}.geojson.gz is in a release folder)`,
-      `data/releases/1.0.0/release.json: the ledger lost releases/1.0.0/${fji} (site/${sha} is in no release folder)`,
-      `data/releases/1.1.0/release.json: the ledger lost releases/1.1.0/${fji} (site/${sha} is in no release folder)`,
+    // The pack that holds it, index and all: its contents are lost to both releases.
+    const pack = readLedger(root).objects.get(sha)!.path;
+    expect(pack.startsWith('data/releases/1.0.0/')).toBe(true); // stored once, by the first release that had it
+    rmSync(join(root, pack));
+    rmSync(join(root, pack.replace(/\.br$/, '.json')));
+    const lost = readLedger(root).problems.map((p) => `${p.file}: ${p.message}`);
+    expect(lost).toEqual([
+      expect.stringMatching(/^data\/releases\/1\.0\.0\/release\.json: the ledger lost \S+ as released/),
+      expect.stringMatching(/^data\/releases\/1\.1\.0\/release\.json: the ledger lost \S+ as released/),
     ]);
   });
 
@@ -288,16 +275,17 @@ describe('geoshelf release', () => {
     for (const list of Object.values(index.chunks)) {
       list.forEach((sha, i) => {
         if (!oneLine.has(sha)) {
-          const text = `${JSON.stringify(JSON.parse(readFileSync(join(records, `${sha}.json`), 'utf8')))}\n`;
+          const stored = brotliDecompressSync(readFileSync(join(records, `${sha}.json.br`))).toString('utf8');
+          const text = `${JSON.stringify(JSON.parse(stored))}\n`;
           oneLine.set(sha, createHash('sha256').update(text).digest('hex'));
-          rmSync(join(records, `${sha}.json`), { force: true });
-          writeFileSync(join(records, `${oneLine.get(sha)}.json`), text);
+          rmSync(join(records, `${sha}.json.br`), { force: true });
+          writeFileSync(join(records, `${oneLine.get(sha)}.json.br`), brotliCompressSync(text));
         }
         list[i] = oneLine.get(sha)!;
       });
     }
     writeFileSync(join(rewritten, 'data/releases/1.0.0/release.json'), `${JSON.stringify(index, null, 1)}\n`);
-    const made = { version: 2, code: 'another geoshelf', lists: index.chunks };
+    const made = { version: 3, code: 'another geoshelf', lists: index.chunks };
     writeFileSync(join(rewritten, '.cache/geoshelf/release-chunks.json'), JSON.stringify(made));
     for (const root of roots) {
       await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
@@ -313,13 +301,13 @@ describe('geoshelf release', () => {
     expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
     const index = read<{ chunks: Record<string, string[]> }>(root, 'data/releases/1.0.0/release.json');
     const [registry, site] = [index.chunks.registry!, index.chunks.site!];
-    rmSync(join(root, `data/releases/1.0.0/records/${registry.at(-1)}.json`));
-    writeFileSync(join(root, `data/releases/1.0.0/records/${site[0]}.json`), '[\n]\n');
+    rmSync(join(root, `data/releases/1.0.0/records/${registry.at(-1)}.json.br`));
+    writeFileSync(join(root, `data/releases/1.0.0/records/${site[0]}.json.br`), brotliCompressSync('[\n]\n'));
     const r = await cli('release', '1.1.0', '--root', root);
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n').filter(Boolean)).toEqual([
-      `${root}/data/releases/1.0.0/release.json: /chunks/registry/${registry.length - 1}: the ledger lost records/${registry.at(-1)}.json (in no release folder)`,
-      `${root}/data/releases/1.0.0/release.json: /chunks/site/0: data/releases/1.0.0/records/${site[0]}.json is damaged: its sha256 is not its name`,
+      `${root}/data/releases/1.0.0/release.json: /chunks/registry/${registry.length - 1}: the ledger lost the record chunk ${registry.at(-1)} (in no release folder's records/)`,
+      `${root}/data/releases/1.0.0/release.json: /chunks/site/0: data/releases/1.0.0/records/${site[0]}.json.br is damaged: its sha256 is not its name`,
       'geoshelf release: 2 problems in 1 file; release 1.1.0 not made',
     ]);
   });
@@ -331,7 +319,6 @@ describe('geoshelf release', () => {
     const before = await ledgerState(root);
     const failing = makeRelease(root, '1.1.0', {
       geometry: false,
-      buildSite: (site) => buildCatalogue({ root, ...site }),
       beforeCommit: (staged) => {
         expect(existsSync(join(staged, 'release.json'))).toBe(true); // the whole release, written aside
         throw new Error('disk full');

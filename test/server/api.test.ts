@@ -155,6 +155,11 @@ describe.each([
         `{"detail":[{"type":"int_parsing_size","loc":["query","skip"],"msg":"Unable to parse input string as an integer, exceeded maximum size","input":"${'1'.repeat(4301)}"}]}`,
       ],
       [
+        // 16 KB of "+" (spaces): the shape that held the event loop while a regex trimmed it
+        `skip=1${'+'.repeat(16_000)}x`,
+        `{"detail":[{"type":"int_parsing","loc":["query","skip"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"1${' '.repeat(16_000)}x"}]}`,
+      ],
+      [
         'limit=0&skip=x',
         '{"detail":[{"type":"int_parsing","loc":["query","skip"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"x"},{"type":"greater_than","loc":["query","limit"],"msg":"Input should be greater than 0","input":"0","ctx":{"gt":0}}]}',
       ],
@@ -213,6 +218,14 @@ describe.each([
     it('/openapi.json/ → 307 to /openapi.json (Starlette toggles the slash both ways)', async () => {
       const reply = await get('/openapi.json/');
       expect([reply.status, reply.headers.location]).toEqual([307, `${base}/openapi.json`]);
+    });
+
+    it('trailing slashes are all stripped, however many: 16 KB of them → 307 or 404 as for one', async () => {
+      const slashes = '/'.repeat(16_000);
+      const reply = await get(`/openapi.json${slashes}`);
+      expect([reply.status, reply.headers.location]).toEqual([307, `${base}/openapi.json`]);
+      const none = await get(`${slashes}x/`); // once quadratic: a run of slashes, then no match
+      expect([none.status, none.text]).toEqual([404, '{"detail":"Not Found"}']);
     });
 
     it('methods other than GET and HEAD → 405 {"detail":"Method Not Allowed"} with Allow: GET, HEAD', async () => {
@@ -334,6 +347,22 @@ describe.each([
         ].sort(),
       );
       expect(doc.paths['/ubicaciones/']!.get.parameters.map((p) => p.name)).toEqual(['skip', 'limit']);
+    });
+
+    it('every operation has FastAPI’s default operationId, from the original service’s functions, each distinct', async () => {
+      // generate_unique_id: function name + path with every non-word character "_", then "_get"
+      const doc = (await get('/openapi.json')).json() as {
+        paths: Record<string, { get: { operationId?: string } }>;
+      };
+      const ids = Object.entries(doc.paths).map(([path, item]) => [path, item.get.operationId]);
+      expect(ids).toEqual([
+        ['/ubicaciones/', 'get_ubicaciones_ubicaciones__get'],
+        ['/ubicaciones/convenience/', 'get_prontos_ubicaciones_convenience__get'],
+        ['/ubicaciones/bencineras/', 'get_bencineras_ubicaciones_bencineras__get'],
+        ['/ubicaciones/servicios/', 'get_servicios_ubicaciones_servicios__get'],
+        ['/ubicaciones/otros/', 'get_otros_ubicaciones_otros__get'],
+      ]);
+      expect(new Set(ids.map(([, id]) => id)).size).toBe(ids.length);
     });
   });
 });

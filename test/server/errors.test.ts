@@ -1,18 +1,13 @@
-// One test walks every route with bad input and checks that every error has
-// the one shape built by errorBody(): {"detail": string | [{type, loc, msg, input, ctx?}]}.
+// One test walks every route of the server's own route table (API_ROUTES)
+// with bad input and checks that every error has the one shape built by
+// errorBody(): {"detail": string | [{type, loc, msg, input, ctx?}]}. A route
+// added to the table is walked without a change here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocationStore } from '../../src/locations/db.ts';
 import type { RunningServer } from '../../src/server/app.ts';
 import { errorBody } from '../../src/server/errors.ts';
+import { API_ROUTES } from '../../src/server/routes.ts';
 import { buildDb, recordingLogger, request, sampleRows, serve, tempDir, type Reply } from './helpers.ts';
-
-const ROUTES = [
-  '/ubicaciones/',
-  '/ubicaciones/convenience/',
-  '/ubicaciones/bencineras/',
-  '/ubicaciones/servicios/',
-  '/ubicaciones/otros/',
-];
 
 function expectErrorShape(label: string, reply: Reply): void {
   expect([label, reply.headers['content-type']]).toEqual([label, 'application/json']);
@@ -44,37 +39,45 @@ describe('every HTTP error has one shape', () => {
     await cleanup();
   });
 
-  it('every route with bad input, bad method or no data answers {"detail": …}', async () => {
+  it('every route of the table with bad input, bad method or no data answers {"detail": …}', async () => {
     const bad = ['limit=0', 'limit=x', 'skip=-1', 'skip=1.5&limit=', `skip=${'9'.repeat(5000)}`];
-    let checked = 0;
-    for (const route of ROUTES) {
-      for (const query of bad) {
-        const reply = await request(`${server.url}${route}?${query}`);
-        expect(reply.status).toBe(422);
-        expectErrorShape(`${route}?${query}`, reply);
-        checked++;
+    const methods = ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+    const checked: string[] = [];
+    for (const route of API_ROUTES) {
+      const { path } = route;
+      for (const query of route.kind === 'list' ? bad : []) {
+        const reply = await request(`${server.url}${path}?${query}`);
+        expect([`${path}?${query}`, reply.status]).toEqual([`${path}?${query}`, 422]);
+        expectErrorShape(`${path}?${query}`, reply);
+        checked.push(`${path} 422`);
       }
-      for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
-        const reply = await request(`${server.url}${route}`, { method });
-        expect(reply.status).toBe(405);
-        expectErrorShape(`${method} ${route}`, reply);
-        checked++;
+      for (const method of methods) {
+        const reply = await request(`${server.url}${path}`, { method });
+        expect([`${method} ${path}`, reply.status]).toEqual([`${method} ${path}`, 405]);
+        expectErrorShape(`${method} ${path}`, reply);
+        checked.push(`${path} 405`);
       }
-      const past = await request(`${server.url}${route}?skip=1000`);
-      if (route !== '/ubicaciones/') {
-        expect(past.status).toBe(404);
-        expectErrorShape(`${route}?skip=1000`, past);
-        checked++;
+      if (route.kind === 'list' && route.type !== null) {
+        const past = await request(`${server.url}${path}?skip=1000`);
+        expect([path, past.status]).toEqual([path, 404]);
+        expectErrorShape(`${path}?skip=1000`, past);
+        checked.push(`${path} 404`);
       }
     }
-    for (const path of ['/', '/nope', '/ubicaciones/x/', '/openapi.json?x']) {
-      const reply = await request(`${server.url}${path}`, {
-        method: path === '/openapi.json?x' ? 'POST' : 'GET',
-      });
-      expectErrorShape(path, reply);
-      checked++;
+    for (const path of ['/', '/nope', '/ubicaciones/x/', '/openapi.json/x']) {
+      expectErrorShape(path, await request(`${server.url}${path}`));
+      checked.push(`${path} other`);
     }
-    expect(checked).toBe(5 * 10 + 4 + 4); // routes × (bad queries + methods), typed 404s, other paths
+    // every route was walked: each list with bad queries and methods, each typed list past its end
+    const lists = API_ROUTES.filter((r) => r.kind === 'list');
+    const typed = lists.filter((r) => r.type !== null);
+    expect(lists.length).toBeGreaterThanOrEqual(5);
+    expect(checked).toHaveLength(
+      lists.length * bad.length + API_ROUTES.length * methods.length + typed.length + 4,
+    );
+    expect(new Set(checked.map((c) => c.split(' ')[0]))).toEqual(
+      new Set([...API_ROUTES.map((r) => r.path), '/', '/nope', '/ubicaciones/x/', '/openapi.json/x']),
+    );
   });
 });
 

@@ -123,7 +123,20 @@ describe('parseRange', () => {
     ['items=0-1', 10, undefined],
     ['bytes=0-1, 3-4', 10, undefined],
     [undefined, 10, undefined],
+    [' Bytes = 2 - 4 ', 10, { start: 2, end: 4 }],
+    ['bytes=-', 10, undefined],
+    ['bytes=1 2-3', 10, undefined],
   ])('%s of %i bytes → %o', (header, size, expected) => {
     expect(parseRange(header, size)).toEqual(expected);
+  });
+
+  // The shapes that held the event loop with the old regex (its \s* runs traded spaces).
+  const spaces = ' '.repeat(32 * 1024);
+  it.each([
+    ['bytes= …x (64 KB)', `bytes=${spaces}${spaces}x`, undefined],
+    ['bytes=1- …x (64 KB)', `bytes=1-${spaces}${spaces}x`, undefined],
+    ['bytes= … 3 … - (64 KB)', `bytes=${spaces}3${spaces}-`, { start: 3, end: 9 }],
+  ])('%s → %o, as before', (_label, header, expected) => {
+    expect(parseRange(header, 10)).toEqual(expected);
   });
 });

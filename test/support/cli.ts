@@ -2,7 +2,7 @@
 // binary calls, with its output captured) or, for the few end-to-end tests
 // per command, as a real child process.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format, promisify } from 'node:util';
 import { main } from '../../src/cli/main.ts';
@@ -90,4 +90,26 @@ export function copyDataTree(from: string, tmp: string): string {
   const root = mkdtempSync(join(tmp, 'tree-'));
   cpSync(join(from, 'data'), join(root, 'data'), { recursive: true });
   return root;
+}
+
+/**
+ * Edits a level file under `root` (a string replacement, e.g. a unit renamed)
+ * and does what a publisher does next (docs/manifests.md): `manifest ISO3`,
+ * then `preview ISO3/LEVEL`, so that the tree validates and can be released.
+ * `file`: e.g. "data/earth/CHL/CHL_ADM1.geojson".
+ */
+export async function editLevel(root: string, file: string, from: string, to: string): Promise<void> {
+  const path = join(root, file);
+  const text = readFileSync(path, 'utf8');
+  if (!text.includes(from)) throw new Error(`${file} does not hold ${from}`);
+  writeFileSync(path, text.replace(from, to));
+  const [, , iso, name] = file.split('/'); // e.g. ["data", "earth", "CHL", "CHL_ADM1.geojson"]
+  const level = /_(ADM[0-5]|QUAD)\.geojson$/.exec(name!)![1]!;
+  for (const args of [
+    ['manifest', iso!],
+    ['preview', `${iso}/${level}`],
+  ]) {
+    const r = await cli(args[0]!, '--root', root, ...args.slice(1));
+    if (r.code !== 0) throw new Error(`geoshelf ${args.join(' ')}: ${r.stderr}`);
+  }
 }

@@ -5,7 +5,9 @@
 import { ensureCompiled } from '../../bin/compile.js';
 
 export default async function setup(): Promise<void> {
-  await (ensureCompiled as (options: { say: (why: string) => void }) => Promise<string | undefined>)({
+  type Options = { say: (why: string) => void; onWait: (text: string) => void };
+  await (ensureCompiled as (options: Options) => Promise<string | undefined>)({
     say: (why) => console.log(`compiling lib/ (${why})…`),
+    onWait: (text) => console.log(text),
   });
 }

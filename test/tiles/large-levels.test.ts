@@ -40,7 +40,7 @@ describe('tiles of large levels', () => {
     const file = loaded[0].file;
     expect(Object.keys(cut.byManifest.get(file) ?? {}).sort()).toEqual(['ADM0', 'ADM1']);
     expect(cut.untiled.size).toBe(0);
-    const archive = readFileSync(cut.built.get('earth/LRG/map-ADM1.pmtiles')!);
+    const archive = readFileSync(cut.built.get('earth/LRG/map-ADM1.pmtiles')!.from);
     expect(archive.subarray(0, 7).toString('latin1')).toBe('PMTiles');
     nameTiles(cut, () => 16);
     expect(cut.byManifest.get(file)!.ADM1.named).toBe(true); // 16 units in the list and in the tiles

@@ -181,7 +181,8 @@ export interface GeometryChangeMetrics {
   area_change: number | null; // (new − old) / old; null when one side has no area
   symmetric_difference: number | null; // share of the old area
   max_distance_m: number | null; // discrete Hausdorff distance, metres
-  offset_m: number | null; // ν, the pair's median vertex offset, metres
+  offset_m: number | null; // ν, the pair's own median vertex offset, metres
+  reference_offset_m: number | null; // ν_ref, the noise it was judged against: its neighbours' median ν
 }
 
 interface ChangeOf {
@@ -189,17 +190,58 @@ interface ChangeOf {
   level: Level;
 }
 
-/** One change since the previous release, by unit ID. */
-export type ReleaseChange = ChangeOf &
+/** A unit as a change names it: for a unit in the release, its code and name there; for one that left, as it last was. */
+export interface ChangedUnit {
+  id: string;
+  code: string; // "" when none
+  name: string;
+}
+
+/** A change of one unit (by ID), or of several (a merge, a split), each unit named by its code and name too. */
+export type UnitChange = ChangeOf &
   (
-    | { type: 'added'; id: string; code: string; name: string; derived_from?: string[] }
-    | { type: 'removed'; id: string; code: string; name: string }
-    | { type: 'renamed'; id: string; from: string; to: string; spelling_only: boolean }
-    | { type: 'recoded'; id: string; from: string; to: string; by: 'name' | 'geometry' }
-    | { type: 'attributes'; id: string; keys: string[] }
-    | ({ type: 'geometry'; id: string } & GeometryChangeMetrics)
-    | { type: 'merged' | 'split' | 'reorganised'; old: string[]; new: string[] }
+    | ({ type: 'added'; derived_from?: string[]; restored?: true } & ChangedUnit) // restored: a removed unit back, with its old ID
+    | ({ type: 'removed' } & ChangedUnit)
+    | ({ type: 'renamed'; from: string; to: string; spelling_only: boolean } & ChangedUnit)
+    | ({ type: 'recoded'; from: string; to: string; by: 'name' | 'geometry' } & ChangedUnit)
+    | ({ type: 'attributes'; keys: string[] } & ChangedUnit)
+    | ({ type: 'geometry' } & ChangedUnit & GeometryChangeMetrics)
+    | {
+        type: 'merged' | 'split' | 'reorganised';
+        old: string[];
+        new: string[];
+        old_units: ChangedUnit[]; // the units of `old`, in the same order
+        new_units: ChangedUnit[];
+      }
   );
+
+/** A country that a release has and the one before had not, or the other way round; its units follow as `added` or `removed`. */
+export interface CountryChange {
+  type: 'country-added' | 'country-removed';
+  country: string; // ISO3
+  body: string; // e.g. "earth"
+  name: string; // its English name, e.g. "Bouvet Island"
+  levels: Level[];
+}
+
+/** A level of a country that one of the two releases lacks; its units follow as `added` or `removed`. */
+export interface LevelChange {
+  type: 'level-added' | 'level-removed';
+  country: string; // ISO3
+  level: Level;
+  units: number;
+}
+
+/**
+ * One change since the previous release. A release's feed holds every
+ * difference from the one before, at every grain: countries, levels, units.
+ */
+export type ReleaseChange = CountryChange | LevelChange | UnitChange;
+
+/** Whether a change is about units (it names their IDs), not a whole country or level. */
+export function isUnitChange(c: ReleaseChange): c is UnitChange {
+  return !c.type.startsWith('country-') && !c.type.startsWith('level-');
+}
 
 export type ReleaseChangeType = ReleaseChange['type'];
 
@@ -215,9 +257,9 @@ export interface ApiRelease {
   version: string;
   sequence: number; // 1, 2, 3… in the order they were made
   previous: string | null;
+  date: string | null; // the day it was recorded, e.g. "2026-11-27" (null: a release made before geoshelf kept it)
   url: string; // the frozen catalogue, e.g. "/releases/2026.11/"
   changes_url: string; // every change since the previous release (ReleaseChange[])
-  units_url: string; // the unit registry (RegistryUnit[])
   counts: { files: number; units: number; changes: Partial<Record<ReleaseChangeType, number>> };
 }
 
@@ -225,6 +267,7 @@ export interface ApiRelease {
 export interface ApiReleases {
   api_version: typeof API_VERSION;
   current: ApiReleaseStatus;
+  units_url: string | null; // every unit ID ever given, as of the latest release (RegistryUnit[]); null before the first
   releases: ApiRelease[]; // newest first
 }
 
@@ -236,7 +279,11 @@ export interface ApiUnitChange {
 }
 
 /** One unit's history across releases (a registry entry and its changes). */
-export interface ApiUnitHistory extends Omit<RegistryUnit, 'file' | 'feature' | 'parent_id' | 'country'> {
+export interface ApiUnitHistory extends Omit<
+  RegistryUnit,
+  'file' | 'feature' | 'parent_id' | 'country' | 'last_seen'
+> {
+  last_seen?: string; // the last release that held it; absent while it is current (it is the latest release)
   current: boolean; // in the latest release
   changes: ApiUnitChange[]; // oldest first
 }
@@ -251,9 +298,10 @@ export interface ApiCountryHistory {
   releases: {
     version: string;
     changes_page: string; // its "What changed" page
-    page: string; // the country as that release published it
+    page: string | null; // the country as that release published it; null when that release removed it
+    first?: true; // the first release that held the country
     changes: Partial<Record<ReleaseChangeType, number>>; // this country's changes in it
-  }[]; // newest first
+  }[]; // the releases in which the country changed, and its first; newest first
   units: Record<string, ApiUnitHistory>;
 }
 

@@ -98,3 +98,26 @@ export interface Manifest {
   notes?: string;
   datasets: Dataset[];
 }
+
+/** A file a manifest lists, as `validate` measured it now. */
+export interface MeasuredFile {
+  path: string; // e.g. "data/earth/CHL/CHL_ADM1.geojson"
+  bytes: number;
+  sha256: string;
+}
+
+/**
+ * A dataset as `validate` hands it on: when it has a file, `bytes` and
+ * `sha256` are that file's as measured (the schema lets a manifest leave
+ * them out), so no later stage trusts or asserts the manifest's own numbers.
+ */
+export type CheckedDataset = Dataset &
+  (
+    | { path: string; bytes: number; sha256: string }
+    | { path?: undefined; bytes?: undefined; sha256?: undefined }
+  );
+
+/** A manifest that passed `validate` with no error: every listed file measured (build/manifest/validate.ts). */
+export interface CheckedManifest extends Omit<Manifest, 'datasets'> {
+  datasets: CheckedDataset[];
+}

@@ -6,9 +6,11 @@ import type { ReleaseFeed } from '../../core/release-feed.ts';
 import { formatInt, markup, type Html } from './html.ts';
 import { renderPage, type PageContext } from './layout.ts';
 
-/** One release's feed, with every unit it names. */
-
 const KINDS: [ReleaseChange['type'], string][] = [
+  ['country-added', 'Countries added'],
+  ['country-removed', 'Countries removed'],
+  ['level-added', 'Levels added'],
+  ['level-removed', 'Levels removed'],
   ['added', 'Added'],
   ['removed', 'Removed'],
   ['merged', 'Merged'],
@@ -35,7 +37,14 @@ export function renderChangesPage(context: PageContext, feed: ReleaseFeed): stri
   };
   const detail = (c: ReleaseChange): Html | string => {
     switch (c.type) {
+      case 'country-added':
+      case 'country-removed':
+        return markup`${c.name} <code>${c.country}</code> <small>${c.body} · ${c.levels.join(', ')}</small>`;
+      case 'level-added':
+      case 'level-removed':
+        return markup`<code>${c.country}</code> ${c.level} <small>${formatInt(c.units)} units, each listed below</small>`;
       case 'added':
+        return markup`${unit(c.id)}${c.restored ? ' (restored: the ID it had before its removal)' : ''}`;
       case 'removed':
       case 'attributes':
         return markup`${unit(c.id)}${c.type === 'attributes' ? markup`: ${c.keys.join(', ')}` : ''}`;
@@ -67,7 +76,7 @@ ${list.map((c) => markup`<li>${detail(c)}</li>\n`)}</ul>
 ${sections}`;
   return renderPage(context, {
     title: `What changed in ${feed.version}`,
-    description: `Every unit added, removed, merged, split, renamed, re-coded or redrawn in release ${feed.version}.`,
+    description: `Every country, level and unit added, removed, merged, split, renamed, re-coded or redrawn in release ${feed.version}.`,
     main,
   });
 }

@@ -209,6 +209,10 @@ function attribution(m: Manifest): Html {
 }
 
 const CHANGE_WORDS: Record<ReleaseChangeType, string> = {
+  'country-added': 'the country added',
+  'country-removed': 'the country removed',
+  'level-added': 'level added',
+  'level-removed': 'level removed',
   added: 'added',
   removed: 'removed',
   merged: 'merged',
@@ -222,18 +226,18 @@ const CHANGE_WORDS: Record<ReleaseChangeType, string> = {
 
 /** Returns the country's history section: each release's changes of it, newest first, linking "What changed". */
 function historySection(doc: ApiCountryHistory, url: string): Html {
-  const items = doc.releases.map((r, i) => {
+  const items = doc.releases.map((r) => {
     const counts = Object.entries(r.changes).map(
       ([type, n]) => `${formatInt(n)} ${CHANGE_WORDS[type as ReleaseChangeType]}`,
     );
-    const first = i === doc.releases.length - 1;
-    const said = counts.length ? counts.join(', ') : first ? 'the first release' : 'no changes';
-    return markup`<li><a href="${r.page}">${r.version}</a>: ${said} · <a href="${r.changes_page}">What changed in ${r.version}</a></li>
+    const said = [...(r.first ? ['its first release'] : []), ...counts].join(', ');
+    const version = r.page === null ? r.version : markup`<a href="${r.page}">${r.version}</a>`;
+    return markup`<li>${version}: ${said} · <a href="${r.changes_page}">What changed in ${r.version}</a></li>
 `;
   });
   return markup`<section id="history" class="history" aria-labelledby="history-h">
 <h2 id="history-h">History</h2>
-<p>This country in each release, newest first. A unit's permalink shows its own history; all of it is in the <a href="${url}">history document</a>.</p>
+<p>The releases in which this country changed, newest first, and its first. A unit's permalink shows its own history; all of it is in the <a href="${url}">history document</a>.</p>
 <ul class="changes">
 ${items}</ul>
 </section>

@@ -3,19 +3,14 @@
 // prints what changed since the previous release.
 import { resolve } from 'node:path';
 import type { ReleaseChange } from '../../../build/core/shared/api.ts';
-import { GeometryChecker } from '../../../build/geometry/cache.ts';
-import { NestingChecker } from '../../../build/identity/nesting-cache.ts';
-import { MeasurementCache } from '../../../build/measure/cache.ts';
-import { versionProblem } from '../../../build/release/ledger.ts';
 import { makeRelease } from '../../../build/release/release.ts';
+import { versionProblem } from '../../../build/release/versions.ts';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../../../build/identity/thresholds.ts';
-import { buildCatalogue } from '../../../build/build.ts';
 import { problemSummary } from '../../../build/core/report.ts';
-import { normaliseBase } from '../../../build/site/pages/html.ts';
 import { defineCommand, PER_FILE, UsageError } from '../command.ts';
 
 const t = DEFAULT_THRESHOLDS;
-const usage = `Usage: geoshelf release VERSION [--root DIR] [--base PATH] [--json] [--code-key PROPERTY]
+const usage = `Usage: geoshelf release VERSION [--root DIR] [--allow-empty] [--json] [--code-key PROPERTY]
                         [--redigitise-area SHARE] [--redigitise-distance METRES]
                         [--redigitise-k-distance K] [--redigitise-k-area K]
 
@@ -23,17 +18,20 @@ Freezes the data under DIR as release VERSION, recorded in DIR/data/releases/VER
 (commit it beside the manifests): every file with its sha256, the unit registry
 (an opaque ID per unit that stays the same while the unit is the same place),
 the changes since the previous release, and the catalogue as built now, which
-every later build publishes unchanged under releases/VERSION/. Refuses (exit 1) when validate finds
-errors, when the ledger is damaged, or when VERSION is recorded with other
-files; recording the same files again does nothing.
+every later build publishes unchanged under releases/VERSION/ (whatever --base
+build is given). Refuses (exit 1) when validate finds errors (a preview that no
+longer matches its data counts as one: run geoshelf preview first), when the
+ledger is damaged, when VERSION is recorded with other files or does not come
+after the latest release, or when nothing changed since it; recording the same
+files again as the same VERSION does nothing.
 
 VERSION: 1 to 32 lower-case letters, digits, "." and "-", starting with a digit
-and ending with a letter or digit, e.g. 2026.11, 1.2.0 or 1.0.0-rc.1.
+and ending with a letter or digit, e.g. 2026.11, 1.2.0 or 1.0.0-rc.1. Versions
+must increase, in calendar or semantic-version order (docs/releases.md#versions).
 
 Options:
   --root DIR                  folder that holds data/ (default: the current folder)
-  --base PATH                 no longer needed, and ignored: a release is published at
-                              PATH/releases/VERSION/ under whatever --base build is given
+  --allow-empty               record the release even when nothing changed since the latest
   --json                      print problems on stdout as a JSON array
   --code-key PROPERTY         the property holding each unit's code (default: the
                               first of shapeISO, iso_3166_2, code, ISO, iso)
@@ -61,7 +59,7 @@ export default defineCommand({
   positionals: true,
   options: {
     root: { type: 'string', default: '.' },
-    base: { type: 'string', default: '/' },
+    'allow-empty': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     'code-key': { type: 'string' },
     'redigitise-area': { type: 'string' },
@@ -89,27 +87,12 @@ export default defineCommand({
       ),
       redigitiseKArea: nonNegative('redigitise-k-area', values['redigitise-k-area'], t.redigitiseKArea),
     };
-    try {
-      normaliseBase(values.base);
-    } catch (error) {
-      throw new UsageError(`--base: ${(error as Error).message}`);
-    }
     const root = resolve(values.root);
-    const measurer = MeasurementCache.forRoot(root);
-    const geometry = GeometryChecker.forRoot(root);
-    const nesting = NestingChecker.forRoot(root, { codeKey: values['code-key'] });
     const outcome = await makeRelease(root, version, {
-      measurer,
-      geometry,
-      nesting,
       thresholds,
       codeKey: values['code-key'],
-      buildSite: (site, validated) =>
-        buildCatalogue({ root, ...site, validated: { ...validated, measurer } }),
+      allowEmpty: values['allow-empty'],
     });
-    await measurer.save();
-    await geometry.save();
-    await nesting.save();
     const code = out.report(outcome.problems, { perFile: PER_FILE });
     const say = values.json ? console.error : console.log;
     if (outcome.status === 'refused') {

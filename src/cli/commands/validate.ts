@@ -5,6 +5,7 @@ import { validateManifests } from '../../../build/manifest/validate.ts';
 import { MeasurementCache } from '../../../build/measure/cache.ts';
 import { GeometryChecker } from '../../../build/geometry/cache.ts';
 import { NestingChecker } from '../../../build/identity/nesting-cache.ts';
+import { PreviewChecker } from '../../../build/manifest/preview-cache.ts';
 import { plural, problemSummary } from '../../../build/core/report.ts';
 import { defineCommand, PER_FILE } from '../command.ts';
 
@@ -17,8 +18,10 @@ bbox, geometry_types, properties and preview_bytes equal what the files hold,
 and the geometry of every feature of those files (rings closed and of 4+
 positions: errors; the OGC validity rules of GEOS, PostGIS and shapely:
 warnings), and that every unit lies in its parent in the level above (more
-than 1 % of its area outside it: a nesting warning). Prints every problem on
-stderr as "FILE: POINTER: message" (after
+than 1 % of its area outside it: a nesting warning), and that every preview
+still matches its data: the same units by code and name, extents its
+simplification allows (otherwise a preview-stale warning: run geoshelf preview).
+Prints every problem on stderr as "FILE: POINTER: message" (after
 ${PER_FILE} of one file and rule, a count) and exits 1 if there is any error,
 0 if none (warnings alone: 0).
 
@@ -26,7 +29,7 @@ Options:
   --root DIR    folder that holds data/ (default: the current folder)
   --json        print every problem on stdout as a JSON array of
                 {file, pointer, rule, severity, message}
-  --strict      the OGC geometry and nesting problems are errors too (exit 1), e.g. to gate CI
+  --strict      the OGC geometry, nesting and preview-stale problems are errors too (exit 1), e.g. to gate CI
   --no-cache    measure and check every file again (default: reuse the results
                 for unchanged files from DIR/.cache/geoshelf/)
   --no-nesting  skip the nesting check (it reads every level a second time when
@@ -48,11 +51,19 @@ export default defineCommand({
     const nesting = values['no-nesting']
       ? false
       : NestingChecker.forRoot(root, { noCache: values['no-cache'] });
+    const previews = PreviewChecker.forRoot(root, { noCache: values['no-cache'] });
     const strict = values.strict;
-    const { manifests, problems } = await validateManifests(root, { measurer, geometry, nesting, strict });
+    const { manifests, problems } = await validateManifests(root, {
+      measurer,
+      geometry,
+      nesting,
+      previews,
+      strict,
+    });
     await measurer.save();
     await geometry.save();
     if (nesting) await nesting.save();
+    await previews.save();
     const code = out.report(problems, { perFile: PER_FILE, strict });
     const datasets = manifests.reduce((n, loaded) => n + loaded.manifest.datasets.length, 0);
     // e.g. "3 problems in 2 files" or "66 problems in 24 files (66 warnings)"

@@ -1,0 +1,151 @@
+// Plans the catalogue of validated manifests: every file dist/ (or a
+// release) will hold, without writing any. Planes → tiles (on their own
+// thread) while downloads convert and the atlas reads units and draws maps →
+// world map and tiles → client bundle → pages, JSON API, search → the plan.
+// `build` writes the plan to dist/ (build/build.ts); `release` stores it in
+// the ledger (build/release/release.ts). Both call this one function, as a
+// plain step: it reads the data and the caches, and writes only caches.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ReleaseFeed } from '../core/release-feed.ts';
+import type { ApiReleaseStatus } from '../core/shared/api.ts';
+import { listFiles, PACKAGE_DIR } from '../core/files.ts';
+import type { Problem } from '../core/problem.ts';
+import { prepareDownloads } from '../formats/downloads.ts';
+import type { UnitIds } from '../identity/unit-ids.ts';
+import type { CheckedManifestFile, Validation } from '../manifest/validate.ts';
+import type { MeasurementCache } from '../measure/cache.ts';
+import type { DistPlan } from '../output/write-dist.ts';
+import { readAtlas } from '../site/atlas.ts';
+import { clientBundle } from '../site/client-bundle.ts';
+import { countryPlanes } from '../site/map-planes.ts';
+import { changesPage, renderChangesPage } from '../site/pages/changes-page.ts';
+import { openSearchCache } from '../site/search-cache.ts';
+import { renderSite } from '../site/site.ts';
+import { WORLD_TITLE, worldMap } from '../site/world-map.ts';
+import { countryTiles, nameTiles, noCountryTiles } from '../tiles/country-tiles.ts';
+import { worldTiles } from '../tiles/world-tiles.ts';
+
+/** What planning a catalogue needs: validated manifests and what the build or release adds. */
+export interface CatalogueInput {
+  root: string;
+  base: string; // e.g. "/", or BASE_MARK for a release's stored copy
+  siteUrl?: string; // e.g. "https://boundaries.example.org", for absolute sitemap URLs
+  manifests: CheckedManifestFile[]; // sorted as the catalogue lists them (compareManifests)
+  geometry: Validation['geometry']; // each checked file's geometry status, from validate
+  measurer: MeasurementCache; // the one validate used: its measurements are known
+  release?: ApiReleaseStatus; // which release the catalogue is, or that it has unreleased changes
+  frozen: boolean; // a release's own copy (releases/VERSION/), not the root
+  unitIds?: UnitIds;
+  feeds?: ReleaseFeed[]; // newest first: each release's "What changed" page and the histories
+  tiles: boolean; // false: no map tiles (pages keep their pictures); bench:tiles's baseline
+  onProgress: (stage: string, done?: number, total?: number) => void;
+}
+
+/** The plan, and what making it read. */
+export interface CataloguePlan {
+  plan: DistPlan;
+  filesRead: number; // GeoJSON files read to draw maps and cut tiles
+  bytesRead: number;
+  /** What a download leaves out of its source (e.g. TopoJSON drops z); validate cannot list these. */
+  conversionWarnings: Problem[];
+}
+
+/** Returns the files of public/ (e.g. "schema/manifest.v1.json"), published as they are. */
+async function publicFiles(): Promise<Map<string, Buffer>> {
+  const dir = join(PACKAGE_DIR, 'public');
+  const files = new Map<string, Buffer>();
+  if (!existsSync(dir)) return files;
+  for (const file of await listFiles(dir)) files.set(file, await readFile(join(dir, file)));
+  return files;
+}
+
+/** Returns every data file a manifest publishes (its datasets, previews and parts) with its measured sha256, by path. */
+function dataFiles(manifests: CheckedManifestFile[]): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const m of manifests) for (const f of m.files) if (f.path !== m.file) files.set(f.path, f.sha256);
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** Returns the plan of the catalogue of `input.manifests`: every file, generated, copied or built. */
+export async function planCatalogue(input: CatalogueInput): Promise<CataloguePlan> {
+  const { root, base, manifests: loaded, unitIds, onProgress: progress } = input;
+  // The tiles are cut on their own thread (build/tiles/cut-level.ts) while
+  // this one converts downloads and draws the atlas; both need only the planes.
+  const planes = await countryPlanes(root, loaded);
+  const cutting = input.tiles ? countryTiles(root, base, loaded, planes) : Promise.resolve(noCountryTiles());
+  cutting.catch(() => {}); // awaited below; this only keeps a failure meanwhile from counting as unhandled
+  progress('converting downloads');
+  const downloads = await prepareDownloads(
+    root,
+    loaded,
+    input.measurer,
+    (done, total) => progress('converting downloads', done, total),
+    unitIds,
+  );
+  progress('reading units and drawing maps');
+  const drawn = await readAtlas(root, loaded, planes, unitIds);
+  progress('cutting map tiles');
+  const tiles = await cutting;
+  nameTiles(
+    tiles,
+    (file, level) => drawn.atlas.get(file)?.levels.find((l) => l.level === level)?.units.length,
+  );
+  const world = await worldMap(root, base, loaded);
+  const globe = world && input.tiles ? await worldTiles(root, base, world) : undefined;
+  if (globe) {
+    tiles.files.set(...globe.file);
+    tiles.filesRead += globe.filesRead;
+    tiles.bytesRead += globe.bytesRead;
+  }
+  for (const [file, levels] of tiles.byManifest) {
+    const atlas = drawn.atlas.get(file);
+    if (atlas) atlas.tiles = levels;
+  }
+  for (const [file, levels] of tiles.untiled) {
+    const atlas = drawn.atlas.get(file);
+    if (atlas) atlas.untiled = levels;
+  }
+  const bundle = await clientBundle();
+  const searchCache = openSearchCache(root);
+  progress('rendering pages');
+  const site = renderSite(
+    {
+      base,
+      script: bundle.script,
+      styles: bundle.styles,
+      siteUrl: input.siteUrl,
+      release: input.release,
+      frozen: input.frozen,
+    },
+    loaded,
+    {
+      atlas: drawn.atlas,
+      downloads: downloads.byManifest,
+      geometry: input.geometry,
+      unitIds,
+      feeds: input.feeds,
+      world: world && { svg: world.svg, title: WORLD_TITLE, tiles: globe?.info },
+      searchCache,
+    },
+  );
+  await searchCache.save();
+  const generated = new Map<string, string | Buffer>([
+    ...(await publicFiles()),
+    ...bundle.files,
+    ...site,
+    ...tiles.files,
+  ]);
+  for (const { file, text } of loaded) generated.set(file, text); // manifests are published verbatim
+  const context = { base, script: bundle.script, styles: bundle.styles };
+  for (const feed of input.feeds ?? [])
+    generated.set(changesPage(feed.version), renderChangesPage(context, feed));
+  const built = new Map([...downloads.files, ...tiles.built]);
+  return {
+    plan: { generated, data: dataFiles(loaded), built },
+    filesRead: drawn.filesRead + tiles.filesRead,
+    bytesRead: drawn.bytesRead + tiles.bytesRead,
+    conversionWarnings: downloads.warnings,
+  };
+}

@@ -1,0 +1,287 @@
+// The identity step of `geoshelf release`: gives every unit of the checked
+// manifests its ID (the ID of the same place in the previous release, else a
+// new one: build/identity/) and writes the feed since the previous release.
+// The feed is complete by construction: it compares the two releases at
+// every grain, so whatever differs appears: countries added and removed,
+// levels added and removed, and within the levels both have, every unit
+// added, removed, renamed, re-coded, changed, merged or split. A country
+// whose files are all unchanged keeps its units as they were, unread.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
+import type { Level, MeasuredFile } from '../core/shared/manifest.ts';
+import { CODE_KEYS, NAME_KEYS, PARENT_KEYS } from '../identity/keys.ts';
+import { readLevelUnits, type LevelUnit } from '../identity/level.ts';
+import {
+  identifyCountry,
+  retire,
+  retiredFromReleases,
+  type LevelVintage,
+  type PreviousLevel,
+} from '../identity/registry.ts';
+import type { Thresholds } from '../identity/thresholds.ts';
+import type { CheckedManifestFile } from '../manifest/validate.ts';
+import type { Ledger, LedgerRelease, ReleasedFile, ReleasedLevel, ReleaseRecord } from './ledger.ts';
+import { LEDGER_VERSION, readRegistry } from './ledger.ts';
+import { copyObjectTo, readObject } from './object-store.ts';
+
+/** Properties that never count as an `attributes` change: names, codes, parents and per-build identifiers. */
+const IDENTIFYING = ['shapeID', 'parentID', 'id'];
+
+/** What identification makes: the release's record, the whole registry (by ID) and the feed. */
+export interface Made {
+  record: ReleaseRecord;
+  registry: RegistryUnit[];
+  changes: ReleaseChange[];
+}
+
+export interface IdentifyInput {
+  root: string;
+  version: string;
+  date: string; // e.g. "2026-11-27"
+  manifests: CheckedManifestFile[]; // sorted by file
+  files: ReleasedFile[]; // every file of the release, sorted by path
+  ledger: Ledger;
+  thresholds: Thresholds;
+  codeKey?: string;
+}
+
+/** The files of one level, in feature order: its file, or its parts one after the other. */
+function levelFiles(m: CheckedManifestFile, index: number): { path: string; sha256: string }[] {
+  const d = m.manifest.datasets[index]!;
+  if (d.path !== undefined) return [{ path: d.path, sha256: d.sha256 }];
+  return (d.parts ?? []).map((p) => ({ path: p.path, sha256: p.sha256 }));
+}
+
+const sameLevelFiles = (a: { path: string; sha256: string }[], b: { path: string; sha256: string }[]) =>
+  a.length === b.length && a.every((f, i) => f.path === b[i]!.path && f.sha256 === b[i]!.sha256);
+
+/** Gives every unit its ID and finds every change since the previous release. */
+export async function identify(input: IdentifyInput): Promise<Made> {
+  const { root, version, ledger, codeKey } = input;
+  const previous: LedgerRelease | undefined = ledger.releases.at(-1);
+  // Copies: the ledger's units are shared by the releases that name the same chunk. Shallow:
+  // identification sets a unit's fields, and replaces its lists (build/identity/registry.ts).
+  const registry = new Map<string, RegistryUnit>(
+    (previous ? readRegistry(previous) : []).map((u) => [u.id, { ...u }]),
+  );
+  const before = new Map<string, ReleasedLevel[]>(); // by body/country
+  for (const level of previous?.record.levels ?? []) {
+    const key = `${level.body}/${level.country}`;
+    before.set(key, [...(before.get(key) ?? []), level]);
+  }
+  const ignored = new Set([
+    ...NAME_KEYS,
+    ...CODE_KEYS,
+    ...PARENT_KEYS,
+    ...IDENTIFYING,
+    ...(codeKey ? [codeKey] : []),
+  ]);
+  const levels: ReleasedLevel[] = [];
+  const changes: ReleaseChange[] = [];
+  const seen = new Set<string>(); // countries of this release
+  // A removed unit's last units are in the release it was last seen in: read from the ledger when a
+  // level has a new unit that might be it.
+  const retired = retiredFromReleases(async (v, country, level) => {
+    const release = ledger.releases.find((r) => r.record.version === v);
+    const recorded = release?.record.levels.find((l) => l.country === country && l.level === level);
+    if (!recorded) return undefined;
+    return { ids: recorded.ids, units: await storedLevelUnits(root, ledger, recorded, codeKey) };
+  });
+  for (const m of input.manifests) {
+    const { manifest } = m;
+    const key = `${manifest.body}/${manifest.iso_a3}`;
+    seen.add(key);
+    const now = manifest.datasets.flatMap((d, i) =>
+      d.level === 'QUAD' ? [] : [{ level: d.level, files: levelFiles(m, i) }],
+    );
+    const old = before.get(key) ?? [];
+    const unchanged =
+      previous?.record.code_key === (codeKey ?? null) &&
+      old.length === now.length &&
+      now.every((n, i) => old[i]!.level === n.level && sameLevelFiles(old[i]!.files, n.files));
+    if (unchanged) {
+      // Nothing to read: the same units, seen once more.
+      for (const level of old) {
+        for (const id of level.ids) registry.get(id)!.last_seen = version;
+        levels.push(level);
+      }
+      continue;
+    }
+    const vintages: LevelVintage[] = [];
+    for (const n of now) {
+      const units: LevelUnit[] = [];
+      const places = [];
+      for (const file of n.files) {
+        const read = await readLevelUnits([join(root, file.path)], codeKey);
+        units.push(...read);
+        places.push(...read.map((_, feature) => ({ file: file.path, feature })));
+      }
+      vintages.push({ level: n.level, units, places });
+    }
+    const previousLevels = new Map<Level, PreviousLevel>();
+    for (const level of old) {
+      if (!now.some((n) => n.level === level.level)) continue;
+      previousLevels.set(level.level, {
+        units: await storedLevelUnits(root, ledger, level, codeKey),
+        ids: level.ids,
+      });
+    }
+    const found = await identifyCountry({
+      country: manifest.iso_a3,
+      version,
+      levels: vintages,
+      previous: previousLevels,
+      registry,
+      thresholds: input.thresholds,
+      ignored,
+      retired, // units removed before, which may come back with their IDs
+    });
+    const isNew = previous !== undefined && old.length === 0;
+    if (isNew) {
+      const levelsNow = now.map((n) => n.level);
+      changes.push({
+        type: 'country-added',
+        country: manifest.iso_a3,
+        body: manifest.body,
+        name: manifest.name.en,
+        levels: levelsNow,
+      });
+    }
+    for (const n of now) {
+      const ids = found.units.filter((u) => u.level === n.level);
+      if (previous && !old.some((l) => l.level === n.level)) {
+        changes.push({ type: 'level-added', country: manifest.iso_a3, level: n.level, units: ids.length });
+        // A country's first release names no unit (identifyCountry compares with nothing): each is added.
+        if (isNew) changes.push(...ids.map((u) => added(u, version)));
+      }
+    }
+    changes.push(...found.changes);
+    for (const level of old) {
+      if (!now.some((n) => n.level === level.level)) changes.push(...removeLevel(level, registry));
+    }
+    for (const n of now) {
+      const ids = found.units.filter((u) => u.level === n.level).map((u) => u.id);
+      levels.push({ body: manifest.body, country: manifest.iso_a3, level: n.level, files: n.files, ids });
+    }
+  }
+  for (const [key, old] of before) {
+    if (seen.has(key)) continue;
+    const [body, country] = key.split('/') as [string, string];
+    const name = await countryName(root, ledger, previous!, body, country);
+    changes.push({ type: 'country-removed', country, body, name, levels: old.map((l) => l.level) });
+    for (const level of old) changes.push(...removeLevel(level, registry));
+  }
+  return made(input, previous, levels, changes, registry);
+}
+
+/** Returns the record of the release made of `levels` and `changes`, and the registry sorted by ID. */
+function made(
+  input: IdentifyInput,
+  previous: LedgerRelease | undefined,
+  levels: ReleasedLevel[],
+  changes: ReleaseChange[],
+  registry: Map<string, RegistryUnit>,
+): Made {
+  const counts: ReleaseRecord['counts'] = {
+    units: levels.reduce((n, l) => n + l.ids.length, 0),
+    changes: {},
+  };
+  for (const c of changes) counts.changes[c.type] = (counts.changes[c.type] ?? 0) + 1;
+  const record: ReleaseRecord = {
+    ledger_version: LEDGER_VERSION,
+    version: input.version,
+    sequence: (previous?.record.sequence ?? 0) + 1,
+    previous: previous?.record.version ?? null,
+    date: input.date,
+    code_key: input.codeKey ?? null,
+    thresholds: input.thresholds,
+    files: input.files,
+    levels,
+    counts,
+  };
+  const sorted = [...registry.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  return { record, registry: sorted, changes };
+}
+
+/** The `added` entry of a unit of a new country; `restored` when it is a unit removed before, back with its ID. */
+function added(u: RegistryUnit, version: string): ReleaseChange {
+  const restored = u.first_seen !== version ? { restored: true as const } : {};
+  return {
+    type: 'added',
+    country: u.country,
+    level: u.level,
+    id: u.id,
+    code: u.code,
+    name: u.name,
+    ...restored,
+  };
+}
+
+/** Retires every unit of a level that is no longer released, and returns its `level-removed` and units' `removed` entries. */
+function removeLevel(level: ReleasedLevel, registry: Map<string, RegistryUnit>): ReleaseChange[] {
+  const units = level.ids.map((id): ReleaseChange => {
+    const entry = registry.get(id)!;
+    retire(entry);
+    return {
+      type: 'removed',
+      country: level.country,
+      level: level.level,
+      id,
+      code: entry.code,
+      name: entry.name,
+    };
+  });
+  return [
+    { type: 'level-removed', country: level.country, level: level.level, units: units.length },
+    ...units,
+  ];
+}
+
+/**
+ * Returns the units of a level as the previous release stored it: each of
+ * its files unpacked from the ledger (checked against its sha256) into a
+ * scratch folder and read by the one reader.
+ */
+async function storedLevelUnits(
+  root: string,
+  ledger: Ledger,
+  level: ReleasedLevel,
+  codeKey: string | undefined,
+): Promise<LevelUnit[]> {
+  const scratch = await mkdtemp(join(tmpdir(), 'geoshelf-level-'));
+  try {
+    const paths: string[] = [];
+    for (const [i, file] of level.files.entries()) {
+      const path = join(scratch, `${i}.geojson`);
+      await copyObjectTo(root, file.sha256, ledger.objects.get(file.sha256)!, path);
+      paths.push(path);
+    }
+    return await readLevelUnits(paths, codeKey);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Returns a removed country's English name, from its manifest as the previous release stored it (else its code). */
+async function countryName(
+  root: string,
+  ledger: Ledger,
+  previous: LedgerRelease,
+  body: string,
+  country: string,
+): Promise<string> {
+  const file = previous.record.files.find(
+    (f: MeasuredFile) => f.path === `data/${body}/${country}/manifest.json`,
+  );
+  const object = file && ledger.objects.get(file.sha256);
+  if (!file || !object) return country;
+  try {
+    const manifest = JSON.parse((await readObject(root, file.sha256, object)).toString('utf8')) as unknown;
+    const name = (manifest as { name?: { en?: unknown } } | null)?.name?.en;
+    return typeof name === 'string' && name !== '' ? name : country;
+  } catch {
+    return country; // a damaged copy is the ledger check's to report
+  }
+}
