@@ -18,7 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mapshaper from 'mapshaper';
-import type { GeoFeature } from '../build/core/read-features.ts';
+import type { GeoFeature } from '../build/geojson/level-features.ts';
 import { BODY_RADIUS_M } from '../build/core/shared/manifest.ts';
 import { coverageArcs } from '../build/simplify/arcs.ts';
 import { TOLERANCES_M } from '../build/simplify/copies.ts';

@@ -88,7 +88,7 @@ export async function findSimplified(
 
 /**
  * Returns the copies at `place`, made into the cache first. A level that
- * cannot be read whole (too large: readFeatures) leaves the country without
+ * cannot be read (readLevelFeatures' UserError) leaves the country without
  * copies and a warning naming it, not a failed build.
  */
 export async function makeSimplified(

@@ -4,7 +4,7 @@
 // whatever level or unit uses it. The simplifier (tpvw.ts) changes each arc
 // once, and every ring that refers to it follows.
 import { buildTopology, DoubleList, IntList, type Junctions, type RingPoints } from '../geo/topology.ts';
-import type { GeoFeature } from '../core/read-features.ts';
+import type { GeoFeature } from '../geojson/level-features.ts';
 
 type Position = number[];
 

@@ -5,7 +5,7 @@
 // whole or not at all. The formats stage caches and publishes the folder.
 import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { readFeatures, type GeoFeature } from '../core/read-features.ts';
+import { readLevelFeatures, type GeoFeature } from '../geojson/level-features.ts';
 import { coverageArcs } from './arcs.ts';
 import { CoverageSimplifier } from './tpvw.ts';
 import { ArcTexts, levelText, VertexTexts } from './write.ts';
@@ -43,7 +43,7 @@ export function simplifiedName(stem: string, toleranceM: number): string {
  * Writes the simplified copies of `levels` (files under `root`) at every
  * tolerance into the folder `dir` (replaced when it exists), on a body of
  * mean radius `radiusM`, and returns them level by level, finest first.
- * A bad source is a UserError naming it (readFeatures).
+ * A bad source is a UserError naming it (readLevelFeatures).
  */
 export async function writeSimplifiedCopies(
   root: string,
@@ -53,7 +53,7 @@ export async function writeSimplifiedCopies(
 ): Promise<SimplifiedFile[]> {
   const features: GeoFeature[][] = [];
   for (const level of levels) {
-    const read = await Promise.all(level.sources.map((source) => readFeatures(root, source)));
+    const read = await Promise.all(level.sources.map((source) => readLevelFeatures(root, source)));
     features.push(read.flat());
   }
   const arcs = coverageArcs(features);

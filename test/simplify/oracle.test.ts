@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { GeoFeature } from '../../build/core/read-features.ts';
+import type { GeoFeature } from '../../build/geojson/level-features.ts';
 import type { Manifest } from '../../build/core/shared/manifest.ts';
 import { BODY_RADIUS_M } from '../../build/core/shared/manifest.ts';
 import { coverageArcs } from '../../build/simplify/arcs.ts';

@@ -3,7 +3,7 @@
 // units and every level that has it, no unit is lost, no line strays farther
 // than the tolerance, and no removal runs a border across another unit.
 import { describe, expect, it } from 'vitest';
-import type { GeoFeature } from '../../build/core/read-features.ts';
+import type { GeoFeature } from '../../build/geojson/level-features.ts';
 import { BODY_RADIUS_M } from '../../build/core/shared/manifest.ts';
 import { coverageArcs } from '../../build/simplify/arcs.ts';
 import { CoverageSimplifier } from '../../build/simplify/tpvw.ts';

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { feature } from 'topojson-client';
 import type { Topology } from 'topojson-specification';
-import type { GeoFeature } from '../../build/core/read-features.ts';
+import type { GeoFeature } from '../../build/geojson/level-features.ts';
 
 type Ring = number[][];
 export interface Collection {
