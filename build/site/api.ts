@@ -17,6 +17,7 @@ import type { CountryFacts } from './pages/country-page.ts';
 import { unitIdsPath } from './api-unit-ids.ts';
 import { apiUnits, levelDisplayBbox } from './api-units.ts';
 import { datasetGeometry, type GeometryByFile } from './geometry-status.ts';
+import { datasetCoverage, type CoverageByLevel } from './coverage-status.ts';
 
 function links(base: string, file: string, m: Manifest): ApiLinks {
   return { page: `${base}${countryPage(m)}`, api: `${base}${countryApi(m)}`, manifest: fileUrl(base, file) };
@@ -105,7 +106,9 @@ function layerEntry(base: string, layer: LayerDownloads | undefined) {
 export function renderApiCountry(
   base: string,
   { file, manifest: m }: LoadedManifest,
-  { atlas = { levels: [] }, geometry: byFile, downloads, unitIds }: CountryFacts = { geometry: new Map() },
+  { atlas = { levels: [] }, geometry: byFile, coverage, downloads, unitIds }: CountryFacts = {
+    geometry: new Map(),
+  },
 ): string {
   const units = apiUnits(base, m, atlas);
   const names = new Map((units.ADM1 ?? []).map((u) => [u.code, u.name]));
@@ -133,6 +136,7 @@ export function renderApiCountry(
           }
         : {}),
       ...geometryField(d, byFile),
+      ...coverageField(m, d, coverage),
     };
   });
   const a = downloads?.archive;
@@ -146,6 +150,12 @@ export function renderApiCountry(
     ...archive,
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/** Returns { coverage: figures } for the first dataset of a checked level, else {}. */
+function coverageField(m: Manifest, d: Manifest['datasets'][number], byLevel: CoverageByLevel | undefined) {
+  const figures = datasetCoverage(m, d, byLevel);
+  return figures ? { coverage: figures } : {};
 }
 
 /** Returns e.g. { geometry: { invalid: 3, checked: 27 } }, or {} when the dataset was not checked. */
