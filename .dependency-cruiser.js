@@ -15,7 +15,8 @@ export const CRUISED = ['bin', 'build', 'src', 'scripts', 'bench'];
  * ground floor and the folders before it. geojson/ is the one reader; geo/
  * the map projection, framing, antimeridian and topology several stages
  * share; coverage/ checks how a level's units fit together (and shares its
- * edges' topology); simplify/ the coverage's simplified copies, which
+ * edges' topology); repair/ writes a level's repaired copy; simplify/ the
+ * coverage's simplified copies, which
  * formats/ caches and publishes; output/ writes dist/ and keeps the build's
  * cache; catalogue/ plans every file of a catalogue, for `build` and
  * `release` alike; build/build.ts
@@ -30,6 +31,7 @@ export const STAGES = [
   'identity',
   'coverage',
   'manifest',
+  'repair',
   'simplify',
   'formats',
   'preview',
