@@ -27,10 +27,17 @@ export interface Repaired {
   gaps: number; // holes of the union filled
 }
 
-/** Returns the area of a multipolygon in m² on a sphere of `radius`. */
+/**
+ * Returns the area of a multipolygon in m² on a sphere of `radius`: each
+ * outer ring's less its holes', whichever way the publisher wound them
+ * (RFC 7946 asks holes against the outer ring; not every file does).
+ */
 export function areaM2(mp: MultiPolygon | undefined, radius: number): number {
   if (!mp) return 0;
-  return mp.reduce((sum, polygon) => sum + sphericalArea(polygon.map(flat), radius), 0);
+  let total = 0;
+  for (const polygon of mp)
+    polygon.forEach((ring, i) => (total += (i === 0 ? 1 : -1) * sphericalArea([flat(ring)], radius)));
+  return total;
 }
 
 const flat = (ring: Ring) => Float64Array.from(ring.flat());

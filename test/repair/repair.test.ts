@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../build/core/errors.ts';
 import { repairedPath, repairLevel, type LevelRepair } from '../../build/repair/repair-level.ts';
+import { areaM2 } from '../../build/repair/repair.ts';
 import { checkLevel } from '../../build/coverage/cache.ts';
 import { cli } from '../support/cli.ts';
 import { ADM1, defectiveTree } from './tree.ts';
@@ -93,5 +94,23 @@ describe('geoshelf repair CHL/ADM1 with an overlap, a gap and a nudged edge inje
     const bad = await cli('repair', '--root', tree.root, 'CHL');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/"CHL": expected ISO3\/LEVEL/);
+  });
+});
+
+describe('areaM2: the area a unit reports', () => {
+  it('a hole wound the same way as its outer ring (against RFC 7946) is still taken away', () => {
+    const square = (x: number, y: number, d: number): [number, number][] => [
+      [x, y],
+      [x + d, y],
+      [x + d, y + d],
+      [x, y + d],
+      [x, y],
+    ];
+    const outer = areaM2([[square(0, 0, 1)]], 6_371_008.8);
+    const hole = areaM2([[square(0.25, 0.25, 0.5)]], 6_371_008.8);
+    const against = areaM2([[square(0, 0, 1), square(0.25, 0.25, 0.5).reverse()]], 6_371_008.8);
+    const alike = areaM2([[square(0, 0, 1), square(0.25, 0.25, 0.5)]], 6_371_008.8);
+    expect(against).toBeCloseTo(outer - hole, 3);
+    expect(alike).toBeCloseTo(outer - hole, 3);
   });
 });
