@@ -15,9 +15,11 @@ export const CRUISED = ['bin', 'build', 'src', 'scripts', 'bench'];
  * ground floor and the folders before it. geojson/ is the one reader; geo/
  * the map projection, framing, antimeridian and topology several stages
  * share; coverage/ checks how a level's units fit together (and shares its
- * edges' topology); output/ writes dist/ and keeps the build's cache;
- * catalogue/ plans every file of a catalogue, for `build` and `release`
- * alike; build/build.ts
+ * edges' topology); repair/ writes a level's repaired copy; simplify/ the
+ * coverage's simplified copies, which
+ * formats/ caches and publishes; output/ writes dist/ and keeps the build's
+ * cache; catalogue/ plans every file of a catalogue, for `build` and
+ * `release` alike; build/build.ts
  * (not a folder) wires them and is imported by the CLI only.
  */
 export const STAGES = [
@@ -29,6 +31,8 @@ export const STAGES = [
   'identity',
   'coverage',
   'manifest',
+  'repair',
+  'simplify',
   'formats',
   'preview',
   'split',

@@ -23,6 +23,8 @@ const LONG = [
   'test/package.test.ts', // npm pack, npm install of the tarball, then validate/build/release/serve from it
   'test/release/copies.test.ts', // two releases, three runs of scripts/publish-cdn.sh against a stand-in rclone
   'test/release/unit-ids.test.ts', // builds released catalogues and reads every download's unit_id back with GDAL
+  'test/simplify/oracle.test.ts', // GEOS judges the simplified U.S. counties and sample countries at every tolerance
+  'test/repair/oracle.test.ts', // GEOS (shapely ≥ 2.1) judges repair's copy of a level with defects injected
   'test/release/model/model-fresh.test.ts', // 1,200 random edit scripts from a fresh seed, each feed against its truth
 ];
 

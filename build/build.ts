@@ -176,6 +176,7 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
     siteUrl: options.siteUrl,
     manifests: loaded,
     geometry: validated.geometry,
+    coverage: validated.coverage,
     measurer,
     release,
     frozen: false,

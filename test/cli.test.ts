@@ -21,6 +21,7 @@ const COMMANDS = [
   'build',
   'preview',
   'split',
+  'repair',
 ];
 
 describe('geoshelf CLI', () => {
@@ -147,6 +148,11 @@ describe('geoshelf CLI', () => {
       'geoshelf preview: "CHL/ADM9": expected ISO3 or ISO3/LEVEL, e.g. CHL or CHL/ADM1',
     ],
     [['manifest', 'XX'], 'geoshelf manifest: "XX": expected ISO3 codes (3 letters, e.g. CHL)'],
+    [['repair', 'CHL/ADM9'], 'geoshelf repair: "CHL/ADM9": expected ISO3/LEVEL, e.g. CHL/ADM1'],
+    [
+      ['repair', 'CHL/ADM1', '--gap-width', 'wide'],
+      'geoshelf repair: --gap-width: expected an integer from 0 to 1000000, got "wide"',
+    ],
     [['validate', 'CHL', 'X1'], 'geoshelf validate: "X1": expected ISO3 codes (3 letters, e.g. CHL)'],
     [
       ['build', '--site-url', 'example.org', '--out', join(tmp, 'never')],

@@ -34,6 +34,7 @@ export interface CatalogueInput {
   siteUrl?: string; // e.g. "https://boundaries.example.org", for absolute sitemap URLs
   manifests: CheckedManifestFile[]; // sorted as the catalogue lists them (compareManifests)
   geometry: Validation['geometry']; // each checked file's geometry status, from validate
+  coverage?: Validation['coverage']; // each checked level's coverage figures, from validate
   measurer: MeasurementCache; // the one validate used: its measurements are known
   release?: ApiReleaseStatus; // which release the catalogue is, or that it has unreleased changes
   frozen: boolean; // a release's own copy (releases/VERSION/), not the root
@@ -124,6 +125,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
       atlas: drawn.atlas,
       downloads: downloads.byManifest,
       geometry: input.geometry,
+      coverage: input.coverage,
       unitIds,
       feeds: input.feeds,
       world: world && { svg: world.svg, title: WORLD_TITLE, tiles: globe?.info },

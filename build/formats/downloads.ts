@@ -1,6 +1,6 @@
 // The formats stage of `geoshelf build`: for every level file and split part
-// of every manifest, the four download formats, plus one archive per
-// country, taken from the cache under <root>/.cache/geoshelf/formats/ when
+// of every manifest, the four download formats, plus one archive and the
+// simplified copies of every level (simplified.ts) per country, taken from the cache under <root>/.cache/geoshelf/formats/ when
 // their source's sha256 is unchanged, else converted. Returns where each
 // file goes in dist/ (downloads/{body}/{ISO3}/…) and what pages and the API
 // list about it; writing dist/ is the publish stage's job.
@@ -23,6 +23,14 @@ import {
 import type { BuiltFile } from '../output/write-dist.ts';
 import { WORKER_FROM_BYTES, type Conversion, type FormatFile } from './formats.ts';
 import { FormatsCache } from './formats-cache.ts';
+import {
+  findSimplified,
+  indexedSimplified,
+  makeSimplified,
+  simplifiedPlace,
+  type SimplifiedCopies,
+  type SimplifiedPlace,
+} from './simplified.ts';
 
 /** One published download, e.g. {format: "gpkg", url: "downloads/earth/CHL/CHL_ADM1.gpkg", bytes, sha256}. */
 export interface Download extends FormatFile {
@@ -41,6 +49,7 @@ export interface DatasetDownloads {
   level: string;
   whole?: LayerDownloads; // from the dataset's `path`
   parts: (LayerDownloads & { code: string })[];
+  simplified: Download[]; // the whole level simplified (from its path, or its parts), finest first
 }
 
 export interface CountryDownloads {
@@ -101,7 +110,7 @@ export async function prepareDownloads(
     const datasets: DatasetDownloads[] = [];
     const folder = downloadsFolder(m);
     for (const d of m.datasets) {
-      const entry: DatasetDownloads = { level: d.level, parts: [] };
+      const entry: DatasetDownloads = { level: d.level, parts: [], simplified: [] };
       datasets.push(entry);
       const stem = `${m.iso_a3}_${d.level}`; // levels are unique within a manifest (rule level-duplicate)
       if (d.path) jobs.push({ source: d.path, layer: stem, folder, set: (l) => (entry.whole = l) });
@@ -119,7 +128,7 @@ export async function prepareDownloads(
     pending.push({ file, text, manifest: m, datasets });
   }
   let done = 0;
-  const total = jobs.length + pending.length;
+  const total = jobs.length + 2 * pending.length;
   const addArchive = ({ file, manifest, datasets }: (typeof pending)[number], zip: CountryZip) => {
     if (zip.converted) result.converted++;
     else result.reused++;
@@ -143,12 +152,36 @@ export async function prepareDownloads(
     }));
     onProgress(++done, total);
   };
+  const simplifiedWarnings = new Map<string, Problem[]>(); // by manifest file
+  const addSimplified = (
+    { file, manifest, datasets }: (typeof pending)[number],
+    copies: SimplifiedCopies,
+  ) => {
+    if (copies.converted) result.converted++;
+    else result.reused++;
+    const folder = downloadsFolder(manifest);
+    for (const f of copies.files) {
+      const url = `${folder}${f.file}`;
+      result.files.set(url, { from: `${copies.dir}/${f.file}`, sha256: f.sha256 });
+      const { file: name, bytes, sha256, tolerance_m } = f;
+      const download: Download = { format: 'geojson', file: name, bytes, sha256, tolerance_m, url };
+      datasets.find((d) => d.level === f.level)?.simplified.push(download);
+    }
+    simplifiedWarnings.set(file, copies.warnings);
+    onProgress(++done, total);
+  };
   // Each item's cache key, from the sources' sha256s (memoised: validation measured them).
-  const [places, keyed] = await Promise.all([
+  const [places, simplifiedPlaces, keyed] = await Promise.all([
     Promise.all(
       pending.map(async (p) => ({
         ...p,
         place: await archivePlace(cache, root, p.text, p.manifest, measurer),
+      })),
+    ),
+    Promise.all(
+      pending.map(async (p) => ({
+        ...p,
+        place: await simplifiedPlace(cache, root, p.manifest, measurer, unitIds),
       })),
     ),
     Promise.all(
@@ -167,6 +200,11 @@ export async function prepareDownloads(
     if (zip) addArchive(p, zip);
     return !zip;
   });
+  const simplifiedMisses = simplifiedPlaces.filter((p) => {
+    const copies = indexedSimplified(cache, p.place);
+    if (copies) addSimplified(p, copies);
+    return !copies;
+  });
   const conversionMisses = keyed.filter(({ job, sha256, ids }) => {
     const found = cache.indexedConversion(sha256, job.layer, ids);
     if (found) addConversion(job, found.dir, found.conversion, false);
@@ -174,11 +212,16 @@ export async function prepareDownloads(
   });
   // Then the rest many at a time: a lookup of an item the index lacks reads its record and
   // stats its files, so it is bound by latency.
-  const [archiveHits, conversionHits] = await Promise.all([
+  const [archiveHits, simplifiedHits, conversionHits] = await Promise.all([
     runAll(archiveMisses, LOOKUPS, async (p) => {
       const zip = await findCountryZip(cache, p.place);
       if (zip) addArchive(p, zip);
       return zip !== undefined;
+    }),
+    runAll(simplifiedMisses, LOOKUPS, async (p) => {
+      const copies = await findSimplified(cache, p.place);
+      if (copies) addSimplified(p, copies);
+      return copies !== undefined;
     }),
     runAll(conversionMisses, LOOKUPS, async (miss) => {
       const found = await cache.findConversion(miss.sha256, miss.job.layer, miss.ids);
@@ -207,8 +250,16 @@ export async function prepareDownloads(
     },
     (miss) => (miss.size >= WORKER_FROM_BYTES ? 2 : 1),
   );
-  // Wait for both even when one fails, so nothing writes into the cache after we return.
-  const settled = await Promise.allSettled([archives, conversions]);
+  // The simplified copies are work for the main thread (every level of a country at once), one
+  // country at a time between the conversions' awaits.
+  const simplified = runAll(
+    simplifiedMisses.filter((_, i) => !simplifiedHits[i]),
+    1,
+    async (p: (typeof simplifiedPlaces)[number] & { place: SimplifiedPlace }) =>
+      addSimplified(p, await makeSimplified(cache, root, p.place)),
+  );
+  // Wait for all even when one fails, so nothing writes into the cache after we return.
+  const settled = await Promise.allSettled([archives, conversions, simplified]);
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
   // Map insertion order followed completion: put the countries back in catalogue order.
@@ -216,7 +267,11 @@ export async function prepareDownloads(
     loaded.flatMap(({ file }) => (result.byManifest.has(file) ? [[file, result.byManifest.get(file)!]] : [])),
   );
   result.byManifest = byManifest;
-  result.warnings = jobs.flatMap((job) => job.warnings ?? []); // in catalogue order, not completion order
+  // In catalogue order, not completion order.
+  result.warnings = [
+    ...jobs.flatMap((job) => job.warnings ?? []),
+    ...loaded.flatMap(({ file }) => simplifiedWarnings.get(file) ?? []),
+  ];
   cache.finish(); // removes the conversions and archives no manifest uses any more
   return result;
 }

@@ -1,6 +1,7 @@
 // The formats cache under <root>/.cache/geoshelf/formats/v{FORMATS_VERSION}/:
 // a folder per conversion ({key}/{layer}/, with its record conversion.json)
-// and per country archive (country/{key}/{ISO3}.zip, with {ISO3}.zip.json),
+// and per country archive (country/{key}/{ISO3}.zip, with {ISO3}.zip.json)
+// and simplified copies (simplified/{key}/, with its record simplified.json),
 // and one index (index.json) listing every item with a stamp, read once per
 // build and written atomically only when it changed. A lookup trusts the
 // index while the item's stamp holds, else reads the item's own record and
@@ -9,9 +10,10 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../core/atomic-write.ts';
+import { writeFileAtomic, writeFileAtomicSync } from '../core/atomic-write.ts';
 import { isCount, isObject } from '../core/json-value.ts';
 import { RULES } from '../core/rules.ts';
+import type { SimplifiedFile } from '../simplify/copies.ts';
 import {
   convertLevel,
   conversionKey,
@@ -47,12 +49,18 @@ interface ArchiveEntry {
   stamp: Stamp;
 }
 
+interface SimplifiedEntry {
+  files: SimplifiedFile[];
+  stamp: Stamp;
+}
+
 // The index file, e.g. {"version":1,"conversions":{"8ab2…/CHL_ADM1":{"conversion":{…},"stamp":[4194,1764…]}},
 // "archives":{"1c3f…/CHL.zip":{"file":{"format":"zip","file":"CHL.zip",…},"stamp":[4197,1764…]}}}
 interface IndexFile {
   version: number;
   conversions: Record<string, ConversionEntry>;
   archives: Record<string, ArchiveEntry>;
+  simplified?: Record<string, SimplifiedEntry>;
 }
 
 /**
@@ -65,9 +73,11 @@ export class FormatsCache {
   readonly dir: string;
   private readonly conversions = new Map<string, ConversionEntry>();
   private readonly archives = new Map<string, ArchiveEntry>();
+  private readonly simplified = new Map<string, SimplifiedEntry>();
   private readonly used = {
     conversions: new Map<string, ConversionEntry>(),
     archives: new Map<string, ArchiveEntry>(),
+    simplified: new Map<string, SimplifiedEntry>(),
   };
   private changed = false;
 
@@ -79,6 +89,8 @@ export class FormatsCache {
       for (const [k, v] of Object.entries(index.conversions)) this.conversions.set(k, v as ConversionEntry);
     if (isObject(index.archives))
       for (const [k, v] of Object.entries(index.archives)) this.archives.set(k, v as ArchiveEntry);
+    if (isObject(index.simplified))
+      for (const [k, v] of Object.entries(index.simplified)) this.simplified.set(k, v as SimplifiedEntry);
   }
 
   /** Returns the formats cache under `cacheDir` (e.g. "/root/.cache/geoshelf"), its index read; a missing or unreadable index is empty. */
@@ -213,6 +225,55 @@ export class FormatsCache {
     if (stamp) this.listArchive(key, file, stamp); // else gone meanwhile: written again next time
   }
 
+  /** Returns the folder of a country's simplified copies, e.g. ".cache/geoshelf/formats/v4/simplified/5d1e…". */
+  simplifiedDir(key: string): string {
+    return `${this.dir}/simplified/${key}`;
+  }
+
+  /**
+   * Returns the simplified copies with cache key `key` when the index lists
+   * them, named `names`, and their folder's stamp holds, else undefined. No
+   * I/O but statSync.
+   */
+  indexedSimplified(key: string, names: string[]): SimplifiedFile[] | undefined {
+    const entry = this.simplified.get(key);
+    if (!entry || !isSimplifiedList(entry.files, names)) return undefined;
+    if (!holds(this.simplifiedDir(key), entry.stamp)) return undefined;
+    this.used.simplified.set(key, entry);
+    return entry.files;
+  }
+
+  /**
+   * Returns the simplified copies with cache key `key` (named `names`), or
+   * undefined when they are not there whole: from the index when its stamp
+   * holds, else from the record in their folder (simplified.json).
+   */
+  async findSimplified(key: string, names: string[]): Promise<SimplifiedFile[] | undefined> {
+    const indexed = this.indexedSimplified(key, names);
+    if (indexed) return indexed;
+    const dir = this.simplifiedDir(key);
+    const stamp = folderStamp(dir); // before the check, as in findConversion
+    if (!stamp) return undefined;
+    try {
+      const files: unknown = JSON.parse(await readFile(`${dir}/simplified.json`, 'utf8'));
+      if (!isSimplifiedList(files, names)) return undefined;
+      const sizes = await Promise.all(files.map((f) => stat(`${dir}/${f.file}`).catch(() => undefined)));
+      if (!sizes.every((s, i) => s?.size === files[i].bytes)) return undefined;
+      this.listSimplified(key, files, stamp);
+      return files;
+    } catch {
+      return undefined; // absent or unreadable: made again
+    }
+  }
+
+  /** Records simplified copies just written into simplifiedDir(key): their record beside them, and the index. */
+  async recordSimplified(key: string, files: SimplifiedFile[]): Promise<void> {
+    const dir = this.simplifiedDir(key);
+    await writeFileAtomic(`${dir}/simplified.json`, `${JSON.stringify(files)}\n`);
+    const stamp = folderStamp(dir);
+    if (stamp) this.listSimplified(key, files, stamp); // else gone meanwhile: made again next time
+  }
+
   /**
    * Removes what this build did not use (other cache versions, conversions
    * and archives) and writes the index of what it used, when that changed.
@@ -229,21 +290,25 @@ export class FormatsCache {
     for (const name of names(parent)) if (name !== current) remove(join(parent, name));
     const keys = new Set([...this.used.conversions.keys()].map((id) => id.slice(0, id.indexOf('/'))));
     for (const name of names(this.dir))
-      if (name !== 'country' && name !== 'index.json' && !keys.has(name)) remove(join(this.dir, name));
+      if (!FOLDERS.has(name) && !keys.has(name)) remove(join(this.dir, name));
     const archives = new Set([...this.used.archives.keys()].map((id) => id.slice(0, id.indexOf('/'))));
     for (const name of names(join(this.dir, 'country')))
       if (!archives.has(name)) remove(join(this.dir, 'country', name));
+    for (const name of names(join(this.dir, 'simplified')))
+      if (!this.used.simplified.has(name)) remove(join(this.dir, 'simplified', name));
     // Entries of this index that were not used (their folders just removed) are left out of the next.
     if (
       !this.changed &&
       this.used.conversions.size === this.conversions.size &&
-      this.used.archives.size === this.archives.size
+      this.used.archives.size === this.archives.size &&
+      this.used.simplified.size === this.simplified.size
     )
       return;
     const index: IndexFile = {
       version: INDEX_VERSION,
       conversions: Object.fromEntries(this.used.conversions),
       archives: Object.fromEntries(this.used.archives),
+      simplified: Object.fromEntries(this.used.simplified),
     };
     try {
       mkdirSync(this.dir, { recursive: true });
@@ -257,6 +322,13 @@ export class FormatsCache {
   private record(id: string, entry: ConversionEntry): void {
     this.conversions.set(id, entry);
     this.used.conversions.set(id, entry);
+    this.changed = true;
+  }
+
+  private listSimplified(key: string, files: SimplifiedFile[], stamp: Stamp): void {
+    const entry = { files, stamp };
+    this.simplified.set(key, entry);
+    this.used.simplified.set(key, entry);
     this.changed = true;
   }
 
@@ -291,6 +363,26 @@ function holds(path: string, stamp: unknown): boolean {
 }
 
 const FORMATS = new Set(Object.keys(FORMAT_SUFFIX));
+/** The cache's folders that are not a conversion's key (nor the index). */
+const FOLDERS = new Set(['country', 'simplified', 'index.json']);
+
+/** Whether `value` is a simplified copies' record as written, its files named `names` in order (never a path elsewhere). */
+function isSimplifiedList(value: unknown, names: string[]): value is SimplifiedFile[] {
+  return (
+    Array.isArray(value) &&
+    value.length === names.length &&
+    value.every(
+      (f, i) =>
+        isObject(f) &&
+        f.file === names[i] &&
+        typeof f.level === 'string' &&
+        typeof f.tolerance_m === 'number' &&
+        isCount(f.bytes) &&
+        typeof f.sha256 === 'string' &&
+        /^[0-9a-f]{64}$/.test(f.sha256),
+    )
+  );
+}
 const KNOWN_RULES = new Set<string>(RULES);
 
 /** Whether `value` is a cached file's record as written, named `file` (never a path elsewhere). */

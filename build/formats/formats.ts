@@ -72,10 +72,11 @@ export const FORMAT_LABEL: Record<FormatName, string> = {
 };
 
 export interface FormatFile {
-  format: FormatName | 'zip'; // "zip": the whole-country archive
+  format: FormatName | 'zip' | 'geojson'; // "zip": the whole-country archive; "geojson": a simplified copy
   file: string; // e.g. "CHL_ADM1.gpkg"
   bytes: number;
   sha256: string;
+  tolerance_m?: number; // a simplified copy's tolerance, e.g. 1000
 }
 
 export interface Conversion {

@@ -192,15 +192,18 @@ function ranks(list: DoubleList): [IntList, Float64Array] {
 
 /**
  * An open-addressing table of positions: each slot holds the first point met
- * there, a hash of its two neighbours (order-free) and a junction flag: 9
- * bytes a slot, at most 3/4 full. Two different neighbour pairs with the same hash would hide
- * a junction; that only leaves an arc uncut (less sharing), never a wrong shape.
+ * there and its two neighbours, and a junction flag: 13 bytes a slot, at most
+ * 3/4 full. A position met again with neighbours at other places (in either
+ * order) is a junction. Exact, so a shared border is always cut where its
+ * neighbours part: a simplifier that keeps two units' common arc identical
+ * (build/simplify/) relies on it.
  */
 class PointTable {
   private mask = 0;
   private used = 0;
   private point = new Int32Array(0);
-  private neighbours = new Int32Array(0);
+  private prev = new Int32Array(0);
+  private next = new Int32Array(0);
   private junction = new Uint8Array(0);
 
   constructor(
@@ -217,18 +220,20 @@ class PointTable {
   private allocate(size: number): void {
     this.mask = size - 1;
     this.point = new Int32Array(size).fill(-1);
-    this.neighbours = new Int32Array(size);
+    this.prev = new Int32Array(size);
+    this.next = new Int32Array(size);
     this.junction = new Uint8Array(size);
   }
 
   private grow(): void {
-    const { point, neighbours, junction } = this;
+    const { point, prev, next, junction } = this;
     this.allocate(point.length * 2);
     for (let s = 0; s < point.length; s++) {
       if (point[s] === -1) continue;
       const t = this.slot(point[s]);
       this.point[t] = point[s];
-      this.neighbours[t] = neighbours[s];
+      this.prev[t] = prev[s];
+      this.next[t] = next[s];
       this.junction[t] = junction[s];
     }
   }
@@ -250,10 +255,6 @@ class PointTable {
 
   /** Records point i with its neighbours; a position met again with other neighbours becomes a junction. */
   visit(i: number, prev: number, next: number): void {
-    const a = this.hash(prev);
-    const b = this.hash(next);
-    // Order-free: (prev, next) and (next, prev) give the same value.
-    const pair = (Math.imul(a ^ b, 0x2545f491) + Math.imul(Math.min(a, b), 0x68e31da4) + Math.max(a, b)) | 0;
     let s = this.slot(i);
     if (this.point[s] === -1) {
       if (++this.used > this.point.length * 0.75) {
@@ -261,8 +262,15 @@ class PointTable {
         s = this.slot(i);
       }
       this.point[s] = i;
-      this.neighbours[s] = pair;
-    } else if (this.neighbours[s] !== pair) this.junction[s] = 1;
+      this.prev[s] = prev;
+      this.next[s] = next;
+    } else if (this.junction[s] === 0) {
+      const p = this.prev[s];
+      const n = this.next[s];
+      const along = this.same(p, prev) && this.same(n, next);
+      const against = this.same(p, next) && this.same(n, prev);
+      if (!along && !against) this.junction[s] = 1;
+    }
   }
 
   isJunction(i: number): boolean {
@@ -279,9 +287,16 @@ export interface Topology {
   ringArcStart: IntList; // ring r's references are ringArcs [ringArcStart[r], ringArcStart[r + 1])
 }
 
-/** Returns the topology of the rings' integer points (see the module comment). */
-export function buildTopology(q: RingPoints): Topology {
-  const table = findJunctions(q);
+/** Which points are junctions (step 2): the position table, or a caller's own when it knows better. */
+export interface Junctions {
+  isJunction(i: number): boolean; // i: an index into the rings' points
+}
+
+/**
+ * Returns the topology of the rings' integer points (see the module
+ * comment), cut at `table`'s junctions (by default found here, step 2).
+ */
+export function buildTopology(q: RingPoints, table: Junctions = findJunctions(q)): Topology {
   const arcs = new Arcs(q);
   const ringArcs = new IntList();
   const ringArcStart = new IntList();
@@ -316,7 +331,7 @@ function findJunctions(q: RingPoints): PointTable {
  * junctions or, without any, one closed arc from its least point (so equal
  * rings compare equal).
  */
-function cutRing(q: RingPoints, r: number, table: PointTable, arcs: Arcs, refs: IntList): void {
+function cutRing(q: RingPoints, r: number, table: Junctions, arcs: Arcs, refs: IntList): void {
   const x = q.x.data;
   const y = q.y.data;
   const s = q.ringStart.data[r];
@@ -354,7 +369,9 @@ class Arcs {
   private readonly ring = new IntList();
   private readonly first = new IntList();
   private readonly len = new IntList();
-  private readonly byEnds = new Map<number, number[]>(); // hash of an arc's end positions → arcs
+  private readonly key = new IntList(); // each arc's endsKey
+  private readonly chain = new IntList(); // the next arc in the same bucket, -1 at the end
+  private heads = new Int32Array(0); // each bucket's newest arc, -1 when empty
 
   constructor(q: RingPoints) {
     this.x = q.x.data;
@@ -381,24 +398,29 @@ class Arcs {
   /**
    * Returns the reference to the run of ring r from point `first`, `n`
    * points long: an equal kept arc (~arc when it runs backwards), else the
-   * run kept as a new arc.
+   * run kept as a new arc. No closures here: it runs once per arc.
    */
   refer(r: number, first: number, n: number): number {
     const { x, y } = this;
     const s = this.starts[r];
     const len = this.starts[r + 1] - s;
     first = s + ((first - s) % len); // `first` may be given past the ring's end (a run that wraps)
-    const at = (k: number) => s + ((first - s + k) % len);
-    const same = (a: number, b: number) => x[a] === x[b] && y[a] === y[b];
-    const key = this.endsKey(first, at(n - 1));
-    for (const arc of this.byEnds.get(key) ?? []) {
-      if (this.len.data[arc] !== n) continue;
+    const lastPoint = s + ((first - s + n - 1) % len);
+    const key = this.endsKey(first, lastPoint);
+    for (let arc = this.head(key); arc !== -1; arc = this.chain.data[arc]) {
+      if (this.len.data[arc] !== n || this.key.data[arc] !== key) continue;
       let forward = true;
       let backward = true;
       for (let k = 0; k < n && (forward || backward); k++) {
-        const p = at(k);
-        if (forward && !same(p, this.point(arc, k))) forward = false;
-        if (backward && !same(p, this.point(arc, n - 1 - k))) backward = false;
+        const p = s + ((first - s + k) % len);
+        if (forward) {
+          const q = this.point(arc, k);
+          if (x[p] !== x[q] || y[p] !== y[q]) forward = false;
+        }
+        if (backward) {
+          const q = this.point(arc, n - 1 - k);
+          if (x[p] !== x[q] || y[p] !== y[q]) backward = false;
+        }
       }
       if (forward) return arc;
       if (backward) return ~arc;
@@ -407,17 +429,41 @@ class Arcs {
     this.ring.push(r);
     this.first.push(first);
     this.len.push(n);
-    const list = this.byEnds.get(key);
-    if (list) list.push(arc);
-    else this.byEnds.set(key, [arc]);
+    this.key.push(key);
+    this.chain.push(-1);
+    this.insert(arc, key);
     return arc;
   }
 
-  /** Returns the same number for the ends (a, b) and (b, a). */
+  /** Returns the last arc added whose ends hash to `key`'s bucket (-1: none); older ones follow through `chain`. */
+  private head(key: number): number {
+    return this.heads.length === 0 ? -1 : this.heads[key & (this.heads.length - 1)];
+  }
+
+  /** Puts arc in its bucket, doubling the buckets when they are outnumbered by the arcs. */
+  private insert(arc: number, key: number): void {
+    if (this.ring.length > this.heads.length / 2) {
+      this.heads = new Int32Array(Math.max(1024, this.heads.length * 2)).fill(-1);
+      const mask = this.heads.length - 1;
+      for (let a = 0; a < arc; a++) {
+        const b = this.key.data[a] & mask;
+        this.chain.data[a] = this.heads[b];
+        this.heads[b] = a;
+      }
+    }
+    const b = key & (this.heads.length - 1);
+    this.chain.data[arc] = this.heads[b];
+    this.heads[b] = arc;
+  }
+
+  /** Returns the same 32-bit hash for the ends (a, b) and (b, a). */
   private endsKey(a: number, b: number): number {
     const { x, y } = this;
-    const ha = Math.imul(x[a], 0x27d4eb2d) ^ y[a];
-    const hb = Math.imul(x[b], 0x27d4eb2d) ^ y[b];
-    return ha < hb ? ha * 4294967296 + hb : hb * 4294967296 + ha;
+    const ha = Math.imul(x[a], 0x27d4eb2d) ^ Math.imul(y[a], 0x165667b1);
+    const hb = Math.imul(x[b], 0x27d4eb2d) ^ Math.imul(y[b], 0x165667b1);
+    const lo = ha < hb ? ha : hb;
+    const hi = ha < hb ? hb : ha;
+    const h = Math.imul(lo ^ (lo >>> 16), 0x85ebca6b) + hi;
+    return Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ (h >>> 16);
   }
 }

@@ -83,7 +83,23 @@ export const releasedFile: Check = (v) => fields(v, { path, sha256, bytes: count
 export const siteFile: Check = (v) =>
   fields(v, { path, sha256, bytes: count, template: optional(is((t) => t === true, 'true')) });
 
-/** One level of one country: {body, country, level, files: [{path, sha256}], ids}. */
+const area = is((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, 'an area ≥ 0');
+const share = is((v) => typeof v === 'number' && v >= 0 && v <= 1, 'a share from 0 to 1');
+
+/** A level's coverage figures as validate measured them (LevelCoverageFigures). */
+const coverageFigures: Check = (v) =>
+  fields(v, {
+    units: count,
+    gap_width_m: area,
+    overlaps: (o) => fields(o, { count, area_m2: area }),
+    gaps: (g) => fields(g, { count, area_m2: area }),
+    edges: count,
+    nesting: optional((n) =>
+      fields(n, { parent_level: level, parent_covered: share, outside: share, units_outside: count }),
+    ),
+  });
+
+/** One level of one country: {body, country, level, files: [{path, sha256}], ids, coverage?}. */
 export const releasedLevel: Check = (v) =>
   fields(v, {
     body,
@@ -91,6 +107,7 @@ export const releasedLevel: Check = (v) =>
     level,
     files: (f) => checkList(f, (x) => fields(x, { path, sha256 })),
     ids: unitIds,
+    coverage: optional(coverageFigures),
   });
 
 /** A unit of the registry. */

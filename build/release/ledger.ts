@@ -15,7 +15,7 @@
 // byte against its sha256 when it is used.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
+import type { LevelCoverageFigures, RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
 import type { Level } from '../core/shared/manifest.ts';
 import type { Problem } from '../core/problem.ts';
 import type { Thresholds } from '../identity/thresholds.ts';
@@ -48,13 +48,19 @@ export interface ReleasedFile {
   bytes: number;
 }
 
-/** One level of one country in a release: its files in order, and its units' IDs in feature order. */
+/**
+ * One level of one country in a release: its files in order, its units' IDs
+ * in feature order, and how its units fitted together when it was recorded
+ * (absent in releases made before the coverage check, or for a level it did
+ * not check: one unit, or a file that is not GeoJSON).
+ */
 export interface ReleasedLevel {
   body: string;
   country: string; // ISO3
   level: Level;
   files: { path: string; sha256: string }[];
   ids: string[];
+  coverage?: LevelCoverageFigures;
 }
 
 /** A release's record (release.json of ledger_version 1; assembled from its chunks in 2 and 3). */

@@ -3,7 +3,7 @@
 // (unpacked from the ledger and checked against their sha256 as they are:
 // never rebuilt, never linked to the ledger; templates get the URL path of
 // the release's folder under this build's base, build/release/site-files.ts),
-// api/releases.json with each release's counts, each release's feed
+// api/releases.json with each release's counts and coverage summary, each release's feed
 // (api/releases/VERSION/changes.json), the unit registry as of the latest
 // release (api/releases/units.json: one document, not one per release), and
 // whether the root is the last release or has changes not yet released.
@@ -16,6 +16,7 @@ import { API_VERSION, type ApiReleases, type ApiReleaseStatus } from '../core/sh
 import type { StoredFile } from '../output/write-dist.ts';
 import { ledgerProblem } from './ledger-chunks.ts';
 import { sameFiles } from './files.ts';
+import { releaseCoverage } from './coverage-record.ts';
 import { readRegistry, type Ledger, type ReleasedFile } from './ledger.ts';
 import { copyObjectTo, DamagedObject, readObject } from './object-store.ts';
 import { publishedTemplate } from './site-files.ts';
@@ -83,7 +84,10 @@ export async function publishReleases(
   };
   if (latest) generated.set('api/releases/units.json', `${JSON.stringify(registry, null, 1)}\n`);
   const feeds: ReleaseFeed[] = [];
-  for (const { record, changes } of [...ledger.releases].reverse()) {
+  const previousOf = new Map(ledger.releases.map((r, i) => [r, ledger.releases[i - 1]?.record]));
+  for (const release of [...ledger.releases].reverse()) {
+    const { record, changes } = release;
+    const coverage = releaseCoverage(record, previousOf.get(release));
     const v = record.version;
     generated.set(`api/releases/${v}/changes.json`, `${JSON.stringify(changes, null, 1)}\n`);
     const countries = new Set(record.levels.map((l) => l.country));
@@ -96,6 +100,7 @@ export async function publishReleases(
       url: fileUrl(base, `releases/${v}/`),
       changes_url: fileUrl(base, `api/releases/${v}/changes.json`),
       counts: { files: record.files.length, units: record.counts.units, changes: record.counts.changes },
+      ...(coverage && { coverage }),
     });
   }
   generated.set('api/releases.json', `${JSON.stringify(api, null, 1)}\n`);

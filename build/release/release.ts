@@ -27,6 +27,7 @@ import { validateManifests, type CheckedManifestFile, type ValidateOptions } fro
 import { MeasurementCache } from '../measure/cache.ts';
 import { releasedFiles, sameFiles } from './files.ts';
 import { identify, type Made } from './identify.ts';
+import { withCoverage } from './coverage-record.ts';
 import {
   BASE_MARK,
   LEDGER_DIR,
@@ -132,12 +133,14 @@ async function release(root: string, version: string, options: ReleaseOptions): 
     thresholds,
     codeKey: options.codeKey,
   });
+  made.record.levels = withCoverage(made.record.levels, validated.coverage);
   const ids = unitIdsOf(version, made.record.levels, currentLevelFiles(manifests.map((m) => m.manifest)));
   const planned = await planCatalogue({
     root,
     base: BASE_MARK, // built for the marks: the same bytes in every release until they change
     manifests: [...manifests].sort((a, b) => compareManifests(a.manifest, b.manifest)),
     geometry: validated.geometry,
+    coverage: validated.coverage,
     measurer,
     release: { release: VERSION_MARK, latest: VERSION_MARK, unreleased_changes: false },
     frozen: true,

@@ -1,16 +1,23 @@
 // The precomputed JSON API under dist/api/v1/: one index of every manifest and
 // one document per manifest, with download URLs that already include the base
 // (e.g. "/catalogue/data/earth/CHL/CHL_ADM0.geojson"), so clients never join paths.
-import type { Download, LayerDownloads } from '../formats/downloads.ts';
+import type { DatasetDownloads, Download, LayerDownloads } from '../formats/downloads.ts';
 import type { Manifest } from '../core/shared/manifest.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { manifestLevels, manifestLicenses } from '../manifest/summary.ts';
-import { API_VERSION, type ApiIndex, type ApiLinks, type CountryDocument } from '../core/shared/api.ts';
+import {
+  API_VERSION,
+  type ApiDownload,
+  type ApiIndex,
+  type ApiLinks,
+  type CountryDocument,
+} from '../core/shared/api.ts';
 import { countryApi, countryPage, fileUrl } from '../core/dist-paths.ts';
 import type { CountryFacts } from './pages/country-page.ts';
 import { unitIdsPath } from './api-unit-ids.ts';
 import { apiUnits, levelDisplayBbox } from './api-units.ts';
 import { datasetGeometry, type GeometryByFile } from './geometry-status.ts';
+import { datasetCoverage, type CoverageByLevel } from './coverage-status.ts';
 
 function links(base: string, file: string, m: Manifest): ApiLinks {
   return { page: `${base}${countryPage(m)}`, api: `${base}${countryApi(m)}`, manifest: fileUrl(base, file) };
@@ -58,6 +65,25 @@ function downloadEntry(base: string, f: Download, layer: LayerDownloads) {
   return { format: f.format, url: fileUrl(base, f.url), bytes: f.bytes, sha256: f.sha256, ...grid };
 }
 
+/** Returns a simplified copy as the API lists it: "geojson", its tolerance in metres, URL, bytes, sha256. */
+function simplifiedEntry(base: string, f: Download): ApiDownload {
+  return {
+    format: 'geojson',
+    tolerance_m: f.tolerance_m,
+    url: fileUrl(base, f.url),
+    bytes: f.bytes,
+    sha256: f.sha256,
+  };
+}
+
+/** Returns a dataset's `downloads`: its file's other formats (when it has a path), then its simplified copies. */
+function datasetEntry(base: string, dl: DatasetDownloads | undefined) {
+  const whole: { downloads?: ApiDownload[] } = layerEntry(base, dl?.whole);
+  const simplified = (dl?.simplified ?? []).map((f) => simplifiedEntry(base, f));
+  if (simplified.length === 0) return whole;
+  return { ...whole, downloads: [...(whole.downloads ?? []), ...simplified] };
+}
+
 /** Returns the `downloads` of a level or part, and the Shapefile field names that differ from the properties. */
 function layerEntry(base: string, layer: LayerDownloads | undefined) {
   if (!layer) return {};
@@ -80,7 +106,9 @@ function layerEntry(base: string, layer: LayerDownloads | undefined) {
 export function renderApiCountry(
   base: string,
   { file, manifest: m }: LoadedManifest,
-  { atlas = { levels: [] }, geometry: byFile, downloads, unitIds }: CountryFacts = { geometry: new Map() },
+  { atlas = { levels: [] }, geometry: byFile, coverage, downloads, unitIds }: CountryFacts = {
+    geometry: new Map(),
+  },
 ): string {
   const units = apiUnits(base, m, atlas);
   const names = new Map((units.ADM1 ?? []).map((u) => [u.code, u.name]));
@@ -91,7 +119,7 @@ export function renderApiCountry(
       level: d.level,
       ...(d.path ? { url: fileUrl(base, d.path) } : {}),
       ...(d.path && unitIds?.files.has(d.path) ? { unit_ids_url: fileUrl(base, unitIdsPath(m, d)) } : {}),
-      ...layerEntry(base, dl?.whole),
+      ...datasetEntry(base, dl),
       ...(d.preview ? { preview_url: fileUrl(base, d.preview) } : {}),
       ...(display ? { display_bbox: display } : {}),
       ...(d.parts
@@ -108,6 +136,7 @@ export function renderApiCountry(
           }
         : {}),
       ...geometryField(d, byFile),
+      ...coverageField(m, d, coverage),
     };
   });
   const a = downloads?.archive;
@@ -121,6 +150,12 @@ export function renderApiCountry(
     ...archive,
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/** Returns { coverage: figures } for the first dataset of a checked level, else {}. */
+function coverageField(m: Manifest, d: Manifest['datasets'][number], byLevel: CoverageByLevel | undefined) {
+  const figures = datasetCoverage(m, d, byLevel);
+  return figures ? { coverage: figures } : {};
 }
 
 /** Returns e.g. { geometry: { invalid: 3, checked: 27 } }, or {} when the dataset was not checked. */

@@ -22,6 +22,7 @@ import { renderSearchIndex, type SearchCache } from './search-index.ts';
 import { unitsPages } from './units-list.ts';
 import { searchBox } from './search-box.ts';
 import type { GeometryByFile } from './geometry-status.ts';
+import type { CoverageByLevel } from './coverage-status.ts';
 
 export interface SiteOptions extends PageContext {
   siteUrl?: string; // e.g. "https://boundaries.example.org"; makes sitemap URLs absolute
@@ -68,13 +69,14 @@ export function renderSite(
     atlas: Map<string, CountryAtlas>; // by manifest file
     downloads: Map<string, CountryDownloads>; // by manifest file
     geometry: GeometryByFile; // by data file
+    coverage?: CoverageByLevel; // by level, e.g. "earth/CHL/ADM1"
     unitIds?: UnitIds; // the release IDs the units show
     feeds?: ReleaseFeed[]; // every release's changes, newest first: the countries' histories
     world?: WorldFigure; // the index's world map (world-map.ts)
     searchCache?: SearchCache; // each country's search records from the last runs (search-cache.ts)
   },
 ): Map<string, string> {
-  const { atlas, downloads, geometry, unitIds, feeds = [], world, searchCache } = facts;
+  const { atlas, downloads, geometry, coverage, unitIds, feeds = [], world, searchCache } = facts;
   // With --site-url, links inside the API are absolute (clients fetch them from anywhere).
   const apiBase =
     options.siteUrl && !/^https?:\/\//.test(options.base)
@@ -92,6 +94,7 @@ export function renderSite(
       atlas: atlas.get(file),
       downloads: downloads.get(file),
       geometry,
+      coverage,
       unitIds,
       ...(history ? { history: { doc: history.doc, url: fileUrl(options.base, history.path) } } : {}),
     };

@@ -37,6 +37,7 @@ const COMMANDS: Entry[] = [
   { name: 'build', module: 'build', summary: 'write the static catalogue and JSON API to dist/' },
   { name: 'preview', module: 'preview', summary: 'write previews that fit a byte budget' },
   { name: 'split', module: 'split', summary: 'split a level into one file per ADM1 parent' },
+  { name: 'repair', module: 'repair', summary: 'write a copy of a level repaired into a coverage' },
 ];
 
 /** Exit code of a bug (sysexits' EX_SOFTWARE), apart from 1 (bad input) and 2 (usage). */

@@ -1,6 +1,6 @@
 // The formats cache's index (build/formats/formats-cache.ts), in process on
-// the build fixture (CHL with three ADM2 parts, FJI, ANT: 7 conversions and 3
-// country archives): a build with everything cached takes it all from the
+// the build fixture (CHL with three ADM2 parts, FJI, ANT: 7 conversions, 3
+// country archives and 3 countries' simplified copies): a build with everything cached takes it all from the
 // index; a cache is never a source of truth, so a cached file deleted by hand
 // is converted again, and a lost, damaged or hostile index is rebuilt from
 // each item's record, without a crash, a conversion or a path outside the cache.
@@ -15,7 +15,8 @@ import { validateManifests } from '../../build/manifest/validate.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 import { fixtureCopy, sha256 } from '../build/helpers.ts';
 
-const ITEMS = 10; // 7 conversions (CHL ADM0, ADM1, 3 ADM2 parts; FJI ADM0; ANT ADM0) + 3 archives
+// 7 conversions (CHL ADM0, ADM1, 3 ADM2 parts; FJI ADM0; ANT ADM0) + 3 archives + 3 countries' simplified copies
+const ITEMS = 13;
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
@@ -46,6 +47,7 @@ const indexFile = (root: string) => join(formatsDir(root), 'index.json');
 type Index = {
   conversions: Record<string, { conversion: { layer: string } }>;
   archives: Record<string, unknown>;
+  simplified: Record<string, { files: { file: string }[] }>;
 };
 const readIndex = (root: string) => JSON.parse(readFileSync(indexFile(root), 'utf8')) as Index;
 
@@ -64,15 +66,18 @@ function published(d: Downloads): { files: Record<string, string>; listed: strin
 }
 
 describe('formats cache: everything cached → taken from its index', () => {
-  it('a second build reuses all 10 items, even with their records unreadable, and does not write the index again', async () => {
+  it('a second build reuses all 13 items, even with their records unreadable, and does not write the index again', async () => {
     const { root, first } = await converted();
     const index = statSync(indexFile(root));
     expect(Object.keys(readIndex(root).conversions)).toHaveLength(7);
     expect(Object.keys(readIndex(root).archives)).toHaveLength(3);
+    expect(Object.keys(readIndex(root).simplified)).toHaveLength(3);
     // Records rewritten in place (their folders unchanged): the index answers, they are not read.
     for (const key of readdirSync(formatsDir(root)).filter((k) => k.length >= 64))
       for (const layer of readdirSync(join(formatsDir(root), key)))
         writeFileSync(join(formatsDir(root), key, layer, 'conversion.json'), 'not JSON');
+    for (const key of readdirSync(join(formatsDir(root), 'simplified')))
+      writeFileSync(join(formatsDir(root), 'simplified', key, 'simplified.json'), 'not JSON');
     const again = await downloads(root);
     expect([again.converted, again.reused]).toEqual([0, ITEMS]);
     expect(published(again)).toEqual(published(first));
@@ -100,6 +105,15 @@ describe('formats cache: a cache is never a source of truth', () => {
     const again = await downloads(root);
     expect([again.converted, again.reused]).toEqual([1, ITEMS - 1]);
     expect(published(again)).toEqual(published(first));
+  });
+
+  it('a simplified copy deleted by hand → that country’s copies made again, the same bytes published', async () => {
+    const { root, first } = await converted();
+    rmSync(first.files.get('downloads/earth/CHL/CHL_ADM2.1km.geojson')!.from);
+    const again = await downloads(root);
+    expect([again.converted, again.reused]).toEqual([1, ITEMS - 1]);
+    expect(published(again)).toEqual(published(first));
+    expect((await downloads(root)).converted).toBe(0);
   });
 
   it('a conversion folder emptied and its record put back (its stamp changed) → converted again, no crash', async () => {
@@ -157,6 +171,11 @@ describe('formats cache: a lost, damaged or hostile index → rebuilt from the r
       'an archive named outside its folder',
       (good) => good.replace(/"file":"FJI\.zip"/, '"file":"../FJI.zip"'),
     ],
+    [
+      'a simplified copy named outside its folder',
+      (good) => good.replace(/"file":"CHL_ADM1\.1km\.geojson"/, '"file":"../../CHL_ADM1.1km.geojson"'),
+    ],
+    ['simplified copies of the wrong type', (good) => good.replace(/"files":\[/g, '"files":7,"x":[')],
     ['a record of another layer', (good) => good.replace(/"layer":"FJI_ADM0"/, '"layer":"CHL_ADM0"')],
     ['a sha256 that is not one', (good) => good.replace(/"sha256":"[0-9a-f]{64}"/, '"sha256":"<script>"')],
     ['negative bytes', (good) => good.replace(/"bytes":\d+/, '"bytes":-1')],
@@ -191,6 +210,7 @@ describe('formats cache: a lost, damaged or hostile index → rebuilt from the r
       const rebuilt = readIndex(root);
       expect(Object.keys(rebuilt.conversions)).toHaveLength(7);
       expect(Object.keys(rebuilt.archives)).toHaveLength(3);
+      expect(Object.keys(rebuilt.simplified)).toHaveLength(3);
     },
   );
 
@@ -208,15 +228,18 @@ describe('formats cache: a lost, damaged or hostile index → rebuilt from the r
 });
 
 describe('formats cache: what no manifest uses is removed', () => {
-  it('a country removed → its conversions and archive leave the cache and the index', async () => {
+  it('a country removed → its conversions, archive and simplified copies leave the cache and the index', async () => {
     const { root } = await converted();
-    const folders = () => readdirSync(formatsDir(root)).filter((k) => k !== 'country' && k !== 'index.json');
+    const folders = () =>
+      readdirSync(formatsDir(root)).filter((k) => !['country', 'simplified', 'index.json'].includes(k));
     expect(folders()).toHaveLength(7);
     rmSync(join(root, 'data/earth/FJI'), { recursive: true });
     const again = await downloads(root);
-    expect([again.converted, again.reused]).toEqual([0, ITEMS - 2]);
+    expect([again.converted, again.reused]).toEqual([0, ITEMS - 3]);
     expect(folders()).toHaveLength(6);
     expect(readdirSync(join(formatsDir(root), 'country'))).toHaveLength(2);
+    expect(readdirSync(join(formatsDir(root), 'simplified'))).toHaveLength(2);
+    expect(Object.keys(readIndex(root).simplified)).toHaveLength(2);
     const index = readIndex(root);
     expect(
       Object.values(index.conversions)

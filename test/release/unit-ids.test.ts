@@ -141,12 +141,14 @@ describe('unit IDs in a released catalogue', () => {
   it.skipIf(!HAS_GDAL)('every download format holds unit_id, as GDAL reads it back', () => {
     const expected = idsByName(root, registry, ADM1);
     const folder = join(dist, 'downloads/earth/CHL');
-    for (const file of ['CHL_ADM1.gpkg', 'CHL_ADM1.fgb', 'CHL_ADM1.topojson']) {
+    for (const file of ['CHL_ADM1.gpkg', 'CHL_ADM1.fgb', 'CHL_ADM1.topojson', 'CHL_ADM1.1km.geojson']) {
       expect([file, gdalIds(join(folder, file))]).toEqual([file, expected]);
     }
     expect(gdalIds(`/vsizip/${join(folder, 'CHL_ADM1.shp.zip')}`)).toEqual(expected);
     const part = 'data/earth/CHL/ADM2/CL-AN.geojson';
     expect(gdalIds(join(folder, 'CHL_ADM2_CL-AN.gpkg'))).toEqual(idsByName(root, registry, part));
+    // A level given in parts is simplified whole: its copy carries every part's IDs.
+    expect(gdalIds(join(folder, 'CHL_ADM2.10km.geojson'))).toMatchObject(idsByName(root, registry, part));
   });
 
   it("the release's own published copy carries the IDs it gave", () => {

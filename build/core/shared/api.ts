@@ -37,11 +37,15 @@ export interface ApiFile {
   sha256: string;
 }
 
-/** One download of a level or part in another format. */
+/**
+ * One download of a level or part in another format, or a simplified copy
+ * of a whole level ("geojson", with its tolerance: docs/catalogue.md).
+ */
 export interface ApiDownload extends ApiFile {
-  format: 'gpkg' | 'fgb' | 'shp' | 'topojson';
+  format: 'gpkg' | 'fgb' | 'shp' | 'topojson' | 'geojson';
   quantization?: number[]; // TopoJSON's grid, when it is quantised
   scale?: number[];
+  tolerance_m?: number; // a simplified copy's tolerance in metres: 100, 1000 or 10000
 }
 
 /** The other formats of a level or part, and what they could not hold. */
@@ -64,6 +68,11 @@ export interface LevelCoverageFigures {
   gaps: { count: number; area_m2: number };
   edges: number; // findings of edges that do not match vertex for vertex
   nesting?: NestingFigures;
+}
+
+/** Returns whether a level's units neither overlap nor leave gaps, and their edges match. */
+export function isCleanCoverage(f: LevelCoverageFigures): boolean {
+  return f.overlaps.count === 0 && f.gaps.count === 0 && f.edges === 0;
 }
 
 /** How a level lies in the level above (validate's nesting summary). */
@@ -109,6 +118,7 @@ export interface ApiDatasetUrls extends ApiLayer, ApiGeometry {
   preview_url?: string;
   display_bbox?: BBox;
   parts?: ApiPart[];
+  coverage?: LevelCoverageFigures; // how the level's units fit together, where validate checked it (its first dataset)
 }
 
 /** `api/v1/{body}/{ISO3}.json`: the manifest as published, its URLs and its units. */
@@ -280,6 +290,14 @@ export interface ApiRelease {
   url: string; // the frozen catalogue, e.g. "/releases/2026.11/"
   changes_url: string; // every change since the previous release (ReleaseChange[])
   counts: { files: number; units: number; changes: Partial<Record<ReleaseChangeType, number>> };
+  coverage?: ApiReleaseCoverage; // absent for a release recorded before the coverage check
+}
+
+/** What a release recorded of its levels' coverage (each level's figures are in its ledger record). */
+export interface ApiReleaseCoverage {
+  levels: number; // levels whose coverage validate checked
+  clean: number; // of them, with no overlap, gap or mismatched edge
+  became_clean: string[]; // clean in this release and not in the one before, e.g. ["earth/CHL/ADM1"]
 }
 
 /** dist/api/releases.json. */

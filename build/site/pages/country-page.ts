@@ -9,18 +9,21 @@ import { statusBadge } from './index-page.ts';
 import { renderPage, type PageContext } from './layout.ts';
 import { countryApi, fileUrl } from '../../core/dist-paths.ts';
 import type { CountryDownloads, DatasetDownloads } from '../../formats/downloads.ts';
-import { downloadsSection, levelLinks, partLinks } from './downloads.ts';
+import { downloadsSection, levelLinks, partLinks, simplifiedLinks } from './downloads.ts';
 import { atlasMapAttributes, partNames } from '../atlas-page.ts';
 import { unitsSection } from '../units-list.ts';
 import { mainMap, type CountryAtlas } from '../atlas.ts';
 import type { CountryMap } from '../../geo/map-sources.ts';
 import { datasetGeometry, describeGeometry, type GeometryByFile } from '../geometry-status.ts';
+import type { CoverageByLevel } from '../coverage-status.ts';
+import { coverageSection } from './coverage-section.ts';
 
 /** What the build's stages found about one country besides its manifest; a page renders without any of it. */
 export interface CountryFacts {
   atlas?: CountryAtlas; // units and maps (build/site/atlas.ts)
   downloads?: CountryDownloads; // other formats and the archive (build/formats/)
   geometry: GeometryByFile; // geometry counts of every checked file of the catalogue
+  coverage?: CoverageByLevel; // coverage figures of every checked level of the catalogue
   unitIds?: UnitIds; // the release IDs of the units (build/identity/unit-ids.ts), by data file
   history?: { doc: ApiCountryHistory; url: string }; // the country across releases (build/site/history.ts)
 }
@@ -82,6 +85,7 @@ function datasetRow(
   const downloads = [
     d.path ? download(base, d.path, 'GeoJSON', id) : undefined,
     ...levelLinks(base, dl?.whole, id),
+    ...simplifiedLinks(base, dl?.simplified, id),
     d.parts ? markup`<a href="#parts-${d.level}">${formatInt(d.parts.length)} parts</a>` : undefined,
     d.preview
       ? markup`<a href="${fileUrl(base, d.preview)}" download="${fileName(d.preview)}">Preview</a>${previewSize}`
@@ -251,7 +255,7 @@ export function renderCountryPage(
   facts: CountryFacts = { geometry: new Map() },
 ): string {
   const { base } = context;
-  const { atlas = { levels: [] }, geometry: byFile, downloads, history } = facts;
+  const { atlas = { levels: [] }, geometry: byFile, coverage, downloads, history } = facts;
   const map = mainMap(atlas);
   const es =
     m.name.es && m.name.es !== m.name.en ? markup` <span class="es" lang="es">${m.name.es}</span>` : '';
@@ -273,7 +277,7 @@ ${metadata(base, file, m)}
 <tbody>
 ${m.datasets.map((d, i) => datasetRow(base, m, d, byFile, downloads?.datasets[i]))}</tbody>
 </table></div>
-${m.datasets.map((d, i) => (d.parts && d.parts.length > 0 ? partsSection(base, m, d, partNames(atlas), downloads?.datasets[i]) : ''))}${unitsSection(base, m, atlas, history?.url)}${history ? historySection(history.doc, history.url) : ''}${downloads ? downloadsSection(base, m.name.en, downloads) : ''}${attribution(m)}`;
+${m.datasets.map((d, i) => (d.parts && d.parts.length > 0 ? partsSection(base, m, d, partNames(atlas), downloads?.datasets[i]) : ''))}${coverageSection(m, coverage)}${unitsSection(base, m, atlas, history?.url)}${history ? historySection(history.doc, history.url) : ''}${downloads ? downloadsSection(base, m.name.en, downloads) : ''}${attribution(m)}`;
   const codes = m.iso_a2 ? `${m.iso_a3}, ${m.iso_a2}` : m.iso_a3;
   return renderPage(context, {
     title: `${m.name.en} (${m.iso_a3})`,

@@ -21,6 +21,20 @@ export function levelLinks(base: string, layer: LayerDownloads | undefined, desc
   );
 }
 
+/** Returns a tolerance as people say it, e.g. 100 → "100 m", 10000 → "10 km". */
+function toleranceLabel(m: number): string {
+  return m >= 1000 ? `${formatInt(m / 1000)} km` : `${formatInt(m)} m`;
+}
+
+/** Returns the links to a level's simplified copies on one line ("Simplified: 100 m, 1 km, 10 km"), or none. */
+export function simplifiedLinks(base: string, files: Download[] | undefined, describedBy: string): Html[] {
+  if (!files || files.length === 0) return [];
+  const links = files.map(
+    (f, i) => markup`${i ? ', ' : ''}${link(base, f, toleranceLabel(f.tolerance_m ?? 0), describedBy, true)}`,
+  );
+  return [markup`<span class="simplified">Simplified GeoJSON: ${links}</span>`];
+}
+
 /** Returns the format links of a part (short labels; sha256 in SHA256SUMS, to keep pages of 50 parts small). */
 export function partLinks(base: string, layer: LayerDownloads | undefined, describedBy: string): Html[] {
   return (layer?.files ?? []).map((f) => link(base, f, SHORT[f.format], describedBy, false));
@@ -46,7 +60,8 @@ export function downloadsSection(base: string, name: string, downloads: CountryD
   return markup`<h2 id="downloads">Whole country and other formats</h2>
 <p><a class="download archive" href="${fileUrl(base, a.url)}" download="${a.file}">${nameText(name)}: everything in one .zip</a> <small>(${formatBytes(a.bytes)})</small>: the manifest and every GeoJSON file it lists (levels, parts, previews).
 sha256 <code class="sha">${a.sha256}</code> <button type="button" class="copy" data-copy="${a.sha256}" aria-label="Copy the sha256 of the ${name} archive" hidden>Copy</button></p>
-<p>Each level and part is also published as GeoPackage (EPSG:4326, with an R-tree index), FlatGeobuf (with its spatial index, for HTTP range requests), a zipped Shapefile and TopoJSON, with the same features and properties.${renames}${grid} Checksums of every file: <a href="${fileUrl(base, `${folder}SHA256SUMS`)}">SHA256SUMS</a> (for <code>sha256sum -c</code>).</p>
+<p>Each level and part is also published as GeoPackage (EPSG:4326, with an R-tree index), FlatGeobuf (with its spatial index, for HTTP range requests), a zipped Shapefile and TopoJSON, with the same features and properties.${renames}${grid}</p>
+<p>Each level is also published simplified, as GeoJSON at tolerances of 100 m, 1 km and 10 km: every border shared by two units, or by two levels, is simplified once, so the copies have no gaps or overlaps; every unit keeps every ring, and no line moves farther than the tolerance. Checksums of every file: <a href="${fileUrl(base, `${folder}SHA256SUMS`)}">SHA256SUMS</a> (for <code>sha256sum -c</code>).</p>
 ${notConverted}`;
 }
 
@@ -56,6 +71,7 @@ export function checksums(downloads: CountryDownloads): string {
   for (const d of downloads.datasets) {
     if (d.whole) files.push(...d.whole.files);
     for (const p of d.parts) files.push(...p.files);
+    files.push(...d.simplified);
   }
   return files
     .map((f) => `${f.sha256}  ${f.file}\n`)

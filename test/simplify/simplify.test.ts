@@ -1,0 +1,157 @@
+// The simplified copies' guarantees on small shapes, in-process (the GEOS
+// oracle on real data is oracle.test.ts): a border is simplified once for both
+// units and every level that has it, no unit is lost, no line strays farther
+// than the tolerance, and no removal runs a border across another unit.
+import { describe, expect, it } from 'vitest';
+import type { GeoFeature } from '../../build/geojson/level-features.ts';
+import { BODY_RADIUS_M } from '../../build/core/shared/manifest.ts';
+import { coverageArcs } from '../../build/simplify/arcs.ts';
+import { CoverageSimplifier } from '../../build/simplify/tpvw.ts';
+import { ArcTexts, levelText, VertexTexts } from '../../build/simplify/write.ts';
+
+type Ring = number[][];
+const M = 1 / 111_195; // a metre in degrees of latitude (on the Earth's mean radius)
+
+function unit(id: string, ...rings: Ring[]): GeoFeature {
+  return { type: 'Feature', id, properties: { id }, geometry: { type: 'Polygon', coordinates: rings } };
+}
+
+/** Returns the outer ring of every feature of each level once simplified to `toleranceM`. */
+function simplify(levels: GeoFeature[][], toleranceM: number): Ring[][] {
+  const arcs = coverageArcs(levels);
+  const simplifier = new CoverageSimplifier(arcs, BODY_RADIUS_M.earth);
+  simplifier.simplify(toleranceM);
+  const texts = new ArcTexts(arcs, simplifier, new VertexTexts(arcs));
+  return levels.map((_, i) => {
+    const { features } = JSON.parse(levelText(arcs, texts, i)) as { features: GeoFeature[] };
+    return features.map((f) => (f.geometry!.coordinates as Ring[])[0]);
+  });
+}
+
+/** A wiggly line from (x, y0) to (x, y1) near the equator: n steps, ±amplitude metres east and west. */
+function wiggle(x: number, y0: number, y1: number, n: number, amplitudeM: number): Ring {
+  const line: Ring = [];
+  for (let k = 0; k <= n; k++) {
+    const dx = k === 0 || k === n ? 0 : (k % 2 ? 1 : -1) * amplitudeM * M;
+    line.push([x + dx, y0 + ((y1 - y0) * k) / n]);
+  }
+  return line;
+}
+
+/** Returns the undirected segments of rings as keys, e.g. "0,0 1,0". */
+function segments(rings: Ring[]): Set<string> {
+  const out = new Set<string>();
+  for (const ring of rings)
+    for (let i = 0; i + 1 < ring.length; i++) {
+      const [a, b] = [String(ring[i]), String(ring[i + 1])].sort();
+      out.add(`${a} ${b}`);
+    }
+  return out;
+}
+
+const distinct = (ring: Ring) => new Set(ring.map(String)).size;
+const twiceArea = (ring: Ring) =>
+  ring.slice(1).reduce((s, p, i) => s + ring[i][0] * p[1] - p[0] * ring[i][1], 0);
+
+describe('a shared border is simplified once', () => {
+  // Two squares of about 11 km, their common border a zigzag of 200 steps, 30 m either side.
+  const border = wiggle(0.1, 0, 0.1, 200, 30);
+  const west = unit('W', [[0, 0], ...border, [0, 0.1], [0, 0]]);
+  const east = unit('E', [...border, [0.2, 0.1], [0.2, 0], [0.1, 0]].reverse());
+
+  it('both sides of a wiggly border get the very same simplified positions', () => {
+    const [[w, e]] = simplify([[west, east]], 1000);
+    const shared = [...segments([w])].filter((s) => segments([e]).has(s));
+    const onBorder = (ring: Ring) => ring.filter((p) => p[0] > 0.05 && p[0] < 0.15 && p[1] > 0 && p[1] < 0.1);
+    expect(onBorder(w).length).toBeLessThan(border.length / 4); // the zigzag was simplified…
+    expect(onBorder(w).map(String).sort()).toEqual(onBorder(e).map(String).sort()); // …alike on both sides
+    expect(shared.length).toBe(onBorder(w).length + 1);
+  });
+
+  it('an ADM1 border that is also an ADM2 border gets the same positions in both levels', () => {
+    // ADM2 cuts each ADM1 unit in two at y = 0.05: a node in the middle of the ADM1 border.
+    const half = (k: number) => border.findIndex((p) => p[1] >= 0.05 * k);
+    const mid = half(1);
+    const low = border.slice(0, mid + 1);
+    const high = border.slice(mid);
+    const cut = border[mid];
+    const adm2 = [
+      unit('WS', [[0, 0], ...low, [0, cut[1]], [0, 0]]),
+      unit('WN', [[0, cut[1]], ...high, [0, 0.1], [0, cut[1]]]),
+      unit('ES', [...low, [0.2, cut[1]], [0.2, 0], [0.1, 0]].reverse()),
+      unit('EN', [...high, [0.2, 0.1], [0.2, cut[1]], cut].reverse()),
+    ];
+    const [adm1Rings, adm2Rings] = simplify([[west, east], adm2], 1000);
+    const onBorder = (s: string) => s.split(' ').every((p) => Math.abs(Number(p.split(',')[0]) - 0.1) < 0.05);
+    const coarse = [...segments(adm1Rings)].filter(onBorder);
+    const fine = [...segments(adm2Rings)].filter(onBorder);
+    expect(coarse.length).toBeLessThan(border.length / 4); // simplified…
+    expect(coarse.length).toBeGreaterThan(0);
+    expect(new Set(coarse)).toEqual(new Set(fine)); // …to the same segments in both levels
+  });
+});
+
+describe('every unit survives', () => {
+  it('an island smaller than the tolerance keeps a ring of three distinct vertices, not on a line', () => {
+    // An octagon 40 m across, against a tolerance of 10 km.
+    const island: Ring = [];
+    for (let k = 0; k <= 8; k++) {
+      const a = (2 * Math.PI * (k % 8)) / 8;
+      island.push([10 + 20 * M * Math.cos(a), 10 + 20 * M * Math.sin(a)]);
+    }
+    const [[ring]] = simplify([[unit('I', island)]], 10_000);
+    expect(distinct(ring)).toBe(3);
+    expect(ring[0]).toEqual(ring[ring.length - 1]);
+    expect(twiceArea(ring)).not.toBe(0);
+  });
+});
+
+describe('the tolerance bounds how far a line moves', () => {
+  it('a spike of small area but 5 km long stays at 1 km (Hausdorff distance ≤ tolerance)', () => {
+    // Its triangle is 5 km × 2 m: 5,000 m², far under 1 km², which Visvalingam alone would drop.
+    const tip = [0.05, 0.1 + 5000 * M];
+    const square: Ring = [
+      [0, 0],
+      [0.1, 0],
+      [0.1, 0.1],
+      [0.05 + 1 * M, 0.1],
+      tip,
+      [0.05 - 1 * M, 0.1],
+      [0, 0.1],
+      [0, 0],
+    ];
+    const [[ring]] = simplify([[unit('S', square)]], 1000);
+    expect(ring.map(String)).toContain(String(tip));
+  });
+});
+
+describe('no removal runs a border across another unit', () => {
+  it('a notch holding an island stays, though its area is under the tolerance', () => {
+    // A notch 300 m deep and 600 m wide (90,000 m² < 1 km²) with a unit of 20 m in it.
+    const notch = [0.05, 0.1 - 300 * M];
+    const square: Ring = [
+      [0, 0],
+      [0.1, 0],
+      [0.1, 0.1],
+      [0.05 + 300 * M, 0.1],
+      notch,
+      [0.05 - 300 * M, 0.1],
+      [0, 0.1],
+      [0, 0],
+    ];
+    const c = [0.05, 0.1 - 100 * M];
+    const d = 10 * M;
+    const islet: Ring = [
+      [c[0] - d, c[1] - d],
+      [c[0] + d, c[1] - d],
+      [c[0] + d, c[1] + d],
+      [c[0] - d, c[1] + d],
+      [c[0] - d, c[1] - d],
+    ];
+    const [[ring]] = simplify([[unit('S', square), unit('I', islet)]], 1000);
+    expect(ring.map(String)).toContain(String(notch));
+    // …and the same square alone loses its notch: the islet is what keeps it.
+    const [[alone]] = simplify([[unit('S', square)]], 1000);
+    expect(alone.map(String)).not.toContain(String(notch));
+  });
+});
