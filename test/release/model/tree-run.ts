@@ -50,7 +50,7 @@ const DATE = '2026-11-27';
 
 /**
  * Returns a releaser that runs the release's identity step alone: validate
- * (no geometry, nesting or preview checks: they only warn), then
+ * (no geometry, nesting, coverage or preview checks: they only warn), then
  * identify() with a ledger kept in memory, each released file stored raw
  * under the root's objects/ (identify reads the previous levels and a
  * removed country's manifest from it).
@@ -74,6 +74,7 @@ export function identifyReleaser(): Releaser {
       measurer,
       geometry: false,
       nesting: false,
+      coverage: false,
       previews: false,
     });
     if (!validated.ok) throw new Error(validated.problems.map(formatProblem).join('\n'));
@@ -109,7 +110,7 @@ export function fullReleaser(): Releaser {
   return async (root, version) => {
     const previous = readLedger(root).releases.at(-1);
     const before = previous ? readRegistry(previous) : [];
-    const outcome = await makeRelease(root, version, { tiles: false, date: DATE });
+    const outcome = await makeRelease(root, version, { tiles: false, date: DATE, allowEmpty: true });
     if (outcome.status !== 'recorded') throw new Error(outcome.problems.map(formatProblem).join('\n'));
     const ledger = readLedger(root);
     if (ledger.problems.length) throw new Error(ledger.problems.map(formatProblem).join('\n'));
@@ -135,7 +136,7 @@ function treeLine(t: TreeTruth): string {
 }
 
 /** A tree released one release after another, and which ID each unit (by qualified token) got. */
-class TreeChain {
+export class TreeChain {
   readonly idOf = new Map<string, string>(); // "CHL/ADM1/u3" → ID
   readonly written = new Map<string, string>();
   private version = 0;
@@ -196,6 +197,15 @@ class TreeChain {
   }
 }
 
+/** Returns how a release's feed lines (and problems) differ from a script's truth: none when they agree. */
+export function differences(truth: TreeTruth[], released: { lines: string[]; problems: string[] }): string[] {
+  const expected = truth.map(treeLine).sort();
+  const actual = [...released.lines].sort();
+  const missing = without(expected, actual).map((l) => `missing:    ${l}`);
+  const extra = without(actual, expected).map((l) => `unexpected: ${l}`);
+  return [...missing, ...extra, ...released.problems];
+}
+
 /** How many entries of each kind the scripts' truths held (restored units counted apart), to show what ran. */
 export type Coverage = Record<string, number>;
 
@@ -244,22 +254,12 @@ export async function runTree(
           });
           break;
         }
-        const { lines, problems } = released;
         for (const t of script.truth) {
           const kind = t.type === 'added' && 'restored' in t && t.restored ? 'restored' : t.type;
           coverage[kind] = (coverage[kind] ?? 0) + 1;
         }
-        const expected = script.truth.map(treeLine).sort();
-        const actual = lines.sort();
-        const missing = without(expected, actual).map((l) => `missing:    ${l}`);
-        const extra = without(actual, expected).map((l) => `unexpected: ${l}`);
-        if (missing.length || extra.length || problems.length)
-          failed.push({
-            seed: seed + c,
-            release: s + 2,
-            lines: script.lines,
-            problems: [...missing, ...extra, ...problems],
-          });
+        const problems = differences(script.truth, released);
+        if (problems.length) failed.push({ seed: seed + c, release: s + 2, lines: script.lines, problems });
         tree = script.next;
       }
     } finally {
