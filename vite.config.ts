@@ -24,6 +24,7 @@ const LONG = [
   'test/release/copies.test.ts', // two releases, three runs of scripts/publish-cdn.sh against a stand-in rclone
   'test/release/unit-ids.test.ts', // builds released catalogues and reads every download's unit_id back with GDAL
   'test/release/model/model-fresh.test.ts', // 1,200 random edit scripts from a fresh seed, each feed against its truth
+  'test/release/kill.test.ts', // release killed with SIGKILL at 20 moments of its run, each in a fresh child
   'test/release/model/tree-model-fresh.test.ts', // 640 tree scripts from a fresh seed, 40 of them through release itself
 ];
 
