@@ -191,3 +191,34 @@ describe('release: a unit removed and put back', () => {
     ]);
   });
 });
+
+describe('release: the latest release withdrawn before it was published', () => {
+  it('its folder removed, the same version is recorded again from the data as it is now, and the ledger reads clean', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    const adm1 = 'data/earth/CHL/CHL_ADM1.geojson';
+    const rename = async (from: string, to: string) => {
+      const path = join(root, adm1);
+      writeFileSync(path, readFileSync(path, 'utf8').replace(from, to));
+      await ok(root, 'manifest', 'CHL');
+      await ok(root, 'preview', 'CHL/ADM1');
+    };
+    await ok(root, 'release', '1.0.0');
+    await rename('"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Nortee"');
+    await ok(root, 'release', '1.1.0');
+    rmSync(join(root, 'data/releases/1.1.0'), { recursive: true }); // git rm -r data/releases/1.1.0
+    await rename('Antofagasta Nortee', 'Antofagasta Norte');
+    await ok(root, 'release', '1.1.0');
+    const dist = await build(root);
+    const feed = changes(dist, '1.1.0');
+    expect(feed).toEqual([
+      expect.objectContaining({
+        type: 'renamed',
+        code: 'CL-AN',
+        from: 'Antofagasta',
+        to: 'Antofagasta Norte',
+      }),
+    ]);
+    const r = await cli('release', '1.2.0', '--root', root, '--allow-empty');
+    expect([r.code, r.stderr]).toEqual([0, expect.not.stringContaining('ledger')]);
+  });
+});
