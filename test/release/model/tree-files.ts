@@ -17,7 +17,7 @@ const PARTS_SPLIT = -38.3;
 
 /** One file of a level: its path, its part's code (for a parted level), and its units in feature order. */
 export interface LevelFile {
-  path: string; // e.g. "data/earth/CHL/ADM2/CL-N.geojson"
+  path: string; // data/earth/{ISO3}/{ISO3}_{LEVEL}.geojson, or data/earth/{ISO3}/{LEVEL}/{code}.geojson for a part
   code?: string;
   units: ModelUnit[];
 }
