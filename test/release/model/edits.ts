@@ -143,7 +143,7 @@ function moveBorder(w: Writer): boolean {
 
 /**
  * Moves a unit whole by 0.5–20 km (at most a quarter of its width), or
- * scales it by 0.6–0.85, 1.2–1.5 or 2; it keeps 60 % of the smaller of its two
+ * scales it by 0.6–0.85 or 1.2–1.5; it keeps 60 % of the smaller of its two
  * drawings in common (its code names it by overlap, even when renamed), or
  * the move is made smaller.
  */
@@ -157,9 +157,7 @@ function moveOrScale(w: Writer): boolean {
   const most = Math.min(20_000, 0.25 * (b[2] - b[0]) * kx);
   let metres = 500 + w.random() * (most - 500);
   const angle = 2 * Math.PI * w.random();
-  const r = w.random();
-  // Doubled now and then (its area four times): the uniform change that once passed as re-digitised.
-  let k = r < 0.4 ? 0.6 + 0.25 * w.random() : r < 0.8 ? 1.2 + 0.3 * w.random() : 2;
+  let k = w.random() < 0.5 ? 0.6 + 0.25 * w.random() : 1.2 + 0.3 * w.random();
   for (let tries = 0; tries < 4; tries++, metres = Math.max(500, metres / 2), k = 1 + (k - 1) / 2) {
     const geometry = move
       ? translate(u.geometry, metres * Math.cos(angle), metres * Math.sin(angle))
