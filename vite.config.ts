@@ -26,6 +26,8 @@ const LONG = [
   'test/simplify/oracle.test.ts', // GEOS judges the simplified U.S. counties and sample countries at every tolerance
   'test/repair/oracle.test.ts', // GEOS (shapely ≥ 2.1) judges repair's copy of a level with defects injected
   'test/release/model/model-fresh.test.ts', // 1,200 random edit scripts from a fresh seed, each feed against its truth
+  'test/release/kill.test.ts', // release killed with SIGKILL at 20 moments of its run, each in a fresh child
+  'test/release/model/tree-model-fresh.test.ts', // 640 tree scripts from a fresh seed, 40 of them through release itself
 ];
 
 export default defineConfig({

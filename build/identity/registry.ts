@@ -45,6 +45,9 @@ export interface IdentifyInput {
   thresholds: Thresholds;
   ignored: Set<string>; // properties left out of `attributes` changes (names, codes, identifiers)
   retired?: RetiredUnits; // the geometry of removed units, so that one that comes back gets its ID again
+  // The country was in the previous release, so every unit it adds is reported, even when
+  // none of its levels is kept (ADM0 removed, ADM2 added). Default: `previous` is not empty.
+  released?: boolean;
 }
 
 /** IDs are 12 characters of this alphabet (Crockford's base 32, lower case): no i, l, o, u. */
@@ -159,7 +162,7 @@ export async function identifyCountry(
       const x = { country, level, ids, vintage, fresh, registry, restored };
       for (const c of added) {
         const change = addedChange(c as { new: number }, x);
-        if (input.previous.size > 0) changes.push(change);
+        if (input.released ?? input.previous.size > 0) changes.push(change);
         changed.add((c as { new: number }).new);
       }
     }

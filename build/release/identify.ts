@@ -137,6 +137,7 @@ export async function identify(input: IdentifyInput): Promise<Made> {
       thresholds: input.thresholds,
       ignored,
       retired, // units removed before, which may come back with their IDs
+      released: old.length > 0, // its added units are reported, though no level of it is kept
     });
     const isNew = previous !== undefined && old.length === 0;
     if (isNew) {

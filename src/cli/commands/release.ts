@@ -37,8 +37,11 @@ Options:
                               first of shapeISO, iso_3166_2, code, ISO, iso)
 A geometry change is a re-digitisation (the same line drawn again), not a
 boundary change, when its largest distance H and area change |ΔA| stay within
-H ≤ max(D, Kd·ν) and |ΔA| ≤ max(A·area, Ka·ν·perimeter), ν being the pair's
-median vertex offset (0 for the same lineage: the fixed limits alone):
+H ≤ max(D, Kd·ν) and |ΔA| ≤ max(A·area, Ka·ν·perimeter), ν being the noise of
+its 8 nearest neighbours in the level (the median of their median vertex
+offsets; 0 when they did not change: the fixed limits alone), and its own
+median offset is at most max(D, 4·ν), so a unit moved or scaled whole among
+neighbours that stayed put is a boundary change (docs/releases.md#the-change-feed):
   --redigitise-area SHARE      A (default ${t.redigitiseArea})
   --redigitise-distance METRES D (default ${t.redigitiseDistance})
   --redigitise-k-distance K    Kd (default ${t.redigitiseKDistance}; 0: fixed limits)

@@ -63,7 +63,7 @@ class Chain {
 }
 
 /** Returns one line per feed entry, by token, in a canonical form (sorted by the caller). */
-function lineOf(c: Truth): string {
+export function lineOf(c: Truth): string {
   switch (c.type) {
     case 'added':
       return `added ${c.unit}${c.restored ? ' restored' : ''}${c.derived_from ? ` from ${[...c.derived_from].sort()}` : ''}`;
@@ -83,7 +83,7 @@ function lineOf(c: Truth): string {
 }
 
 /** Returns a feed entry in the truth's terms (tokens for IDs). */
-function asTruth(c: UnitChange, tokenOf: Map<string, string>): Truth {
+export function asTruth(c: UnitChange, tokenOf: Map<string, string>): Truth {
   const t = (id: string) => tokenOf.get(id) ?? `?${id}`;
   switch (c.type) {
     case 'added':
@@ -156,7 +156,7 @@ export function registryProblems(
 }
 
 /** Returns every feed entry whose unit code or name is not the unit's (in this release, or as it last was). */
-function namingProblems(feed: UnitChange[], registry: Map<string, RegistryUnit>): string[] {
+export function namingProblems(feed: UnitChange[], registry: Map<string, RegistryUnit>): string[] {
   const problems: string[] = [];
   const check = (u: { id: string; code: string; name: string } | undefined, what: string) => {
     const e = u && registry.get(u.id);
@@ -229,7 +229,7 @@ export async function runModel(
 }
 
 /** Returns the lines of `a` that `b` lacks, counting repeats. */
-function without(a: string[], b: string[]): string[] {
+export function without(a: string[], b: string[]): string[] {
   const left = [...b];
   return a.filter((l) => {
     const i = left.indexOf(l);

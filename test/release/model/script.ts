@@ -7,15 +7,19 @@
 // reader of the two files would say (docs/releases.md, "The change feed",
 // lists the limits these scripts stay within).
 import { areaOf, overlapArea } from './geometry.ts';
-import { EDITS } from './edits.ts';
-import { makeLevel } from './level.ts';
+import { EDITS, type Edit } from './edits.ts';
+import { makeLevel, type ModelUnit } from './level.ts';
 import { Writer, type ModelState, type Script, type Truth } from './writer.ts';
 
 export type { ModelState, Script, Truth } from './writer.ts';
 
 /** Returns the first state of a level: a grid of 3 × 3 or 4 × 3 cells. */
 export function initialState(random: () => number): ModelState {
-  const units = makeLevel(random, 3 + Math.floor(random() * 2), 3);
+  return stateOf(makeLevel(random, 3 + Math.floor(random() * 2), 3));
+}
+
+/** Returns the first state of a level made of `units` (tokens u0, u1…, as makeLevel gives them). */
+export function stateOf(units: ModelUnit[]): ModelState {
   return {
     units,
     retired: [],
@@ -27,20 +31,26 @@ export function initialState(random: () => number): ModelState {
 }
 
 /**
- * Returns a script of 1 to `most` edits on `state`, the truth it must
- * produce, and the state after it. A script that gives a unit the code of
+ * Returns a script of 1 to `most` edits on `state` (drawn from `edits`, by
+ * weight), the truth it must produce, and the state after it (no edit when
+ * none of `edits` can be made). A script that gives a unit the code of
  * another unit while holding half of that unit's old area is written again:
  * by the code rule that is the other unit (docs/releases.md), and its truth
  * would be a matter of opinion.
  */
-export function editScript(state: ModelState, random: () => number, most = 4): Script {
+export function editScript(
+  state: ModelState,
+  random: () => number,
+  most = 4,
+  edits: [string, number, Edit][] = EDITS,
+): Script {
   for (;;) {
     const w = new Writer(state, random);
     const wanted = 1 + Math.floor(random() * most);
-    const total = EDITS.reduce((n, [, weight]) => n + weight, 0);
+    const total = edits.reduce((n, [, weight]) => n + weight, 0);
     for (let tries = 0, done = 0; done < wanted && tries < 40; tries++) {
       let r = random() * total;
-      const [, , edit] = EDITS.find(([, weight]) => (r -= weight) < 0) ?? EDITS[0]!;
+      const [, , edit] = edits.find(([, weight]) => (r -= weight) < 0) ?? edits[0]!;
       if (edit(w)) done++;
     }
     if (!codeTakesPlace(w)) return { lines: w.lines, truth: truthOf(w), next: nextState(w) };
