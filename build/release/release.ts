@@ -37,6 +37,8 @@ import {
   type ReleaseRecord,
   type StoredReleaseIndex,
 } from './ledger.ts';
+import { ledgerProblem } from './ledger-chunks.ts';
+import { DamagedObject } from './object-store.ts';
 import { readMadeChunks, saveMadeChunks } from './record-chunks.ts';
 import { RecordWriter, writeRecords } from './record-writer.ts';
 import { heldMark } from './site-files.ts';
@@ -79,7 +81,16 @@ export function makeRelease(
   version: string,
   options: ReleaseOptions = {},
 ): Promise<ReleaseOutcome> {
-  return withLock(root, `release ${version}`, () => release(root, version, options));
+  return withLock(root, `release ${version}`, async () => {
+    try {
+      return await release(root, version, options);
+    } catch (error) {
+      // A stored file the release reads back (the previous release's levels) whose bytes are not its name.
+      if (error instanceof DamagedObject)
+        return { status: 'refused', problems: [ledgerProblem(error.file, error.reason)] };
+      throw error;
+    }
+  });
 }
 
 async function release(root: string, version: string, options: ReleaseOptions): Promise<ReleaseOutcome> {
