@@ -23,6 +23,7 @@ const LONG = [
   'test/release/copies.test.ts', // two releases, three runs of scripts/publish-cdn.sh against a stand-in rclone
   'test/release/unit-ids.test.ts', // builds released catalogues and reads every download's unit_id back with GDAL
   'test/release/model/model-fresh.test.ts', // 1,200 random edit scripts from a fresh seed, each feed against its truth
+  'test/e2e/ledger-fuzz.test.ts', // every kind of ledger damage with 4 seeds, 40 random from a fresh seed, pages in Chromium
 ];
 
 export default defineConfig({
