@@ -14,8 +14,10 @@ export const CRUISED = ['bin', 'build', 'src', 'scripts', 'bench'];
  * The pipeline's folders under build/, lowest first: each imports only the
  * ground floor and the folders before it. geojson/ is the one reader; geo/
  * the map projection, framing, antimeridian and topology several stages
- * share; output/ writes dist/ and keeps the build's cache; catalogue/ plans
- * every file of a catalogue, for `build` and `release` alike; build/build.ts
+ * share; coverage/ checks how a level's units fit together (and shares its
+ * edges' topology); output/ writes dist/ and keeps the build's cache;
+ * catalogue/ plans every file of a catalogue, for `build` and `release`
+ * alike; build/build.ts
  * (not a folder) wires them and is imported by the CLI only.
  */
 export const STAGES = [
@@ -25,6 +27,7 @@ export const STAGES = [
   'geometry',
   'measure',
   'identity',
+  'coverage',
   'manifest',
   'formats',
   'preview',

@@ -36,6 +36,13 @@ export default tseslint.config(
     },
   },
   {
+    // An async function that awaits nothing is synchronous work dressed as waiting (or a promise it
+    // could return as it is): its callers' awaits then mislead. Tests and benchmarks implement async
+    // interfaces with synchronous bodies, so this holds for the product code.
+    files: ['bin/**', 'build/**', 'src/**', 'scripts/**'],
+    rules: { 'require-await': 'error' },
+  },
+  {
     // The server runs regexes over requests, the importer over files: none may backtrack
     // more than linearly (a `\s+$` over 16 KB of spaces held the event loop).
     // test/server/linear-regex.test.ts runs these rules too.

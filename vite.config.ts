@@ -16,6 +16,7 @@ const LONG = [
   'test/geometry/adversarial.test.ts', // GEOS on 9 adversarial shapes; the indexes on 1,200 random geometries
   'test/identity/match.test.ts', // two vintages of the 3,142 U.S. counties matched, GEOS checking the areas
   'test/identity/overlap.test.ts', // the overlap kernel against GEOS on real and random pairs
+  'test/coverage/oracle.test.ts', // GEOS (shapely ≥ 2.1) judges the coverage of real levels, clean and with defects injected
   'test/identity/nesting-oracle.test.ts', // GEOS checks the share of every unit outside its parent, real levels
   'test/tiles/tiles.test.ts', // real levels tiled, read back by the reference reader, every view's bytes
   'test/compile.test.ts', // compiles lib/ again several times (esbuild and vite)

@@ -60,7 +60,7 @@ try {
   if (made.problems.length) throw new Error(`preview ${COUNTRY}: ${made.problems[0]!.message}`);
   await release(root, '1.0.1');
 
-  const ledger = await readLedger(root);
+  const ledger = readLedger(root);
   if (ledger.problems.length) throw new Error(ledger.problems[0]!.message);
   const [first, next] = await releaseTransfers(root, '/', ledger);
   const all = sum(next!.copies) + sum(next!.uploads);

@@ -150,7 +150,7 @@ async function ledgerContents(root: string, version: string): Promise<[string, (
 
 /** The files `build` publishes under releases/VERSION/, by content. */
 async function publishedContents(root: string, version: string): Promise<[string, () => Buffer][]> {
-  const ledger = await readLedger(root);
+  const ledger = readLedger(root);
   const status = releaseStatus(ledger, ledger.releases.at(-1)!.record.files);
   const published = await publishReleases(root, '/', ledger, status);
   const prefix = `releases/${version}/`;

@@ -1,6 +1,6 @@
 // The one step from the TypeScript sources to running code. `npm run compile`
 // (run by `npm ci` through `prepare`, by `npm pack`, and before the tests) writes lib/:
-//   lib/src/cli/main.js, lib/src/server/app.js   the CLI and the server, esbuild
+//   lib/src/cli/main.js                           the CLI, the server its serve command starts, esbuild
 //   lib/build/**/*worker.js                       the worker threads' scripts
 //   lib/chunks/                                   code those entries share
 //   lib/manifest-validator.cjs                    the manifest schema, as ajv's standalone code
@@ -39,7 +39,6 @@ const SOURCE_DIRS = ['build', 'src'];
 /** The scripts run as entry points (worker threads are started from their compiled file). */
 const ENTRIES = [
   'src/cli/main.ts',
-  'src/server/app.ts',
   'build/measure/worker.ts',
   'build/measure/hash-worker.ts',
   'build/geometry/worker.ts',

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { planCatalogue } from './catalogue/plan.ts';
-import { UserError } from './core/errors.ts';
+import { UsageError, UserError } from './core/errors.ts';
 import { withLock } from './core/lock.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
 import type { ApiReleaseStatus } from './core/shared/api.ts';
@@ -19,6 +19,7 @@ import { findManifests } from './manifest/load.ts';
 import { compareManifests } from './manifest/summary.ts';
 import { PreviewChecker } from './manifest/preview-cache.ts';
 import { validateManifests } from './manifest/validate.ts';
+import { CoverageChecker } from './coverage/cache.ts';
 import { MeasurementCache } from './measure/cache.ts';
 import { loadBuildCache, saveCache } from './output/build-cache.ts';
 import { distUnchanged, inputFingerprint } from './output/fingerprint.ts';
@@ -67,8 +68,8 @@ export type BuildResult =
  */
 async function checkOut(root: string, out: string): Promise<void> {
   const within = (child: string, parent: string) => child === parent || child.startsWith(parent + sep);
-  if (within(root, out)) throw new UserError(`--out ${out}: would replace the root ${root}`);
-  if (within(out, join(root, 'data'))) throw new UserError(`--out ${out}: is inside the data folder`);
+  if (within(root, out)) throw new UsageError(`--out ${out}: would replace the root ${root}`);
+  if (within(out, join(root, 'data'))) throw new UsageError(`--out ${out}: is inside the data folder`);
   const info = await stat(out).catch(() => undefined);
   if (!info) return;
   if (!info.isDirectory()) throw new UserError(`--out ${out}: exists and is not a folder`);
@@ -88,7 +89,7 @@ async function checkOut(root: string, out: string): Promise<void> {
  */
 export async function buildCatalogue(options: BuildOptions): Promise<BuildResult> {
   const root = resolve(options.root);
-  return withLock(root, 'build', () => build(root, options));
+  return await withLock(root, 'build', () => build(root, options));
 }
 
 async function build(root: string, options: BuildOptions): Promise<BuildResult> {
@@ -99,10 +100,10 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
   try {
     base = normaliseBase(options.base ?? '/');
   } catch (error) {
-    throw new UserError(`--base: ${(error as Error).message}`);
+    throw new UsageError(`--base: ${(error as Error).message}`);
   }
   if (options.siteUrl !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(options.siteUrl)) {
-    throw new UserError(`--site-url: expected an origin like https://example.org, got "${options.siteUrl}"`);
+    throw new UsageError(`--site-url: expected an origin like https://example.org, got "${options.siteUrl}"`);
   }
   await checkOut(root, out);
   const ledger = readLedger(root);
@@ -142,14 +143,22 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
   const checker = GeometryChecker.forRoot(root);
   const nesting = NestingChecker.forRoot(root);
   const previews = PreviewChecker.forRoot(root);
+  const coverage = CoverageChecker.forRoot(root);
   progress('validating manifests');
-  const validated = await validateManifests(root, { measurer, geometry: checker, nesting, previews });
+  const validated = await validateManifests(root, {
+    measurer,
+    geometry: checker,
+    nesting,
+    previews,
+    coverage,
+  });
   // A refused build writes nothing, not even its caches: the root is left as it was.
   if (!validated.ok || hasErrors(validated.problems)) return { ok: false, problems: validated.problems };
   await measurer.save();
   await checker.save();
   await nesting.save();
   await previews.save();
+  await coverage.save();
   const loaded = [...validated.manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
   let release: ApiReleaseStatus | undefined;

@@ -70,7 +70,9 @@ for v in "${versions[@]}"; do
     done <"$work/moved"
     rm "$work/moved"
   fi
-  rclone copy "$dist/releases/$v" "$remote/releases/$v" --ignore-existing
+  # --copy-links: a release folder identical to an earlier release's is a symbolic link in dist/
+  # (docs/releases.md); the bucket gets its files.
+  rclone copy "$dist/releases/$v" "$remote/releases/$v" --ignore-existing --copy-links
 done
 
 # The root, last, so that nothing links to a release before its folder is

@@ -2,7 +2,8 @@
 // building), creates data/locations.sqlite from the committed sample when
 // absent (through the real importer), builds the catalogue into dist/
 // (geoshelf build), then serves both on http://127.0.0.1:8000 (geoshelf serve,
-// in this process). `npm start -- --port 8123` (or --host) chooses where.
+// in this process). `npm start -- --port 8123` (or --host) chooses where;
+// without the `--`, npm keeps the flag for itself, which is said in one line.
 //
 // package.json runs this with `exec`: npm passes SIGTERM/SIGINT on to its
 // child, and without exec that child is `sh -c`, which dies of the signal
@@ -17,6 +18,28 @@ import { ListenError, checkPort } from '../src/server/app.ts';
 
 process.chdir(fileURLToPath(new URL('..', import.meta.url)));
 const DB = 'data/locations.sqlite';
+
+/**
+ * Returns the hint for flags npm took as its own settings: `npm start --port
+ * 8126` (no `--`) sets npm_config_port and passes only "8126" on, so the
+ * demo would start on the default port. Undefined when npm took none.
+ */
+function flagsNpmTook(): string | undefined {
+  const taken = ['port', 'host'].filter((name) => process.env[`npm_config_${name}`] !== undefined);
+  if (taken.length === 0) return undefined;
+  const loose = process.argv.slice(2).filter((arg) => !arg.startsWith('-')); // e.g. ["8126"]
+  const flags = taken.map((name, i) => {
+    const value = process.env[`npm_config_${name}`]!;
+    return `--${name} ${value === 'true' || value === '' ? (loose[i] ?? name.toUpperCase()) : value}`;
+  });
+  return `npm start: npm read ${taken.map((name) => `--${name}`).join(' and ')} as its own setting; pass it after "--": npm start -- ${flags.join(' ')}`;
+}
+
+const took = flagsNpmTook();
+if (took) {
+  console.error(took);
+  process.exit(2);
+}
 
 let options;
 try {
@@ -35,7 +58,7 @@ if (/^\d+$/.test(options.port) && port > 0 && port <= 65535) {
     await checkPort(options.host, port);
   } catch (error) {
     if (!(error instanceof ListenError)) throw error;
-    console.error(`npm start: ${error.message}`); // the line geoshelf serve would print
+    console.error(`npm start: ${error.reason}; ${error.advice}: npm start -- ${error.option}`);
     process.exit(1);
   }
 }

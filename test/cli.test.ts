@@ -88,17 +88,19 @@ describe('geoshelf CLI', () => {
   });
 
   it('an unknown command close to a known one → "did you mean" it', async () => {
-    for (const [typed, meant] of [
-      [['valdiate'], 'validate'],
-      [['biuld', '--root', 'x'], 'build'],
-      [['locations', 'imprt', 'x.csv'], 'locations import'],
-      [['import', 'x.csv'], 'locations import'],
+    // The unknown word is named alone, not with the arguments after it.
+    for (const [typed, line] of [
+      [['valdiate'], 'geoshelf: unknown command "valdiate" (did you mean "validate"?)'],
+      [['biuld', '--root', 'x'], 'geoshelf: unknown command "biuld" (did you mean "build"?)'],
+      [
+        ['locations', 'imprt', 'x.csv'],
+        'geoshelf locations: unknown subcommand "imprt" (did you mean "locations import"?)',
+      ],
+      [['import', 'x.csv'], 'geoshelf: unknown command "import" (did you mean "locations import"?)'],
     ] as const) {
       const { code, stderr } = await cli(...typed);
       expect(code).toBe(2);
-      expect(stderr.split('\n')[0]).toBe(
-        `geoshelf: unknown command "${typed.join(' ')}" (did you mean "${meant}"?)`,
-      );
+      expect(stderr.split('\n')[0]).toBe(line);
     }
   });
 
@@ -135,6 +137,40 @@ describe('geoshelf CLI', () => {
         stderr: `geoshelf ${name}: Unknown option '--frobnicate' (see --help)\n`,
       });
     }
+  });
+
+  // A malformed value (a code, a level, a URL, a number) is a usage mistake like an unknown flag: exit 2.
+  const MALFORMED: [string[], string][] = [
+    [['preview', 'XX'], 'geoshelf preview: "XX": expected ISO3 or ISO3/LEVEL, e.g. CHL or CHL/ADM1'],
+    [
+      ['preview', 'CHL/ADM9'],
+      'geoshelf preview: "CHL/ADM9": expected ISO3 or ISO3/LEVEL, e.g. CHL or CHL/ADM1',
+    ],
+    [['manifest', 'XX'], 'geoshelf manifest: "XX": expected ISO3 codes (3 letters, e.g. CHL)'],
+    [['validate', 'CHL', 'X1'], 'geoshelf validate: "X1": expected ISO3 codes (3 letters, e.g. CHL)'],
+    [
+      ['build', '--site-url', 'example.org', '--out', join(tmp, 'never')],
+      'geoshelf build: --site-url: expected an origin like https://example.org, got "example.org"',
+    ],
+    [
+      ['build', '--base', 'a b', '--out', join(tmp, 'never')],
+      'geoshelf build: --base: unusable base path "a b"',
+    ],
+    [
+      ['split', '--level', 'ADM2', 'XX'],
+      'geoshelf split: expected one ISO3 code, e.g. "geoshelf split --level ADM2 ARG"',
+    ],
+    [['serve', '--port', 'abc'], 'geoshelf serve: --port: expected an integer from 0 to 65535, got "abc"'],
+    [
+      ['release', '1.0.0', '--base=/atlas/'],
+      'geoshelf release: --base: not an option of release: a release is published under BASE/releases/VERSION/ for whatever base build is given (geoshelf build --base BASE)',
+    ],
+  ];
+  it('every command: a malformed value → exit 2 (usage), one line on stderr', async () => {
+    for (const [args, line] of MALFORMED) {
+      expect(await cli(...args), args.join(' ')).toEqual({ code: 2, stdout: '', stderr: `${line}\n` });
+    }
+    expect(existsSync(join(tmp, 'never'))).toBe(false);
   });
 
   // Bad input of each command → exit 1, and every problem line says where: FILE: POINTER, FILE:LINE or FILE: byte N.

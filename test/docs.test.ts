@@ -12,6 +12,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { checkManifest } from '../build/manifest/schema.ts';
 
 /** Folders whose code comments are checked. */
 const COMMENTED_CODE = ['build', 'src', 'bin', 'scripts', 'bench', 'test'];
@@ -251,6 +252,20 @@ describe('paths named by docs and comments', () => {
     expect(missing(mentions)).toEqual([]);
   });
 
+  it('every module a code comment names by its file name alone (e.g. "map-svg.ts") is one of ours', () => {
+    const files = [...COMMENTED_CODE.flatMap((dir) => filesUnder(dir, CODE)), ...CONFIG_FILES];
+    const names = new Set(files.map((file) => file.split('/').at(-1)));
+    const unknown = files.flatMap((file) =>
+      commentsOf(readFileSync(file, 'utf8')).flatMap((c) =>
+        [...c.text.matchAll(/(?<![\w/.{}-])([a-z][\w-]*\.(?:ts|mjs))\b/g)]
+          .map((m) => m[1]!)
+          .filter((name) => !names.has(name))
+          .map((name) => `${file}:${c.line}: ${name}`),
+      ),
+    );
+    expect(unknown).toEqual([]);
+  });
+
   it('every path a docs page names exists', () => {
     const mentions = PAGES.flatMap((page) =>
       // Paths in the text are from the repository's root, as a reader types them
@@ -331,5 +346,31 @@ describe('what counts as a path', () => {
       'downloads-other-formats-and-country-archives',
     );
     expect(slug('Measuring [GeoJSON](x.md) files')).toBe('measuring-geojson-files');
+  });
+});
+
+describe('examples in the docs', () => {
+  /** Returns the first fenced block of `lang` after `heading` in a docs page. */
+  const block = (page: string, heading: string, lang: string) => {
+    const text = readFileSync(join(ROOT, page), 'utf8');
+    const from = text.indexOf(heading);
+    const match = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(text.slice(from));
+    if (from < 0 || !match) throw new Error(`no ${lang} block after "${heading}" in ${page}`);
+    return match[1]!;
+  };
+
+  it('the manifest example of docs/manifests.md passes the schema, and shows the sample manifest as it is', () => {
+    const example = JSON.parse(block('docs/manifests.md', '## The manifest format', 'json')) as {
+      datasets: Record<string, unknown>[];
+    } & Record<string, unknown>;
+    expect(checkManifest(example)).toMatchObject({ ok: true });
+    const sample = JSON.parse(
+      readFileSync(join(ROOT, 'data/earth/ABW/manifest.json'), 'utf8'),
+    ) as typeof example;
+    for (const key of Object.keys(example))
+      if (key !== 'datasets') expect(example[key], key).toEqual(sample[key]);
+    for (const [key, value] of Object.entries(example.datasets[0]!)) {
+      expect(value, `datasets/0/${key}`).toEqual(sample.datasets[0]![key]);
+    }
   });
 });

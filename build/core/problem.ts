@@ -12,6 +12,7 @@ export interface Problem {
   file: string; // e.g. "data/earth/ARG/manifest.json"; "" when no file is involved (a flag)
   pointer?: string; // JSON pointer into the file, e.g. "/datasets/0/path"
   line?: number; // 1-based line of a line-oriented file (CSV), e.g. 12
+  column?: number; // 1-based column on that line, where a file's syntax breaks (malformed JSON), e.g. 7
   byte?: number; // byte offset of a malformed file, e.g. 1204
   rule: Rule; // e.g. "file-missing"; listed in build/core/rules.ts
   severity: Severity;
@@ -22,7 +23,26 @@ export interface Problem {
   // A geoshelf command that fixes it, run on the same root, e.g. ["manifest", "CHL"]:
   // shown after the message as "(run: geoshelf manifest CHL)", with --root when one was given.
   fix?: string[];
+  // What a finding measured, for scripts (--json only; the message says it in words).
+  detail?: ProblemDetail;
 }
+
+/**
+ * A coverage problem's measurements (rule `coverage`): which kind of defect,
+ * the units involved as JSON pointers into `file` (or "FILE#POINTER" for a
+ * unit of another file of the level), its area in m² on the body's sphere
+ * (0 for edges that do not match without area between them) and a
+ * [lon, lat] inside it.
+ */
+export interface CoverageDetail {
+  kind: 'overlap' | 'gap' | 'edge';
+  features: string[]; // e.g. ["/features/3", "/features/7"]
+  area_m2: number;
+  point: [number, number];
+}
+
+/** The details a problem may carry (one kind so far). */
+export type ProblemDetail = CoverageDetail;
 
 /** Returns an error-severity problem; `where` adds a pointer, line or byte offset. */
 export function problem(
@@ -99,7 +119,8 @@ export function formatProblem(problem: Problem): string {
       : p.byte !== undefined && p.line === undefined
         ? `byte ${p.byte}`
         : undefined;
-  const file = p.file === '' ? undefined : p.line !== undefined ? `${p.file}:${p.line}` : p.file;
+  const line = p.line === undefined ? '' : p.column === undefined ? `:${p.line}` : `:${p.line}:${p.column}`;
+  const file = p.file === '' ? undefined : `${p.file}${line}`;
   const parts = [file, where, p.severity === 'warning' ? 'warning' : undefined];
   return [...parts.filter((part) => part !== undefined), p.message].join(': ');
 }

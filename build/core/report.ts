@@ -96,6 +96,19 @@ export function problemSummary(problems: Problem[]): string {
   return `${plural(problems.length, 'problem')} in ${plural(files, 'file')}${split}`;
 }
 
+/**
+ * Returns how many of `problems` each rule has, most first, e.g. "139 nesting,
+ * 66 geometry": which kinds a long list holds, so a publisher's own few stand out.
+ */
+export function ruleCounts(problems: Problem[]): string {
+  const counts = new Map<string, number>();
+  for (const p of problems) counts.set(p.rule, (counts.get(p.rule) ?? 0) + 1);
+  return [...counts]
+    .sort(([a, m], [b, n]) => n - m || a.localeCompare(b))
+    .map(([rule, n]) => `${n} ${rule}`)
+    .join(', ');
+}
+
 /** Returns e.g. "1 manifest" or "7 manifests". */
 export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -31,7 +31,8 @@ export const MANIFEST_RULES = [
   'unassigned',
   'geometry', // a feature of a listed GeoJSON file is not a valid polygon (README "Geometry")
   'bbox-member', // a listed GeoJSON file's own bbox member does not hold its extent (RFC 7946 5)
-  'nesting', // a unit lies more than 1 % outside its parent in the level above, or outside every unit of it
+  'nesting', // a level's units lie outside the level above (one summary per pair of levels), or a unit outside every unit of it
+  'coverage', // a level's units overlap, leave a narrow gap, or have neighbouring edges that do not match
 ] as const;
 
 /** The rules of the other commands' problems. */

@@ -46,12 +46,15 @@ export class MemoryFile {
   private chunks: Buffer[] = [];
   position = 0;
 
-  async write(bytes: Uint8Array): Promise<void> {
+  write(bytes: Uint8Array): Promise<void> {
     this.chunks.push(Buffer.from(bytes)); // a copy: callers reuse their buffers
     this.position += bytes.length;
+    return Promise.resolve(); // the file interface's: a BufferedFile waits on the disk
   }
 
-  async flush(): Promise<void> {}
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
 
   /** Returns everything written, as one buffer. */
   contents(): Buffer {

@@ -20,7 +20,7 @@ import { calcTreeSize, generateLevelBounds, NODE_ITEM_BYTE_LEN } from 'flatgeobu
 import { tempPathBeside } from '../core/atomic-write.ts';
 import { BufferedFile, IN_MEMORY_BELOW_BYTES, MemoryFile } from './buffered-file.ts';
 import { fieldValue, type Field } from './fields.ts';
-import type { GeoFeature } from '../core/read-features.ts';
+import type { GeoFeature } from '../geojson/level-features.ts';
 import { shapeOf, zOf, type Layout, type Polygon, type Shape } from './geometry.ts';
 import { hilbertOrder } from './hilbert.ts';
 import { layoutOf, pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';

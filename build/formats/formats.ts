@@ -15,13 +15,13 @@ import { openShapefile, type ShapefileResult } from './shapefile.ts';
 import { UNIT_ID_PROPERTY } from '../core/shared/api.ts';
 import { pump, scanSource, type SourceScan } from './source-scan.ts';
 import { writeSecondHalf, type SecondHalf } from './second-thread.ts';
-import { TOPOJSON_STEP_DEGREES, type TopoJsonGrid } from './topojson.ts';
+import type { TopoJsonGrid } from './topojson.ts';
 
 /** From this source size on, TopoJSON is written on a worker thread, beside the other formats. */
 export const WORKER_FROM_BYTES = 8 << 20;
 
 /** Runs writeSecondHalf on a worker thread; its errors come back as they were thrown (UserError or not). */
-async function secondHalfOnWorker(
+function secondHalfOnWorker(
   source: string,
   scan: SourceScan,
   layer: string,
@@ -190,5 +190,3 @@ export function conversionKey(sourceSha256: string, unitIds?: string[]): string 
   if (!unitIds) return sourceSha256;
   return `${sourceSha256}-${createHash('sha256').update(unitIds.join('\n')).digest('hex').slice(0, 16)}`;
 }
-
-export const TOPOJSON_PRECISION_NOTE = `quantised to a grid of at most ${TOPOJSON_STEP_DEGREES}° per step`;

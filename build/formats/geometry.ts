@@ -4,7 +4,7 @@
 // written with z when any of its positions has a third number (a position
 // without one then gets z = 0, as GDAL reads such GeoJSON); numbers after
 // the third are dropped, as GDAL drops them.
-import type { GeoFeature } from '../core/read-features.ts';
+import type { GeoFeature } from '../geojson/level-features.ts';
 
 export type Ring = number[][]; // [[x, y], …] or [[x, y, z], …], closed as in GeoJSON
 export type Polygon = Ring[]; // outer ring, then holes

@@ -12,7 +12,7 @@ import { rename, rm } from 'node:fs/promises';
 import { tempPathBeside } from '../core/atomic-write.ts';
 import { fieldValue, uniqueNames, type Field } from './fields.ts';
 import { shapeBbox, shapeOf, wkbSize, writeWkb, type Layout, type Shape } from './geometry.ts';
-import { layoutOf, pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
+import { layoutOf, type FeatureSink, type SourceScan } from './source-scan.ts';
 
 const WGS84_WKT =
   'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],' +
@@ -106,18 +106,6 @@ export function openGeoPackage(out: string, layer: string, info: SourceScan): Fe
     rmSync(temp, { force: true });
     throw error;
   }
-}
-
-/** Writes `source` (a GeoJSON level) to `out` as a GeoPackage (see openGeoPackage). */
-export async function writeGeoPackage(
-  source: string,
-  out: string,
-  layer: string,
-  scan?: SourceScan,
-): Promise<GeoPackageResult> {
-  const info = scan ?? (await scanSource(source));
-  const [result] = await pump(source, info, [openGeoPackage(out, layer, info)]);
-  return result as GeoPackageResult;
 }
 
 /** Returns a feature's value for `field` as SQLite takes it (booleans as 0/1). */

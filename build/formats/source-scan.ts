@@ -4,7 +4,7 @@
 // kinds, and whether any position has a z. Memory: 48 bytes per feature.
 import { open } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
-import type { GeoFeature } from '../core/read-features.ts';
+import type { GeoFeature } from '../geojson/level-features.ts';
 import { readFeatureCollection, type ReadOptions } from '../geojson/features.ts';
 import { UNIT_ID_PROPERTY } from '../core/shared/api.ts';
 import { FieldCollector, type Field } from './fields.ts';

@@ -9,7 +9,7 @@
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { UserError } from '../core/errors.ts';
 import { tempPathBeside } from '../core/atomic-write.ts';
-import type { GeoFeature } from '../core/read-features.ts';
+import type { GeoFeature } from '../geojson/level-features.ts';
 import { shapeOf } from './geometry.ts';
 import { pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
 import {

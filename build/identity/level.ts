@@ -87,6 +87,47 @@ export async function readLevelUnits(files: string[], codeKey?: string): Promise
 }
 
 /**
+ * Reads each level file once for several checks of one run (validate's
+ * nesting and coverage checks read the same levels): the units of a file,
+ * keyed by its path, sha256 and code property, kept until more than
+ * `maxPoints` positions are held, the least recently used dropped first.
+ */
+export class LevelReader {
+  private readonly memo = new Map<string, Promise<LevelUnit[]>>();
+  private readonly points = new Map<string, number>();
+  private held = 0;
+
+  constructor(private readonly maxPoints = 20_000_000) {}
+
+  /** Returns the units of the file at `real`, whose bytes have `sha256`, in order. */
+  units(real: string, sha256: string, codeKey?: string): Promise<LevelUnit[]> {
+    const key = `${real}\0${sha256}\0${codeKey ?? ''}`;
+    let found = this.memo.get(key);
+    if (found) {
+      this.memo.delete(key); // most recently used last
+      this.memo.set(key, found);
+      return found;
+    }
+    found = readLevelUnits([real], codeKey).then((units) => {
+      const n = units.reduce((sum, u) => sum + (u.shape?.points ?? 0), 0);
+      this.points.set(key, n);
+      this.held += n;
+      for (const old of this.memo.keys()) {
+        if (this.held <= this.maxPoints) break;
+        if (old === key || !this.points.has(old)) continue;
+        this.held -= this.points.get(old)!;
+        this.points.delete(old);
+        this.memo.delete(old);
+      }
+      return units;
+    });
+    this.memo.set(key, found);
+    found.catch(() => this.memo.delete(key));
+    return found;
+  }
+}
+
+/**
  * Returns the units of a gzipped GeoJSON file (a level kept in the release ledger): unpacked
  * to a scratch file first, so that it is read and checked by the one reader (build/geojson/).
  */

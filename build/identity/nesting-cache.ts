@@ -7,10 +7,17 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { cacheDir } from '../core/files.ts';
 import { Slots } from '../core/slots.ts';
-import { checkLevelNesting, NESTING_LIMIT, type LevelFile, type NestingIssue } from './nesting.ts';
+import type { LevelReader } from './level.ts';
+import {
+  measureLevelNesting,
+  NESTING_LIMIT,
+  type LevelFile,
+  type LevelNesting,
+  type NestingIssue,
+} from './nesting.ts';
 
 // Bumped whenever the rule or what an issue holds changes, so old answers are dropped.
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 /** A level file as the check is asked about it: with the sha256 of its bytes. */
 export interface HashedFile extends LevelFile {
@@ -22,7 +29,7 @@ interface CacheEntry {
   files: string[]; // sha256 of the level's files, in order
   parents: string[]; // sha256 of the parent level's files, in order
   limit: number;
-  issues: NestingIssue[];
+  nesting: LevelNesting;
 }
 
 /**
@@ -33,13 +40,15 @@ interface CacheEntry {
  */
 export class NestingChecker {
   readonly stats = { levelsChecked: 0, cacheHits: 0 };
-  private readonly memo = new Map<string, Promise<NestingIssue[]>>();
+  private readonly memo = new Map<string, Promise<LevelNesting>>();
   private entries?: Promise<Map<string, CacheEntry>>;
   private changed = false;
   // One pair of levels at a time: each holds its level above in memory, and the work is all on this thread.
   private readonly slots = new Slots(1);
 
-  constructor(private readonly options: { cacheFile?: string; codeKey?: string } = {}) {}
+  constructor(
+    private readonly options: { cacheFile?: string; codeKey?: string; reader?: LevelReader } = {},
+  ) {}
 
   /**
    * Returns the checker a run under `root` uses: its cache is
@@ -47,13 +56,21 @@ export class NestingChecker {
    * property holding each unit's code (`release --code-key`), which parent
    * codes name.
    */
-  static forRoot(root: string, options: { noCache?: boolean; codeKey?: string } = {}): NestingChecker {
+  static forRoot(
+    root: string,
+    options: { noCache?: boolean; codeKey?: string; reader?: LevelReader } = {},
+  ): NestingChecker {
     const cacheFile = options.noCache ? undefined : join(cacheDir(root), 'nesting.json');
-    return new NestingChecker({ cacheFile, codeKey: options.codeKey });
+    return new NestingChecker({ cacheFile, codeKey: options.codeKey, reader: options.reader });
   }
 
   /** Returns the units of `files` that do not lie in their parent in `parents` (build/identity/nesting.ts). */
-  check(files: HashedFile[], parents: HashedFile[]): Promise<NestingIssue[]> {
+  async check(files: HashedFile[], parents: HashedFile[]): Promise<NestingIssue[]> {
+    return (await this.checkLevel(files, parents)).issues;
+  }
+
+  /** Returns what `check` does, and the level's summary (measureLevelNesting). */
+  checkLevel(files: HashedFile[], parents: HashedFile[]): Promise<LevelNesting> {
     const key = files.map((f) => f.path).join('\n');
     const sums = (list: HashedFile[]) => list.map((f) => f.sha256);
     const memoKey = `${key}\0${sums(files).join()}\0${sums(parents).join()}`;
@@ -79,11 +96,7 @@ export class NestingChecker {
     }
   }
 
-  private async checkCached(
-    key: string,
-    files: HashedFile[],
-    parents: HashedFile[],
-  ): Promise<NestingIssue[]> {
+  private async checkCached(key: string, files: HashedFile[], parents: HashedFile[]): Promise<LevelNesting> {
     const same = (a: string[], b: HashedFile[]) =>
       a.length === b.length && a.every((s, i) => s === b[i]!.sha256);
     if (this.options.cacheFile) {
@@ -97,10 +110,12 @@ export class NestingChecker {
         same(cached.parents, parents)
       ) {
         this.stats.cacheHits++;
-        return cached.issues;
+        return cached.nesting;
       }
     }
-    const issues = await this.slots.run(() => checkLevelNesting(files, parents, this.options.codeKey));
+    const nesting = await this.slots.run(() =>
+      measureLevelNesting(files, parents, this.options.codeKey, this.options.reader),
+    );
     this.stats.levelsChecked++;
     if (this.entries) {
       const entry = {
@@ -109,10 +124,10 @@ export class NestingChecker {
         limit: NESTING_LIMIT,
         ...(this.options.codeKey !== undefined ? { code_key: this.options.codeKey } : {}),
       };
-      (await this.entries).set(key, { ...entry, issues });
+      (await this.entries).set(key, { ...entry, nesting });
       this.changed = true;
     }
-    return issues;
+    return nesting;
   }
 }
 
@@ -138,7 +153,8 @@ function isEntry(entry: CacheEntry): boolean {
     strings(entry?.files) &&
     strings(entry.parents) &&
     typeof entry.limit === 'number' &&
-    Array.isArray(entry.issues) &&
-    entry.issues.every(issue)
+    typeof entry.nesting?.summary?.parentArea === 'number' &&
+    Array.isArray(entry.nesting.issues) &&
+    entry.nesting.issues.every(issue)
   );
 }

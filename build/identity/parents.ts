@@ -26,6 +26,7 @@ export interface ParentOf {
   parent: number;
   by: 'code' | 'overlap';
   inside: number; // area of unit ∩ parent, in coordinate units² (0 without a parent or a shape)
+  covered?: number; // with find(u, true): area of the unit inside any unit of the level above
 }
 
 /** Part boxes of the candidate parents, in one R-tree, each part mapped back to its unit. */
@@ -85,26 +86,40 @@ export class ParentFinder {
     });
   }
 
-  /** Returns the parent of `u` (by its parent code when that names one unit). */
-  find(u: LevelUnit): ParentOf {
+  /**
+   * Returns the parent of `u` (by its parent code when that names one unit);
+   * with `cover`, also how much of `u` lies in any unit of the level above
+   * (the other candidates are measured too).
+   */
+  find(u: LevelUnit, cover = false): ParentOf {
     const named = u.parent ? (this.byCode.get(u.parent) ?? -1) : -1;
     if (named < 0) return this.largestOverlap(u);
     const shape = this.parents[named]!.shape;
-    return { parent: named, by: 'code', inside: u.shape && shape ? intersectionArea(shape, u.shape) : 0 };
+    const inside = u.shape && shape ? intersectionArea(shape, u.shape) : 0;
+    const found: ParentOf = { parent: named, by: 'code', inside };
+    if (cover && u.shape) {
+      this.index ??= new PartIndex(this.parents);
+      found.covered = inside;
+      for (const i of this.index.candidates(u))
+        if (i !== named) found.covered += intersectionArea(this.parents[i]!.shape!, u.shape);
+    }
+    return found;
   }
 
-  /** Returns the unit `u` overlaps most, whatever its parent code says. */
+  /** Returns the unit `u` overlaps most, whatever its parent code says (and, as `covered`, its area in any). */
   largestOverlap(u: LevelUnit): ParentOf {
     let best: ParentOf = { parent: -1, by: 'overlap', inside: 0 };
     if (!u.shape) return best;
     this.index ??= new PartIndex(this.parents);
+    let covered = 0;
     for (const i of this.index.candidates(u)) {
       const inside = intersectionArea(this.parents[i]!.shape!, u.shape);
+      covered += inside;
       // Ties (rare) go to the first in file order, whatever order the index answers in.
       if (inside > best.inside || (inside === best.inside && inside > 0 && i < best.parent))
         best = { parent: i, by: 'overlap', inside };
     }
-    return best;
+    return { ...best, covered };
   }
 }
 

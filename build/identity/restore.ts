@@ -35,7 +35,7 @@ export interface ReleasedLevelUnits {
 export function retiredFromReleases(
   read: (version: string, country: string, level: Level) => Promise<ReleasedLevelUnits | undefined>,
 ): RetiredUnits {
-  return async (entries) => {
+  return (entries) => {
     const levels = new Map<string, Promise<Map<string, LevelUnit | undefined> | undefined>>();
     const unitsOf = (e: RegistryUnit) => {
       const key = `${e.last_seen}\0${e.country}\0${e.level}`;

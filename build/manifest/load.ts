@@ -1,13 +1,14 @@
 // Finds, reads and parses every data/{body}/{ISO3}/manifest.json under a root:
 // invalid JSON is reported with line:column, and the schema check (build/manifest/schema.ts)
 // turns the rest into typed `Manifest`s.
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UserError } from '../core/errors.ts';
+import { UsageError, UserError } from '../core/errors.ts';
 import { outsideProblem, resolveInDataSync } from '../core/data-root.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { firstInvalidUtf8 } from '../core/utf8.ts';
+import { lineColumn, parseJsonText } from '../core/json-text.ts';
 import type { ManifestRule } from '../core/rules.ts';
 import type { Manifest } from '../core/shared/manifest.ts';
 import { checkManifest } from './schema.ts';
@@ -42,24 +43,74 @@ export async function findManifests(root: string): Promise<string[]> {
 }
 
 /**
+ * Returns the manifests of `files` in the folders of the ISO3 `codes` (all
+ * when none), e.g. ["CHL"] → ["data/earth/CHL/manifest.json"]: how validate
+ * and manifest take their ISO3 arguments. A code that is not three capital
+ * letters is a usage mistake (a UsageError, exit 2); one with no manifest is
+ * a UserError naming it.
+ */
+export function selectManifests(files: string[], codes: string[]): string[] {
+  if (codes.length === 0) return files;
+  const malformed = codes.filter((code) => !/^[A-Z]{3}$/.test(code));
+  if (malformed.length > 0) {
+    const list = malformed.map((code) => `"${code}"`).join(', ');
+    throw new UsageError(`${list}: expected ISO3 codes (3 letters, e.g. CHL)`);
+  }
+  const absent = codes.filter((code) => !files.some((file) => file.split('/')[2] === code));
+  if (absent.length > 0) {
+    throw new UserError(absent.map((code) => problem('', `${code}: no data/*/${code}/manifest.json`)));
+  }
+  return files.filter((file) => codes.includes(file.split('/')[2]!));
+}
+
+/**
+ * Returns a warning for each manifest.json that findManifests() passes over
+ * because it is a folder or two too shallow (directly in data/, in
+ * data/{body}/, or in data/{ISO3}/ with no body), naming where it goes.
+ */
+export function strayManifests(root: string): Problem[] {
+  const stray: string[] = [];
+  const isFile = (file: string) => statSync(join(root, file), { throwIfNoEntry: false })?.isFile();
+  if (isFile('data/manifest.json')) stray.push('data/manifest.json');
+  for (const entry of readdirSync(join(root, 'data'), { withFileTypes: true })) {
+    if (entry.isDirectory() && isFile(`data/${entry.name}/manifest.json`)) {
+      stray.push(`data/${entry.name}/manifest.json`);
+    }
+  }
+  return stray.map((file) => {
+    const folder = file.split('/')[1];
+    const example =
+      folder && /^[A-Z]{3}$/.test(folder)
+        ? `data/earth/${folder}/manifest.json`
+        : 'data/earth/CHL/manifest.json';
+    return {
+      file,
+      rule: 'folder',
+      severity: 'warning',
+      message: `not read: a manifest goes in its country's folder, data/{body}/{ISO3}/manifest.json (e.g. ${example})`,
+    };
+  });
+}
+
+/**
  * Reads and checks the manifests `files` (relative to `root`). Returns those
  * that pass the schema; one problem per invalid-JSON file (with line:column)
  * or per schema mistake; and the parsed JSON of the schema-invalid ones
  * (still `unknown`), whose valid pieces the validator goes on checking.
  */
-export async function loadManifests(
+export function loadManifests(
   root: string,
   files: string[],
-): Promise<{
+): {
   manifests: LoadedManifest[];
   problems: Problem[];
   invalid: { file: string; value: unknown }[];
-}> {
+} {
   const manifests: LoadedManifest[] = [];
   const problems: Problem[] = [];
   const invalid: { file: string; value: unknown }[] = [];
   for (const file of files) {
-    const read = await readManifestText(root, file);
+    const read = readManifestText(root, file);
     if ('rule' in read) {
       problems.push({ file, pointer: '', severity: 'error', ...read });
       continue;
@@ -92,10 +143,10 @@ export const MAX_MANIFEST_DEPTH = 32;
  * UTF-8 (what is published must be its bytes), or nests too deep to be a
  * manifest (which would overflow the stack of every JSON tool after us).
  */
-export async function readManifestText(
+export function readManifestText(
   root: string,
   file: string,
-): Promise<{ text: string } | { rule: ManifestRule; message: string; paths?: string[] }> {
+): { text: string } | { rule: ManifestRule; message: string; paths?: string[] } {
   // Synchronously: manifests are read one after the other, and each is small (≤ 64 MiB).
   const found = resolveInDataSync(root, file);
   if (found.kind === 'outside') return { rule: 'link-outside', ...outsideProblem(root, file, found.real) };
@@ -141,32 +192,9 @@ function tooDeep(text: string, max: number): number {
  * "invalid JSON at line 3, column 18: Expected ',' or '}' after property value".
  */
 export function parseJson(text: string): { value: unknown } | { error: string } {
-  // A byte order mark, as some editors write, is not JSON; skip it (columns still count it).
-  if (text.startsWith('\uFEFF')) return parseJson(` ${text.slice(1)}`);
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch (error) {
-    const message = (error as Error).message;
-    // V8 says "… in JSON at position 42" (Node 20) and may add "(line 3 column 18)".
-    const position = /at position (\d+)/.exec(message);
-    const offset = position ? Number(position[1]) : text.length;
-    const reason = message
-      .replace(/ in JSON at position \d+.*$/s, '')
-      .replace(/^Unexpected end of JSON input$/, 'unexpected end of file');
-    const { line, column } = lineColumn(text, offset);
-    return { error: `invalid JSON at line ${line}, column ${column}: ${reason}` };
-  }
-}
-
-/** Returns the 1-based line and column of character `offset` in `text`. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line += 1;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
+  const parsed = parseJsonText(text);
+  if ('value' in parsed) return parsed;
+  return { error: `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}` };
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -2,9 +2,9 @@
 // selected manifest and writes those that changed (or, with `check`, only
 // says what would change).
 import { UserError } from '../core/errors.ts';
-import { problem, type Problem } from '../core/problem.ts';
+import type { Problem } from '../core/problem.ts';
 import { MeasurementCache } from '../measure/cache.ts';
-import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
+import { findManifests, loadManifests, selectManifests, type LoadedManifest } from './load.ts';
 import { show } from './schema.ts';
 import { schemaProblemsOf, updateDerivedFields, writeManifest } from './update.ts';
 
@@ -19,15 +19,16 @@ export interface UpdateRun {
  * Recomputes the derived fields of the manifests under `root` (those of the
  * ISO3 `codes`, or all) and, unless `check`, writes each one that changed.
  * A manifest that fails the schema or names a missing or malformed file is
- * left alone and reported. Throws a UserError for a code with no manifest.
+ * left alone and reported. Throws a UserError for a code with no manifest
+ * (a UsageError for one that is not an ISO3 code).
  */
 export async function updateManifests(
   root: string,
   codes: string[],
   options: { check?: boolean; noCache?: boolean } = {},
 ): Promise<UpdateRun> {
-  const files = selectFiles(await findManifests(root), codes);
-  const { manifests, problems } = await loadManifests(root, files);
+  const files = selectManifests(await findManifests(root), codes);
+  const { manifests, problems } = loadManifests(root, files);
   const measurer = MeasurementCache.forRoot(root, { noCache: options.noCache });
   const run: UpdateRun = { manifests: files.length, changed: 0, lines: [], problems };
   for (const loaded of manifests) {
@@ -80,20 +81,6 @@ async function updateOne(
       return { file: loaded.file, text };
     }),
   };
-}
-
-/** Returns the manifests of the given ISO3 codes (all when none), or throws naming a code with none. */
-function selectFiles(files: string[], codes: string[]): string[] {
-  if (codes.length === 0) return files;
-  const problems: Problem[] = [];
-  for (const code of codes) {
-    if (!/^[A-Z]{3}$/.test(code))
-      problems.push(problem('', `${code}: not an ISO3 code (3 capital letters, e.g. CHL)`));
-    else if (!files.some((file) => file.split('/')[2] === code))
-      problems.push(problem('', `${code}: no data/*/${code}/manifest.json`));
-  }
-  if (problems.length > 0) throw new UserError(problems);
-  return files.filter((file) => codes.includes(file.split('/')[2]!));
 }
 
 /** Returns the value at a JSON pointer (whose keys hold no "/" or "~"). */

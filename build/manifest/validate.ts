@@ -3,14 +3,21 @@
 // recomputed stats, previews, parts, licences). Every problem is reported once;
 // a check whose input is already wrong (missing file, schema error) is skipped.
 import { DataFiles } from './data-files.ts';
-import type { Problem } from '../core/problem.ts';
+import { problem, type Problem } from '../core/problem.ts';
 import type { ManifestRule } from '../core/rules.ts';
-import { findManifests, loadManifests, type LoadedManifest } from './load.ts';
+import {
+  findManifests,
+  loadManifests,
+  selectManifests,
+  strayManifests,
+  type LoadedManifest,
+} from './load.ts';
 import type {
   Body,
   CheckedDataset,
   CheckedManifest,
   Dataset,
+  Level,
   Manifest,
   MeasuredFile,
   Source,
@@ -29,8 +36,13 @@ import { isValid } from './schema.ts';
 import type { DatasetContext } from './dataset-context.ts';
 import { checkDataset } from './validate-dataset.ts';
 import { NestingChecker } from '../identity/nesting-cache.ts';
+import { LevelReader } from '../identity/level.ts';
 import { checkNesting } from './validate-nesting.ts';
 import { PreviewChecker } from './preview-cache.ts';
+import { CoverageChecker } from '../coverage/cache.ts';
+import { GAP_WIDTH_M } from '../coverage/coverage.ts';
+import { checkCoverage } from './validate-coverage.ts';
+import type { LevelCoverageFigures } from '../core/shared/api.ts';
 
 export type { LoadedManifest } from './load.ts';
 
@@ -54,12 +66,18 @@ export interface ValidateOptions {
   geometry?: Pick<GeometryChecker, 'check'> | false;
   // Checks that each level's units lie in their parents in the level above; false skips it.
   // Default: as `geometry`'s (cached under `<root>/.cache/` unless a measurer is given).
-  nesting?: Pick<NestingChecker, 'check'> | false;
+  nesting?: Pick<NestingChecker, 'checkLevel'> | false;
+  // Checks that each level's units form a coverage (no overlaps, gaps or edges that do not
+  // match); false skips it. Default: as `geometry`'s (cached unless a measurer is given).
+  coverage?: Pick<CoverageChecker, 'check'> | false;
+  gapWidthM?: number; // holes of a level's union at most this wide are gaps (default GAP_WIDTH_M)
+  verbose?: boolean; // one nesting problem per unit outside its parent, not one summary per pair of levels
   // Compares each preview with its dataset (preview-stale); false skips it.
   // Default: as `geometry`'s (cached under `<root>/.cache/` unless a measurer is given).
   previews?: Pick<PreviewChecker, 'check'> | false;
-  strict?: boolean; // OGC geometry, nesting and preview-stale problems are errors, not warnings (validate --strict)
+  strict?: boolean; // OGC geometry, nesting, coverage and preview-stale problems are errors, not warnings (validate --strict)
   previewsMustMatch?: boolean; // preview-stale problems are errors (release: a stale preview is never frozen)
+  codes?: string[]; // ISO3 codes: only their manifests (validate CHL ARG); default: all
 }
 
 /**
@@ -83,6 +101,7 @@ export interface CheckedManifestFile extends LoadedManifest {
 export type Validation = {
   problems: Problem[];
   geometry: Map<string, GeometryCounts>; // by path, e.g. "data/earth/CHL/CHL_ADM1.geojson"
+  coverage: Map<string, LevelCoverageFigures>; // by level, e.g. "earth/CHL/ADM1"
 } & ({ ok: true; manifests: CheckedManifestFile[] } | { ok: false; manifests: LoadedManifest[] });
 
 /**
@@ -90,12 +109,15 @@ export type Validation = {
  * the schema, and every problem found in all of them: schema, folder, paths,
  * missing files, recomputed stats, previews, parts, licences and geometry
  * (one problem per invalid feature, in the GeoJSON file; warnings unless
- * `strict`). Only errors make a tree unpublishable. `geometry` gives the
+ * `strict`), and those of the tree (a manifest in a folder too shallow to be
+ * read, no manifest at all) unless `codes` selects some. Only errors make a
+ * tree unpublishable. `geometry` gives the
  * status of each checked file, keyed by path (e.g. "data/earth/CHL/CHL_ADM1.geojson").
  */
 export async function validateManifests(root: string, options: ValidateOptions = {}): Promise<Validation> {
-  const files = await findManifests(root);
-  const loaded = await loadManifests(root, files);
+  const inTree = await findManifests(root);
+  const files = selectManifests(inTree, options.codes ?? []);
+  const loaded = loadManifests(root, files);
   // A file large enough to share with the worker is coming: boot it while the rest starts.
   if (checkedSize(loaded.manifests) >= CHECKED_PARALLEL_MIN_BYTES) warmSegmentWorker();
   const ownMeasurer = options.measurer ? undefined : MeasurementCache.forRoot(root);
@@ -105,9 +127,10 @@ export async function validateManifests(root: string, options: ValidateOptions =
       : undefined;
   const checker = options.geometry === false ? undefined : (options.geometry ?? ownChecker);
   const data = new DataFiles(root, options.measurer ?? ownMeasurer!, checker);
+  const reader = new LevelReader(); // levels read once for the nesting and coverage checks
   const ownNesting =
     options.nesting === undefined
-      ? NestingChecker.forRoot(root, { noCache: options.measurer !== undefined })
+      ? NestingChecker.forRoot(root, { noCache: options.measurer !== undefined, reader })
       : undefined;
   const nesting = options.nesting === false ? undefined : (options.nesting ?? ownNesting);
   const ownPreviews =
@@ -115,39 +138,52 @@ export async function validateManifests(root: string, options: ValidateOptions =
       ? PreviewChecker.forRoot(root, { noCache: options.measurer !== undefined })
       : undefined;
   const previews = options.previews === false ? undefined : (options.previews ?? ownPreviews);
+  const ownCoverage =
+    options.coverage === undefined
+      ? CoverageChecker.forRoot(root, { noCache: options.measurer !== undefined, reader })
+      : undefined;
+  const coverage = options.coverage === false ? undefined : (options.coverage ?? ownCoverage);
+  const checks: Checks = {
+    strict: options.strict ?? false,
+    verbose: options.verbose ?? false,
+    gapWidthM: options.gapWidthM ?? GAP_WIDTH_M,
+    nesting,
+    coverage,
+    previews,
+    previewsMustMatch: options.previewsMustMatch,
+  };
 
   const subjects: Subject[] = [
     ...loaded.manifests.map(({ file, manifest }) => subjectOf(file, manifest)),
     ...loaded.invalid.map(({ file, value }) => partialSubjectOf(file, value)),
   ];
-  const found = await Promise.all(
-    subjects.map((subject) =>
-      checkSubject(
-        subject,
-        data,
-        { previews, previewsMustMatch: options.previewsMustMatch, strict: options.strict ?? false },
-        nesting,
-      ),
-    ),
-  );
+  const found = await Promise.all(subjects.map((subject) => checkSubject(subject, data, checks)));
   await ownMeasurer?.save();
   await ownChecker?.save();
   await ownNesting?.save();
+  await ownCoverage?.save();
   await ownPreviews?.save();
 
   // Report in file order: for each manifest, its JSON/schema problems, then the
   // others (geometry problems name their GeoJSON file but follow their manifest).
   const byFile = new Map<string, Problem[]>(files.map((file) => [file, []]));
   for (const problem of loaded.problems) byFile.get(problem.file)!.push(problem);
-  subjects.forEach((subject, i) => byFile.get(subject.file)!.push(...found[i]!));
+  const figures = new Map<string, LevelCoverageFigures>();
+  subjects.forEach((subject, i) => {
+    byFile.get(subject.file)!.push(...found[i]!.problems);
+    const { body, iso } = subject.folder;
+    for (const [level, f] of found[i]!.figures) figures.set(`${body}/${iso}/${level}`, f);
+  });
   const geometry = new Map<string, GeometryCounts>();
   for (const [file, result] of await data.geometryResults()) {
     geometry.set(file, { checked: result.checked, invalid: invalidFeatures(result) });
   }
-  const problems = [...byFile.values()].flat();
-  if (hasErrors(problems)) return { ok: false, manifests: loaded.manifests, problems, geometry };
+  const tree = options.codes?.length ? [] : treeProblems(root, inTree);
+  const problems = [...tree, ...[...byFile.values()].flat()];
+  if (hasErrors(problems))
+    return { ok: false, manifests: loaded.manifests, problems, geometry, coverage: figures };
   const manifests = await Promise.all(loaded.manifests.map((m) => checked(m, data)));
-  return { ok: true, manifests, problems, geometry };
+  return { ok: true, manifests, problems, geometry, coverage: figures };
 }
 
 /**
@@ -224,23 +260,41 @@ function partialSubjectOf(file: string, value: unknown): Subject {
   };
 }
 
+/** The checks between files of a manifest, and how they report. */
+interface Checks {
+  strict: boolean;
+  verbose: boolean;
+  gapWidthM: number;
+  nesting?: Pick<NestingChecker, 'checkLevel'>;
+  coverage?: Pick<CoverageChecker, 'check'>;
+  previews?: DatasetContext['previews'];
+  previewsMustMatch?: boolean;
+}
+
 async function checkSubject(
   subject: Subject,
   data: DataFiles,
-  checks: Pick<DatasetContext, 'previews' | 'previewsMustMatch'> & { strict: boolean },
-  nesting?: Pick<NestingChecker, 'check'>,
-): Promise<Problem[]> {
-  const { strict } = checks;
+  checks: Checks,
+): Promise<{ problems: Problem[]; figures: Map<Level, LevelCoverageFigures> }> {
+  const { strict, nesting } = checks;
   const { file, folder } = subject;
   const problems: Problem[] = [];
   const add = (pointer: string, rule: ManifestRule, message: string, paths?: string[]) =>
     problems.push({ file, pointer, rule, severity: 'error', message, ...(paths && { paths }) });
 
-  if (subject.body !== undefined && subject.body !== folder.body) {
+  const misnamed = misnamedFolder(subject);
+  if (misnamed) {
+    // One line: every path check would say the same again (files "outside" the folder, names "expected abw_…").
+    const [pointer, field] =
+      subject.isoA3 !== folder.iso ? ['/iso_a3', subject.isoA3] : ['/body', subject.body];
+    const actual = `data/${folder.body}/${folder.iso}/`;
+    const message = `is "${field}" but the manifest is in ${actual}, and its files are listed under ${misnamed}: rename the folder to ${misnamed}`;
+    add(pointer, 'folder', message, [actual, misnamed]);
+  } else if (subject.body !== undefined && subject.body !== folder.body) {
     const where = `data/${folder.body}/`;
     add('/body', 'folder', `is "${subject.body}" but the manifest is in ${where}`, [where]);
   }
-  if (subject.isoA3 !== undefined && subject.isoA3 !== folder.iso) {
+  if (!misnamed && subject.isoA3 !== undefined && subject.isoA3 !== folder.iso) {
     const where = `data/${folder.body}/${folder.iso}/`;
     add('/iso_a3', 'folder', `is "${subject.isoA3}" but the manifest is in ${where}`, [where]);
   }
@@ -258,6 +312,7 @@ async function checkSubject(
     }
     if (subject.source) checkLicense(subject.source, dataset, `/datasets/${index}`, add);
   }
+  if (misnamed) return { problems, figures: new Map() }; // its files' checks wait for the folder's new name
 
   const context: Omit<DatasetContext, 'index' | 'dataset'> = {
     file,
@@ -271,14 +326,53 @@ async function checkSubject(
   const datasetProblems = await Promise.all(
     subject.datasets.map(({ index, dataset }) => checkDataset({ ...context, index, dataset })),
   );
-  // Units against their parents, once every file is measured (and its problems known).
-  const nestingProblems = nesting
-    ? await checkNesting(
-        { folder: context.folder, data, checker: nesting, strict },
-        subject.datasets.map(({ dataset }) => dataset),
-      )
-    : [];
-  return [...problems, ...datasetProblems.flat(), ...nestingProblems];
+  // Units against their parents and against each other, once every file is measured (and its problems known).
+  const datasets = subject.datasets.map(({ dataset }) => dataset);
+  const [nested, covered] = await Promise.all([
+    nesting
+      ? checkNesting(
+          { folder: context.folder, data, checker: nesting, strict, verbose: checks.verbose },
+          datasets,
+        )
+      : undefined,
+    checks.coverage && subject.body
+      ? checkCoverage(
+          { ...context, checker: checks.coverage, body: subject.body, gapWidthM: checks.gapWidthM, strict },
+          datasets,
+        )
+      : undefined,
+  ]);
+  const figures = covered?.figures ?? new Map<Level, LevelCoverageFigures>();
+  for (const [level, f] of figures) {
+    const nest = nested?.figures.get(level);
+    if (nest) f.nesting = nest;
+  }
+  return {
+    problems: [
+      ...problems,
+      ...datasetProblems.flat(),
+      ...(nested?.problems ?? []),
+      ...(covered?.problems ?? []),
+    ],
+    figures,
+  };
+}
+
+/**
+ * Returns the folder the manifest's own body and iso_a3 name (e.g.
+ * "data/earth/ABW/") when it is not the one it is in (its lower-case twin) and
+ * every file it lists is under the named one: the folder is misnamed, not the
+ * fields. Undefined otherwise.
+ */
+function misnamedFolder(subject: Subject): string | undefined {
+  const named = `data/${subject.body ?? subject.folder.body}/${subject.isoA3 ?? subject.folder.iso}/`;
+  if (named === `data/${subject.folder.body}/${subject.folder.iso}/`) return undefined;
+  const paths = subject.datasets.flatMap(({ dataset: d }) => [
+    ...(d.path === undefined ? [] : [d.path]),
+    ...(d.preview === undefined ? [] : [d.preview]),
+    ...(d.parts ?? []).map((part) => part.path),
+  ]);
+  return paths.length > 0 && paths.every((path) => path.startsWith(named)) ? named : undefined;
 }
 
 /** A single source licence covers every dataset; with "mixed", each dataset's is one of `licenses`. */
@@ -303,4 +397,15 @@ function checkLicense(
       `"${dataset.license}" is not in source.licenses (${(source.licenses ?? []).join(', ')})`,
     );
   }
+}
+
+/** Returns the problems of the tree itself: manifests where none is read, and a tree with none. */
+function treeProblems(root: string, found: string[]): Problem[] {
+  const problems = strayManifests(root);
+  if (found.length === 0) {
+    const message =
+      'no manifests: each country needs data/{body}/{ISO3}/manifest.json, e.g. data/earth/CHL/manifest.json';
+    problems.push(problem('data', message));
+  }
+  return problems;
 }

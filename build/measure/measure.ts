@@ -54,7 +54,7 @@ export async function measureGeoJSON(path: string, options: MeasureOptions = {})
 }
 
 /** Returns what measureGeoJSON does, and the file's bbox members that are wrong, from the same pass. */
-export async function measureGeoJSONFile(path: string, options: MeasureOptions = {}): Promise<Measurement> {
+export function measureGeoJSONFile(path: string, options: MeasureOptions = {}): Promise<Measurement> {
   return measureFile(path, options);
 }
 

@@ -4,7 +4,7 @@
 import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
 import type { Dataset, Simplification } from '../core/shared/manifest.ts';
-import { readFeatures } from '../core/read-features.ts';
+import { readLevelFeatures } from '../geojson/level-features.ts';
 import { decimalsFor, prepare, render, type Method, type Prepared, type Rendering } from './simplify.ts';
 
 /**
@@ -55,7 +55,7 @@ export async function makePreview(
   options: PreviewOptions,
 ): Promise<PreviewResult> {
   const features: { geometry: { type: string } | null }[] = [];
-  for (const path of paths) features.push(...(await readFeatures(root, path)));
+  for (const path of paths) features.push(...(await readLevelFeatures(root, path)));
   const source = paths.join(', ');
   const prepared = prepare(source, features, options.method, (key) => PREVIEW_PROPERTIES.has(key));
   return fitBudget(source, prepared, options);

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { tempPathBeside, writeFileAtomic } from '../core/atomic-write.ts';
-import { UserError } from '../core/errors.ts';
+import { UsageError, UserError } from '../core/errors.ts';
 import { cacheDir } from '../core/files.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { uninterruptible } from '../core/uninterruptible.ts';
@@ -116,10 +116,10 @@ async function selectDatasets(
   selectors: string[],
 ): Promise<{ loaded: LoadedManifest; jobs: Job[] }[]> {
   const files = await findManifests(root);
-  const { manifests, problems } = await loadManifests(root, files);
+  const { manifests, problems } = loadManifests(root, files);
   const wanted = selectors.map((text) => {
     const match = /^([A-Z]{3})(?:\/(ADM[0-5]|QUAD))?$/.exec(text);
-    if (!match) throw new UserError(`"${text}": expected ISO3 or ISO3/LEVEL, e.g. CHL or CHL/ADM1`);
+    if (!match) throw new UsageError(`"${text}": expected ISO3 or ISO3/LEVEL, e.g. CHL or CHL/ADM1`);
     return { text, iso: match[1]!, level: match[2], used: false };
   });
   const broken = new Set(problems.map((p) => p.file));

@@ -22,6 +22,7 @@ import { DEFAULT_THRESHOLDS, type Thresholds } from '../identity/thresholds.ts';
 import { currentLevelFiles, unitIdsOf } from '../identity/unit-ids.ts';
 import { compareManifests } from '../manifest/summary.ts';
 import { PreviewChecker } from '../manifest/preview-cache.ts';
+import { CoverageChecker } from '../coverage/cache.ts';
 import { validateManifests, type CheckedManifestFile, type ValidateOptions } from '../manifest/validate.ts';
 import { MeasurementCache } from '../measure/cache.ts';
 import { releasedFiles, sameFiles } from './files.ts';
@@ -98,6 +99,7 @@ async function release(root: string, version: string, options: ReleaseOptions): 
   const geometry = options.geometry ?? GeometryChecker.forRoot(root);
   const nesting = options.nesting ?? NestingChecker.forRoot(root, { codeKey: options.codeKey });
   const previews = options.previews ?? PreviewChecker.forRoot(root);
+  const coverage = CoverageChecker.forRoot(root);
   const ledger = readLedger(root);
   // A preview that no longer matches its data is an error here: a release would freeze it.
   const validated = await validateManifests(root, {
@@ -105,12 +107,14 @@ async function release(root: string, version: string, options: ReleaseOptions): 
     geometry,
     nesting,
     previews,
+    coverage,
     previewsMustMatch: true,
   });
   if (!options.measurer) await measurer.save();
   if (options.geometry === undefined) await (geometry as GeometryChecker).save();
   if (options.nesting === undefined) await (nesting as NestingChecker).save();
   if (options.previews === undefined) await (previews as PreviewChecker).save();
+  await coverage.save();
   // A damaged ledger is said alone: nothing can be recorded on it, whatever the data.
   if (ledger.problems.length)
     return { status: 'refused', problems: [...ledger.warnings, ...ledger.problems] };

@@ -3,8 +3,9 @@
 // drawn, its map as SVG with one `data-u` per unit (build/site/map-svg.ts). Both
 // are cached in <root>/.cache/geoshelf/atlas.json by source file, size and
 // mtime, so a rebuild reads only changed files.
+import { readLevelFeatures } from '../geojson/level-features.ts';
 import type { Stats } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { runAll } from '../core/slots.ts';
 import { join } from 'node:path';
 import { cacheFiles, loadCache } from '../output/build-cache.ts';
@@ -23,7 +24,7 @@ import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './uni
 /** Largest full file read for units; above it the units come from the preview (bboxes then approximate). */
 export const MAX_UNITS_FILE_BYTES = 32 * 2 ** 20;
 /** Bumped when units or SVGs are computed differently, so cached ones are redone. */
-const VERSION = 7; // 4: drawn in the country's plane; 5: units carry a level's key (FIPS) as their code when they have no ISO code; 6: cuts at the antimeridian unstroked; 7: their feature index
+const VERSION = 8; // 4: drawn in the country's plane; 5: units carry a level's key (FIPS) as their code when they have no ISO code; 6: cuts at the antimeridian unstroked; 7: their feature index; 8: labels inside the largest polygon (data-at)
 
 export interface LevelMap {
   svg: string; // from renderMapSvg()
@@ -61,13 +62,9 @@ interface Read {
   bytesRead: number;
 }
 
-async function features(root: string, path: string): Promise<{ features: unknown[] } | undefined> {
-  try {
-    const value = JSON.parse(await readFile(join(root, path), 'utf8')) as { features?: unknown };
-    return Array.isArray(value?.features) ? { features: value.features } : undefined;
-  } catch {
-    return undefined; // the validator reports data files; an unreadable one just has no units or map
-  }
+/** Returns a level file's features (validated by now: a file that no longer reads is a problem naming it). */
+async function features(root: string, path: string): Promise<{ features: unknown[] }> {
+  return { features: await readLevelFeatures(root, path) };
 }
 
 /** Returns the files a level's units come from: the full file when small enough, else the preview, else the parts. */

@@ -4,7 +4,8 @@
 // outline first), from the file its picture is drawn from. The atlas draws
 // every level's SVG in it and the tiles stage cuts every level's tiles in it.
 // Cached in <root>/.cache/geoshelf/planes.json by file, size and mtime.
-import { readFile, stat } from 'node:fs/promises';
+import { readLevelFeatures } from '../geojson/level-features.ts';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dataset, Manifest } from '../core/shared/manifest.ts';
 import { cacheFiles, loadCache, saveCache } from '../output/build-cache.ts';
@@ -26,18 +27,15 @@ export function planeSource(m: Manifest): string | undefined {
   return sorted.map((d: Dataset) => drawnSource(d)).find((path) => path !== undefined);
 }
 
-/** Returns the plane framed on a GeoJSON file's polygons, or undefined when it has none (or cannot be read). */
-async function framedOn(path: string): Promise<Plane | undefined> {
-  try {
-    const collection = JSON.parse(await readFile(path, 'utf8')) as { features?: { geometry?: unknown }[] };
-    const outer = new OuterRings();
-    for (const feature of Array.isArray(collection?.features) ? collection.features : []) {
-      outer.add(feature?.geometry);
-    }
-    return planeOf(outer);
-  } catch {
-    return undefined; // the validator reports data files; an unreadable one just frames no map
-  }
+/**
+ * Returns the plane framed on a level file's polygons (`path` relative to
+ * `root`), or undefined when it has none. The file was validated: one that no
+ * longer reads is a problem naming it, never a map quietly left out.
+ */
+async function framedOn(root: string, path: string): Promise<Plane | undefined> {
+  const outer = new OuterRings();
+  for (const feature of await readLevelFeatures(root, path)) outer.add(feature.geometry);
+  return planeOf(outer);
 }
 
 /** Returns the plane of every manifest that has a drawable level, keyed by manifest file. */
@@ -60,7 +58,7 @@ export async function countryPlanes(root: string, loaded: LoadedManifest[]): Pro
     if (!path || !info) continue;
     let hit = cache.data[path];
     if (!hit || hit.v !== VERSION || !sameStamp(hit, info)) {
-      const plane = await framedOn(join(root, path));
+      const plane = await framedOn(root, path);
       hit = { v: VERSION, ...stampOf(info), plane: plane ?? null };
     }
     used[path] = hit;

@@ -7,6 +7,7 @@
 // Edges along the antimeridian, where crossing data is cut, are filled but not
 // stroked (antimeridian.ts).
 import { openAtCut } from '../geo/antimeridian.ts';
+import { labelPlace } from './label-point.ts';
 import { MAP_WIDTH, OuterRings, planeOf, polygonsOf, projector, type Plane } from '../geo/map-plane.ts';
 
 export { MAP_WIDTH, MAX_HEIGHT, MIN_HEIGHT } from '../geo/map-plane.ts';
@@ -76,21 +77,26 @@ const MARKER_CELL = 8;
 
 /**
  * Returns a marker (a ring around it, data-s its size) for every polygon
- * smaller than MARKER_BELOW, so islands and tiny units that the pixel grid
- * shrinks to a speck stay visible (every island of Tuvalu or Kiribati); one
- * per MARKER_CELL square per unit, so a chain of islets is a few rings, not a
- * smear, and none within MARKER_CELL of a larger polygon of the same unit
- * (the islets along a coast are seen with it). The script resizes them as the
+ * smaller than MARKER_BELOW at the widest view, "Show all" (the whole extent,
+ * `zoomOut` times the frame), so islands and tiny units that the pixel grid
+ * shrinks to a speck stay visible (every island of Tuvalu or Kiribati, whose
+ * outer islands lie thousands of units from the frame); one per cell of
+ * MARKER_CELL × zoomOut per unit, so a chain of islets is a few rings, not a
+ * smear, and none that near a larger polygon of the same unit (the islets
+ * along a coast are seen with it). A marker whose polygon is large enough to
+ * see at the frame starts hidden; the script shows and sizes them as the
  * reader zooms (src/client/markers.ts).
  */
 function tinyMarkers(
   polygons: Ring[][],
   toPlane: ReturnType<typeof projector>,
   id: string | undefined,
+  zoomOut: number,
 ): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   const at = new Float64Array(2);
+  const [below, cell] = [MARKER_BELOW * zoomOut, MARKER_CELL * zoomOut];
   const boxes = polygons.map((polygon) => {
     let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
     for (const p of Array.isArray(polygon[0]) ? polygon[0] : []) {
@@ -100,38 +106,45 @@ function tinyMarkers(
     }
     return [x0, y0, x1, y1];
   });
-  const large = boxes.filter(([x0, y0, x1, y1]) => Math.max(x1 - x0, y1 - y0) >= MARKER_BELOW);
+  const large = boxes.filter(([x0, y0, x1, y1]) => Math.max(x1 - x0, y1 - y0) >= below);
   for (const [x0, y0, x1, y1] of boxes) {
     const size = Math.max(x1 - x0, y1 - y0);
-    if (!(size < MARKER_BELOW)) continue;
+    if (!(size < below)) continue;
     const [cx, cy] = [(x0 + x1) / 2, (y0 + y1) / 2];
-    const c = MARKER_CELL;
+    const c = cell;
     if (large.some(([a, b, e, f]) => cx >= a - c && cx <= e + c && cy >= b - c && cy <= f + c)) continue;
-    const cell = `${Math.floor(cx / MARKER_CELL)} ${Math.floor(cy / MARKER_CELL)}`;
-    if (seen.has(cell)) continue;
-    seen.add(cell);
+    const key = `${Math.floor(cx / cell)} ${Math.floor(cy / cell)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     const u = id ? ` data-u="${escapeXml(id)}"` : '';
+    const cls = size < MARKER_BELOW ? 'm' : 'm hidden'; // seen by itself at the frame: a ring only when zoomed out
     out.push(
-      `<circle class="m"${u} cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="4" data-s="${size.toFixed(2)}"/>`,
+      `<circle class="${cls}"${u} cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="4" data-s="${size.toFixed(2)}"/>`,
     );
   }
   return out;
 }
 
-/** Returns the box "x0 y0 x1 y1" (SVG units) of the polygon with the largest box, e.g. the USA's lower 48, not Alaska to Guam. */
-function largestBox(polygons: Ring[][], toPlane: ReturnType<typeof projector>): string {
-  const at = new Float64Array(2);
-  let best = [0, 0, 0, 0];
-  for (const polygon of polygons) {
-    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (const p of Array.isArray(polygon[0]) ? polygon[0] : []) {
-      if (!Array.isArray(p) || p.length < 2) continue;
-      toPlane(p[0], p[1], at);
-      [x0, y0, x1, y1] = [Math.min(x0, at[0]), Math.min(y0, at[1]), Math.max(x1, at[0]), Math.max(y1, at[1])];
-    }
-    if ((x1 - x0) * (y1 - y0) > (best[2] - best[0]) * (best[3] - best[1])) best = [x0, y0, x1, y1];
-  }
-  return best.map((v) => v.toFixed(1)).join(' ');
+/**
+ * Returns the attributes that say where a feature's label goes
+ * (src/client/labels.ts): data-box, its largest polygon's box, when it has
+ * several (the USA's lower 48, not Alaska to Guam); data-at, a point inside
+ * that polygon, when the box's centre is not (Valparaíso's mainland, not the
+ * ocean between it and Easter Island). Neither when the path's own box serves.
+ */
+function labelAttributes(polygons: Ring[][], toPlane: ReturnType<typeof projector>): string {
+  // On the pixel grid, as the path is drawn: a point inside the unrounded shape may be outside the drawn one.
+  const drawn = polygons.map((polygon) =>
+    (Array.isArray(polygon) ? polygon : []).map((ring) => openAtCut(ring).ring),
+  );
+  const place = labelPlace(drawn, (lon, lat, out) => {
+    toPlane(lon, lat, out);
+    [out[0], out[1]] = [Math.round(out[0]!), Math.round(out[1]!)];
+  });
+  if (!place) return '';
+  const box = polygons.length > 1 ? ` data-box="${place.box.join(' ')}"` : '';
+  const at = place.centred ? '' : ` data-at="${place.at.map((v) => +v.toFixed(1)).join(' ')}"`;
+  return `${box}${at}`;
 }
 
 /**
@@ -146,7 +159,6 @@ export function renderMapSvg(
   title: string,
   ids: (string | undefined)[] = [],
   given?: Plane,
-  labelAtLargest = false, // data-box: where a label goes, the box of the feature's largest polygon (the world map)
 ): MapSvg | undefined {
   const features = ((collection as { features?: unknown[] })?.features ?? []) as {
     geometry?: unknown;
@@ -164,24 +176,31 @@ export function renderMapSvg(
   };
   const paths: string[] = [];
   const markers: string[] = [];
+  // How many times the frame "Show all" zooms out to: markers are needed down to that scale.
+  const [ex0, ey0, ex1, ey1] = plane.extent;
+  const zoomOut = Math.max(1, (ex1 - ex0) / MAP_WIDTH, (ey1 - ey0) / plane.height);
   features.forEach((feature, i) => {
     const polygons = polygonsOf(feature.geometry);
     if (polygons.length === 0) return;
-    markers.push(...tinyMarkers(polygons, toPlane, ids[i]));
-    const d = polygons
-      .flat()
-      .filter((ring) => Array.isArray(ring) && ring.some((p) => Array.isArray(p) && p.length >= 2))
-      .map((ring) => {
-        const cut = openAtCut(ring);
-        return ringPath(cut.ring, project, cut.open);
-      })
-      .join('');
+    markers.push(...tinyMarkers(polygons, toPlane, ids[i], zoomOut));
+    const d = [
+      // A Set: specks on the same pixel are one dot (two would cancel out under the even-odd fill).
+      ...new Set(
+        polygons
+          .flat()
+          .filter((ring) => Array.isArray(ring) && ring.some((p) => Array.isArray(p) && p.length >= 2))
+          .map((ring) => {
+            const cut = openAtCut(ring);
+            return ringPath(cut.ring, project, cut.open);
+          }),
+      ),
+    ].join('');
     if (!d) return;
     const name = featureName(feature.properties);
     const tooltip = name ? `<title>${escapeXml(name)}</title>` : '';
     const id = ids[i] ? ` data-u="${escapeXml(ids[i]!)}"` : '';
-    const box = labelAtLargest ? ` data-box="${largestBox(polygons, toPlane)}"` : '';
-    paths.push(`<path class="f"${id}${box} fill-rule="evenodd" d="${d}">${tooltip}</path>`);
+    const label = labelAttributes(polygons, toPlane);
+    paths.push(`<path class="f"${id}${label} fill-rule="evenodd" d="${d}">${tooltip}</path>`);
   });
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${MAP_WIDTH} ${plane.height}" data-extent="${plane.extent.join(' ')}" role="img" aria-labelledby="map-title">` +

@@ -7,6 +7,7 @@
 // only; the browser gets the shards), or from the records kept the last time
 // its input was the same (search-cache.ts).
 import type { LoadedManifest } from '../manifest/validate.ts';
+import { SHARD_LIST } from '../core/shared/fold.ts';
 import type { CountryAtlas } from './atlas.ts';
 import {
   addRegionRecords,
@@ -41,7 +42,8 @@ function recordsOf(input: SearchInput, cache: SearchCache | undefined): CountryR
  * shorter than SHARD_PREFIX ("d" in "Côte d'Ivoire") and little words after
  * a name's first ("de" in "Santiago de Cuba") shard nothing: a query loads
  * the shards of its other words. Records come in catalogue order: each
- * country, its units, and last the M49 regions.
+ * country, its units, and last the M49 regions. SHARD_LIST lists the
+ * shards' keys.
  */
 export function renderSearchIndex(
   loaded: LoadedManifest[],
@@ -65,8 +67,8 @@ export function renderSearchIndex(
   }
   for (const [region, members] of regions) addRegionRecords(shards, region, members);
   const files = new Map<string, string>();
-  for (const [key, records] of [...shards].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    files.set(`search/${key}.json`, `[${records.join(',')}]\n`);
-  }
+  const keys = [...shards.keys()].sort();
+  for (const key of keys) files.set(`search/${key}.json`, `[${shards.get(key)!.join(',')}]\n`);
+  files.set(SHARD_LIST, `${JSON.stringify(keys)}\n`); // a query requests only shards that exist
   return files;
 }

@@ -18,7 +18,7 @@ import { renderMapSvg } from './map-svg.ts';
 import { filePolygons, worldCountries, type WorldCountry, type WorldFrame } from '../geo/world-frame.ts';
 
 /** Bumped when the world picture is drawn differently, so a cached one is redrawn. */
-const VERSION = 1;
+const VERSION = 2; // 2: labels inside the largest polygon (data-at), data-box only for several polygons
 export const WORLD_TITLE = 'Map of every country and territory in the catalogue';
 
 /** The world picture and what the tiles stage needs to cut the same countries. */
@@ -72,7 +72,7 @@ export async function worldMap(
   }
   const plane = planeOf(outer, true);
   const ids = countries.map((c) => c.id);
-  const drawn = plane && renderMapSvg({ features }, WORLD_TITLE, ids, plane, true);
+  const drawn = plane && renderMapSvg({ features }, WORLD_TITLE, ids, plane);
   if (!plane || !drawn) return undefined;
   cache.data = { key, map: { svg: drawn.svg, plane, ids } };
   await saveCache(cache);

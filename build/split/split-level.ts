@@ -7,7 +7,7 @@ import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
-import { readFeatures } from '../core/read-features.ts';
+import { readLevelFeatures } from '../geojson/level-features.ts';
 import { uninterruptible } from '../core/uninterruptible.ts';
 import { withFields } from '../manifest/key-order.ts';
 import { findManifests, loadManifests } from '../manifest/load.ts';
@@ -33,15 +33,18 @@ export async function splitLevel(root: string, iso: string, level: Level): Promi
   const files = (await findManifests(root)).filter((f) => f.split('/')[2] === iso);
   if (files.length === 0)
     throw new UserError(problem('', `${iso}: no data/*/${iso}/manifest.json under ${root}`));
-  const { manifests, problems } = await loadManifests(root, files);
+  const { manifests, problems } = loadManifests(root, files);
   if (problems.length > 0) throw new UserError(problems);
   const loaded = manifests[0]!;
   const { manifest } = loaded;
   const plan = planSplit(loaded.file, manifest, level);
   const folder = loaded.file.slice(0, -'manifest.json'.length); // e.g. "data/earth/ARG/"
 
-  const features = (await Promise.all(plan.inputs.map((p) => readFeatures(root, p)))).flat();
-  const parents = parentsOf(await readFeatures(root, plan.adm1), [manifest.iso_a3, manifest.iso_a2 ?? '']);
+  const features = (await Promise.all(plan.inputs.map((p) => readLevelFeatures(root, p)))).flat();
+  const parents = parentsOf(await readLevelFeatures(root, plan.adm1), [
+    manifest.iso_a3,
+    manifest.iso_a2 ?? '',
+  ]);
   const assignments = assignFeatures(features, parents);
   const parts = partTexts(folder, level, features, assignments);
 

@@ -5,7 +5,7 @@ import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
 import type { Dataset, Level, Manifest } from '../core/shared/manifest.ts';
 import { byCodepoint } from '../measure/measure.ts';
-import type { GeoFeature } from '../core/read-features.ts';
+import type { GeoFeature } from '../geojson/level-features.ts';
 import { areaM2, boxesMeet, overlapM2, shapeOf, type Shape } from './geometry.ts';
 
 /** The property each feature of a part gets: its parent's part code, as in the corpus. */

@@ -1,14 +1,12 @@
-// One level's tiles, from its files to its PMTiles archive: read the rings,
-// put them on the tile grid of the country's plane, find the shared arcs and
-// weigh their points, cut the adaptive pyramid, write the archive.
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// One level's tiles, from its rings (read by level-rings.ts) to the bytes of
+// its PMTiles archive: put them on the tile grid of the country's plane, find
+// the shared arcs and weigh their points, cut the adaptive pyramid; the
+// caller (tiles-worker.ts, world-tiles.ts) writes it.
 import type { TileRoot } from '../core/shared/tiles.ts';
-import { writeFileAtomic } from '../core/atomic-write.ts';
 import type { Plane } from '../geo/map-plane.ts';
 import { weightedArcs } from './arcs.ts';
 import { gridRings } from './grid.ts';
-import { readLevelRings, type LevelRings } from './level-rings.ts';
+import type { LevelRings } from './level-rings.ts';
 import { LAYER } from './mvt.ts';
 import { writeArchive } from './pmtiles.ts';
 import { buildPyramid } from './pyramid.ts';
@@ -62,23 +60,4 @@ export function levelArchive(
       bytes: bytes.length,
     },
   };
-}
-
-/**
- * Writes the archive of the level made of `sources` (GeoJSON files, in
- * order) to `out`, atomically; undefined (nothing written) when the level
- * has no polygon.
- */
-export async function writeLevelTiles(
-  sources: string[],
-  plane: Plane,
-  name: string,
-  out: string,
-): Promise<LevelTiles | undefined> {
-  const rings = await readLevelRings(sources);
-  if (rings.points === 0) return undefined;
-  const { bytes, tiles } = levelArchive(rings, plane, name);
-  await mkdir(dirname(out), { recursive: true });
-  await writeFileAtomic(out, bytes);
-  return tiles;
 }

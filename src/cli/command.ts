@@ -100,6 +100,7 @@ export interface CommandSpec<O extends Options> {
   usage: string;
   options: O; // util.parseArgs options; --json and --root mean the same for every command that has them
   positionals?: boolean; // whether it takes arguments besides flags (default: none)
+  removed?: Record<string, string>; // a flag it no longer takes → what to do instead, said as a usage mistake
   run(args: ParsedArgs<O>, out: Output): Promise<number>;
 }
 
@@ -116,6 +117,10 @@ export function defineCommand<const O extends Options>(spec: CommandSpec<O>): Co
       // Until the flags are parsed, e.g. to report an unknown one: JSON if asked for.
       let out = new Output(name, declaresJson && argv.includes('--json'));
       try {
+        const gone = Object.keys(spec.removed ?? {}).find((flag) =>
+          argv.some((arg) => arg === `--${flag}` || arg.startsWith(`--${flag}=`)),
+        );
+        if (gone !== undefined) throw new UsageError(`--${gone}: ${spec.removed![gone]}`);
         const args = parseCommandArgs(argv, {
           options: spec.options,
           allowPositionals: spec.positionals ?? false,

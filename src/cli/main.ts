@@ -101,9 +101,13 @@ export async function main(argv: string[]): Promise<number> {
       console.log(help(group));
       return 0;
     }
+    // Named alone, not with its arguments: "locations imprt x.csv" → subcommand "imprt" of locations.
+    const unknown = group
+      ? `geoshelf ${group}: unknown subcommand "${argv[1]}"`
+      : `geoshelf: unknown command "${argv[0]}"`;
     const guess = guessCommand(argv);
     const hint = guess ? ` (did you mean "${guess}"?)` : '';
-    console.error(`geoshelf: unknown command "${argv.join(' ')}"${hint}\n\n${help(group)}`);
+    console.error(`${unknown}${hint}\n\n${help(group)}`);
     return 2;
   }
   const [entry, rest] = found;

@@ -3,7 +3,10 @@
 
 /** Copies `text` to the clipboard; falls back to selecting a hidden field where the API is missing (http). */
 async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+  if (navigator.clipboard && window.isSecureContext) {
+    await navigator.clipboard.writeText(text);
+    return;
+  }
   const area = document.createElement('textarea');
   area.value = text;
   area.setAttribute('readonly', '');

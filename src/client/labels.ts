@@ -1,6 +1,7 @@
 // Unit names on the map where they fit: a unit whose box on screen is wide
-// and tall enough for its name gets a label at the box's centre, at a fixed
-// size on screen, and only while the box is in view. Decorative for
+// and tall enough for its name gets a label at the box's centre, or at the
+// point inside it the build chose (data-at: the centre of Valparaíso's box
+// is in the ocean), at a fixed size on screen, and only while the box is in view. Decorative for
 // assistive technology (every unit is already named by its aria-label).
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -16,6 +17,7 @@ interface Box {
   x1: number;
   y1: number;
   name: string;
+  at?: [number, number]; // where the label goes when not the box's centre
 }
 
 const boxes = new WeakMap<SVGSVGElement, Box[]>();
@@ -28,14 +30,17 @@ function unitBoxes(svg: SVGSVGElement): Box[] {
     for (const path of svg.querySelectorAll<SVGPathElement>('path.f[data-u]')) {
       const name = path.querySelector('title')?.textContent;
       if (!name) continue;
-      // data-box: the build's choice of where the label goes (the world map: a country's largest polygon).
+      // The build's choice (map-svg.ts): data-box, the largest polygon's box; data-at, a point inside it.
       const given = path.dataset.box?.split(' ').map(Number);
+      const point = path.dataset.at?.split(' ').map(Number);
+      const at =
+        point?.length === 2 && point.every(Number.isFinite) ? (point as [number, number]) : undefined;
       if (given?.length === 4 && given.every(Number.isFinite)) {
-        found.push({ x0: given[0], y0: given[1], x1: given[2], y1: given[3], name });
+        found.push({ x0: given[0], y0: given[1], x1: given[2], y1: given[3], name, at });
         continue;
       }
       const b = path.getBBox();
-      found.push({ x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height, name });
+      found.push({ x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height, name, at });
     }
     boxes.set(svg, found);
   }
@@ -66,8 +71,9 @@ export function updateLabels(
     .slice(0, MAX_LABELS);
   for (const b of fits) {
     const text = document.createElementNS(SVG, 'text');
-    text.setAttribute('x', String((b.x0 + b.x1) / 2));
-    text.setAttribute('y', String((b.y0 + b.y1) / 2));
+    const [x, y] = b.at ?? [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
+    text.setAttribute('x', String(x));
+    text.setAttribute('y', String(y));
     text.setAttribute('font-size', String(FONT_PX / pxPerUnit));
     text.textContent = b.name;
     texts.push(text);

@@ -9,6 +9,10 @@ import type { TileLayer } from './tile-layer.ts';
 import { panBy, zoomAt, type View } from './view.ts';
 
 const MAX_ZOOM = 64;
+/** Margin around every shape when "Show all" frames them, as a share of their extent: rings at the edge stay whole. */
+const ALL_MARGIN = 0.04;
+/** The extent shows more than the main territory when it is this much larger. */
+const MORE = 1.05;
 /** Margin around a unit framed on selection, as a share of its size. */
 const FRAME_MARGIN = 0.15;
 
@@ -43,7 +47,7 @@ function wireUnits(svg: SVGSVGElement, onFocus: (id: string) => void): void {
 
 export class MapView {
   svg: SVGSVGElement;
-  /** The main territory's box (the picture's viewBox), and the box of every shape. */
+  /** The main territory's box (the picture's viewBox), and the box of every shape with a margin (home when no larger). */
   home: View;
   all: View;
   view: View;
@@ -83,7 +87,11 @@ export class MapView {
     wireUnits(svg, onFocusUnit);
     this.home = viewOf(svg);
     const [x0, y0, x1, y1] = (svg.dataset.extent ?? '').split(' ').map(Number);
-    this.all = Number.isFinite(x1) ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : this.home;
+    const [w, h] = [x1 - x0, y1 - y0];
+    const more =
+      Number.isFinite(w) && Number.isFinite(h) && (w > this.home.w * MORE || h > this.home.h * MORE);
+    const [mx, my] = [w * ALL_MARGIN, h * ALL_MARGIN];
+    this.all = more ? { x: x0 - mx, y: y0 - my, w: w + 2 * mx, h: h + 2 * my } : this.home;
     this.view = { ...this.home };
     this.viewport.replaceChildren(svg);
     this.refresh();
@@ -91,16 +99,28 @@ export class MapView {
 
   /** Returns screen pixels per SVG unit at the current view. */
   private pxPerUnit(): number {
-    const r = this.viewport.getBoundingClientRect();
-    return Math.min(r.width / this.view.w, r.height / this.view.h) || 600 / this.view.w;
+    return 1 / this.toSvg(0, 0).scale;
+  }
+
+  /**
+   * Returns the box in sight: the view, plus the strips beside or below it
+   * that the SVG's box shows when its shape differs from the view's (a wide
+   * screen: the box is 2.8:1, the world 2:1; preserveAspectRatio "meet").
+   */
+  private inSight(): View {
+    const r = this.svg.getBoundingClientRect();
+    if (!(r.width > 0 && r.height > 0)) return this.view;
+    const [a, b] = [this.toSvg(r.left, r.top), this.toSvg(r.right, r.bottom)];
+    return { x: a.x, y: a.y, w: b.x - a.x, h: b.y - a.y };
   }
 
   private refresh(): void {
     this.frame = 0;
     const k = this.pxPerUnit();
+    const seen = this.inSight();
     updateMarkers(this.svg, k);
-    updateLabels(this.svg, this.view, k);
-    if (this.layer) void this.layer.update(this.view, k).then((drawn) => drawn && this.highlight());
+    updateLabels(this.svg, seen, k);
+    if (this.layer) void this.layer.update(seen, k).then((drawn) => drawn && this.highlight());
   }
 
   /** Moves the picture to the current view; markers, labels and tiles follow on the next frame. */
@@ -125,11 +145,16 @@ export class MapView {
     this.apply();
   }
 
-  /** Returns the SVG point under screen point (x, y), and SVG units per screen pixel. */
+  /**
+   * Returns the SVG point under screen point (x, y), and SVG units per screen
+   * pixel. The browser's own screen matrix of the SVG accounts for its border
+   * and for the centring of the view in a box of another shape.
+   */
   toSvg(x: number, y: number): { scale: number; x: number; y: number } {
-    const r = this.viewport.getBoundingClientRect();
-    const scale = Math.max(this.view.w / r.width, this.view.h / r.height);
-    return { scale, x: this.view.x + (x - r.left) * scale, y: this.view.y + (y - r.top) * scale };
+    const m = this.svg.getScreenCTM();
+    if (!m || !(m.a > 0)) return { scale: this.view.w / 600, x: this.view.x, y: this.view.y }; // not laid out
+    const p = new DOMPoint(x, y).matrixTransform(m.inverse());
+    return { scale: 1 / m.a, x: p.x, y: p.y };
   }
 
   /** Starts the full-detail tiles of the current level (once the reader interacts). */

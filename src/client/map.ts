@@ -56,7 +56,7 @@ function addViewButtons(tools: HTMLElement, map: MapView): void {
     button('Zoom out', '−', () => map.zoom(1.5)),
     button('Reset the view to the main territory', 'Reset', () => map.show(map.home)),
   );
-  if (map.all.w > map.home.w * 1.05 || map.all.h > map.home.h * 1.05) {
+  if (map.all !== map.home) {
     // The accessible name starts with the visible text (WCAG 2.5.3, label in name), so "show all" by voice works.
     tools.append(button('Show all shapes, outlying islands too', 'Show all', () => map.show(map.all)));
   }

@@ -6,7 +6,11 @@ import { fold, LITTLE_WORDS, SHARD_PREFIX, shardKey, words } from '../../build/c
 
 export interface Hit {
   record: SearchRecord;
-  /** 0 exact name, 1 a name starts with the query, 2 every query word starts a word (of the words the name matched). */
+  /**
+   * 0 exact name, 1 a name starts with the query, 2 every query word starts a
+   * word (of the words the name matched), 3 the words start words of several
+   * of its names ("CL-RM santiago": its code and a name).
+   */
   score: number;
   /** True when some query words were matched by the unit's parent or country ("santiago chile") or left out ("salta province"). */
   qualified: boolean;
@@ -32,12 +36,15 @@ function optional(word: string): boolean {
 /**
  * Returns the shard keys a query loads: those of its words of SHARD_PREFIX
  * letters or more, little and type words left out ("provincia de salta" →
- * ["sa"]), or the first such word's when it has no other ("de" → ["de"]).
+ * ["sa"]), or the first such word's when it has no other ("de" → ["de"]);
+ * with `published` (search/keys.json), only the shards that exist ("xyzzy"
+ * loads nothing: no word starts "xy").
  */
-export function queryShardKeys(query: string): string[] {
+export function queryShardKeys(query: string, published?: ReadonlySet<string>): string[] {
   const long = words(fold(query)).filter((w) => w.length >= SHARD_PREFIX);
   const chosen = long.filter((w) => !optional(w));
-  return [...new Set((chosen.length ? chosen : long.slice(0, 1)).map(shardKey))];
+  const keys = [...new Set((chosen.length ? chosen : long.slice(0, 1)).map(shardKey))];
+  return published ? keys.filter((key) => published.has(key)) : keys;
 }
 
 /** Folded words of a name, computed once per name (the shards are ranked again on every keystroke). */
@@ -92,6 +99,36 @@ function matchName(name: string, tier: number, record: SearchRecord, context: Co
   }
   const part = query.filter((_, i) => matched[i]).join(' ');
   return { score: scoreOf(part), qualified: true, lead: matched.indexOf(true), tier, via: name };
+}
+
+/**
+ * Returns how the query matches a record across its names, when no one name
+ * holds every word: each query word starts a word of one of them (its code
+ * "CL-RM" and its name "Santiago"), or, for a unit, of its parent's or
+ * country's names as in matchName(). Ranked after any single-name match.
+ */
+function matchAcross(names: Iterable<string>[], record: SearchRecord, context: Context): Match | undefined {
+  const { query } = context;
+  const used: string[] = [];
+  let tier = 0;
+  const matched = query.map((q) => {
+    for (const [t, list] of names.entries()) {
+      for (const name of list) {
+        if (!nameWords(name).some((w) => w.startsWith(q))) continue;
+        if (!used.includes(name)) used.push(name);
+        tier = Math.max(tier, t);
+        return true;
+      }
+    }
+    return false;
+  });
+  if (used.length < 2 || !query.some((q, i) => matched[i] && !optional(q))) return undefined;
+  const around = [record[5], ...record[7].split(' ').flatMap((iso) => context.countryNames.get(iso) ?? [])];
+  const rest = query.filter((q, i) => !matched[i]);
+  if (rest.length > 0 && record[0] !== 'u') return undefined;
+  if (rest.some((q) => !optional(q) && !anyWordStarts(around, q))) return undefined;
+  const via = used.filter((name) => name !== record[1]).join(', ');
+  return { score: 3, qualified: rest.length > 0, lead: matched.indexOf(true), tier, via: via || record[1] };
 }
 
 const KIND_ORDER: Record<string, number> = { c: 0, r: 1, u: 2 };
@@ -158,6 +195,7 @@ export function rank(shards: SearchRecord[][], query: string): Hit[] {
         if (m && (!best || compareMatches(m, best) < 0)) best = m;
       }
     }
+    if (!best && context.query.length > 1) best = matchAcross([names, others], record, context);
     if (best) hits.push({ record, score: best.score, qualified: best.qualified, via: best.via, match: best });
   }
   hits.sort(

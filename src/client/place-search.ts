@@ -3,9 +3,11 @@
 // precomputed index per query word prefix (search/te.json), once, and shows
 // the best results in #results; the countries found (and those of a region
 // found) are announced to the index table as an "atlas-countries" event.
-import { fold, words } from '../../build/core/shared/fold.ts';
+import type { SearchRecord } from '../../build/core/shared/api.ts';
+import { fold, SHARD_PREFIX, words } from '../../build/core/shared/fold.ts';
+import { correctQuery } from './did-you-mean.ts';
 import { queryShardKeys, rank, type Hit } from './place-ranking.ts';
-import { loadShards } from './search-shards.ts';
+import { loadShards, publishedKeys } from './search-shards.ts';
 
 /** Results shown; the status line counts all. */
 const SHOWN = 20;
@@ -53,6 +55,33 @@ function renderHit(base: string, hit: Hit): HTMLLIElement {
   return li;
 }
 
+/**
+ * Returns the hits of `query` among `shards`, or, when there are none, those
+ * of the query with its misspelt words corrected ("argentna" → "argentina")
+ * and that query; `load` fetches the shards a corrected word needs.
+ */
+async function findPlaces(
+  query: string,
+  shards: SearchRecord[][],
+  load: (query: string) => Promise<SearchRecord[][]>,
+): Promise<{ hits: Hit[]; corrected?: string }> {
+  const hits = rank(shards, query);
+  if (hits.length > 0) return { hits };
+  const corrected = correctQuery(shards, query);
+  if (corrected === undefined) return { hits };
+  return { hits: rank(await load(corrected), corrected), corrected };
+}
+
+/** Returns the status line: how many places were found, for which query. */
+function statusLine(query: string, hits: Hit[], corrected: string | undefined): string {
+  const count = `${hits.length} ${hits.length === 1 ? 'place' : 'places'}`;
+  const shown = hits.length > SHOWN ? `, the first ${SHOWN} shown` : '';
+  if (hits.length === 0) return `No place found for “${query.trim()}”.`;
+  if (corrected !== undefined)
+    return `No place found for “${query.trim()}”; ${count} found for “${corrected}”${shown}.`;
+  return `${count} found${shown}`;
+}
+
 /** Wires `input` to the results area (#results); returns the function that runs a search (for a query from the URL). */
 export function enhanceSearch(input: HTMLInputElement, base: string): () => Promise<void> {
   const box = document.getElementById('results');
@@ -73,24 +102,23 @@ export function enhanceSearch(input: HTMLInputElement, base: string): () => Prom
     announce(null); // the last query's countries no longer apply
     const query = input.value;
     const queryWords = words(fold(query));
-    const keys = queryShardKeys(query);
-    if (keys.length === 0) {
+    if (!queryWords.some((w) => w.length >= SHARD_PREFIX)) {
       box.hidden = queryWords.length === 0;
       status.textContent = queryWords.length ? 'Type two letters or more to search places by name.' : '';
       list.replaceChildren();
       return;
     }
-    const shards = await loadShards(base, keys);
+    const published = await publishedKeys(base);
+    const load = (q: string) => loadShards(base, queryShardKeys(q, published));
+    const { hits, corrected } = await findPlaces(query, await load(query), load);
     if (run !== latest) return; // a newer keystroke already answered
-    const hits = rank(shards, query);
     box.hidden = false;
-    status.textContent = hits.length
-      ? `${hits.length} ${hits.length === 1 ? 'place' : 'places'} found${hits.length > SHOWN ? `, the first ${SHOWN} shown` : ''}`
-      : `No place found for “${query.trim()}”.`;
+    status.textContent = statusLine(query, hits, corrected);
     list.replaceChildren(...hits.slice(0, SHOWN).map((hit) => renderHit(base, hit)));
     // Then the table: the countries found, those of a region found, or those containing the units found.
     announce(tableCountries(hits));
   };
   input.addEventListener('input', run);
+  input.addEventListener('focus', () => void publishedKeys(base), { once: true }); // before the first letter
   return run;
 }

@@ -48,11 +48,15 @@ export async function showUnitHistory(
   box.hidden = false;
   const title = element('h3', `History of ${unit.name || unit.code || unit.id} `);
   title.append(element('code', entry.id));
+  // A current unit has no last_seen (it would move with every release): it is "since" its first.
+  const changed = entry.last_changed === entry.first_seen ? '' : `; last changed in ${entry.last_changed}`;
   const seen = element(
     'p',
-    entry.first_seen === entry.last_seen
-      ? `In release ${entry.first_seen}.`
-      : `In the releases ${entry.first_seen} to ${entry.last_seen}; last changed in ${entry.last_changed}.`,
+    entry.current
+      ? `Since release ${entry.first_seen}${changed}.`
+      : entry.first_seen === entry.last_seen
+        ? `In release ${entry.first_seen}.`
+        : `In the releases ${entry.first_seen} to ${entry.last_seen}${changed}.`,
   );
   if (!entry.current) seen.append(' No longer in the latest release.');
   const link = (id: string) => {

@@ -24,11 +24,6 @@ export function normaliseType(value: string): LocationType | undefined {
   return TYPE_ALIASES.get(lower);
 }
 
-/** Every stored spelling (lowercase) that means `type`, e.g. convenience → ["convenience", "pronto"]. */
-export function typeSpellings(type: LocationType): string[] {
-  return [type, ...[...TYPE_ALIASES].filter(([, target]) => target === type).map(([alias]) => alias)];
-}
-
 const HEX32 = /^[0-9a-f]{32}$/i;
 const HYPHENATED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { problem, type Problem } from '../../build/core/problem.ts';
+import { parseJsonText } from '../../build/core/json-text.ts';
 import { CsvError, csvRows } from './csv.ts';
 import { normaliseId } from './normalise.ts';
 
@@ -37,7 +38,7 @@ export interface ByteProgress {
 export function locationProblem(
   file: string,
   message: string,
-  where: { line?: number; pointer?: string } = {},
+  where: { line?: number; column?: number; pointer?: string } = {},
 ): Problem {
   return problem(file, message, { rule: 'location', ...where });
 }
@@ -92,16 +93,13 @@ export async function* readLocationFile(
     yield { fileProblem: locationProblem(path, 'not valid UTF-8', { line: firstBadLine(bytes) }) };
     return;
   }
-  let text = bytes.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    yield { fileProblem: locationProblem(path, `invalid JSON: ${(error as Error).message}`) };
+  const parsed = parseJsonText(bytes.toString('utf8'));
+  if (!('value' in parsed)) {
+    const { line, column, reason } = parsed; // FILE:LINE:COLUMN, as editors jump to
+    yield { fileProblem: locationProblem(path, `invalid JSON: ${reason}`, { line, column }) };
     return;
   }
-  yield extension === '.json' ? readJsonArray(path, data, map) : readGeoJson(path, data, map);
+  yield extension === '.json' ? readJsonArray(path, parsed.value, map) : readGeoJson(path, parsed.value, map);
 }
 
 /** Returns the 1-based line of the first bytes that are not UTF-8. */

@@ -156,14 +156,20 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Why a server could not listen, in one line that says what to pass instead, e.g. "port 8000 on 127.0.0.1 is in use; pass --port". */
+/**
+ * Why a server could not listen, in one line that says what to choose
+ * instead, e.g. "port 8000 on 127.0.0.1 is in use; choose another port with
+ * --port N" (whether or not --port was given: npm start says it its own way).
+ */
 export class ListenError extends Error {
   override name = 'ListenError';
   constructor(
     readonly code: string,
-    message: string,
+    readonly reason: string, // e.g. "port 8000 on 127.0.0.1 is in use"
+    readonly advice: string, // e.g. "choose another port"
+    readonly option: string, // the option that chooses, with its value, e.g. "--port N"
   ) {
-    super(message);
+    super(`${reason}; ${advice} with ${option}`);
   }
 }
 
@@ -171,13 +177,24 @@ export class ListenError extends Error {
 function listenError(error: unknown, host: string, port: number): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   const where = `${host}:${port}`;
-  if (code === 'EADDRINUSE') return new ListenError(code, `port ${port} on ${host} is in use; pass --port`);
+  if (code === 'EADDRINUSE')
+    return new ListenError(code, `port ${port} on ${host} is in use`, 'choose another port', '--port N');
   if (code === 'EACCES')
-    return new ListenError(code, `port ${port} on ${host} needs privileges (EACCES); pass --port above 1023`);
+    return new ListenError(
+      code,
+      `port ${port} on ${host} needs privileges (EACCES)`,
+      'choose a port above 1023',
+      '--port N',
+    );
   if (code === 'EADDRNOTAVAIL')
-    return new ListenError(code, `cannot listen on ${where}: not an address of this machine; pass --host`);
+    return new ListenError(
+      code,
+      `cannot listen on ${where}: not an address of this machine`,
+      'choose another',
+      '--host HOST',
+    );
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-    return new ListenError(code, `cannot listen on ${where}: unknown host; pass --host`);
+    return new ListenError(code, `cannot listen on ${where}: unknown host`, 'choose another', '--host HOST');
   return error;
 }
 

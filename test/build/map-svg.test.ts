@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projector } from '../../build/geo/map-plane.ts';
 import { MAP_WIDTH, MAX_HEIGHT, renderMapSvg } from '../../build/site/map-svg.ts';
+import { insidePolygon, interiorPoint, labelPlace } from '../../build/site/label-point.ts';
 
 const square = (x: number, y: number, d: number) => [
   [
@@ -210,5 +211,58 @@ describe('renderMapSvg', () => {
     expect(map.svg).toContain('a &quot;title&quot;');
     expect(renderMapSvg(collection({ type: 'Point', coordinates: [0, 0] }), 'none')).toBeUndefined();
     expect(renderMapSvg({}, 'none')).toBeUndefined();
+  });
+});
+
+describe('label points (label-point.ts)', () => {
+  const plain = (lon: number, lat: number, out: Float64Array) => {
+    [out[0], out[1]] = [lon, lat];
+  };
+  /** A "C" open to the east: its box's centre is in the gap, outside. */
+  const cShape = [
+    [
+      [0, 0],
+      [10, 0],
+      [10, 2],
+      [2, 2],
+      [2, 8],
+      [10, 8],
+      [10, 10],
+      [0, 10],
+      [0, 0],
+    ],
+  ];
+
+  it('a shape whose box centre is outside it: the point is inside, on a line through its middle', () => {
+    const place = labelPlace([cShape], plain)!;
+    expect(place.centred).toBe(false);
+    expect(insidePolygon([cShape[0]!.flat()], ...place.at)).toBe(true);
+    expect(place.at).toEqual([1, 5]); // the middle of the C's back, halfway up
+  });
+
+  it('a mainland with an island far off (Valparaíso and Easter Island): the label is on the mainland, not between', () => {
+    const island = square(-100, 0, 0.5);
+    const mainland = square(0, 0, 4);
+    const place = labelPlace([island, mainland], plain)!;
+    expect(place.box).toEqual([0, 0, 4, 4]); // the largest polygon's box
+    expect(place.at).toEqual([2, 2]);
+    const svg = renderMapSvg(collection({ type: 'MultiPolygon', coordinates: [island, mainland] }), 'x', [
+      'V',
+    ])!.svg;
+    expect(svg).toMatch(/data-u="V" data-box="[\d. ]+" fill-rule/); // several polygons: the largest one's box
+  });
+
+  it('a hole at the middle: the point avoids it', () => {
+    const ring = square(0, 0, 10)[0]!;
+    const hole = square(3, 3, 4)[0]!.reverse();
+    const place = labelPlace([[ring, hole]], plain)!;
+    expect(place.centred).toBe(false);
+    expect(insidePolygon([ring.flat(), hole.flat()], ...place.at)).toBe(true);
+  });
+
+  it('interior point: the widest run inside on the line, cut to the box', () => {
+    const rings = [square(0, 0, 2)[0]!.flat(), square(5, 0, 6)[0]!.flat()];
+    expect(interiorPoint(rings, [0, 0, 11, 6])).toEqual([8, 4]); // the wider square, on a line clear of vertices
+    expect(interiorPoint(rings, [0, 0, 2, 2])).toEqual([1, 1]); // within the box asked
   });
 });

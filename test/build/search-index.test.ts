@@ -7,8 +7,10 @@ import { renderSearchIndex } from '../../build/site/search-index.ts';
 import { levelUnits } from '../../build/site/units.ts';
 import type { Dataset, Level, Manifest } from '../../build/core/shared/manifest.ts';
 import type { LoadedManifest } from '../../build/manifest/validate.ts';
-import { fold, nameShardKeys, shardKey, words } from '../../build/core/shared/fold.ts';
+import { fold, nameShardKeys, SHARD_LIST, shardKey, words } from '../../build/core/shared/fold.ts';
 import type { SearchRecord } from '../../build/core/shared/api.ts';
+import { correctQuery } from '../../src/client/did-you-mean.ts';
+import { editDistance } from '../../build/core/shared/edit-distance.ts';
 import { queryShardKeys, rank } from '../../src/client/place-ranking.ts';
 import { tableCountries } from '../../src/client/place-search.ts';
 
@@ -45,6 +47,7 @@ const countries: [string, string, string?, string?][] = [
   ['USA', 'United States', 'US', 'Northern America'],
   ['DEU', 'Germany', 'DE', 'Western Europe'],
   ['CUB', 'Cuba', 'CU', 'Caribbean'],
+  ['ARG', 'Argentina', 'AR', 'South America'],
 ];
 const loaded: LoadedManifest[] = countries.map(([iso, en, iso2, region]) => ({
   file: `data/earth/${iso}/manifest.json`,
@@ -91,13 +94,20 @@ const atlas = new Map<string, CountryAtlas>([
 ]);
 const files = renderSearchIndex(loaded, atlas);
 
+const published = new Set(JSON.parse(files.get(SHARD_LIST)!) as string[]);
+
+/** Returns the shards the browser loads for `query`: those of its words that are published. */
+function shardsOf(query: string): SearchRecord[][] {
+  return queryShardKeys(query, published).map((key) => {
+    const text = files.get(`search/${key}.json`);
+    if (!text) throw new Error(`search/${key}.json is listed in ${SHARD_LIST} but not written`);
+    return JSON.parse(text) as SearchRecord[];
+  });
+}
+
 /** Returns [name, kind, level, country, parent] of the results, as the browser ranks them. */
 function hits(query: string) {
-  const shards = queryShardKeys(query).map((key) => {
-    const text = files.get(`search/${key}.json`);
-    return text ? (JSON.parse(text) as SearchRecord[]) : [];
-  });
-  return rank(shards, query);
+  return rank(shardsOf(query), query);
 }
 function search(query: string) {
   return hits(query).map(({ record: r }) => [r[1], r[0], r[3], r[4], r[5]]);
@@ -207,6 +217,44 @@ describe('search index', () => {
 
   it('no match → nothing; one letter loads no shard', () => {
     expect(search('zzzz')).toEqual([]);
-    expect([...files.keys()].every((f) => /^search\/[a-z0-9_]{2,}[a-z0-9_]*\.json$/.test(f))).toBe(true);
+    const shardFiles = [...files.keys()].filter((f) => f !== SHARD_LIST);
+    expect(shardFiles.every((f) => /^search\/[a-z0-9_]{2,}[a-z0-9_]*\.json$/.test(f))).toBe(true);
+  });
+
+  it(`${SHARD_LIST} lists every shard written, so a word no name starts ("xyzzy") requests none`, () => {
+    const written = [...files.keys()].filter((f) => f !== SHARD_LIST).map((f) => f.slice(7, -5));
+    expect([...published].sort()).toEqual(written.sort());
+    expect(queryShardKeys('xyzzy')).toEqual(['xy']); // without the list it would be requested (a 404)
+    expect(queryShardKeys('xyzzy', published)).toEqual([]);
+    expect(queryShardKeys('xyzzy texas', published)).toEqual(['te']);
+  });
+
+  it('a code and a name together: "CL-RM santiago" → the Región Metropolitana, matched by its code', () => {
+    expect(names('CL-RM santiago')).toEqual(['Región Metropolitana de Santiago']);
+    expect(hits('santiago CL-RM')[0].via).toBe('CL-RM');
+    expect(names('US-TX dallas')).toEqual([]); // Dallas is not US-TX: its names hold no "tx"
+    expect(names('CL-RM santiago chile')).toEqual(['Región Metropolitana de Santiago']); // and its country
+  });
+
+  it('typo tolerance: a query that finds nothing is corrected from the loaded shards ("argentna" → "argentina")', () => {
+    expect(search('argentna')).toEqual([]);
+    const corrected = correctQuery(shardsOf('argentna'), 'argentna');
+    expect(corrected).toBe('argentina');
+    expect(names(corrected!)[0]).toBe('Argentina');
+    expect(correctQuery(shardsOf('argnetina'), 'argnetina')).toBe('argentina'); // two letters swapped
+    expect(correctQuery(shardsOf('niedersachsn'), 'niedersachsn')).toBe('niedersachsen');
+    expect(correctQuery(shardsOf('santaigo chile'), 'santaigo chile')).toBe('santiago chile');
+    expect(correctQuery(shardsOf('texas'), 'texas')).toBeUndefined(); // nothing to correct
+    expect(correctQuery(shardsOf('tex'), 'tex')).toBeUndefined(); // being typed
+    expect(correctQuery(shardsOf('argxxxxna'), 'argxxxxna')).toBeUndefined(); // too far from any name
+  });
+
+  it('edit distance: insertions, deletions, substitutions and swapped neighbours count one each', () => {
+    expect(editDistance('argentna', 'argentina', 2)).toBe(1);
+    expect(editDistance('argnetina', 'argentina', 2)).toBe(1);
+    expect(editDistance('kitten', 'sitting', 5)).toBe(3);
+    expect(editDistance('kitten', 'sitting', 1)).toBe(2); // max + 1 once past max
+    expect(editDistance('', 'abc', 5)).toBe(3);
+    expect(editDistance('valdiate', 'validate')).toBe(1); // no bound: the CLI's "did you mean"
   });
 });

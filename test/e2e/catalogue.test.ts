@@ -70,6 +70,51 @@ describe.skipIf(!HAVE_CHROMIUM)('catalogue in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('index search at 1280×900: above the fold; no request for a shard that does not exist; typos corrected; a code with a name', async () => {
+    const failed: string[] = [];
+    const logged: string[] = [];
+    const onResponse = (r: { status(): number; url(): string }) => {
+      if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+    };
+    const onConsole = (m: { type(): string; text(): string }) => {
+      if (m.type() === 'error' || m.type() === 'warning') logged.push(m.text());
+    };
+    page.on('response', onResponse);
+    page.on('console', onConsole);
+    try {
+      await page.goto(`${server.origin}/`);
+      // What can be found below the countries, counted from the data: only Chile has ADM1.
+      expect(await page.textContent('#q-hint')).toBe(
+        'Subdivisions (ADM1 and deeper) can be searched in 1 of the 3 countries and territories; the others are found by their own names and codes.',
+      );
+      const status = () => page.textContent('#results-status');
+      const first = () => page.textContent('#results-list li:first-child a');
+      await page.fill('#q', 'xyzzy'); // no word of any name starts "xy"
+      await expect.poll(status).toBe('No place found for “xyzzy”.');
+      await page.fill('#q', 'santaigo');
+      await expect.poll(status).toBe('No place found for “santaigo”; 2 places found for “santiago”.');
+      expect(await page.$$eval('#results-list li a', (as) => as.map((a) => a.textContent))).toEqual([
+        'Santiago', // the commune (ADM2), an exact name
+        'Región Metropolitana de Santiago',
+      ]);
+      await page.fill('#q', 'CL-RM santiago');
+      await expect.poll(status).toBe('1 place found');
+      expect(await first()).toBe('Región Metropolitana de Santiago');
+      // The box and its first result are on screen without scrolling.
+      const [box, result] = await page.evaluate(() => [
+        document.getElementById('q')!.getBoundingClientRect().top,
+        document.querySelector('#results-list li')!.getBoundingClientRect().bottom,
+      ]);
+      expect(box).toBeLessThan(300);
+      expect(result).toBeLessThan(900);
+      expect(failed).toEqual([]);
+      expect(logged).toEqual([]);
+    } finally {
+      page.off('response', onResponse);
+      page.off('console', onConsole);
+    }
+  });
+
   it('index: sorting by ISO3 reorders the rows, twice reverses them', async () => {
     await page.goto(`${server.origin}/`);
     await page.click('button[data-sort=iso3]');
@@ -155,6 +200,26 @@ describe.skipIf(!HAVE_CHROMIUM)('catalogue in Chromium', () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(RESULTS, 'e2e-chile-phone.png'), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('the API page on a phone (390 px): each path above its description, which has the width; no sideways scroll', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await phone.goto(`${server.origin}/api/v1/`);
+      const { widths, scroll, height } = await phone.evaluate(() => ({
+        widths: Array.from(document.querySelectorAll('dl.api-docs dd')).map(
+          (dd) => dd.getBoundingClientRect().width,
+        ),
+        scroll: document.documentElement.scrollWidth,
+        height: document.documentElement.scrollHeight,
+      }));
+      expect(widths.length).toBeGreaterThan(3);
+      expect(Math.min(...widths)).toBeGreaterThan(300); // was 16 px: one character per line
+      expect(scroll).toBeLessThanOrEqual(390);
+      expect(height).toBeLessThan(4000); // was 24,306 px
+    } finally {
+      await phone.close();
+    }
   });
 
   it('status review and deprecated are announced on the page', async () => {

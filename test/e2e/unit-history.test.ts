@@ -56,7 +56,7 @@ describe.skipIf(!HAVE_CHROMIUM)('unit permalinks by ID and their history, in Chr
     await expect.poll(() => page.isVisible('#unit-history'), WAIT).toBe(true);
     expect(await page.textContent('#unit-history h3')).toBe(`History of Antofagasta Norte ${id}`);
     const text = await page.textContent('#unit-history');
-    expect(text).toContain('In the releases 1.0.0 to 1.1.0; last changed in 1.1.0.');
+    expect(text).toContain('Since release 1.0.0; last changed in 1.1.0.');
     expect(text).toContain('1.1.0: renamed: Antofagasta → Antofagasta Norte');
     expect(await page.getAttribute('#unit-history li a', 'href')).toBe('/releases-changes/1.1.0/');
     // The row's own link is the ID permalink.

@@ -1,6 +1,7 @@
 // validate's geometry rule: one problem per invalid feature in the GeoJSON
 // file, structure as errors, OGC rules as warnings (errors with --strict), a
 // summary after 10 per file in text, every one in --json, and the cache.
+// The coverage rule is off: these invalid features overlap their neighbours on purpose.
 import {
   cpSync,
   existsSync,
@@ -90,7 +91,10 @@ describe('validate: geometry', () => {
   it('one problem per invalid feature, in the GeoJSON file (data and preview): structure → error, OGC → warning', async () => {
     const r = root();
     await tree(r, [square, bowTie, unclosed]);
-    const { problems, geometry } = await validateManifests(r, { measurer: new MeasurementCache() });
+    const { problems, geometry } = await validateManifests(r, {
+      measurer: new MeasurementCache(),
+      coverage: false,
+    });
     const shown = (file: string) => [
       {
         file,
@@ -114,7 +118,11 @@ describe('validate: geometry', () => {
   it('--strict: the OGC problems are errors too', async () => {
     const r = root();
     await tree(r, [bowTie]);
-    const { problems } = await validateManifests(r, { measurer: new MeasurementCache(), strict: true });
+    const { problems } = await validateManifests(r, {
+      measurer: new MeasurementCache(),
+      coverage: false,
+      strict: true,
+    });
     expect(problems.map((p) => p.severity)).toEqual(['error', 'error']);
   });
 
@@ -151,7 +159,10 @@ describe('validate: geometry', () => {
   it('a lon/lat dataset: each feature’s first position out of range is a warning at its pointer, beside its validity problem', async () => {
     const r = root();
     await tree(r, outOfRange);
-    const { problems, geometry } = await validateManifests(r, { measurer: new MeasurementCache() });
+    const { problems, geometry } = await validateManifests(r, {
+      measurer: new MeasurementCache(),
+      coverage: false,
+    });
     const shown = (file: string) => [
       `${file}: /features/0/geometry/coordinates/0/2: warning: coordinate out of range: longitude 1000 is outside [-180, 180]`,
       `${file}: /features/1/geometry/coordinates/0: warning: self-intersection at or near [0.099, 0]`,
@@ -164,14 +175,18 @@ describe('validate: geometry', () => {
     ]);
     expect(problems.every((p) => p.rule === 'geometry')).toBe(true);
     expect(geometry.get(DATA)).toEqual({ checked: 3, invalid: 1 }); // the count is of invalid geometries
-    const strict = await validateManifests(r, { measurer: new MeasurementCache(), strict: true });
+    const strict = await validateManifests(r, {
+      measurer: new MeasurementCache(),
+      coverage: false,
+      strict: true,
+    });
     expect(strict.problems.map((p) => p.severity)).toEqual(Array(8).fill('error'));
   });
 
   it('a dataset in a projected CRS (EPSG:3857): coordinates are not checked against lon/lat ranges', async () => {
     const r = root();
     await tree(r, outOfRange, { authority: 'EPSG', code: '3857', epsg: 3857 });
-    const { problems } = await validateManifests(r, { measurer: new MeasurementCache() });
+    const { problems } = await validateManifests(r, { measurer: new MeasurementCache(), coverage: false });
     expect(problems.map((p) => p.message)).toEqual([
       'self-intersection at or near [0.099, 0]',
       'self-intersection at or near [0.099, 0]',
@@ -200,7 +215,7 @@ describe('validate: geometry', () => {
     await tree(r, [square, bowTie]);
     const cacheFile = join(r, '.cache/geoshelf/geometry.json');
     const first = new GeometryChecker({ cacheFile });
-    await validateManifests(r, { measurer: new MeasurementCache(), geometry: first });
+    await validateManifests(r, { measurer: new MeasurementCache(), coverage: false, geometry: first });
     await first.save();
     return { r, cacheFile, first };
   }
@@ -209,13 +224,21 @@ describe('validate: geometry', () => {
     const { r, cacheFile, first } = await checkedOnce();
     expect(first.stats).toEqual({ filesChecked: 2, cacheHits: 0 });
     const again = new GeometryChecker({ cacheFile });
-    const { problems } = await validateManifests(r, { measurer: new MeasurementCache(), geometry: again });
+    const { problems } = await validateManifests(r, {
+      measurer: new MeasurementCache(),
+      coverage: false,
+      geometry: again,
+    });
     expect(again.stats).toEqual({ filesChecked: 0, cacheHits: 2 });
     expect(problems).toHaveLength(2);
     writeFileSync(join(r, PREVIEW), collection([square, square])); // same size, new content
     utimesSync(join(r, PREVIEW), new Date(), new Date(Date.now() + 5000));
     const third = new GeometryChecker({ cacheFile });
-    const after = await validateManifests(r, { measurer: new MeasurementCache(), geometry: third });
+    const after = await validateManifests(r, {
+      measurer: new MeasurementCache(),
+      coverage: false,
+      geometry: third,
+    });
     expect(third.stats).toEqual({ filesChecked: 1, cacheHits: 1 });
     expect(after.problems.map((p) => p.file)).toEqual([DATA]);
   });
@@ -233,7 +256,11 @@ describe('validate: geometry', () => {
     };
     writeFileSync(cacheFile, JSON.stringify(cache));
     const again = new GeometryChecker({ cacheFile });
-    const { problems } = await validateManifests(r, { measurer: new MeasurementCache(), geometry: again });
+    const { problems } = await validateManifests(r, {
+      measurer: new MeasurementCache(),
+      coverage: false,
+      geometry: again,
+    });
     expect(again.stats).toEqual({ filesChecked: 1, cacheHits: 1 });
     expect(problems.map((p) => p.file)).toContain(DATA);
   });
@@ -294,7 +321,7 @@ describe('validate: geometry', () => {
       [
         `${join(r, DATA)}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
         `${join(r, PREVIEW)}: /features/0/geometry/coordinates/0: warning: self-intersection at or near [1, 1]`,
-        '2 problems in 2 files (2 warnings)\n',
+        '2 problems in 2 files (2 warnings): 2 geometry\n',
       ].join('\n'),
     );
     const strict = await cli('validate', '--root', r, '--no-cache', '--strict', '--json');

@@ -15,6 +15,7 @@ import { validateManifests } from '../../build/manifest/validate.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 
 const FIXTURE = new URL('../fixtures/manifests/false/nesting/', import.meta.url).pathname;
+const SAMPLE = new URL('../../data/earth/', import.meta.url).pathname;
 const PRY = join(FIXTURE, 'data/earth/PRY');
 const level = (name: string) => [
   { path: `data/earth/PRY/PRY_${name}.geojson`, real: join(PRY, `PRY_${name}.geojson`) },
@@ -93,10 +94,60 @@ describe('nesting: units against their parents', () => {
   });
 
   it('warnings do not fail validate; --strict makes them errors', async () => {
-    const lenient = await validateManifests(FIXTURE, { measurer: new MeasurementCache() });
-    expect(lenient.problems.map((p) => [p.rule, p.severity])).toEqual(Array(4).fill(['nesting', 'warning']));
-    const strict = await validateManifests(FIXTURE, { measurer: new MeasurementCache(), strict: true });
-    expect(strict.problems.map((p) => p.severity)).toEqual(Array(4).fill('error'));
+    // The fixture's boxes overlap on purpose: the coverage rule is not this test's.
+    const options = { measurer: new MeasurementCache(), coverage: false } as const;
+    const lenient = await validateManifests(FIXTURE, options);
+    expect(lenient.problems.map((p) => [p.rule, p.severity])).toEqual(Array(3).fill(['nesting', 'warning']));
+    const strict = await validateManifests(FIXTURE, { ...options, strict: true });
+    expect(strict.problems.map((p) => p.severity)).toEqual(Array(3).fill('error'));
+  });
+
+  it('one summary per pair of levels; a line of its own for a unit entirely outside or mostly in another parent; every unit with --verbose', async () => {
+    const options = { measurer: new MeasurementCache(), coverage: false } as const;
+    const { problems } = await validateManifests(FIXTURE, options);
+    expect(problems.map((p) => p.message)).toEqual([
+      '"Filed under the wrong parent" (PY-2-B) lies entirely outside its parent PY-1 (ADM1); it lies mostly in PY-2',
+      '"Offshore" (PY-9-A) lies outside every unit of ADM1',
+      // West (0…−50) and East (−50…−40) of ADM0 (−60…−40): the children cover 12.1 % of them.
+      'ADM2 in ADM1: the 7 units cover 12.1 % of ADM1, 12.4 % of their area lies outside their parents; ' +
+        '4 units lie more than 1 % outside, most "Half out, unknown parent code" (PY-2-D) 50.0 %, ' +
+        '"Two percent out" (PY-1-B) 2.0 % (each with validate --verbose)',
+    ]);
+    expect(problems[2]).toMatchObject({ file: 'data/earth/PRY/PRY_ADM2.geojson', rule: 'nesting' });
+    expect(problems[2]!.pointer).toBeUndefined();
+    const verbose = await validateManifests(FIXTURE, { ...options, verbose: true });
+    expect(verbose.problems.map((p) => p.pointer)).toEqual([
+      '/features/1',
+      '/features/3',
+      '/features/4',
+      '/features/6',
+    ]);
+  });
+
+  it("the sample: JPN's 34 prefectures out of a coarse outline are one summary; San Andrés, entirely outside COL, a line", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'geoshelf-nesting-sample-'));
+    try {
+      for (const iso of ['JPN', 'COL'])
+        cpSync(join(SAMPLE, iso), join(root, 'data/earth', iso), { recursive: true });
+      const { problems, coverage } = await validateManifests(root, { measurer: new MeasurementCache() });
+      const nesting = problems.filter((p) => p.rule === 'nesting');
+      expect(nesting.map((p) => p.message.replace(/: the .*/, ''))).toEqual([
+        '"San Andrés y Providencia" (CO-SAP) lies entirely outside its parent COL (ADM0)',
+        'ADM1 in ADM0',
+        'ADM1 in ADM0',
+      ]);
+      expect(nesting).toHaveLength(3);
+      expect(nesting.filter((p) => p.pointer === undefined).map((p) => p.file)).toEqual([
+        'data/earth/COL/COL_ADM1.geojson',
+        'data/earth/JPN/JPN_ADM1.geojson',
+      ]);
+      expect(coverage.get('earth/JPN/ADM1')?.nesting).toMatchObject({
+        parent_level: 'ADM0',
+        units_outside: 34,
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   describe('the cache', () => {
@@ -104,7 +155,8 @@ describe('nesting: units against their parents', () => {
     afterAll(() => rmSync(root, { recursive: true, force: true }));
     const run = async () => {
       const nesting = new NestingChecker({ cacheFile: join(root, 'nesting.json') });
-      const { problems } = await validateManifests(root, { measurer: new MeasurementCache(), nesting });
+      const measurer = new MeasurementCache();
+      const { problems } = await validateManifests(root, { measurer, nesting, coverage: false });
       await nesting.save();
       return { messages: problems.map((p) => p.message), stats: nesting.stats };
     };

@@ -1,9 +1,11 @@
 // `geoshelf locations import` as a user runs it: one line per problem, exit 1, never a stack.
 // The first case runs the real binary; the others run the same main() in-process.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliProcess } from '../support/cli.ts';
+
+const lines = (text: string) => text.split('\n').filter(Boolean);
 import { tempDir } from '../server/helpers.ts';
 
 describe('geoshelf locations import (CLI)', () => {
@@ -24,6 +26,29 @@ describe('geoshelf locations import (CLI)', () => {
     expect(stdout).toBe(`${db}: created with 4 locations (4 in total)\n`);
   });
 
+  it('one location, one problem: counted in the singular', async () => {
+    const csv = join(dir, 'one.csv');
+    const [header, row] = readFileSync('test/fixtures/locations/true/stations.csv', 'utf8').split('\n');
+    writeFileSync(csv, `${header}\n${row}\n`);
+    const db = join(dir, 'one.sqlite');
+    expect(await cli('locations', 'import', csv, '--db', db)).toEqual({
+      code: 0,
+      stdout: `${db}: created with 1 location (1 in total)\n`,
+      stderr: '',
+    });
+    writeFileSync(csv, `${header}\n${row!.replace(/^[^,]*,[^,]*/, (head) => head.replace(/,.*/, ','))}\n`);
+    const bad = await cli('locations', 'import', csv, '--db', join(dir, 'none.sqlite'));
+    expect(lines(bad.stderr).at(-1)).toBe(`${join(dir, 'none.sqlite')}: nothing written: 1 problem`);
+  });
+
+  it('malformed JSON → FILE:LINE:COLUMN, as editors jump to', async () => {
+    const json = join(dir, 'broken.json');
+    writeFileSync(json, '[\n  {"id": "a",\n   "name": "x",, }\n]\n');
+    const result = await cli('locations', 'import', json, '--db', join(dir, 'never.sqlite'));
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)[0]).toBe(`${json}:3:16: invalid JSON: Expected double-quoted property name`);
+  });
+
   it('bad rows → exit 1, one line per rejected row, then what happened; nothing written', async () => {
     const db = join(dir, 'bad.sqlite');
     const error = await cli('locations', 'import', 'test/fixtures/locations/false/bad.csv', '--db', db);
@@ -31,7 +56,7 @@ describe('geoshelf locations import (CLI)', () => {
     const lines = error.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(7);
     expect(lines[0]).toBe('test/fixtures/locations/false/bad.csv:3: name is empty');
-    expect(lines[6]).toBe(`${db}: nothing written: 6 problem(s)`);
+    expect(lines[6]).toBe(`${db}: nothing written: 6 problems`);
     expect(existsSync(db)).toBe(false);
   });
 

@@ -75,10 +75,8 @@ describe('import at scale', () => {
     expect(failure?.code).toBe(1);
     const lines = failure!.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(MAX_LISTED_PROBLEMS + 2);
-    expect(lines.at(-2)).toBe(
-      `geoshelf locations import: … and ${300 - MAX_LISTED_PROBLEMS} more problem(s)`,
-    );
-    expect(lines.at(-1)).toBe(`${db}: nothing written: 300 problem(s)`);
+    expect(lines.at(-2)).toBe(`geoshelf locations import: … and ${300 - MAX_LISTED_PROBLEMS} more problems`);
+    expect(lines.at(-1)).toBe(`${db}: nothing written: 300 problems`);
   });
 
   it('bytes that are not UTF-8 in a CSV row → a row error with its line; other rows are checked as usual', async () => {

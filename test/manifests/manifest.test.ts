@@ -26,7 +26,7 @@ function copy(tree: string): string {
 }
 
 async function load(root: string, file = CHL): Promise<LoadedManifest> {
-  const { manifests, problems } = await loadManifests(root, [file]);
+  const { manifests, problems } = loadManifests(root, [file]);
   expect(problems).toEqual([]);
   return manifests[0]!;
 }

@@ -2,7 +2,7 @@
 // schema error, preview size limit, shared files measured once, line:column,
 // and the CLI (exit codes, summary, --json).
 import { formatProblem } from '../../build/core/problem.ts';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../build/manifest/load.ts';
@@ -58,12 +58,17 @@ describe('validate', () => {
     expect(preview).toContain('"bbox":[0,0,1,1]'); // a simplified copy: its bbox is the dataset's business
     const shown = (p: { file: string; pointer?: string; severity: string }) =>
       `${p.file} ${p.pointer} ${p.severity}`;
-    const plain = await validateManifests(root, { measurer: new MeasurementCache() });
+    // The fixture's boxes need not form a coverage: fixtures.test.ts says why.
+    const plain = await validateManifests(root, { measurer: new MeasurementCache(), coverage: false });
     expect(plain.problems.map(shown)).toEqual([
       'data/earth/CHL/CHL_ADM1.geojson /bbox warning',
       'data/earth/CHL/CHL_ADM1.geojson /features/0/bbox warning',
     ]);
-    const strict = await validateManifests(root, { measurer: new MeasurementCache(), strict: true });
+    const strict = await validateManifests(root, {
+      measurer: new MeasurementCache(),
+      strict: true,
+      coverage: false,
+    });
     expect(strict.problems.map(shown)).toEqual([
       'data/earth/CHL/CHL_ADM1.geojson /bbox error',
       'data/earth/CHL/CHL_ADM1.geojson /features/0/bbox error',
@@ -183,14 +188,14 @@ describe('geoshelf validate (CLI)', () => {
 
   it('problems → exit 1, one "FILE: POINTER: message" line each then a count, on stderr', async () => {
     const root = 'test/fixtures/manifests/false/stats'; // as a user types it: files are named from here
-    const result = await cli('validate', '--root', root, '--no-cache');
+    const result = await cli('validate', '--root', root, '--no-cache', '--no-coverage');
     expect([result.code, result.stdout]).toEqual([1, '']);
     const expected = lines(readFileSync(join(root, 'expected.txt'), 'utf8')).map((line) =>
       line
         .replaceAll('data/earth/', `${root}/data/earth/`)
         .replace('manifest CHL', `manifest --root ${root} CHL`),
     );
-    expect(lines(result.stderr)).toEqual([...expected, '6 problems in 1 file']);
+    expect(lines(result.stderr)).toEqual([...expected, '6 problems in 1 file: 6 stats']);
   });
 
   it('--json prints an array of {file, pointer, rule, severity, message}', async () => {
@@ -219,6 +224,64 @@ describe('geoshelf validate (CLI)', () => {
     const result = await cli('validate', '--root', TRUE, '--json', '--no-cache');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([]);
+  });
+
+  it('ISO3 arguments validate only those countries, so --strict gates only them; a code that is not ISO3 is a usage mistake (exit 2)', async () => {
+    const root = tempCopy(join(FIXTURES, 'false', 'bbox-member')); // CHL: two warnings
+    roots.push(root);
+    cpSync(join(TRUE, 'data/earth/URY'), join(root, 'data/earth/URY'), { recursive: true });
+    expect((await cli('validate', '--root', root, '--strict')).code).toBe(1);
+    expect(await cli('validate', '--root', root, '--strict', 'ury')).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '1 manifest, 1 dataset: no problems\n',
+    });
+    const chl = await cli('validate', '--root', root, '--strict', 'CHL');
+    expect(chl.code).toBe(1);
+    expect(lines(chl.stderr).at(-1)).toBe('4 problems in 1 file: 2 bbox-member, 2 coverage'); // errors, with --strict;
+    expect(await cli('validate', '--root', root, 'XX', 'CHL')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'geoshelf validate: "XX": expected ISO3 codes (3 letters, e.g. CHL)\n',
+    });
+    expect(await cli('validate', '--root', root, 'PER')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'geoshelf validate: PER: no data/*/PER/manifest.json\n',
+    });
+  });
+
+  it('a misnamed folder is one line naming the folder and its name, not one per listed file', async () => {
+    const root = copyOfTrue();
+    renameSync(join(root, 'data/earth/URY'), join(root, 'data/earth/ury'));
+    const result = await cli('validate', '--root', root, '--no-cache');
+    expect(result.code).toBe(1);
+    const [ury, URY] = [`${root}/data/earth/ury/`, `${root}/data/earth/URY/`];
+    expect(lines(result.stderr)).toEqual([
+      `${ury}manifest.json: /iso_a3: is "URY" but the manifest is in ${ury}, and its files are listed under ${URY}: rename the folder to ${URY}`,
+      '1 problem in 1 file: 1 folder',
+    ]);
+  });
+
+  it('a manifest one folder too shallow is not read, and says so; a tree with no manifest is an error', async () => {
+    const root = copyOfTrue();
+    cpSync(join(root, CHL), join(root, 'data/CHL/manifest.json'));
+    cpSync(join(root, CHL), join(root, 'data/earth/manifest.json'));
+    const shallow = await cli('validate', '--root', root, '--no-cache');
+    expect(shallow.code).toBe(0); // a warning: the tree's manifests are right
+    expect(lines(shallow.stderr)).toEqual([
+      `${root}/data/CHL/manifest.json: warning: not read: a manifest goes in its country's folder, data/{body}/{ISO3}/manifest.json (e.g. data/earth/CHL/manifest.json)`,
+      `${root}/data/earth/manifest.json: warning: not read: a manifest goes in its country's folder, data/{body}/{ISO3}/manifest.json (e.g. data/earth/CHL/manifest.json)`,
+      '2 problems in 2 files (2 warnings): 2 folder',
+    ]);
+    rmSync(join(root, 'data/earth'), { recursive: true });
+    rmSync(join(root, 'data/CHL'), { recursive: true });
+    const empty = await cli('validate', '--root', root);
+    expect(empty).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${root}/data: no manifests: each country needs data/{body}/{ISO3}/manifest.json, e.g. data/earth/CHL/manifest.json\n1 problem in 1 file: 1 input\n`,
+    });
   });
 
   it('keeps measurements in <root>/.cache/geoshelf/measurements.json unless --no-cache', async () => {

@@ -9,6 +9,7 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -22,10 +23,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
-import { listFiles } from '../../build/core/files.ts';
 import { releaseTransfers, type ReleaseTransfer } from '../../build/release/copies.ts';
 import { readLedger } from '../../build/release/ledger.ts';
-import { BIN, CHILD_BOUND_MS, cli, copyDataTree } from '../support/cli.ts';
+import { BIN, CHILD_BOUND_MS, cli, copyDataTree, editLevel } from '../support/cli.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
 const TMP = join(tmpdir(), `geoshelf-copies-${process.pid}`);
@@ -41,8 +41,22 @@ const sha256 = (file: string) => createHash('sha256').update(readFileSync(file))
 /** Every file under `dir` with its sha256. */
 async function hashes(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (const file of await listFiles(dir)) files.set(file, sha256(join(dir, file)));
+  for (const file of await publishedFiles(dir)) files.set(file, sha256(join(dir, file)));
   return files;
+}
+
+/**
+ * Every file a CDN serves from `dir`: its files, and those of the folders that are symbolic links
+ * (a release folder identical to an earlier release's is one; rclone copies it with --copy-links).
+ */
+async function publishedFiles(dir: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...(await publishedFiles(path, `${prefix}${name}/`)));
+    else out.push(`${prefix}${name}`);
+  }
+  return prefix ? out : out.sort();
 }
 
 beforeAll(async () => {
@@ -51,8 +65,7 @@ beforeAll(async () => {
   out1 = join(TMP, 'dist-1.0.0');
   expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
   expect((await buildCatalogue({ root, out: out1 })).ok).toBe(true);
-  const path = join(root, ADM1);
-  writeFileSync(path, readFileSync(path, 'utf8').replace('"Antofagasta"', '"Antofagasta Norte"'));
+  await editLevel(root, ADM1, '"Antofagasta"', '"Antofagasta Norte"');
   // FJI's file renamed, its bytes unchanged: a copy from another path.
   renameSync(join(root, FJI), join(root, FJI_MOVED));
   const fji = join(root, 'data/earth/FJI/manifest.json');
@@ -64,7 +77,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
 async function transfers(base = '/'): Promise<ReleaseTransfer[]> {
-  const ledger = await readLedger(root);
+  const ledger = readLedger(root);
   expect(ledger.problems).toEqual([]);
   return releaseTransfers(root, base, ledger);
 }
@@ -125,7 +138,7 @@ describe('release-copies: which files of a release an earlier release already pu
   });
 
   it('templates (rewritten per release as build publishes them) are uploads, under any base', async () => {
-    const ledger = await readLedger(root);
+    const ledger = readLedger(root);
     const site = ledger.releases[1]!.site;
     const templates = site.files.filter((f) => 'template' in f && f.template).map((f) => f.path);
     expect(templates).toContain('sitemap.xml'); // it names the release's URL
@@ -153,7 +166,7 @@ describe('release-copies: which files of a release an earlier release already pu
           copyFileSync(join(bucket, c.source), join(bucket, c.destination));
         }
         // 2. then every file whose key the bucket lacks (a sync that skips existing keys)
-        for (const file of await listFiles(join(out, 'releases', version))) {
+        for (const file of await publishedFiles(join(out, 'releases', version))) {
           const key = join(bucket, 'releases', version, file);
           if (existsSync(key)) continue;
           mkdirSync(dirname(key), { recursive: true });
@@ -173,7 +186,7 @@ describe('release-copies: which files of a release an earlier release already pu
     expect(await hashes(bucket)).toEqual(dist);
     const [first, second] = await transfers();
     const folderBytes = async (v: string) =>
-      (await listFiles(join(out, 'releases', v))).reduce(
+      (await publishedFiles(join(out, 'releases', v))).reduce(
         (n, f) => n + statSync(join(out, 'releases', v, f)).size,
         0,
       );
@@ -223,10 +236,13 @@ describe('geoshelf release-copies', () => {
 
   it('a damaged ledger → exit 1, the missing file named, nothing on stdout', async () => {
     const damaged = copyDataTree(root, TMP);
-    rmSync(join(damaged, 'data/releases/1.0.0/changes.json'));
+    const records = join(damaged, 'data/releases/1.0.0/records');
+    const lost = readdirSync(records).sort()[0]!; // e.g. "0f97….json.br"
+    rmSync(join(records, lost));
     const result = await cli('release-copies', '--root', damaged);
     expect(result).toMatchObject({ code: 1, stdout: '' });
-    expect(result.stderr).toContain(`${damaged}/data/releases/1.0.0/changes.json: missing from the ledger`);
+    expect(result.stderr).toContain(`${damaged}/data/releases/1.0.0/release.json: /chunks/`);
+    expect(result.stderr).toContain(`the ledger lost the record chunk ${lost.replace(/\.json\.br$/, '')}`);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });
@@ -290,7 +306,7 @@ describe('scripts/publish-cdn.sh (rclone stood in for by test/support/fake-rclon
       const rootSent = second.filter((l) => l.startsWith('upload ') && !l.includes(' bucket/releases/'));
       expect(rootSent.length).toBeGreaterThan(0);
       expect(rootSent.length).toBeLessThan(
-        (await listFiles(out1)).filter((f) => !f.startsWith('releases/')).length / 2,
+        (await publishedFiles(out1)).filter((f) => !f.startsWith('releases/')).length / 2,
       );
       expect(second.filter((l) => l.startsWith('delete ') && l.includes(' bucket/releases/'))).toEqual([]);
       // A root file holding the bytes of the new release's at the same path is a server-side copy of it.

@@ -149,7 +149,7 @@ describe('record chunks', () => {
       writeFileSync(join(dir, 'changes.json'), '[]\n');
       const problems = async (text: string) => {
         writeFileSync(join(dir, 'release.json'), text);
-        return (await readLedger(root)).problems.map((p) => `${p.pointer ?? ''} ${p.message}`);
+        return readLedger(root).problems.map((p) => `${p.pointer ?? ''} ${p.message}`);
       };
       const head =
         '"version":"1.0.0","sequence":1,"previous":null,"code_key":null,"thresholds":{},"counts":{"units":0,"changes":{}}';

@@ -83,6 +83,16 @@ describe('geoshelf release', () => {
     }
   });
 
+  it('a tree with no manifest is refused: no empty release is recorded', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    rmSync(join(root, 'data/earth'), { recursive: true });
+    const r = await cli('release', '1.0.0', '--root', root);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${root}/data: no manifests:`);
+    expect(r.stderr).toContain('release 1.0.0 not made');
+    expect(await ledgerState(root)).toEqual({});
+  });
+
   it('the same version with the same files again does nothing', async () => {
     const root = copyDataTree(FIXTURE, TMP);
     expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);

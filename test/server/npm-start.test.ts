@@ -38,7 +38,12 @@ afterAll(() => cleanup());
  * node left behind), as does a timer after BOUND_MS.
  */
 function npmStart(...args: string[]) {
-  const child = spawn('npm', ['start', '--', ...args], {
+  return npmRun(['start', '--', ...args]);
+}
+
+/** Spawns `npm ARGS` in the sandbox, as npmStart() does. */
+function npmRun(args: string[]) {
+  const child = spawn('npm', args, {
     cwd: sandbox,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -70,7 +75,7 @@ function portIsFree(port: number): Promise<boolean> {
 
 describe('npm start', () => {
   it(
-    'a busy port → "npm start: port N on 127.0.0.1 is in use; pass --port" and exit 1, before importing or building anything',
+    'a busy port → "npm start: port N on 127.0.0.1 is in use; choose another port: npm start -- --port N" and exit 1, before importing or building anything',
     async () => {
       const holder = createServer();
       await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
@@ -78,12 +83,36 @@ describe('npm start', () => {
       const run = npmStart('--port', String(port));
       try {
         expect(await run.exited).toBe(1);
-        expect(run.output()).toContain(`npm start: port ${port} on 127.0.0.1 is in use; pass --port\n`);
+        expect(run.output()).toContain(
+          `npm start: port ${port} on 127.0.0.1 is in use; choose another port: npm start -- --port N\n`,
+        );
         expect(existsSync(join(sandbox, 'dist'))).toBe(false);
         expect(existsSync(join(sandbox, 'data/locations.sqlite'))).toBe(false);
       } finally {
         run.kill();
         holder.close();
+      }
+    },
+    BOUND_MS,
+  );
+
+  it(
+    'npm start --port 8126 (no "--": npm keeps the flag) → one line saying to pass it after "--", exit 2, nothing built',
+    async () => {
+      for (const [args, flags] of [
+        [['--port', '8126'], '--port 8126'],
+        [['--port=8126'], '--port 8126'],
+      ] as const) {
+        const run = npmRun(['start', ...args]);
+        try {
+          expect(await run.exited).toBe(2);
+          expect(run.output()).toContain(
+            `npm start: npm read --port as its own setting; pass it after "--": npm start -- ${flags}\n`,
+          );
+          expect(existsSync(join(sandbox, 'dist'))).toBe(false);
+        } finally {
+          run.kill();
+        }
       }
     },
     BOUND_MS,

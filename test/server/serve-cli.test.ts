@@ -68,7 +68,7 @@ describe('geoshelf serve (CLI)', () => {
     });
   });
 
-  it('a port in use → one line: "geoshelf serve: port N on HOST is in use; pass --port", exit 1', async () => {
+  it('a port in use → one line: "geoshelf serve: port N on HOST is in use; choose another port with --port N", exit 1', async () => {
     const db = await buildDb(dir, sampleRows(1), 'busy.sqlite');
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
@@ -79,7 +79,7 @@ describe('geoshelf serve (CLI)', () => {
       );
       expect(error).toMatchObject({
         code: 1,
-        stderr: `geoshelf serve: port ${port} on 127.0.0.1 is in use; pass --port\n`,
+        stderr: `geoshelf serve: port ${port} on 127.0.0.1 is in use; choose another port with --port N\n`,
       });
     } finally {
       holder.close();

@@ -4,7 +4,7 @@
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readFeatures } from '../../build/core/read-features.ts';
+import { readLevelFeatures as readFeatures } from '../../build/geojson/level-features.ts';
 import { assignFeatures, parentsOf } from '../../build/split/split.ts';
 import { corpusPresent, WORLD_GEOJSON } from '../support/corpus.ts';
 

@@ -3,12 +3,13 @@
 // ("cdn:bucket/path") is a folder under $FAKE_RCLONE_BUCKET. It does only
 // what the script uses, as rclone's documentation describes it, and refuses
 // anything else (exit 2), so the script cannot rely on what is not modelled:
-//   copy SRC DST --ignore-existing [--files-from-raw LIST]: sends each file
+//   copy SRC DST --ignore-existing [--files-from-raw LIST] [--copy-links]: sends each file
 //     whose key DST lacks (an existing key is skipped, whatever it holds);
 //     with --checksum instead, each file whose size or MD5 differs;
 //   copyto SRC DST --ignore-existing: the same for one file;
 //   sync SRC DST --checksum --exclude '/releases/**': sends each file whose
 //     size or MD5 differs, deletes what SRC lacks; excluded paths untouched.
+// A symbolic link is skipped unless --copy-links, which follows it (as rclone does).
 // Remote to remote is a server-side copy. Each action is appended to
 // $FAKE_RCLONE_LOG as "upload|copy|delete BYTES KEY".
 import { createHash } from 'node:crypto';
@@ -38,11 +39,20 @@ function place(path) {
   return { dir: join(process.env.FAKE_RCLONE_BUCKET, path.replace(REMOTE, '')), remote: true };
 }
 
-function files(dir) {
+/**
+ * Every file under `dir`. A symbolic link is skipped, as rclone skips one, unless `follow`
+ * (--copy-links): then it is read as what it points to (dist/ links identical release folders).
+ */
+function files(dir, follow = false, prefix = '') {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)));
+  const out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    const kind = e.isSymbolicLink() ? (follow ? statSync(path) : undefined) : e;
+    if (kind?.isDirectory()) out.push(...files(path, follow, `${prefix}${e.name}/`));
+    else if (kind?.isFile()) out.push(`${prefix}${e.name}`);
+  }
+  return out;
 }
 
 const md5 = (file) => createHash('md5').update(readFileSync(file)).digest('hex');
@@ -63,7 +73,7 @@ const flags = new Map();
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
   if (!a.startsWith('--')) positional.push(a);
-  else if (a === '--ignore-existing' || a === '--checksum') flags.set(a, true);
+  else if (a === '--ignore-existing' || a === '--checksum' || a === '--copy-links') flags.set(a, true);
   else if (a === '--files-from-raw' || a === '--exclude') flags.set(a, args[++i]);
   else refuse(`unsupported flag ${a}`);
 }
@@ -81,7 +91,7 @@ if (command === 'copy' || command === 'copyto') {
       ? ['']
       : flags.has('--files-from-raw')
         ? readFileSync(flags.get('--files-from-raw'), 'utf8').split('\n').filter(Boolean)
-        : files(src.dir);
+        : files(src.dir, flags.has('--copy-links'));
   for (const file of list) {
     const from = join(src.dir, file);
     const to = join(dst.dir, file);
@@ -92,7 +102,7 @@ if (command === 'copy' || command === 'copyto') {
   if (!flags.get('--checksum') || flags.get('--exclude') !== '/releases/**' || flags.has('--ignore-existing'))
     refuse("sync is modelled with --checksum --exclude '/releases/**' only");
   const kept = (file) => !file.startsWith('releases/');
-  const wanted = new Set(files(src.dir).filter(kept));
+  const wanted = new Set(files(src.dir, flags.has('--copy-links')).filter(kept));
   for (const file of wanted) {
     const from = join(src.dir, file);
     const to = join(dst.dir, file);

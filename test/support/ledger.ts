@@ -18,7 +18,7 @@ export async function ledgerRelease(
   /** The sha256s of the contents this release stored (no earlier release had them). */
   stored: Set<string>;
 }> {
-  const ledger = await readLedger(root);
+  const ledger = readLedger(root);
   expect(ledger.problems).toEqual([]);
   const release = ledger.releases.find((r) => r.record.version === version);
   if (!release) throw new Error(`no release ${version} in ${root}`);

@@ -51,6 +51,29 @@ export interface ApiLayer {
   not_converted?: { format: string; reason: string }[];
 }
 
+/**
+ * How a level's units fit together (issue 29 §5), as `validate` measures it
+ * (build/coverage/): overlaps and gaps (count, total area in m² on the body's
+ * sphere), pairs of neighbours whose edges do not match, and how the level
+ * nests in the level above.
+ */
+export interface LevelCoverageFigures {
+  units: number; // units with area
+  gap_width_m: number; // holes of the union at most this wide count as gaps
+  overlaps: { count: number; area_m2: number };
+  gaps: { count: number; area_m2: number };
+  edges: number; // findings of edges that do not match vertex for vertex
+  nesting?: NestingFigures;
+}
+
+/** How a level lies in the level above (validate's nesting summary). */
+export interface NestingFigures {
+  parent_level: Level; // e.g. "ADM0"
+  parent_covered: number; // share of the parent level's area its children cover, 0…1
+  outside: number; // share of the children's area outside their parents, 0…1
+  units_outside: number; // units more than 1 % outside their parent (or outside every one)
+}
+
 /** A dataset's geometry status, where the build checked it. */
 export interface ApiGeometry {
   geometry?: { invalid: number; checked: number };

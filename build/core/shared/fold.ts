@@ -21,6 +21,9 @@ export function words(folded: string): string[] {
     .filter(Boolean);
 }
 
+/** The list of the published shards' keys, inside dist/ ("keys" is never a key: keys are two characters or start "_"). */
+export const SHARD_LIST = 'search/keys.json';
+
 /** Shortest query word that loads a shard (one letter would load a huge one). */
 export const SHARD_PREFIX = 2;
 

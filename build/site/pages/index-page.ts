@@ -102,6 +102,20 @@ function select(id: string, name: string, label: string, values: Html[]): Html {
   return markup`<div><label for="${id}">${label}</label><select id="${id}" name="${name}"><option value="">All</option>${values}</select></div>`;
 }
 
+/**
+ * Returns the search's note on what it can find below the countries: how many
+ * of them publish subdivisions (a level deeper than ADM0), e.g. "Subdivisions
+ * (ADM1 and deeper) can be searched in 20 of the 241 countries and territories".
+ */
+export function subdivisionNote(manifests: Manifest[]): string {
+  const subdivided = manifests.filter((m) => manifestLevels(m).some((level) => level !== 'ADM0')).length;
+  const all = manifests.length;
+  if (subdivided === all) return 'Every country and territory has subdivisions (ADM1 and deeper) to search.';
+  if (subdivided === 0)
+    return 'Only countries and regions can be searched: no country has subdivisions yet (ADM1 and deeper).';
+  return `Subdivisions (ADM1 and deeper) can be searched in ${formatInt(subdivided)} of the ${formatInt(all)} countries and territories; the others are found by their own names and codes.`;
+}
+
 /** Returns the index page of `manifests` (already in catalogue order). */
 export function renderIndexPage(
   context: PageContext,
@@ -113,8 +127,8 @@ export function renderIndexPage(
   const datasets = manifests.reduce((n, m) => n + m.datasets.length, 0);
   const main = markup`<h1>Administrative boundaries</h1>
 <p class="lead">${formatInt(manifests.length)} countries and territories, ${formatInt(datasets)} datasets, each a GeoJSON file with its size, sha256, source and licence. Programs can read the same catalogue as <a href="${context.base}api/v1/index.json">JSON</a>.</p>
-${release ? releaseNote(context, release, frozen) : ''}${world ? worldFigure(world) : ''}<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
-<div class="search"><label for="q">Search places by name or code</label><input id="q" name="q" type="search" placeholder="e.g. Texas, Santiago, UK, Fiyi, CHL" autocomplete="off" spellcheck="false"></div>
+${release ? releaseNote(context, release, frozen) : ''}<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
+<div class="search"><label for="q">Search places by name or code</label><input id="q" name="q" type="search" placeholder="e.g. Texas, Santiago, UK, Fiyi, CHL" autocomplete="off" spellcheck="false" aria-describedby="q-hint"><p id="q-hint" class="hint">${subdivisionNote(manifests)}</p></div>
 ${select('f-body', 'body', 'Body', options(manifests.map((m) => m.body)))}
 ${select(
   'f-status',
@@ -129,8 +143,7 @@ ${select('f-license', 'license', 'Licence', options(manifests.flatMap(manifestLi
 ${select('f-level', 'level', 'Level', options(manifests.flatMap(manifestLevels)))}
 <div><button type="reset">Clear</button></div>
 </form>
-${searchResults()}
-<p id="count" class="count" role="status" aria-live="polite">${formatInt(manifests.length)} entries</p>
+${searchResults()}${world ? worldFigure(world) : ''}<p id="count" class="count" role="status" aria-live="polite">${formatInt(manifests.length)} entries</p>
 <div class="table-scroll">
 <table id="catalogue" class="catalogue stack" role="table">
 <caption class="visually-hidden">Every country and territory in the catalogue; column buttons sort the table</caption>

@@ -1,6 +1,7 @@
 // CLI layer of `geoshelf locations import`: parses flags, runs the import
 // stage, prints problems or a summary, and shows progress on a terminal.
 import { problem, type Problem } from '../../../build/core/problem.ts';
+import { plural } from '../../../build/core/report.ts';
 import { UsageError, UserError, defineCommand } from '../command.ts';
 import { FIELDS, MAX_LISTED_PROBLEMS, importLocations, type Field } from '../../locations/import.ts';
 import { normaliseType } from '../../locations/normalise.ts';
@@ -100,12 +101,12 @@ export default defineCommand({
       const more = result.problemCount - result.problems.length;
       throw new UserError([
         ...result.problems,
-        ...(more > 0 ? [problem('', `… and ${more} more problem(s)`)] : []),
-        problem(values.db, `nothing written: ${result.problemCount} problem(s)`),
+        ...(more > 0 ? [problem('', `… and ${more} more ${more === 1 ? 'problem' : 'problems'}`)] : []),
+        problem(values.db, `nothing written: ${plural(result.problemCount, 'problem')}`),
       ]);
     }
     const verb = values.replace ? 'replaced the contents with' : result.created ? 'created with' : 'appended';
-    console.log(`${values.db}: ${verb} ${result.inserted} locations (${result.total} in total)`);
+    console.log(`${values.db}: ${verb} ${plural(result.inserted, 'location')} (${result.total} in total)`);
     return 0;
   },
 });

@@ -45,7 +45,7 @@ export default defineCommand({
       throw new UsageError(`--base: ${(error as Error).message}`);
     }
     const root = resolve(values.root);
-    const ledger = await readLedger(root);
+    const ledger = readLedger(root);
     const problems = ledger.problems.length ? ledger.problems : releaseBaseProblems(ledger, base);
     if (problems.length) {
       out.report(problems);

@@ -56,6 +56,10 @@ function nonNegative(flag: string, text: string | undefined, fallback: number): 
 
 export default defineCommand({
   usage,
+  // A release links relatively; build publishes it under its own --base.
+  removed: {
+    base: 'not an option of release: a release is published under BASE/releases/VERSION/ for whatever base build is given (geoshelf build --base BASE)',
+  },
   positionals: true,
   options: {
     root: { type: 'string', default: '.' },
