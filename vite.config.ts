@@ -25,6 +25,7 @@ const LONG = [
   'test/release/unit-ids.test.ts', // builds released catalogues and reads every download's unit_id back with GDAL
   'test/release/model/model-fresh.test.ts', // 1,200 random edit scripts from a fresh seed, each feed against its truth
   'test/e2e/ledger-fuzz.test.ts', // every kind of ledger damage with 4 seeds, 40 random from a fresh seed, pages in Chromium
+  'test/core/races-long.test.ts', // 5 races of two commands on one root, 12 runs each with random delays
 ];
 
 export default defineConfig({
