@@ -123,6 +123,79 @@ export interface CaseRun {
   built: boolean; // build exited 0: `out` holds the site
 }
 
+/** Returns the rules `problems` of a refused command break: errors that are ledger lines only, each said once. */
+function judged(command: string, root: string, ok: boolean, problems: Problem[]): string[] {
+  if (ok) return [];
+  const errors = problems.filter((p) => p.severity === 'error');
+  const failures = errors.length === 0 ? [`${command} refused without an error`] : [];
+  const places = new Set<string>();
+  for (const p of errors) {
+    const file = p.file.startsWith(`${root}/`) ? p.file.slice(root.length + 1) : p.file; // the CLI's, from the current folder
+    const line = `${file}: ${p.pointer ?? ''}: ${p.message}`;
+    if (p.rule !== 'ledger') failures.push(`${command}: rule ${p.rule}, not ledger: ${line}`);
+    if (!file.startsWith(`${LEDGER}`)) failures.push(`${command}: names no ledger file: ${line}`);
+    if (/\n/.test(p.message)) failures.push(`${command}: more than one line: ${line}`);
+    if (places.has(`${p.file}#${p.pointer ?? ''}`)) failures.push(`${command}: said twice: ${line}`);
+    places.add(`${p.file}#${p.pointer ?? ''}`);
+  }
+  return failures;
+}
+
+/** Watches the files of a case but its caches and --out: what a command changed is a failure. */
+class Watch {
+  private before: Map<string, string>;
+  private readonly skip: (rel: string) => boolean;
+
+  constructor(
+    private readonly dirs: CaseDirs,
+    private readonly failures: string[],
+  ) {
+    const rootRel = relative(dirs.top, dirs.root);
+    const outRel = relative(dirs.top, dirs.out);
+    this.skip = (rel) =>
+      rel === `${rootRel}/.cache` ||
+      rel.startsWith(`${rootRel}/.cache/`) ||
+      rel === outRel ||
+      rel.startsWith(`${outRel}/`) ||
+      rel.startsWith(`${outRel.slice(0, -'out'.length)}.out-`);
+    this.before = snapshot(dirs.top, this.skip);
+  }
+
+  /** Takes what is there now as what may be (a release was recorded). */
+  accept(): void {
+    this.before = snapshot(this.dirs.top, this.skip);
+  }
+
+  /** Notes a failure when anything changed since the last look. */
+  unchanged(command: string): void {
+    const after = snapshot(this.dirs.top, this.skip);
+    const changed = [...new Set([...this.before.keys(), ...after.keys()])].filter(
+      (path) => this.before.get(path) !== after.get(path),
+    );
+    if (changed.length) this.failures.push(`${command} changed ${changed.slice(0, 5).join(', ')}`);
+    this.before = after;
+  }
+}
+
+/** Runs release-copies as the CLI (its problems come as JSON); a printed path outside the release is a failure. */
+async function releaseCopies(
+  root: string,
+  failures: string[],
+): Promise<{ ok: boolean; problems: Problem[] }> {
+  const r = await cli('release-copies', '--root', root, '--json');
+  if (r.code === 0) {
+    if (/victim|passwd/.test(r.stdout)) failures.push('release-copies printed a path outside the release');
+    return { ok: true, problems: [] };
+  }
+  if (r.code !== 1) failures.push(`release-copies: exit ${r.code}: ${r.stderr}`);
+  try {
+    return { ok: false, problems: JSON.parse(r.stdout) as Problem[] };
+  } catch {
+    failures.push(`release-copies: exit ${r.code}, no JSON problems: ${r.stdout}${r.stderr}`);
+    return { ok: false, problems: [] };
+  }
+}
+
 /**
  * Runs readLedger, build (into `dirs.out`), release NEXT and release-copies
  * on the root of `dirs`, in-process, and returns how each ended and every
@@ -132,65 +205,37 @@ export interface CaseRun {
  * (and a release that was recorded); a refused build writes no --out.
  */
 export async function runOnLedger(dirs: CaseDirs): Promise<CaseRun> {
-  const { top, root, out } = dirs;
+  const { root, out } = dirs;
   const run: CaseRun = { ended: [], failures: [], built: false };
-  const rootRel = relative(top, root);
-  const outRel = relative(top, out);
-  const outside = (rel: string) =>
-    rel === `${rootRel}/.cache` ||
-    rel.startsWith(`${rootRel}/.cache/`) ||
-    rel === outRel ||
-    rel.startsWith(`${outRel}/`) ||
-    rel.startsWith(`${outRel.slice(0, -'out'.length)}.out-`);
-  let before = snapshot(top, outside);
-  const unchanged = (command: string) => {
-    const after = snapshot(top, outside);
-    const changed = [...new Set([...before.keys(), ...after.keys()])].filter(
-      (path) => before.get(path) !== after.get(path),
-    );
-    if (changed.length) run.failures.push(`${command} changed ${changed.slice(0, 5).join(', ')}`);
-    before = after;
-  };
-  const judge = (command: string, ok: boolean, problems: Problem[]) => {
-    run.ended.push({ command, ok, problems });
-    const errors = problems.filter((p) => p.severity === 'error');
-    if (ok) return;
-    if (errors.length === 0) run.failures.push(`${command} refused without an error`);
-    const files = new Set<string>();
-    for (const p of errors) {
-      const file = p.file.startsWith(`${root}/`) ? p.file.slice(root.length + 1) : p.file; // the CLI's, from the current folder
-      const line = `${file}: ${p.pointer ?? ''}: ${p.message}`;
-      if (p.rule !== 'ledger') run.failures.push(`${command}: rule ${p.rule}, not ledger: ${line}`);
-      if (!file.startsWith(`${LEDGER}`)) run.failures.push(`${command}: names no ledger file: ${line}`);
-      if (/\n/.test(p.message)) run.failures.push(`${command}: more than one line: ${line}`);
-      if (files.has(`${p.file}#${p.pointer ?? ''}`)) run.failures.push(`${command}: said twice: ${line}`);
-      files.add(`${p.file}#${p.pointer ?? ''}`);
-    }
-  };
+  const watch = new Watch(dirs, run.failures);
   /** Runs a stage as the CLI would: a UserError is its problems, anything else a bug. */
   const stage = async (command: string, fn: () => Promise<{ ok: boolean; problems: Problem[] }>) => {
+    let ended: { ok: boolean; problems: Problem[] };
     try {
-      const { ok, problems } = await fn();
-      judge(command, ok, problems);
-      return ok;
+      ended = await fn();
     } catch (error) {
-      if (error instanceof UserError) judge(command, false, error.problems);
-      else run.failures.push(`${command}: unexpected error: ${(error as Error).stack ?? String(error)}`);
-      return false;
+      if (!(error instanceof UserError)) {
+        run.failures.push(`${command}: unexpected error: ${(error as Error).stack ?? String(error)}`);
+        return false;
+      }
+      ended = { ok: false, problems: error.problems };
     }
+    run.ended.push({ command, ...ended });
+    run.failures.push(...judged(command, root, ended.ok, ended.problems));
+    return ended.ok;
   };
 
   await stage('readLedger', async () => {
     const ledger = readLedger(root);
     return { ok: ledger.problems.length === 0, problems: [...ledger.warnings, ...ledger.problems] };
   });
-  unchanged('readLedger');
+  watch.unchanged('readLedger');
   run.built = await stage('build', async () => {
     const built = await buildCatalogue({ root, out, tiles: false });
     return built.ok ? { ok: true, problems: built.warnings } : built;
   });
   if (!run.built && existsSync(out)) run.failures.push('build refused, yet wrote --out');
-  unchanged('build');
+  watch.unchanged('build');
   const recorded = await stage('release', async () => {
     const made = await makeRelease(root, NEXT, { tiles: false });
     return { ok: made.status !== 'refused', problems: made.problems };
@@ -199,24 +244,10 @@ export async function runOnLedger(dirs: CaseDirs): Promise<CaseRun> {
     const after = readLedger(root);
     if (after.problems.length)
       run.failures.push(`release recorded a ledger readLedger refuses: ${after.problems[0]!.message}`);
-    before = snapshot(top, outside);
+    watch.accept();
   }
-  unchanged('release');
-  await stage('release-copies', async () => {
-    const r = await cli('release-copies', '--root', root, '--json');
-    if (r.code === 0) {
-      if (/victim|passwd/.test(r.stdout))
-        run.failures.push('release-copies printed a path outside the release');
-      return { ok: true, problems: [] };
-    }
-    if (r.code !== 1) run.failures.push(`release-copies: exit ${r.code}: ${r.stderr}`);
-    try {
-      return { ok: false, problems: JSON.parse(r.stdout) as Problem[] };
-    } catch {
-      run.failures.push(`release-copies: exit ${r.code}, no JSON problems: ${r.stdout}${r.stderr}`);
-      return { ok: false, problems: [] };
-    }
-  });
-  unchanged('release-copies');
+  watch.unchanged('release');
+  await stage('release-copies', () => releaseCopies(root, run.failures));
+  watch.unchanged('release-copies');
   return run;
 }
