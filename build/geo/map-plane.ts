@@ -83,7 +83,12 @@ export class OuterRings implements FlatRings {
 
 type Raw = (lon: number, lat: number, out: Float64Array) => void;
 
-/** Returns the projection's raw function: [lon, lat] in degrees → [x, y] on the unit sphere, y up. */
+/**
+ * Returns the projection's raw function: [lon, lat] in degrees → [x, y] on the unit sphere, y up.
+ * Written out rather than d3-geo's raw functions (d3-geo stays the tests' oracle): it
+ * writes into a reused array and rotates in closed form, 0.39–0.84× d3-geo's time on
+ * 2,000,000 points, within 5e-13 of it (bench:libraries, 2026-11-27, load 12–16).
+ */
 export function rawProjection(p: Projection): Raw {
   if (p.name === 'equal-earth') {
     // Šavrič, Patterson & Jenny (2018).

@@ -53,6 +53,8 @@ import {
   LEAF_DEPTH,
   placeOf,
   wrongKindReason,
+  typeValueProblem,
+  firstMissing,
 } from './states.ts';
 
 /** One feature as the scan passes its end. */
@@ -466,21 +468,11 @@ export class FeatureCollectionScanner {
     this.bboxes.endGeometry(this.features - 1);
   }
 
-  /** Checks the string value of a "type" member. */
+  /** Checks the string value of a "type" member; a geometry's is kept. */
   private typeValue(i: number, value: string): void {
-    const at = this.base + i;
-    const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-    if (this.role === R_COLLECTION_TYPE) {
-      if (value !== 'FeatureCollection')
-        throw new ScanError(at, `not a FeatureCollection: "type" is ${shown}`);
-    } else if (this.role === R_FEATURE_TYPE) {
-      if (value !== 'Feature') throw new ScanError(at, `${this.where('type')} is ${shown}, not "Feature"`);
-    } else {
-      if (!Object.hasOwn(LEAF_DEPTH, value)) {
-        throw new ScanError(at, `${this.where('geometry.type')} ${shown} is not Polygon or MultiPolygon`);
-      }
-      this.geometryType = value;
-    }
+    const problem = typeValueProblem(this.role, value, (what) => this.where(what));
+    if (problem) throw new ScanError(this.base + i, problem);
+    if (this.role === R_GEOMETRY_TYPE) this.geometryType = value;
   }
 
   /** After a complete value: the container expects ',' or its end; at the top level, nothing. */
@@ -504,9 +496,4 @@ export class FeatureCollectionScanner {
   private unexpected(buf: Buffer, i: number, expected: string): ScanError {
     return new ScanError(this.base + i, `invalid JSON: expected ${expected}, found ${describeByte(buf, i)}`);
   }
-}
-
-/** Returns the first of `names` whose bit (1, 2, 4… in order) is not set in `seen`. */
-function firstMissing(seen: number, names: string[]): string | undefined {
-  return names.find((_, k) => !(seen & (1 << k)));
 }

@@ -87,3 +87,28 @@ export function placeOf(what: number | string, features: number): string {
   if (what === F_GEOMETRY) return `${feature}.geometry`;
   return `${feature}.${String(what)}`;
 }
+
+/**
+ * Returns why `value` cannot be the "type" of the member `role` names (the
+ * collection's, a feature's or a geometry's), or undefined when it can.
+ */
+export function typeValueProblem(
+  role: number,
+  value: string,
+  where: (what: string) => string,
+): string | undefined {
+  const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (role === R_COLLECTION_TYPE) {
+    return value === 'FeatureCollection' ? undefined : `not a FeatureCollection: "type" is ${shown}`;
+  }
+  if (role === R_FEATURE_TYPE)
+    return value === 'Feature' ? undefined : `${where('type')} is ${shown}, not "Feature"`;
+  return Object.hasOwn(LEAF_DEPTH, value)
+    ? undefined
+    : `${where('geometry.type')} ${shown} is not Polygon or MultiPolygon`;
+}
+
+/** Returns the first of `names` whose bit (1, 2, 4… in order) is not set in `seen`. */
+export function firstMissing(seen: number, names: string[]): string | undefined {
+  return names.find((_, k) => !(seen & (1 << k)));
+}

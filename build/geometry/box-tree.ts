@@ -4,6 +4,10 @@
 // curve positions) and queried in about O(log n + k) for boxes that do not
 // all overlap, whatever their shape: the index behind every check here that
 // would otherwise test all pairs (chains, holes, polygons, segments).
+// Hand-written rather than flatbush (the same design): the checks need its
+// result buffer, its `limit` and its work counter (./limits.ts). On 1,000,000
+// boxes it builds in 1.1–1.5× flatbush's time and answers window queries in
+// 0.5–0.6× (bench:libraries, 2026-11-27, load 12–16).
 
 import { work } from './limits.ts';
 import { hilbert } from '../core/hilbert.ts';
@@ -135,22 +139,31 @@ function curveOrder(boxes: Float64Array, n: number): Int32Array {
   return radixSort(keys);
 }
 
-/** Returns 0…n−1 ordered by keys (stable: an LSD radix sort, 11 bits a pass). */
+/**
+ * Returns 0…n−1 ordered by keys (stable: an LSD radix sort, 11 bits a pass).
+ * The keys move with their items, so each pass reads them in order, not
+ * scattered (2.6× flatbush's build time before, on 1,000,000 boxes: bench:libraries).
+ */
 function radixSort(keys: Uint32Array): Int32Array {
   const n = keys.length;
   let order = new Int32Array(n);
   let next = new Int32Array(n);
+  let key: Uint32Array = keys; // sorted in place: the caller made them for this sort
+  let nextKey: Uint32Array = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   const counts = new Int32Array(2049);
   for (let shift = 0; shift < 32; shift += 11) {
     counts.fill(0);
-    for (let i = 0; i < n; i++) counts[((keys[i]! >>> shift) & 2047) + 1]!++;
+    for (let i = 0; i < n; i++) counts[((key[i]! >>> shift) & 2047) + 1]!++;
     for (let b = 1; b <= 2048; b++) counts[b]! += counts[b - 1]!;
     for (let i = 0; i < n; i++) {
-      const item = order[i]!;
-      next[counts[(keys[item]! >>> shift) & 2047]!++] = item;
+      const k = key[i]!;
+      const at = counts[(k >>> shift) & 2047]!++;
+      next[at] = order[i]!;
+      nextKey[at] = k;
     }
     [order, next] = [next, order];
+    [key, nextKey] = [nextKey, key];
   }
   return order;
 }

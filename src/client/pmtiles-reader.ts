@@ -3,6 +3,7 @@
 // request (16 KiB), leaf directories and tiles on demand, each one HTTP
 // Range request; gzip is undone by the browser's DecompressionStream. No
 // Node, no DOM beyond fetch: the tests read our archives with it too.
+// Rather than the pmtiles package: see ./mvt.ts for the sizes (bench:libraries).
 import { tileId } from '../../build/core/shared/tiles.ts';
 
 interface Entry {

@@ -93,6 +93,96 @@ function button(text: string): HTMLButtonElement {
 
 const int = (n: number) => n.toLocaleString('en-US');
 
+/** A table's sort and page, as the URL keeps them (?sADM2=-code&pADM2=3). */
+interface TableState {
+  sortKey: Key;
+  descending: boolean;
+  page: number;
+}
+
+function stateOf(level: string, params: URLSearchParams): TableState {
+  const sortSpec = /^(-?)(name|code|parent)$/.exec(params.get(`s${level}`) ?? '');
+  return {
+    sortKey: (sortSpec?.[2] as Key) ?? 'name',
+    descending: sortSpec?.[1] === '-',
+    page: Math.max(1, Number(params.get(`p${level}`)) || 1),
+  };
+}
+
+/** Puts a table's filter, sort and page in the URL, leaving out what is the default. */
+function keepInUrl(level: string, filter: string, state: TableState): void {
+  const url = new URL(location.href);
+  for (const p of ['f', 's', 'p']) url.searchParams.delete(`${p}${level}`);
+  if (filter) url.searchParams.set(`f${level}`, filter);
+  if (state.sortKey !== 'name' || state.descending)
+    url.searchParams.set(`s${level}`, `${state.descending ? '-' : ''}${state.sortKey}`);
+  if (state.page > 1) url.searchParams.set(`p${level}`, String(state.page));
+  history.replaceState(history.state, '', url);
+}
+
+/** Returns the table with its caption and a header row whose sortable columns are buttons. */
+function emptyTable(doc: CountryDocument, level: string, withParts: boolean): HTMLTableElement {
+  const table = document.createElement('table');
+  table.className = 'units-table stack';
+  table.innerHTML = '<caption class="visually-hidden"></caption><thead><tr></tr></thead><tbody></tbody>';
+  table.caption!.textContent = `${level} units of ${doc.manifest.name.en}; column buttons sort`;
+  const columns = withParts ? [...COLUMNS, ['part', 'Part file'] as const] : COLUMNS;
+  for (const [key, text] of columns) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    if (key === 'part') th.textContent = text;
+    else {
+      const b = button(text);
+      b.dataset.sort = key;
+      th.append(b);
+    }
+    table.tHead!.rows[0]!.append(th);
+  }
+  return table;
+}
+
+/** Returns the filter box (with its label) of a level's table. */
+function filterBox(level: string, params: URLSearchParams): [HTMLLabelElement, HTMLInputElement] {
+  const label = document.createElement('label');
+  const input = document.createElement('input');
+  input.type = 'search';
+  input.id = `units-filter-${level}`;
+  input.value = params.get(`f${level}`) ?? '';
+  label.htmlFor = input.id;
+  label.textContent = `Filter the ${level} units by name, code or parent`;
+  return [label, input];
+}
+
+/** Returns the pager of a level's table: Previous, "Page n of m", Next. */
+function pagerOf(level: string) {
+  const nav = document.createElement('nav');
+  nav.className = 'pager';
+  nav.setAttribute('aria-label', `Pages of the ${level} units`);
+  const prev = button('Previous');
+  const next = button('Next');
+  const where = document.createElement('span');
+  nav.append(prev, where, next);
+  return { nav, prev, next, where };
+}
+
+/** Returns the status line: which rows are shown, of how many found and in all. */
+function countText(from: number, length: number, found: number, all: number): string {
+  if (found <= UNITS_PAGE) return `Showing ${int(found)} of ${int(all)}`;
+  const of = found < all ? ` found (${int(all)} in all)` : '';
+  return `Showing ${int(from + 1)}–${int(from + length)} of ${int(found)}${of}`;
+}
+
+function rowsOf(doc: CountryDocument, units: ApiUnit[]): Row[] {
+  return units.map((unit) => {
+    const parent = unit.parent ? parentName(doc, unit.parent) : '';
+    return {
+      unit,
+      parent,
+      search: fold([unit.name, ...(unit.other_names ?? []), unit.code, parent].join(' ')),
+    };
+  });
+}
+
 function levelTable(
   doc: CountryDocument,
   level: string,
@@ -104,111 +194,57 @@ function levelTable(
     const url = parts.find((p) => p.code === code)?.url;
     return url === undefined ? undefined : documentLink(url);
   };
-  const rows: Row[] = units.map((unit) => {
-    const parent = unit.parent ? parentName(doc, unit.parent) : '';
-    return {
-      unit,
-      parent,
-      search: fold([unit.name, ...(unit.other_names ?? []), unit.code, parent].join(' ')),
-    };
-  });
-  const section = document.createElement('section');
-  section.className = 'units-level';
-  section.dataset.level = level;
+  const rows = rowsOf(doc, units);
   const h = document.createElement('h3');
   h.id = `units-${level}`;
   h.textContent = `${level}: ${int(units.length)} ${units.length === 1 ? 'unit' : 'units'}`;
-  section.setAttribute('aria-labelledby', h.id);
-  const label = document.createElement('label');
-  const input = document.createElement('input');
-  input.type = 'search';
-  input.id = `units-filter-${level}`;
-  input.value = params.get(`f${level}`) ?? '';
-  label.htmlFor = input.id;
-  label.textContent = `Filter the ${level} units by name, code or parent`;
+  const [label, input] = filterBox(level, params);
   const count = document.createElement('p');
   count.setAttribute('role', 'status');
-  const table = document.createElement('table');
-  table.className = 'units-table stack';
-  table.innerHTML = '<caption class="visually-hidden"></caption><thead><tr></tr></thead><tbody></tbody>';
-  table.caption!.textContent = `${level} units of ${doc.manifest.name.en}; column buttons sort`;
-  const head = table.tHead!.rows[0];
-  const sortSpec = /^(-?)(name|code|parent)$/.exec(params.get(`s${level}`) ?? '');
-  let sortKey: Key = (sortSpec?.[2] as Key) ?? 'name';
-  let descending = sortSpec?.[1] === '-';
-  let page = Math.max(1, Number(params.get(`p${level}`)) || 1);
-  const columns = parts.length ? [...COLUMNS, ['part', 'Part file'] as const] : COLUMNS;
-  for (const [key, text] of columns) {
-    const th = document.createElement('th');
-    th.scope = 'col';
-    if (key === 'part') th.textContent = text;
-    else {
-      const b = button(text);
-      b.dataset.sort = key;
-      th.append(b);
-    }
-    head.append(th);
-  }
-  const pager = document.createElement('nav');
-  pager.className = 'pager';
-  pager.setAttribute('aria-label', `Pages of the ${level} units`);
-  const prev = button('Previous');
-  const next = button('Next');
-  const where = document.createElement('span');
-  pager.append(prev, where, next);
+  const table = emptyTable(doc, level, parts.length > 0);
+  const head = table.tHead!.rows[0]!;
+  const tbody = table.tBodies[0]!;
+  const pager = pagerOf(level);
+  const state = stateOf(level, params);
 
-  const tbody = table.tBodies[0];
   let shown: Row[] = [];
-  const value = (r: Row) => (sortKey === 'parent' ? r.parent : r.unit[sortKey]);
+  const value = (r: Row) => (state.sortKey === 'parent' ? r.parent : r.unit[state.sortKey]);
   const update = () => {
     const q = fold(input.value);
     shown = rows.filter((r) => !q || r.search.includes(q));
-    shown.sort((a, b) => (descending ? -1 : 1) * value(a).localeCompare(value(b), 'en'));
+    shown.sort((a, b) => (state.descending ? -1 : 1) * value(a).localeCompare(value(b), 'en'));
     const pages = Math.max(1, Math.ceil(shown.length / UNITS_PAGE));
-    page = Math.min(page, pages);
-    const from = (page - 1) * UNITS_PAGE;
+    state.page = Math.min(state.page, pages);
+    const from = (state.page - 1) * UNITS_PAGE;
     const slice = shown.slice(from, from + UNITS_PAGE);
     tbody.replaceChildren(...slice.map((r) => (r.tr ??= renderRow(r, parts.length > 0, partUrl))));
-    count.textContent =
-      shown.length > UNITS_PAGE
-        ? `Showing ${int(from + 1)}–${int(from + slice.length)} of ${int(shown.length)}${shown.length < rows.length ? ` found (${int(rows.length)} in all)` : ''}`
-        : `Showing ${int(shown.length)} of ${int(rows.length)}`;
-    pager.hidden = pages === 1;
-    where.textContent = `Page ${int(page)} of ${int(pages)}`;
-    prev.disabled = page === 1;
-    next.disabled = page === pages;
-    for (const th of head.cells) {
-      const key = th.querySelector('button')?.dataset.sort;
-      if (key === sortKey) th.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
-      else th.removeAttribute('aria-sort');
-    }
-    const url = new URL(location.href);
-    for (const p of ['f', 's', 'p']) url.searchParams.delete(`${p}${level}`);
-    if (input.value) url.searchParams.set(`f${level}`, input.value);
-    if (sortKey !== 'name' || descending)
-      url.searchParams.set(`s${level}`, `${descending ? '-' : ''}${sortKey}`);
-    if (page > 1) url.searchParams.set(`p${level}`, String(page));
-    history.replaceState(history.state, '', url);
+    count.textContent = countText(from, slice.length, shown.length, rows.length);
+    pager.nav.hidden = pages === 1;
+    pager.where.textContent = `Page ${int(state.page)} of ${int(pages)}`;
+    pager.prev.disabled = state.page === 1;
+    pager.next.disabled = state.page === pages;
+    markSorted(head, state);
+    keepInUrl(level, input.value, state);
   };
   head.addEventListener('click', (e) => {
     const key = (e.target as HTMLElement).closest('button')?.dataset.sort as Key | undefined;
     if (!key) return;
-    descending = key === sortKey ? !descending : false;
-    sortKey = key;
-    page = 1;
+    state.descending = key === state.sortKey ? !state.descending : false;
+    state.sortKey = key;
+    state.page = 1;
     update();
   });
   input.addEventListener('input', () => {
-    page = 1;
+    state.page = 1;
     update();
   });
   const turn = (by: number) => {
-    page += by;
+    state.page += by;
     update();
     h.scrollIntoView({ block: 'nearest' }); // the new page starts where the reader looks
   };
-  prev.addEventListener('click', () => turn(-1));
-  next.addEventListener('click', () => turn(1));
+  pager.prev.addEventListener('click', () => turn(-1));
+  pager.next.addEventListener('click', () => turn(1));
   update();
   const reveal = (row: Row) => {
     if (!shown.includes(row)) {
@@ -216,8 +252,8 @@ function levelTable(
       update();
     }
     const at = Math.floor(shown.indexOf(row) / UNITS_PAGE) + 1;
-    if (at !== page) {
-      page = at;
+    if (at !== state.page) {
+      state.page = at;
       update();
     }
     return row.tr!;
@@ -225,8 +261,40 @@ function levelTable(
   const scroll = document.createElement('div');
   scroll.className = 'table-scroll';
   scroll.append(table);
-  section.append(h, label, input, count, scroll, pager);
-  return { level, section, rows, reveal };
+  return { level, section: levelSection(level, h, [label, input, count, scroll, pager.nav]), rows, reveal };
+}
+
+/** Marks the header cell of the sorted column (aria-sort), and only it. */
+function markSorted(head: HTMLTableRowElement, state: TableState): void {
+  for (const th of head.cells) {
+    const key = th.querySelector('button')?.dataset.sort;
+    if (key === state.sortKey) th.setAttribute('aria-sort', state.descending ? 'descending' : 'ascending');
+    else th.removeAttribute('aria-sort');
+  }
+}
+
+/** Returns a level's section: its heading, then the rest. */
+function levelSection(level: string, heading: HTMLElement, rest: HTMLElement[]): HTMLElement {
+  const section = document.createElement('section');
+  section.className = 'units-level';
+  section.dataset.level = level;
+  section.setAttribute('aria-labelledby', heading.id);
+  section.append(heading, ...rest);
+  return section;
+}
+
+/** Returns the level switch of the units list: a labelled <select> of `levels`. */
+function levelChooser(levels: string[]): { chooser: HTMLElement; picker: HTMLSelectElement } {
+  const chooser = document.createElement('p');
+  chooser.className = 'units-levels';
+  const picker = document.createElement('select');
+  picker.id = 'units-level';
+  for (const level of levels) picker.add(new Option(level, level));
+  const pickerLabel = document.createElement('label');
+  pickerLabel.htmlFor = picker.id;
+  pickerLabel.textContent = 'Level ';
+  chooser.append(pickerLabel, picker);
+  return { chooser, picker };
 }
 
 /**
@@ -248,15 +316,7 @@ export async function enhanceUnits(section: HTMLElement): Promise<void> {
   const mapLevel = document.querySelector<HTMLElement>('figure.map')?.dataset.level ?? '';
   const usual = levels.includes(mapLevel) ? mapLevel : levels[0]; // left out of the URL
   let current = [params.get('ulevel'), usual].find((l) => l && levels.includes(l)) ?? usual;
-  const chooser = document.createElement('p');
-  chooser.className = 'units-levels';
-  const picker = document.createElement('select');
-  picker.id = 'units-level';
-  for (const level of levels) picker.add(new Option(level, level));
-  const pickerLabel = document.createElement('label');
-  pickerLabel.htmlFor = picker.id;
-  pickerLabel.textContent = 'Level ';
-  chooser.append(pickerLabel, picker);
+  const { chooser, picker } = levelChooser(levels);
   if (levels.length > 1) section.append(chooser);
   section.append(...tables.map((t) => t.section));
 

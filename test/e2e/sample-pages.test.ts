@@ -34,7 +34,7 @@ describe.skipIf(!HAVE_CHROMIUM)('sample data pages in Chromium', () => {
     out = mkdtempSync(join(tmpdir(), 'geoshelf-sample-'));
     ({ server, browser } = await serveBuilt(ROOT, join(out, 'dist')));
     page = await pageWithErrors(browser, errors, { viewport: { width: 390, height: 844 } });
-  }, 180_000);
+  }, 360_000); // a cold build of the whole sample: minutes on a loaded 2-core machine
 
   afterAll(async () => {
     expect(errors).toEqual([]);
