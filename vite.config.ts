@@ -28,6 +28,8 @@ const LONG = [
   'test/release/model/model-fresh.test.ts', // 1,200 random edit scripts from a fresh seed, each feed against its truth
   'test/release/kill.test.ts', // release killed with SIGKILL at 20 moments of its run, each in a fresh child
   'test/release/model/tree-model-fresh.test.ts', // 640 tree scripts from a fresh seed, 40 of them through release itself
+  'test/e2e/ledger-fuzz.test.ts', // every kind of ledger damage with 4 seeds, 40 random from a fresh seed, pages in Chromium
+  'test/core/races-long.test.ts', // 5 races of two commands on one root, 10 runs each with random delays
 ];
 
 export default defineConfig({

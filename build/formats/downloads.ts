@@ -245,7 +245,7 @@ export async function prepareDownloads(
     bySize,
     2,
     async ({ job, path, sha256, ids }) => {
-      const made = await cache.cachedConversion(path, sha256, job.layer, ids);
+      const made = await cache.cachedConversion(path, sha256, job.layer, ids, job.source);
       addConversion(job, made.dir, made.conversion, made.converted);
     },
     (miss) => (miss.size >= WORKER_FROM_BYTES ? 2 : 1),

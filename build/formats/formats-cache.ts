@@ -8,9 +8,11 @@
 // checks its files' sizes, as before the index: so a lost, stale or damaged
 // index costs those reads once, never a conversion.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic, writeFileAtomicSync } from '../core/atomic-write.ts';
+import { UserError } from '../core/errors.ts';
+import { problem } from '../core/problem.ts';
 import { isCount, isObject } from '../core/json-value.ts';
 import { RULES } from '../core/rules.ts';
 import type { SimplifiedFile } from '../simplify/copies.ts';
@@ -19,6 +21,7 @@ import {
   conversionKey,
   FORMAT_SUFFIX,
   FORMATS_VERSION,
+  sha256File,
   type Conversion,
   type FormatFile,
   type FormatName,
@@ -168,19 +171,29 @@ export class FormatsCache {
   /**
    * Returns the conversion of `source` (whose sha256 is `sourceSha256`, with
    * `unitIds` when given) from the cache, converting it first when absent or
-   * incomplete.
+   * incomplete. Throws a UserError (rule file-changed, naming `shown`) when
+   * the source no longer hashes to `sourceSha256` once converted: what was
+   * read is not what the key says, and is not kept.
    */
   async cachedConversion(
     source: string,
     sourceSha256: string,
     layer: string,
     unitIds?: string[],
+    shown = source, // the source as problems name it, e.g. "data/earth/CHL/CHL_ADM1.geojson"
   ): Promise<{ dir: string; conversion: Conversion; converted: boolean }> {
     const found = await this.findConversion(sourceSha256, layer, unitIds);
     if (found) return { ...found, converted: false };
     const key = conversionKey(sourceSha256, unitIds);
     const dir = this.conversionDir(key, layer);
     const conversion = await convertLevel(source, dir, layer, unitIds);
+    // Read again after: an edit during the conversion (its several passes) shows here.
+    const now = await sha256File(source);
+    if (now !== sourceSha256) {
+      await rm(dir, { recursive: true, force: true });
+      const message = `changed while the command read it (its sha256 is now ${now.slice(0, 12)}…, validate measured ${sourceSha256.slice(0, 12)}…); run it again`;
+      throw new UserError(problem(shown, message, { rule: 'file-changed' }));
+    }
     const stamp = folderStamp(dir);
     if (stamp) this.record(`${key}/${layer}`, { conversion, stamp }); // else gone meanwhile: made again next time
     return { dir, conversion, converted: true };

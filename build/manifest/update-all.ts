@@ -2,6 +2,7 @@
 // selected manifest and writes those that changed (or, with `check`, only
 // says what would change).
 import { UserError } from '../core/errors.ts';
+import { withLock } from '../core/lock.ts';
 import type { Problem } from '../core/problem.ts';
 import { MeasurementCache } from '../measure/cache.ts';
 import { findManifests, loadManifests, selectManifests, type LoadedManifest } from './load.ts';
@@ -20,12 +21,22 @@ export interface UpdateRun {
  * ISO3 `codes`, or all) and, unless `check`, writes each one that changed.
  * A manifest that fails the schema or names a missing or malformed file is
  * left alone and reported. Throws a UserError for a code with no manifest
- * (a UsageError for one that is not an ISO3 code).
+ * (a UsageError for one that is not an ISO3 code), or when another command
+ * holds the root's lock (a check, which writes only caches, takes none).
  */
 export async function updateManifests(
   root: string,
   codes: string[],
   options: { check?: boolean; noCache?: boolean } = {},
+): Promise<UpdateRun> {
+  if (options.check) return await update(root, codes, options);
+  return await withLock(root, 'manifest', () => update(root, codes, options));
+}
+
+async function update(
+  root: string,
+  codes: string[],
+  options: { check?: boolean; noCache?: boolean },
 ): Promise<UpdateRun> {
   const files = selectManifests(await findManifests(root), codes);
   const { manifests, problems } = loadManifests(root, files);

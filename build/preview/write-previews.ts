@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { tempPathBeside, writeFileAtomic } from '../core/atomic-write.ts';
 import { UsageError, UserError } from '../core/errors.ts';
 import { cacheDir } from '../core/files.ts';
+import { withLock } from '../core/lock.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { uninterruptible } from '../core/uninterruptible.ts';
 import { withFields } from '../manifest/key-order.ts';
@@ -51,10 +52,18 @@ export type PreviewEvent =
  * "CHL/ADM1"; all when empty) under `root`, and records preview,
  * preview_bytes and simplification in their manifests. Returns one event per
  * dataset and the problems of those that failed (the others are still
- * written). Throws a UserError when a selector matches nothing or a selected
- * manifest does not load.
+ * written). Throws a UserError when a selector matches nothing, a selected
+ * manifest does not load, or another command holds the root's lock.
  */
 export async function writePreviews(
+  root: string,
+  selectors: string[],
+  options: PreviewOptions & { force?: boolean },
+): Promise<{ events: PreviewEvent[]; problems: Problem[] }> {
+  return await withLock(root, 'preview', () => write(root, selectors, options));
+}
+
+async function write(
   root: string,
   selectors: string[],
   options: PreviewOptions & { force?: boolean },

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { problem, type Problem } from '../core/problem.ts';
 import { checkList, type Check } from './ledger-shapes.ts';
-import type { StoredObject } from './object-store.ts';
+import { LEDGER_OPEN, unreadable, type StoredObject } from './object-store.ts';
 import { sha256Bytes, type RecordChunk } from './record-chunks.ts';
 
 /** A ledger problem: rule `ledger`, at `file` (e.g. "data/releases/2026.11/release.json"). */
@@ -116,7 +116,7 @@ export class ChunkReader {
       bytes = this.bytes(join(this.root, object.path));
       if (object.encoding === 'br') bytes = brotliDecompressSync(bytes);
     } catch (error) {
-      return `${object.path} cannot be read: ${(error as Error).message}`;
+      return `${object.path} ${unreadable(error)}`;
     }
     if (sha256Bytes(bytes) !== sha) return `${object.path} is damaged: its sha256 is not its name`;
     try {
@@ -131,7 +131,7 @@ export class ChunkReader {
 
   /** Returns the bytes of the file `path`, read into a buffer kept from one chunk to the next (valid until the next read). */
   private bytes(path: string): Buffer {
-    const fd = openSync(path, 'r');
+    const fd = openSync(path, LEDGER_OPEN);
     try {
       let n = 0;
       for (let got; (got = readSync(fd, this.scratch, n, this.scratch.length - n, null)) > 0;) {

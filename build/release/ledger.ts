@@ -13,7 +13,7 @@
 // (level files gzipped). A ledger is untrusted input: every record's shape
 // is checked as it is read (build/release/ledger-shapes.ts), every stored
 // byte against its sha256 when it is used.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LevelCoverageFigures, RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
 import type { Level } from '../core/shared/manifest.ts';
@@ -30,7 +30,14 @@ import {
   siteFile,
   type Check,
 } from './ledger-shapes.ts';
-import { OBJECT_FILES, PACK_INDEX, packMembers, type StoredObject } from './object-store.ts';
+import {
+  LEDGER_OPEN,
+  OBJECT_FILES,
+  PACK_INDEX,
+  packMembers,
+  unreadable,
+  type StoredObject,
+} from './object-store.ts';
 import { isVersion } from './versions.ts';
 
 export { VERSION_RULE, versionProblem } from './versions.ts';
@@ -188,6 +195,8 @@ export function readLedger(root: string): Ledger {
       }
     }
   }
+  // What the stores lack follows from a damaged pack: said once, by the pack.
+  const storesWhole = ledger.problems.length === 0;
   const chunks = new ChunkReader(root, ledger.records);
   for (const name of names) {
     const release = readRelease(root, `${LEDGER_DIR}/${name}`, chunks, ledger.problems);
@@ -200,8 +209,9 @@ export function readLedger(root: string): Ledger {
     ledger.releases.push(release);
   }
   ledger.releases.sort((a, b) => a.record.sequence - b.record.sequence);
-  checkOrder(ledger.releases, ledger.problems);
-  checkStored(ledger);
+  // With a release unread, the others' numbers cannot be checked: the one problem is that release's.
+  if (ledger.releases.length === names.length) checkOrder(ledger.releases, ledger.problems);
+  if (storesWhole) checkStored(ledger);
   return ledger;
 }
 
@@ -213,16 +223,22 @@ function readPacks(root: string, name: string, ledger: Ledger): void {
     const index = `${LEDGER_DIR}/${name}/objects/${file}`;
     let members: ReturnType<typeof packMembers>;
     try {
-      members = packMembers(readFileSync(join(root, index), 'utf8'));
+      const fd = openSync(join(root, index), LEDGER_OPEN);
+      try {
+        members = packMembers(readFileSync(fd, 'utf8'));
+      } finally {
+        closeSync(fd);
+      }
     } catch (error) {
-      members = (error as Error).message;
+      ledger.problems.push(ledgerProblem(index, unreadable(error)));
+      continue;
     }
     if (typeof members === 'string') {
       ledger.problems.push(ledgerProblem(index, members));
       continue;
     }
     const path = `${LEDGER_DIR}/${name}/objects/pack-${id}.br`;
-    if (!statSync(join(root, path), { throwIfNoEntry: false })?.isFile()) {
+    if (!lstatSync(join(root, path), { throwIfNoEntry: false })?.isFile()) {
       ledger.problems.push(ledgerProblem(index, `names pack-${id}.br, which is missing from the ledger`));
       continue;
     }
@@ -242,13 +258,14 @@ function releaseFolders(root: string, ledger: Ledger): string[] {
     return [];
   }
   const names: string[] = [];
+  const ignored = (name: string, message: string) =>
+    ledger.warnings.push({ ...ledgerProblem(`${LEDGER_DIR}/${name}`, message), severity: 'warning' });
   for (const entry of readdirSync(join(root, LEDGER_DIR), { withFileTypes: true })) {
-    if (entry.name.startsWith('.') || !entry.isDirectory()) continue;
-    if (isVersion(entry.name)) names.push(entry.name);
-    else {
-      const message = 'is not a release (its name is not a version, e.g. 2026.11): ignored';
-      ledger.warnings.push({ ...ledgerProblem(`${LEDGER_DIR}/${entry.name}`, message), severity: 'warning' });
-    }
+    if (entry.name.startsWith('.')) continue;
+    if (entry.isSymbolicLink()) ignored(entry.name, 'is a symbolic link, not a release folder: ignored');
+    else if (!entry.isDirectory()) continue;
+    else if (isVersion(entry.name)) names.push(entry.name);
+    else ignored(entry.name, 'is not a release (its name is not a version, e.g. 2026.11): ignored');
   }
   return names.sort();
 }
@@ -464,22 +481,41 @@ export function readRegistry(release: LedgerRelease): RegistryUnit[] {
   return registry;
 }
 
-/** Returns the JSON in `file` (relative to `root`), or undefined with a problem when it is missing, too large or not JSON. */
+/**
+ * Returns the JSON in `file` (relative to `root`), or undefined with a
+ * problem when it is missing, not a file (a link, a folder), too large or
+ * not JSON.
+ */
 function readJson(root: string, file: string, problems: Problem[]): unknown {
   let text: string;
+  let fd: number;
   try {
-    const info = statSync(join(root, file));
-    if (!info.isFile()) throw new Error('not a file');
+    fd = openSync(join(root, file), LEDGER_OPEN);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const message =
+      code === 'ELOOP' ? 'is a symbolic link: a ledger holds files only' : 'missing from the ledger';
+    problems.push(ledgerProblem(file, message));
+    return undefined;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) {
+      problems.push(ledgerProblem(file, 'is not a file'));
+      return undefined;
+    }
     if (info.size > MAX_RECORD_BYTES) {
       problems.push(
         ledgerProblem(file, `is ${info.size} bytes, more than a record can be (${MAX_RECORD_BYTES})`),
       );
       return undefined;
     }
-    text = readFileSync(join(root, file), 'utf8');
-  } catch {
-    problems.push(ledgerProblem(file, 'missing from the ledger'));
+    text = readFileSync(fd, 'utf8');
+  } catch (error) {
+    problems.push(ledgerProblem(file, unreadable(error)));
     return undefined;
+  } finally {
+    closeSync(fd);
   }
   try {
     return JSON.parse(text) as unknown;

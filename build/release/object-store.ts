@@ -10,7 +10,7 @@
 // ledger_version 2) or gzipped (`objects/SHA.geojson.gz`, the first layout);
 // all are read alike. Every read is checked against the name: a damaged
 // object is a ledger problem, never published, never compared with.
-import { createReadStream, createWriteStream } from 'node:fs';
+import { constants as fsConstants, createReadStream, createWriteStream } from 'node:fs';
 import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
@@ -63,8 +63,41 @@ export const PACK_INDEX = /^pack-([0-9a-f]{64})\.json$/;
 
 const compress = promisify(brotliCompress);
 
-/** A stored object whose bytes are not those its name says. */
-export class DamagedObject extends Error {}
+/** A stored object whose bytes are not those its name says, or that cannot be read: `file` (from the root) and `reason`. */
+export class DamagedObject extends Error {
+  constructor(
+    readonly file: string, // e.g. "data/releases/2026.11/objects/pack-1c3f….br"
+    readonly reason: string, // e.g. "is damaged: its sha256 is not its name"
+  ) {
+    super(`${file} ${reason}`);
+  }
+}
+
+/**
+ * How a ledger's files are opened: never through a symbolic link. A ledger
+ * arrives through pull requests, and git carries links: one to /dev/zero
+ * would be read for ever, one to a file outside the root would be read as
+ * the ledger's.
+ */
+export const LEDGER_OPEN = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW;
+
+/** Returns the bytes of the ledger file `path`, opened as LEDGER_OPEN says. */
+export async function readLedgerFile(path: string): Promise<Buffer> {
+  const file = await open(path, LEDGER_OPEN);
+  try {
+    return await file.readFile();
+  } finally {
+    await file.close();
+  }
+}
+
+/** Returns what is wrong with a ledger file that could not be read, from the error: missing, a link, or the error's message. */
+export function unreadable(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'is missing';
+  if (code === 'ELOOP') return 'is a symbolic link: a ledger holds files only';
+  return `is damaged: ${(error as Error).message}`;
+}
 
 /**
  * Returns whether `head` (a file's first bytes) begins a format that holds
@@ -229,7 +262,7 @@ function unpackedPack(root: string, path: string): Promise<Buffer> {
   if (got) {
     unpackedPacks.delete(key); // most recently used last
   } else {
-    got = readFile(key).then((packed) => brotliDecompressSync(packed, { maxOutputLength: PACK_MAX }));
+    got = readLedgerFile(key).then((packed) => brotliDecompressSync(packed, { maxOutputLength: PACK_MAX }));
     got.catch(() => unpackedPacks.delete(key));
   }
   unpackedPacks.set(key, got);
@@ -251,7 +284,7 @@ export async function readObject(root: string, sha256: string, object: StoredObj
         throw new Error('the pack is shorter than its index says');
       bytes = stream.subarray(object.offset, object.offset + object.bytes);
     } else {
-      const stored = await readFile(join(root, object.path));
+      const stored = await readLedgerFile(join(root, object.path));
       bytes =
         object.encoding === 'br'
           ? brotliDecompressSync(stored)
@@ -260,12 +293,10 @@ export async function readObject(root: string, sha256: string, object: StoredObj
             : stored;
     }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      throw new DamagedObject(`${object.path} is missing`);
-    throw new DamagedObject(`${object.path} is damaged: ${(error as Error).message}`);
+    throw new DamagedObject(object.path, unreadable(error));
   }
   if (hash('sha256', bytes, 'hex') !== sha256) {
-    throw new DamagedObject(`${object.path} is damaged: its sha256 is not its name`);
+    throw new DamagedObject(object.path, 'is damaged: its sha256 is not its name');
   }
   return bytes;
 }
@@ -292,8 +323,8 @@ export async function copyObjectTo(
       done(null, chunk);
     },
   });
-  const source = createReadStream(join(root, object.path));
   try {
+    const source = createReadStream('', { fd: await open(join(root, object.path), LEDGER_OPEN) });
     if (object.encoding === 'raw') await pipeline(source, tap, createWriteStream(dest));
     else {
       const decode = object.encoding === 'br' ? createBrotliDecompress() : createGunzip();
@@ -301,12 +332,10 @@ export async function copyObjectTo(
     }
   } catch (error) {
     await rm(dest, { force: true });
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      throw new DamagedObject(`${object.path} is missing`);
-    throw new DamagedObject(`${object.path} is damaged: ${(error as Error).message}`);
+    throw new DamagedObject(object.path, unreadable(error));
   }
   if (hasher.digest('hex') !== sha256) {
     await rm(dest, { force: true });
-    throw new DamagedObject(`${object.path} is damaged: its sha256 is not its name`);
+    throw new DamagedObject(object.path, 'is damaged: its sha256 is not its name');
   }
 }

@@ -39,9 +39,11 @@ import {
   type ReleaseRecord,
   type StoredReleaseIndex,
 } from './ledger.ts';
+import { ledgerProblem } from './ledger-chunks.ts';
+import { DamagedObject } from './object-store.ts';
 import { readMadeChunks, saveMadeChunks } from './record-chunks.ts';
 import { RecordWriter, writeRecords } from './record-writer.ts';
-import { heldMark } from './site-files.ts';
+import { heldMark, heldMarkInJson } from './site-files.ts';
 import { storePlan } from './store.ts';
 import { compareVersions } from './versions.ts';
 
@@ -81,7 +83,16 @@ export function makeRelease(
   version: string,
   options: ReleaseOptions = {},
 ): Promise<ReleaseOutcome> {
-  return withLock(root, `release ${version}`, () => release(root, version, options));
+  return withLock(root, `release ${version}`, async () => {
+    try {
+      return await release(root, version, options);
+    } catch (error) {
+      // A stored file the release reads back (the previous release's levels) whose bytes are not its name.
+      if (error instanceof DamagedObject)
+        return { status: 'refused', problems: [ledgerProblem(error.file, error.reason)] };
+      throw error;
+    }
+  });
 }
 
 async function release(root: string, version: string, options: ReleaseOptions): Promise<ReleaseOutcome> {
@@ -207,10 +218,9 @@ function refusalOf(
 }
 
 /**
- * Returns a problem for each released file holding a mark as it is written
- * (the raw bytes; a mark behind JSON escapes is found in the pages that show
- * it, build/release/store.ts), naming the file. Files the previous release
- * recorded were checked then.
+ * Returns a problem for each released file holding a mark, as it is written
+ * or behind JSON escapes (`\u0066`), naming the file. Files the previous
+ * release recorded were checked then.
  */
 async function dataMarks(root: string, files: ReleasedFile[], ledger: Ledger): Promise<Problem[]> {
   const checked = new Set(ledger.releases.at(-1)?.record.files.map((f) => f.sha256));
@@ -219,7 +229,7 @@ async function dataMarks(root: string, files: ReleasedFile[], ledger: Ledger): P
     files.filter((f) => !checked.has(f.sha256)),
     4,
     async (file) => {
-      const mark = heldMark(await readFile(join(root, file.path)));
+      const mark = heldMarkInJson(await readFile(join(root, file.path)));
       if (!mark) return;
       const what = mark === BASE_MARK ? 'its own URL' : 'its version';
       const message = `holds "${mark}", which a release reserves for ${what}; change that text`;

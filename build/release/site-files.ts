@@ -93,3 +93,24 @@ export function heldMark(text: string | Buffer): string | undefined {
   if (text.indexOf(VERSION_MARK) >= 0) return VERSION_MARK;
   return undefined;
 }
+
+/** A JSON escape: `\uXXXX` or one character, e.g. `\u0066` (f), `\/`, `\\`. */
+const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(.))/gs;
+const ESCAPED: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/**
+ * Returns the mark the JSON text `bytes` holds as written or once its
+ * escapes are read (`geoshelf-release-base-8c1e0\u0066` is the mark a page
+ * shows), or undefined. Inside a template page a data's base mark cannot be
+ * told from the page's own: it must be found here, in the data.
+ */
+export function heldMarkInJson(bytes: Buffer): string | undefined {
+  const raw = heldMark(bytes);
+  if (raw !== undefined || bytes.indexOf('\\') < 0) return raw;
+  const decoded = bytes
+    .toString('utf8')
+    .replace(JSON_ESCAPE, (_, hex: string | undefined, char: string) =>
+      hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (ESCAPED[char] ?? char),
+    );
+  return heldMark(decoded);
+}

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
+import { withLock } from '../core/lock.ts';
 import { problem } from '../core/problem.ts';
 import { readLevelFeatures } from '../geojson/level-features.ts';
 import { uninterruptible } from '../core/uninterruptible.ts';
@@ -27,9 +28,14 @@ export interface SplitResult {
  * file per ADM1 parent plus `unassigned.geojson`, replaces the level's part
  * folder, and records split_by, parts and unassigned in the manifest.
  * Returns how each feature was assigned. Throws a UserError when the
- * manifest or its files are wrong; then nothing is changed.
+ * manifest or its files are wrong, or another command holds the root's
+ * lock; then nothing is changed.
  */
 export async function splitLevel(root: string, iso: string, level: Level): Promise<SplitResult> {
+  return await withLock(root, `split --level ${level} ${iso}`, () => split(root, iso, level));
+}
+
+async function split(root: string, iso: string, level: Level): Promise<SplitResult> {
   const files = (await findManifests(root)).filter((f) => f.split('/')[2] === iso);
   if (files.length === 0)
     throw new UserError(problem('', `${iso}: no data/*/${iso}/manifest.json under ${root}`));

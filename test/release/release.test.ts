@@ -229,7 +229,7 @@ describe('geoshelf release', () => {
     expect(await ledgerState(root)).toEqual(before);
   });
 
-  it('refuses when a ledger file is missing, naming it', async () => {
+  it('refuses when a ledger file is missing, naming it once (not each file it held)', async () => {
     const root = copyDataTree(FIXTURE, TMP);
     expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
     const { record } = await ledgerRelease(root, '1.0.0');
@@ -242,12 +242,7 @@ describe('geoshelf release', () => {
     const index = pack.replace(/\.br$/, '.json');
     expect(r.stderr.split('\n').filter(Boolean)).toEqual([
       `${root}/${index}: names ${pack.slice(pack.lastIndexOf('/') + 1)}, which is missing from the ledger`,
-      expect.stringMatching(
-        new RegExp(
-          `^${root}/data/releases/1\\.0\\.0/release\\.json: the ledger lost \\S+ as released \\(its bytes, sha256 [0-9a-f]{64}, are in no release folder\\)( \\(and \\d+ more\\))?$`,
-        ),
-      ),
-      'geoshelf release: 2 problems in 2 files; release 1.1.0 not made',
+      'geoshelf release: 1 problem in 1 file; release 1.1.0 not made',
     ]);
     expect(await ledgerState(root)).toEqual(before);
   });
