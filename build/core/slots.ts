@@ -65,3 +65,39 @@ export async function runAll<T, R>(
   if (failure) throw failure.error;
   return settled as R[];
 }
+
+/**
+ * Runs `read` on `items` with at most `width` at once, and hands each result
+ * to `use` in the items' order, one at a time: what `use` decides (which of
+ * two paths holding the same bytes stores them) does not depend on which read
+ * ends first, and at most `width` results wait in memory. The first failure
+ * is thrown once every started read has settled.
+ */
+export async function inOrder<T, R>(
+  items: readonly T[],
+  width: number,
+  read: (item: T) => Promise<R>,
+  use: (result: R, item: T) => Promise<void> | void,
+): Promise<void> {
+  const pending: (Promise<R> | undefined)[] = [];
+  let next = 0;
+  const start = () => {
+    if (next >= items.length) return;
+    const i = next++;
+    const p = read(items[i]!);
+    p.catch(() => {}); // awaited below, in order; a failure is not "unhandled" meanwhile
+    pending[i] = p;
+  };
+  for (let k = 0; k < width; k++) start();
+  try {
+    for (let i = 0; i < items.length; i++) {
+      const result = await pending[i]!;
+      pending[i] = undefined;
+      start();
+      await use(result, items[i]!);
+    }
+  } catch (error) {
+    await Promise.allSettled(pending.filter((p) => p !== undefined));
+    throw error;
+  }
+}

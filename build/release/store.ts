@@ -20,10 +20,9 @@ import { codeVersion } from '../core/compiled.ts';
 import { publishedDataFile } from '../core/data-root.ts';
 import { sameStamp, stampOf, type FileStamp } from '../core/files.ts';
 import { problem, type Problem } from '../core/problem.ts';
-import { runAll } from '../core/slots.ts';
 import type { DistPlan } from '../output/write-dist.ts';
 import { BASE_MARK, type SiteFile } from './ledger.ts';
-import { Slots } from '../core/slots.ts';
+import { inOrder, Slots } from '../core/slots.ts';
 import { sha256OfFile } from '../measure/sha256-file.ts';
 import {
   compressedAlready,
@@ -121,19 +120,29 @@ export async function storePlan(
       b.sha256,
     ]),
   ];
-  await runAll(sources, 4, async ([path, from, expected]) => {
+  // Read four at a time, stored in the sources' order: the same release packs the same way however
+  // the reads interleave (two paths with the same bytes: the first in order stores them).
+  type Read = { real: string; stats: FileStamp; kept?: Stamp; read?: Awaited<ReturnType<typeof readSource>> };
+  const readOne = async ([path, from, expected]: (typeof sources)[number]): Promise<Read> => {
     const { real, stats } =
       from === undefined ? publishedDataFile(root, path) : { real: from, stats: statSync(from) };
     const was = before.sources[real];
-    let kept: Stamp | undefined =
+    const kept =
       was &&
       sameStamp(was, stats) &&
       stored.has(was.sha256) &&
       (expected === undefined || was.sha256 === expected)
         ? was
         : undefined;
-    if (!kept) {
-      const read = await readSource(real, expected !== undefined && stored.has(expected), objects);
+    if (kept) return { real, stats, kept };
+    return {
+      real,
+      stats,
+      read: await readSource(real, expected !== undefined && stored.has(expected), objects),
+    };
+  };
+  await inOrder(sources, 4, readOne, async ({ real, stats, kept, read }, [path, from, expected]) => {
+    if (read) {
       if (expected !== undefined && read.sha256 !== expected) {
         const message = `changed while release read it (its sha256 is now ${read.sha256.slice(0, 12)}…, expected ${expected.slice(0, 12)}…); run release again`;
         out.problems.push(problem(from === undefined ? path : real, message, { rule: 'file-changed' }));
@@ -149,8 +158,8 @@ export async function storePlan(
       }
       kept = { ...stampOf(stats), sha256: read.sha256, bytes: read.bytes };
     }
-    after.sources[real] = kept;
-    out.files.push(site(path, kept.sha256, kept.bytes));
+    after.sources[real] = kept!;
+    out.files.push(site(path, kept!.sha256, kept!.bytes));
   });
   await packer.finish();
   if (marked.length) out.problems.unshift(markProblem(marked));

@@ -1,6 +1,6 @@
 // The one bound on concurrent work (build/core/slots.ts).
 import { describe, expect, it } from 'vitest';
-import { runAll, Slots } from '../../build/core/slots.ts';
+import { inOrder, runAll, Slots } from '../../build/core/slots.ts';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -47,5 +47,47 @@ describe('runAll', () => {
     await expect(run).rejects.toThrow('one failed');
     expect(started).toEqual([1, 2]);
     expect(settled).toBe(2);
+  });
+});
+
+describe('inOrder', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('hands results to use in the items’ order, whichever read ends first, with at most `width` reads at once', async () => {
+    let running = 0;
+    let most = 0;
+    const used: number[] = [];
+    await inOrder(
+      [40, 5, 30, 1, 20, 2],
+      3,
+      async (ms) => {
+        most = Math.max(most, ++running);
+        await sleep(ms);
+        running--;
+        return ms;
+      },
+      (ms) => void used.push(ms),
+    );
+    expect(used).toEqual([40, 5, 30, 1, 20, 2]);
+    expect(most).toBe(3);
+  });
+
+  it('a failed read is thrown once the started reads have settled; the items after it are not used', async () => {
+    const used: number[] = [];
+    const settled: number[] = [];
+    const run = inOrder(
+      [1, 2, 3, 4],
+      2,
+      async (n) => {
+        await sleep(n === 2 ? 1 : 10);
+        settled.push(n);
+        if (n === 2) throw new Error('bad 2');
+        return n;
+      },
+      (n) => void used.push(n),
+    );
+    await expect(run).rejects.toThrow('bad 2');
+    expect(used).toEqual([1]);
+    expect(settled.sort()).toEqual([1, 2, 3]);
   });
 });
