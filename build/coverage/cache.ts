@@ -3,7 +3,7 @@
 // unchanged tree reads no GeoJSON) were checked before with the same gap
 // width and body: the verdict depends on the bytes of the level (and, for
 // gaps, of the level above) only. As build/identity/nesting-cache.ts does.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { cacheDir } from '../core/files.ts';
@@ -15,6 +15,7 @@ import type { UnitRef } from '../identity/nesting.ts';
 import type { Shape } from '../identity/shape.ts';
 import { checkCoverage, EDGE_WIDTH_M, parentHoles, type CoverageFinding } from './coverage.ts';
 import { BODY_RADIUS_M } from './measure.ts';
+import { readCacheEntries } from '../core/cache-file.ts';
 
 // Bumped whenever the check or what a finding holds changes, so old answers are dropped.
 const CACHE_VERSION = 1;
@@ -174,18 +175,8 @@ async function readShapes(
   return { shapes, refs };
 }
 
-async function readCache(cacheFile: string): Promise<Map<string, CacheEntry>> {
-  try {
-    const data = JSON.parse(await readFile(cacheFile, 'utf8')) as {
-      version?: number;
-      levels?: Record<string, CacheEntry>;
-    };
-    if (data.version !== CACHE_VERSION || typeof data.levels !== 'object' || data.levels === null)
-      return new Map();
-    return new Map(Object.entries(data.levels).filter(([, entry]) => isEntry(entry)));
-  } catch {
-    return new Map(); // absent or corrupt: check everything again
-  }
+function readCache(cacheFile: string): Promise<Map<string, CacheEntry>> {
+  return readCacheEntries(cacheFile, CACHE_VERSION, 'levels', isEntry);
 }
 
 function isEntry(entry: CacheEntry): boolean {

@@ -1,12 +1,13 @@
 // Checks each GeoJSON file's geometry at most once per run, and not at all
 // when the cache file says it was checked before at the same size, mtime and
 // sha256 (the measurer's, so an unchanged file costs nothing).
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { cacheDir, sameStamp, stampOf, type FileStamp } from '../core/files.ts';
 import { checkGeometryFile } from './check-file.ts';
 import type { FileGeometry } from './verdict.ts';
+import { readCacheEntries } from '../core/cache-file.ts';
 
 // Bumped whenever the rules or messages change, so old verdicts are dropped.
 const CACHE_VERSION = 2; // 2: a position out of lon/lat range is reported too
@@ -146,19 +147,10 @@ export class GeometryChecker {
   }
 }
 
-async function readCache(cacheFile: string | undefined): Promise<Map<string, CacheEntry>> {
-  if (!cacheFile) return new Map();
-  try {
-    const data = JSON.parse(await readFile(cacheFile, 'utf8')) as {
-      version?: number;
-      files?: Record<string, CacheEntry>;
-    };
-    if (data.version !== CACHE_VERSION || typeof data.files !== 'object' || data.files === null)
-      return new Map();
-    return new Map(Object.entries(data.files).filter(([, entry]) => isEntry(entry)));
-  } catch {
-    return new Map(); // absent or corrupt: check everything again
-  }
+function readCache(cacheFile: string | undefined): Promise<Map<string, CacheEntry>> {
+  return cacheFile
+    ? readCacheEntries(cacheFile, CACHE_VERSION, 'files', isEntry)
+    : Promise.resolve(new Map());
 }
 
 function isEntry(entry: CacheEntry): boolean {

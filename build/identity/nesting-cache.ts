@@ -2,7 +2,7 @@
 // all when the cache file says the same files (by sha256, the measurer's, so
 // an unchanged tree reads no GeoJSON) were checked before: the answer depends
 // on the bytes of both levels only.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { cacheDir } from '../core/files.ts';
@@ -15,6 +15,7 @@ import {
   type LevelNesting,
   type NestingIssue,
 } from './nesting.ts';
+import { readCacheEntries } from '../core/cache-file.ts';
 
 // Bumped whenever the rule or what an issue holds changes, so old answers are dropped.
 const CACHE_VERSION = 2;
@@ -131,18 +132,8 @@ export class NestingChecker {
   }
 }
 
-async function readCache(cacheFile: string): Promise<Map<string, CacheEntry>> {
-  try {
-    const data = JSON.parse(await readFile(cacheFile, 'utf8')) as {
-      version?: number;
-      levels?: Record<string, CacheEntry>;
-    };
-    if (data.version !== CACHE_VERSION || typeof data.levels !== 'object' || data.levels === null)
-      return new Map();
-    return new Map(Object.entries(data.levels).filter(([, entry]) => isEntry(entry)));
-  } catch {
-    return new Map(); // absent or corrupt: check everything again
-  }
+function readCache(cacheFile: string): Promise<Map<string, CacheEntry>> {
+  return readCacheEntries(cacheFile, CACHE_VERSION, 'levels', isEntry);
 }
 
 function isEntry(entry: CacheEntry): boolean {

@@ -4,13 +4,14 @@
 // every file (the measurer's, so an unchanged tree reads no GeoJSON for it),
 // the simplification the manifest states, and the code that compared.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { codeVersion } from '../core/compiled.ts';
 import { cacheDir } from '../core/files.ts';
 import { Slots } from '../core/slots.ts';
 import { comparePreview, type PreviewComparison, type ReadFile, type Staleness } from './preview-compare.ts';
+import { readCacheEntries } from '../core/cache-file.ts';
 
 // Bumped whenever what an entry holds changes; a change of the code itself changes every stamp.
 const CACHE_VERSION = 1;
@@ -115,18 +116,8 @@ function stampOf(subject: PreviewCheck, code: string | null | undefined): string
   return createHash('sha256').update(text).digest('hex');
 }
 
-async function readCache(cacheFile: string): Promise<Map<string, CacheEntry>> {
-  try {
-    const data = JSON.parse(await readFile(cacheFile, 'utf8')) as {
-      version?: number;
-      previews?: Record<string, CacheEntry>;
-    };
-    if (data.version !== CACHE_VERSION || typeof data.previews !== 'object' || data.previews === null)
-      return new Map();
-    return new Map(Object.entries(data.previews).filter(([, entry]) => isEntry(entry)));
-  } catch {
-    return new Map(); // absent or corrupt: compare everything again
-  }
+function readCache(cacheFile: string): Promise<Map<string, CacheEntry>> {
+  return readCacheEntries(cacheFile, CACHE_VERSION, 'previews', isEntry);
 }
 
 function isEntry(entry: CacheEntry): boolean {
