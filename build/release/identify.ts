@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
-import type { Level, MeasuredFile } from '../core/shared/manifest.ts';
+import type { Level } from '../core/shared/manifest.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS } from '../identity/keys.ts';
 import { readLevelUnits, type LevelUnit } from '../identity/level.ts';
 import {
@@ -24,7 +24,7 @@ import type { Thresholds } from '../identity/thresholds.ts';
 import type { CheckedManifestFile } from '../manifest/validate.ts';
 import type { Ledger, LedgerRelease, ReleasedFile, ReleasedLevel, ReleaseRecord } from './ledger.ts';
 import { LEDGER_VERSION, readRegistry } from './ledger.ts';
-import { copyObjectTo, readObject } from './object-store.ts';
+import { copyObjectTo } from './object-store.ts';
 import { countryDetailsChange, previousManifest } from './country-details.ts';
 import { isObject } from '../core/json-value.ts';
 
