@@ -21,11 +21,19 @@ export interface RecordChunk {
   items: readonly unknown[];
 }
 
+/** Items whose JSON is longer than this many characters are chunks of their own (a level's thousands of IDs). */
+export const LARGE_ITEM = 4096;
+
+/** Whether an item is large: a change next to it must not store it again (USA's 3,142 IDs beside Uruguay's file). */
+const large = (item: unknown): boolean =>
+  item !== undefined && (JSON.stringify(item)?.length ?? 0) > LARGE_ITEM;
+
 /**
  * Cuts `items` (in the order they are recorded) into runs whose ends depend
- * only on the items' keys: an insertion or a change moves at most the
- * boundaries next to it. A run also ends after `4 × every` items, so that no
- * chunk grows without bound when no key happens to end one.
+ * only on the items: an insertion or a change moves at most the boundaries
+ * next to it. A run also ends after `4 × every` items, so that no chunk
+ * grows without bound when no key happens to end one, and a large item is
+ * a run of its own, so that a change beside it does not store it again.
  */
 export function cutChunks<T>(items: readonly T[], key: (item: T) => string, every: number): T[][] {
   return cutChunksKnowing(items, key, every, []).map((cut) => cut.items);
@@ -56,7 +64,11 @@ export function cutChunksKnowing<T>(
       was &&
       end > i &&
       end <= items.length &&
-      (end - i === 4 * every || end === items.length || ends(items[end - 1]!)) &&
+      (end - i === 4 * every ||
+        end === items.length ||
+        ends(items[end - 1]!) ||
+        large(items[end - 1]) ||
+        large(items[end])) &&
       was.items.every((item, k) => sameJson(items[i + k], item))
     ) {
       chunks.push({ items: items.slice(i, end), known: was });
@@ -65,9 +77,10 @@ export function cutChunksKnowing<T>(
     }
     const run: T[] = [];
     while (i < items.length) {
+      if (run.length > 0 && large(items[i])) break; // a large item is a chunk of its own
       const item = items[i++]!;
       run.push(item);
-      if (ends(item) || run.length >= 4 * every) break;
+      if (ends(item) || run.length >= 4 * every || large(item)) break;
     }
     chunks.push({ items: run });
   }
