@@ -11,7 +11,7 @@
 //    grow by, against the bytes of the publisher's files the change altered
 //    (the ADM1 file, its preview, the manifest) (target ≤ 1.5× each), and
 //    against the bytes of the country's own published files it altered
-//    (dist/earth/ISO3/ and its API documents), and against the bytes of the
+//    (its page, files, downloads and API documents), and against the bytes of the
 //    catalogue's files it altered (the files of
 //    dist/ outside releases/ that the next build writes with other bytes:
 //    the GeoJSON, its downloads, pages, API documents and search files);
@@ -93,12 +93,11 @@ function altered(
   return bytes;
 }
 
-/** Returns the files of a catalogue listing that are country `iso`'s own: its pages, files and API documents. */
+/** Returns the files of a catalogue listing that are country `iso`'s own: its page, files, downloads and API documents. */
 function ofCountry<T>(files: Map<string, T>, iso: string): Map<string, T> {
+  const folders = [`earth/${iso}/`, `data/earth/${iso}/`, `downloads/earth/${iso}/`, `api/v1/earth/${iso}/`];
   const own = (path: string) =>
-    path.startsWith(`earth/${iso}/`) ||
-    path === `api/v1/earth/${iso}.json` ||
-    path.startsWith(`api/v1/earth/${iso}/`);
+    folders.some((folder) => path.startsWith(folder)) || path === `api/v1/earth/${iso}.json`;
   return new Map([...files].filter(([path]) => own(path)));
 }
 
