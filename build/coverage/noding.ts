@@ -10,6 +10,7 @@
 import { orient2d } from 'robust-predicates';
 import { BoxTree } from '../geometry/box-tree.ts';
 import { intersect } from '../geometry/intersections.ts';
+import { quadrant } from '../geometry/orientation.ts';
 
 /** A level's unmatched segments, flat: segment k runs (xy[4k], xy[4k+1]) → (xy[4k+2], xy[4k+3]) with unit[k]'s interior on its left. */
 export interface Segments {
@@ -50,15 +51,12 @@ export function nodeSegments(segments: Segments): Noding {
     const count = tree.query(boxes[4 * i]!, boxes[4 * i + 1]!, boxes[4 * i + 2]!, boxes[4 * i + 3]!);
     found.length = 0;
     for (let f = 0; f < count; f++) if (tree.found[f]! > i) found.push(tree.found[f]!);
-    for (const j of found) noder.overlap(chains[i]!, chains[i + 1]!, chains[j]!, chains[j + 1]!);
+    for (const j of found) {
+      if (j === i + 1 && noder.meetAtJoint(chains[j]!)) continue;
+      noder.overlap(chains[i]!, chains[i + 1]!, chains[j]!, chains[j + 1]!);
+    }
   }
   return { joined: noder.joined, node: noder.node, cuts: noder.cuts };
-}
-
-/** Returns 0…3: the quadrant a segment heads into (dx ≥ 0 and dy ≥ 0 is 0), as GEOS's Quadrant. */
-function quadrant(dx: number, dy: number): number {
-  if (dx >= 0) return dy >= 0 ? 0 : 3;
-  return dy >= 0 ? 1 : 2;
 }
 
 class Noder {
@@ -96,6 +94,24 @@ class Noder {
     }
     first.push(m);
     return Int32Array.from(first);
+  }
+
+  /**
+   * Whether the chain ending with segment k − 1 and the next, starting with
+   * segment k, meet only where one ends and the other starts: they follow
+   * one another along a ring, head into neighbouring quadrants (NE then NW
+   * keeps the second above the joint, the first below it) and do not run
+   * straight back along an axis there (a spike). Half of all pairs of chains.
+   */
+  meetAtJoint(k: number): boolean {
+    const { xy } = this;
+    if (this.joined[k - 1] === 0) return false;
+    const p = 4 * (k - 1);
+    const q = 4 * k;
+    const a = quadrant(xy[p + 2]! - xy[p]!, xy[p + 3]! - xy[p + 1]!);
+    const b = quadrant(xy[q + 2]! - xy[q]!, xy[q + 3]! - xy[q + 1]!);
+    if (((a - b) & 1) === 0) return false; // the same quadrant (a segment of no length), or opposite ones
+    return orient2d(xy[p]!, xy[p + 1]!, xy[p + 2]!, xy[p + 3]!, xy[q + 2]!, xy[q + 3]!) !== 0;
   }
 
   /** Tests the segments [a0, a1) of one monotone chain against [b0, b1) of another, halving the longer while their boxes meet. */
