@@ -2,7 +2,7 @@
 // (its whole file, or all its parts when it is published only as parts),
 // repairs its units into a coverage as one level (repair.ts), writes the
 // repaired copy (never the original: by default next to it, as
-// data/earth/CHL/CHL_ADM1.repaired.geojson, or data/earth/ARG/ADM2.repaired/
+// data/earth/CHL/CHL_ADM1.repaired.geojson, or data/earth/USA/ADM2.repaired/
 // for the parts) and checks the copy with the geometry and coverage rules
 // validate uses. The publisher decides what to do with it.
 import { mkdir } from 'node:fs/promises';
@@ -36,7 +36,7 @@ export interface UnitAreaChange {
 
 /** One file of the level and its repaired copy. */
 export interface RepairedFile {
-  source: string; // e.g. "data/earth/ARG/ADM2/AR-C.geojson"
+  source: string; // e.g. "data/earth/USA/ADM2/US-CA.geojson"
   copy: string; // as problems name files: relative to the root when inside it, else absolute
   out: string; // the copy, absolute
 }
@@ -58,7 +58,7 @@ export function repairedPath(source: string): string {
 /**
  * Returns the default path of a part's repaired copy: under the same name in
  * a folder beside the parts' own (which `split` replaces whole), e.g.
- * "data/earth/ARG/ADM2/AR-C.geojson" → "data/earth/ARG/ADM2.repaired/AR-C.geojson".
+ * "data/earth/USA/ADM2/US-CA.geojson" → "data/earth/USA/ADM2.repaired/US-CA.geojson".
  */
 export function repairedPartPath(source: string): string {
   return join(`${dirname(source)}.repaired`, basename(source));
