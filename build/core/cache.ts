@@ -180,10 +180,11 @@ export class CacheEntries<E> {
   private entries?: Promise<Map<string, E>>;
   private changed = false;
 
+  // stamp: codeIdentity() unless given, worked out on first read (never, without a file: --no-cache).
   constructor(
     private readonly file: string | undefined,
     private readonly isEntry: (entry: unknown) => entry is E,
-    private readonly stamp = codeIdentity(),
+    private readonly stamp?: string,
   ) {}
 
   /** Whether entries are kept across runs (there is a file). */
@@ -212,7 +213,7 @@ export class CacheEntries<E> {
     if (!this.file || !this.entries || !this.changed) return;
     const data = Object.fromEntries(await this.entries);
     try {
-      await saveCacheFile({ file: this.file, stamp: this.stamp, data });
+      await saveCacheFile({ file: this.file, stamp: this.stamp ?? codeIdentity(), data });
       this.changed = false;
     } catch {
       // e.g. EACCES or EROFS on a read-only data folder
@@ -226,7 +227,7 @@ export class CacheEntries<E> {
 
   private async read(): Promise<Map<string, E>> {
     if (!this.file) return new Map();
-    const { data } = await readCacheFile(this.file, {}, isObject, this.stamp);
+    const { data } = await readCacheFile(this.file, {}, isObject, this.stamp ?? codeIdentity());
     return new Map(Object.entries(data).filter((pair): pair is [string, E] => this.isEntry(pair[1])));
   }
 }
