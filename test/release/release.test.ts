@@ -2,10 +2,9 @@
 // sha256, the unit registry, the changes), IDs kept across releases, level
 // files stored once by sha256, and the refusals: validate errors, a version
 // recorded with other files, a damaged ledger; a failed release leaves the
-// ledger as it was. The fixture is released (1.0.0), edited and released
+// ledger as it was (killed as a real process: test/release/kill.test.ts). The fixture is released (1.0.0), edited and released
 // again (1.1.0) once, before the tests: each test that starts from one of
 // those trees works on its own copy of it.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,15 +16,7 @@ import { listFiles } from '../../build/core/files.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import { BASE_MARK, readLedger } from '../../build/release/ledger.ts';
-import {
-  BIN,
-  CHILD_BOUND_MS,
-  cli,
-  copyDataTree,
-  copyRoot,
-  editLevel,
-  type CliResult,
-} from '../support/cli.ts';
+import { cli, copyDataTree, copyRoot, editLevel, type CliResult } from '../support/cli.ts';
 import { ledgerRelease } from '../support/ledger.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
@@ -338,29 +329,6 @@ describe('geoshelf release', () => {
     expect(await ledgerState(root)).toEqual(before);
     expect(existsSync(join(root, '.cache/geoshelf/release-staging'))).toBe(false);
     expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
-  });
-
-  it('a release killed while it writes (SIGKILL) leaves the ledger as it was', async () => {
-    const root = copyRoot(edited, TMP);
-    const before = await ledgerState(root);
-    const child = spawn('node', [BIN, 'release', '1.1.0', '--root', root], { stdio: 'ignore' });
-    const bound = setTimeout(() => child.kill('SIGKILL'), CHILD_BOUND_MS);
-    const exited = new Promise<NodeJS.Signals | null>((done) =>
-      child.on('exit', (_, signal) => done(signal)),
-    );
-    // Killed as soon as it has started writing the release (its staging folder exists).
-    const staging = join(root, '.cache/geoshelf/release-staging');
-    let running = true;
-    void exited.then(() => (running = false));
-    while (running && !existsSync(staging)) await new Promise((r) => setTimeout(r, 2));
-    child.kill('SIGKILL');
-    const signal = await exited;
-    clearTimeout(bound);
-    expect(signal).toBe('SIGKILL'); // it was killed midway, not finished
-    expect(await ledgerState(root)).toEqual(before);
-    // The next release clears what the killed one left and records it.
-    expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
-    expect(existsSync(staging)).toBe(false);
   });
 
   it('a version must be a folder and URL segment on every host (exit 2)', async () => {
