@@ -154,15 +154,14 @@ function geometryProblems(file: string, features: GeoFeature[]): Problem[] {
     const issue = f.geometry ? checkGeometry(f.geometry.type, f.geometry.coordinates) : undefined;
     if (!issue) return [];
     const { pointer, message } = featureIssue(i, issue);
-    return [
-      {
-        file,
-        pointer,
-        rule: 'geometry',
-        severity: issue.structural ? 'error' : 'warning',
-        message,
-      } as Problem,
-    ];
+    const found: Problem = {
+      file,
+      pointer,
+      rule: 'geometry',
+      severity: issue.structural ? 'error' : 'warning',
+      message,
+    };
+    return [found];
   });
 }
 
