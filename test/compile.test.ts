@@ -212,7 +212,7 @@ describe('the caches, kept with the code’s identity and the lockfile’s (buil
     expect((await validate(dir, root)).stderr).toContain('has 1001 features, manifest says 1');
     changeVersionText(dir, 'another geoshelf');
     expect(await validate(dir, root)).toEqual(clean);
-  });
+  }, 240_000); // six validate runs and a compile as child processes: a bound for a hang, not a speed check
 });
 
 describe('the compile lock, and what a killed compile leaves', () => {
