@@ -46,7 +46,9 @@ const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Collect
 const unit = (f: Feature): MultiPolygon =>
   (f.geometry!.type === 'Polygon' ? [f.geometry!.coordinates] : f.geometry!.coordinates) as MultiPolygon;
 
-describe('repair against GEOS (shapely ≥ 2.1)', () => {
+// Each test runs repair and a GEOS script as child processes: a bound for a hang, not a speed check
+// (the 30 s default was too short at load 20).
+describe('repair against GEOS (shapely ≥ 2.1)', { timeout: 240_000 }, () => {
   it('CHL ADM1 with an overlap, a gap and a nudged edge injected: GEOS finds them, and none in the repaired copy', async () => {
     const tree = await defectiveTree(TMP);
     const broken = geos(join(tree.root, ADM1));
