@@ -3,7 +3,8 @@
 // command, `validate --no-cache` (A) against `validate --no-cache
 // --no-coverage` (B), each pair in alternating order so that neither side
 // always runs first, under /usr/bin/time: CPU (user + sys, every thread of
-// the process) and wall clock. Prints each pair's A/B, and the medians.
+// the process) and wall clock. Prints each pair's A/B, the medians, and the
+// ratio of each side's fastest run (the least disturbed on a shared machine).
 // PAIRS=N sets the number of pairs (default 7).
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -81,8 +82,9 @@ for (let pair = 0; pair < PAIRS; pair++) {
 const ratios = (key: 'cpu' | 'wall') => a.map((x, i) => x[key] / b[i]![key]);
 for (const key of ['cpu', 'wall'] as const) {
   const r = ratios(key);
+  const best = (runs: Run[]) => Math.min(...runs.map((x) => x[key]));
   console.log(
-    `  ${key === 'cpu' ? 'CPU ' : 'wall'}: with ${median(a.map((x) => x[key])).toFixed(2)} s, without ${median(b.map((x) => x[key])).toFixed(2)} s; A/B median ${median(r).toFixed(2)}× (pairs ${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)}×; target ≤ 1.20×)`,
+    `  ${key === 'cpu' ? 'CPU ' : 'wall'}: with ${median(a.map((x) => x[key])).toFixed(2)} s, without ${median(b.map((x) => x[key])).toFixed(2)} s; A/B median ${median(r).toFixed(2)}× (pairs ${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)}×; target ≤ 1.20×); fastest runs ${best(a).toFixed(2)} / ${best(b).toFixed(2)} s = ${(best(a) / best(b)).toFixed(2)}×`,
   );
 }
 console.log(`  with: ${a[0]!.summary}\n  without: ${b[0]!.summary}\n  load ${load()}`);

@@ -83,22 +83,38 @@ export function checkCoverage(shapes: (Shape | undefined)[], options: CoverageOp
 
 /** Returns the segments of `shapes` that no neighbour's matches, in order: ring by ring, unit by unit. */
 function unmatched(shapes: (Shape | undefined)[]): Segments {
-  const { start, unit, twin } = coverageEdges(shapes);
+  const { first, start, twin } = coverageEdges(shapes);
   let m = 0;
   for (let s = 0; s < twin.length; s++) if (twin[s]! < 0) m++;
-  const out = new Float64Array(4 * m);
-  const units = new Int32Array(m);
-  for (let s = 0, k = 0; s < twin.length; s++) {
+  const segments: Segments = { xy: new Float64Array(4 * m), unit: new Int32Array(m) };
+  for (let u = 0, k = 0; u < shapes.length; u++) {
+    if (first[u + 1]! > first[u]!) k = copyUnmatched(shapes[u]!.xy, start, twin, first[u]!, first[u + 1]!, segments, u, k);
+  }
+  return segments;
+}
+
+/** Copies unit u's unmatched segments (numbered from … to − 1) into `segments` from its k-th; returns the next k. */
+function copyUnmatched(
+  xy: Float64Array,
+  start: Int32Array,
+  twin: Int32Array,
+  from: number,
+  to: number,
+  segments: Segments,
+  u: number,
+  k: number,
+): number {
+  const out = segments.xy;
+  for (let s = from; s < to; s++) {
     if (twin[s]! >= 0) continue;
-    const xy = shapes[unit[s]!]!.xy;
     const i = 2 * start[s]!;
     out[4 * k] = xy[i]!;
     out[4 * k + 1] = xy[i + 1]!;
     out[4 * k + 2] = xy[i + 2]!;
     out[4 * k + 3] = xy[i + 3]!;
-    units[k++] = unit[s]!;
+    segments.unit[k++] = u;
   }
-  return { xy: out, unit: units };
+  return k;
 }
 
 /**

@@ -46,13 +46,11 @@ export function nodeSegments(segments: Segments): Noding {
     boxes[4 * i + 3] = Math.max(xy[a + 1]!, xy[b + 1]!);
   }
   const tree = new BoxTree(boxes);
-  const found: number[] = [];
   for (let i = 0; i < c; i++) {
     const count = tree.query(boxes[4 * i]!, boxes[4 * i + 1]!, boxes[4 * i + 2]!, boxes[4 * i + 3]!);
-    found.length = 0;
-    for (let f = 0; f < count; f++) if (tree.found[f]! > i) found.push(tree.found[f]!);
-    for (const j of found) {
-      if (j === i + 1 && noder.meetAtJoint(chains[j]!)) continue;
+    for (let f = 0; f < count; f++) {
+      const j = tree.found[f]!; // valid until the next query: overlap() makes none
+      if (j <= i || (j === i + 1 && noder.meetAtJoint(chains[j]!))) continue;
       noder.overlap(chains[i]!, chains[i + 1]!, chains[j]!, chains[j + 1]!);
     }
   }
