@@ -5,8 +5,10 @@
 // small files (trees, ledgers, built sites): on a disk that is a third of
 // the system time and more of the wait (docs/benchmarks.md, npm test). The
 // folder is removed after the run; one left by a run that was killed is
-// removed by the next.
-import { accessSync, constants, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+// removed by the next. tsx's cache of transformed sources (the children
+// tests start with --import tsx) stays where it was, linked from there.
+import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const SHM = '/dev/shm';
@@ -34,6 +36,9 @@ export default function setup(): () => void {
     if (pid && !running(Number(pid))) rmSync(join(SHM, name), { recursive: true, force: true });
   }
   const dir = mkdtempSync(join(SHM, `${PREFIX}${process.pid}-`));
+  const tsxCache = `tsx-${process.geteuid?.() ?? 'user'}`; // as tsx names it
+  mkdirSync(join(tmpdir(), tsxCache), { recursive: true });
+  symlinkSync(join(tmpdir(), tsxCache), join(dir, tsxCache));
   process.env.TMPDIR = dir;
   return () => {
     delete process.env.TMPDIR;
