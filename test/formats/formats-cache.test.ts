@@ -21,9 +21,9 @@ import {
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
+import { codeIdentity } from '../../build/core/cache.ts';
 import { cacheDir } from '../../build/core/files.ts';
 import { prepareDownloads, type Downloads } from '../../build/formats/downloads.ts';
-import { FORMATS_VERSION } from '../../build/formats/formats.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 import { fixtureCopy, sha256 } from '../build/helpers.ts';
@@ -69,14 +69,15 @@ async function downloads(root: string): Promise<Downloads> {
   return prepareDownloads(root, manifests, measurer);
 }
 
-const formatsDir = (root: string) => join(cacheDir(root), 'formats', `v${FORMATS_VERSION}`);
+const formatsDir = (root: string) => join(cacheDir(root), 'formats', codeIdentity());
 const indexFile = (root: string) => join(formatsDir(root), 'index.json');
 type Index = {
   conversions: Record<string, { conversion: { layer: string } }>;
   archives: Record<string, unknown>;
   simplified: Record<string, { files: { file: string }[] }>;
 };
-const readIndex = (root: string) => JSON.parse(readFileSync(indexFile(root), 'utf8')) as Index;
+const readIndex = (root: string) =>
+  (JSON.parse(readFileSync(indexFile(root), 'utf8')) as { data: Index }).data;
 
 /** What the downloads publish: dist path → built file and its sha256, and what the pages list. */
 function published(d: Downloads): { files: Record<string, string>; listed: string } {
@@ -186,8 +187,11 @@ describe('formats cache: a lost, damaged or hostile index → rebuilt from the r
     ['empty', () => ''],
     ['not JSON', (good) => good.slice(0, good.length / 2)],
     ['null', () => 'null'],
-    ['another version', (good) => good.replace('"version":1', '"version":99')],
-    ['lists of the wrong type', () => '{"version":1,"conversions":[1,2],"archives":"x"}'],
+    ['of other code', (good) => good.replace(`{"stamp":"${codeIdentity()}"`, '{"stamp":"another"')],
+    [
+      'lists of the wrong type',
+      () => `{"stamp":"${codeIdentity()}","data":{"conversions":[1,2],"archives":"x"}}`,
+    ],
     ['entries of the wrong type', (good) => good.replace(/"conversion":\{/g, '"conversion":7,"x":{')],
     ['stamps of the wrong type', (good) => good.replace(/"stamp":\[/g, '"stamp":"[",",":[')],
     [

@@ -292,7 +292,7 @@ describe('geoshelf release', () => {
       });
     }
     writeFileSync(join(rewritten, 'data/releases/1.0.0/release.json'), `${JSON.stringify(index, null, 1)}\n`);
-    const made = { version: 3, code: 'another geoshelf', lists: index.chunks };
+    const made = { stamp: 'another geoshelf', data: index.chunks };
     writeFileSync(join(rewritten, '.cache/geoshelf/release-chunks.json'), JSON.stringify(made));
     for (const root of roots) expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
     const released = (root: string) => readFileSync(join(root, 'data/releases/1.1.0/release.json'), 'utf8');

@@ -1,5 +1,6 @@
 // The releases a publisher can trust (issue 26), each rule through the CLI as
-// a publisher runs it: a country added is in the feed and changes.json; a
+// a publisher runs it: a country added is in the feed and changes.json, a
+// country renamed or relicensed is a country-changed entry; a
 // new country's history lists only releases that hold it; versions only go
 // up and an unchanged tree is no release (unless --allow-empty); a manifest
 // without the optional bytes and sha256 releases; a unit removed and put
@@ -103,6 +104,50 @@ describe('release: a country added is reported', () => {
       expect(links.length).toBeGreaterThan(0);
       for (const link of links)
         expect(existsSync(join(dist, link, link.endsWith('/') ? 'index.html' : '')), link).toBe(true);
+    },
+    BOUND,
+  );
+});
+
+describe('release: a country described differently is reported', () => {
+  it(
+    'a country renamed, its source licence and a level licence changed is one country-changed entry naming each field, from → to; its history and What changed say so',
+    async () => {
+      const root = copyDataTree(FIXTURE, TMP);
+      await ok(root, 'release', '2026.12');
+      const file = join(root, 'data/earth/FJI/manifest.json');
+      const m = read<{
+        name: { en: string };
+        source: { license: string; url: string };
+        datasets: { license: string }[];
+      }>(file);
+      m.name.en = 'Republic of Fiji';
+      m.source.license = 'CC0-1.0';
+      m.datasets[0]!.license = 'CC0-1.0';
+      writeFileSync(file, JSON.stringify(m, null, 2) + '\n');
+      const r = await ok(root, 'release', '2027.01');
+      expect(r.stdout).not.toContain('no changes');
+      expect(feed(root, '2027.01')).toEqual([
+        {
+          type: 'country-changed',
+          country: 'FJI',
+          body: 'earth',
+          name: 'Republic of Fiji',
+          fields: [
+            { field: 'ADM0.license', from: 'CC-BY-4.0', to: 'CC0-1.0' },
+            { field: 'name.en', from: 'Fiji', to: 'Republic of Fiji' },
+            { field: 'source.license', from: 'CC-BY-4.0', to: 'CC0-1.0' },
+          ],
+        },
+      ]);
+      const dist = await build(root);
+      expect(changes(dist, '2027.01')).toEqual(feed(root, '2027.01'));
+      const history = read<{ releases: { version: string; changes: Record<string, number> }[] }>(
+        join(dist, 'api/v1/earth/FJI/history.json'),
+      );
+      expect(history.releases[0]).toMatchObject({ version: '2027.01', changes: { 'country-changed': 1 } });
+      const page = readFileSync(join(dist, 'releases-changes/2027.01/index.html'), 'utf8');
+      expect(page).toContain('name.en “Fiji” → “Republic of Fiji”');
     },
     BOUND,
   );

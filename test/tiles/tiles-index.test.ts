@@ -16,6 +16,7 @@ import {
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
+import { codeIdentity } from '../../build/core/cache.ts';
 import { fixtureCopy, sha256 } from '../build/helpers.ts';
 
 const roots: string[] = [];
@@ -58,8 +59,8 @@ describe('tiles cache index', () => {
     const root = builtCopy();
     const first = await build(root);
     expect(Object.keys(first.archives).length).toBeGreaterThan(1);
-    const listed = JSON.parse(readFileSync(index(root), 'utf8')) as { levels: Record<string, unknown> };
-    expect(Object.keys(listed.levels).length).toBe(levelFiles(root).length / 2);
+    const listed = JSON.parse(readFileSync(index(root), 'utf8')) as { data: Record<string, unknown> };
+    expect(Object.keys(listed.data).length).toBe(levelFiles(root).length / 2);
     const { ino, mtimeMs } = statSync(index(root));
     const second = await build(root);
     expect(second.archives).toEqual(first.archives);
@@ -79,16 +80,16 @@ describe('tiles cache index', () => {
   });
 
   it.each([
-    ['garbage', '{"version":1,"levels":'],
-    ['another version', '{"version":99,"levels":{}}'],
-    ['levels not an object', '{"version":1,"levels":[1,2]}'],
+    ['garbage', () => `{"stamp":"${codeIdentity()}","data":`],
+    ['of other code', () => '{"stamp":"another","data":{}}'],
+    ['levels not an object', () => `{"stamp":"${codeIdentity()}","data":[1,2]}`],
   ])(
     'a damaged index (%s) is read as empty: the records are read, nothing is cut, the same bytes are published',
-    async (_, text) => {
+    async (_, spoiled) => {
       const root = builtCopy();
       const first = await build(root);
       const whole = readFileSync(index(root), 'utf8');
-      writeFileSync(index(root), text);
+      writeFileSync(index(root), spoiled());
       const again = await build(root);
       expect(again.read).toBe(0);
       expect(again.archives).toEqual(first.archives);
@@ -100,14 +101,14 @@ describe('tiles cache index', () => {
     const root = builtCopy();
     const first = await build(root);
     const whole = JSON.parse(readFileSync(index(root), 'utf8')) as {
-      version: number;
-      levels: Record<string, { bytes: number; tiles: Record<string, unknown> }>;
+      stamp: string;
+      data: Record<string, { bytes: number; tiles: Record<string, unknown> }>;
     };
-    const [key, entry] = Object.entries(whole.levels)[0]!;
-    const [key2, entry2] = Object.entries(whole.levels)[1]!;
+    const [key, entry] = Object.entries(whole.data)[0]!;
+    const [key2, entry2] = Object.entries(whole.data)[1]!;
     const hostile = {
-      version: 1,
-      levels: {
+      stamp: whole.stamp,
+      data: {
         [key]: { ...entry, bytes: entry.bytes + 1, tiles: { ...entry.tiles, levels: 30 } },
         [key2]: { ...entry2, tiles: { ...entry2.tiles, root: ['0', 0, 1] } },
         '../../../etc/passwd': entry,
