@@ -7,12 +7,23 @@
 // folder is removed after the run; one left by a run that was killed is
 // removed by the next. tsx's cache of transformed sources (the children
 // tests start with --import tsx) stays where it was, linked from there.
-import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statfsSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const SHM = '/dev/shm';
 const PREFIX = 'geoshelf-tests-';
+/** What /dev/shm must have free: a container's is often 64 MB; the long project's trees take hundreds. */
+const ROOM = 2 ** 31;
 
 /** Returns whether a process `pid` is running. */
 function running(pid: number): boolean {
@@ -28,6 +39,8 @@ export default function setup(): () => void {
   if (process.env.TMPDIR) return () => {};
   try {
     accessSync(SHM, constants.W_OK);
+    const { bavail, bsize } = statfsSync(SHM);
+    if (bavail * bsize < ROOM) return () => {}; // too small: the system's temporary folder
   } catch {
     return () => {}; // no /dev/shm (macOS): the system's temporary folder
   }
