@@ -31,6 +31,8 @@ const LONG = [
   'test/e2e/ledger-fuzz.test.ts', // every kind of ledger damage with 4 seeds, 40 random from a fresh seed, pages in Chromium
   'test/core/races-long.test.ts', // 5 races of two commands on one root, 10 runs each with random delays
   'test/locations/import-interrupted.test.ts', // imports killed at 5 moments, a read-only folder, a full disk: child processes
+  'test/server/static-aborts-many.test.ts', // 1,000 downloads hung up mid-file (the quick project: 100)
+  'test/server/linear-regex-tree.test.ts', // ESLint's regexp rules over src/server/ and src/locations/ (npm test's lint runs them too)
   'test/core/races.test.ts', // 3 races as real processes, each against its serial orders (the lock in process: core/lock.test.ts)
   'test/release/dist-edit.test.ts', // release, build, edit dist/ in place, build again: four CLI runs
 ];

@@ -5,12 +5,25 @@
 // small files (trees, ledgers, built sites): on a disk that is a third of
 // the system time and more of the wait (docs/benchmarks.md, npm test). The
 // folder is removed after the run; one left by a run that was killed is
-// removed by the next.
-import { accessSync, constants, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+// removed by the next. tsx's cache of transformed sources (the children
+// tests start with --import tsx) stays where it was, linked from there.
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statfsSync,
+  symlinkSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const SHM = '/dev/shm';
 const PREFIX = 'geoshelf-tests-';
+/** What /dev/shm must have free: a container's is often 64 MB; the long project's trees take hundreds. */
+const ROOM = 2 ** 31;
 
 /** Returns whether a process `pid` is running. */
 function running(pid: number): boolean {
@@ -26,6 +39,8 @@ export default function setup(): () => void {
   if (process.env.TMPDIR) return () => {};
   try {
     accessSync(SHM, constants.W_OK);
+    const { bavail, bsize } = statfsSync(SHM);
+    if (bavail * bsize < ROOM) return () => {}; // too small: the system's temporary folder
   } catch {
     return () => {}; // no /dev/shm (macOS): the system's temporary folder
   }
@@ -34,6 +49,9 @@ export default function setup(): () => void {
     if (pid && !running(Number(pid))) rmSync(join(SHM, name), { recursive: true, force: true });
   }
   const dir = mkdtempSync(join(SHM, `${PREFIX}${process.pid}-`));
+  const tsxCache = `tsx-${process.geteuid?.() ?? 'user'}`; // as tsx names it
+  mkdirSync(join(tmpdir(), tsxCache), { recursive: true });
+  symlinkSync(join(tmpdir(), tsxCache), join(dir, tsxCache));
   process.env.TMPDIR = dir;
   return () => {
     delete process.env.TMPDIR;
