@@ -14,37 +14,40 @@
 // doubles and gives the same method their ranks (equal doubles, equal
 // integers; order kept), so the arcs are found alike and written exactly.
 
-/** A growable Int32Array. */
-export class IntList {
-  data: Int32Array;
+/**
+ * A growable typed array: push() appends, and data[0 … length) holds the
+ * values. One class for both kinds below: a push that meets both array kinds
+ * measured no slower than the two hand-copied classes it replaced.
+ */
+export class TypedList<T extends Int32Array | Float64Array> {
   length = 0;
-  constructor(capacity = 1024) {
-    this.data = new Int32Array(capacity);
-  }
+  constructor(public data: T) {}
+
   push(value: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Int32Array(Math.ceil(this.data.length * 1.5)); // 1.5×: less slack than doubling
-      bigger.set(this.data);
-      this.data = bigger;
-    }
+    if (this.length === this.data.length) this.grow();
     this.data[this.length++] = value;
+  }
+
+  /** Replaces data by a copy 1.5× as long (less slack than doubling), at least 16. */
+  private grow(): void {
+    const make = this.data.constructor as new (length: number) => T;
+    const bigger = new make(Math.max(16, Math.ceil(this.data.length * 1.5)));
+    bigger.set(this.data);
+    this.data = bigger;
+  }
+}
+
+/** A growable Int32Array. */
+export class IntList extends TypedList<Int32Array> {
+  constructor(capacity = 1024) {
+    super(new Int32Array(capacity));
   }
 }
 
 /** A growable Float64Array. */
-export class DoubleList {
-  data: Float64Array;
-  length = 0;
+export class DoubleList extends TypedList<Float64Array> {
   constructor(capacity = 1024) {
-    this.data = new Float64Array(capacity);
-  }
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Float64Array(Math.ceil(this.data.length * 1.5));
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = value;
+    super(new Float64Array(capacity));
   }
 }
 
