@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
-import type { Level, MeasuredFile } from '../core/shared/manifest.ts';
+import type { Level } from '../core/shared/manifest.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS } from '../identity/keys.ts';
 import { readLevelUnits, type LevelUnit } from '../identity/level.ts';
 import {
@@ -24,7 +24,9 @@ import type { Thresholds } from '../identity/thresholds.ts';
 import type { CheckedManifestFile } from '../manifest/validate.ts';
 import type { Ledger, LedgerRelease, ReleasedFile, ReleasedLevel, ReleaseRecord } from './ledger.ts';
 import { LEDGER_VERSION, readRegistry } from './ledger.ts';
-import { copyObjectTo, readObject } from './object-store.ts';
+import { copyObjectTo } from './object-store.ts';
+import { countryDetailsChange, previousManifest } from './country-details.ts';
+import { isObject } from '../core/json-value.ts';
 
 /** Properties that never count as an `attributes` change: names, codes, parents and per-build identifiers. */
 const IDENTIFYING = ['shapeID', 'parentID', 'id'];
@@ -97,6 +99,10 @@ export async function identify(input: IdentifyInput): Promise<Made> {
       d.level === 'QUAD' ? [] : [{ level: d.level, files: levelFiles(m, i) }],
     );
     const old = before.get(key) ?? [];
+    const details = old.length
+      ? await countryDetailsChange(root, ledger, previous!, m, input.files)
+      : undefined;
+    if (details) changes.push(details);
     const unchanged =
       previous?.record.code_key === (codeKey ?? null) &&
       old.length === now.length &&
@@ -265,7 +271,7 @@ async function storedLevelUnits(
   }
 }
 
-/** Returns a removed country's English name, from its manifest as the previous release stored it (else its code). */
+/** Returns the English name of a country as release `previous` recorded it, else its ISO3 code. */
 async function countryName(
   root: string,
   ledger: Ledger,
@@ -273,16 +279,7 @@ async function countryName(
   body: string,
   country: string,
 ): Promise<string> {
-  const file = previous.record.files.find(
-    (f: MeasuredFile) => f.path === `data/${body}/${country}/manifest.json`,
-  );
-  const object = file && ledger.objects.get(file.sha256);
-  if (!file || !object) return country;
-  try {
-    const manifest = JSON.parse((await readObject(root, file.sha256, object)).toString('utf8')) as unknown;
-    const name = (manifest as { name?: { en?: unknown } } | null)?.name?.en;
-    return typeof name === 'string' && name !== '' ? name : country;
-  } catch {
-    return country; // a damaged copy is the ledger check's to report
-  }
+  const name = (await previousManifest(root, ledger, previous, body, country))?.name;
+  const en = isObject(name) ? name.en : undefined;
+  return typeof en === 'string' && en !== '' ? en : country;
 }
