@@ -1,8 +1,10 @@
 // Builds a TopoJSON topology of one level in typed arrays, for memory about
-// 25 bytes per position and one pass over the data. topojson-server, which
-// the preview uses, holds every position as a JS array, twice (many times the
-// level's size in memory: docs/benchmarks.md, bench:formats); this follows the
-// same method with flat arrays:
+// 25 bytes per position and one pass over the data: the TopoJSON downloads
+// (formats/topojson.ts), the tiles, and the shared arcs that the simplified
+// copies and the previews are simplified on (simplify/arcs.ts).
+// topojson-server, which it replaced, holds every position as a JS array,
+// twice (many times the level's size in memory: docs/benchmarks.md,
+// bench:formats); this follows the same method with flat arrays:
 //   1. quantise every ring to the integer grid (dropping repeated points),
 //   2. find junctions: a point seen again with other neighbours,
 //   3. cut each ring at its junctions into arcs (a ring without any stays
@@ -86,7 +88,7 @@ export class QuantisedRings implements RingPoints {
     this.ringStart.push(0);
   }
 
-  /** Adds one GeoJSON ring (closed), as topojson-server quantises it: repeats dropped, at least 3 points. */
+  /** Adds one GeoJSON ring (closed), quantised as topojson-server does it: repeats dropped, at least 3 points. */
   addRing(ring: number[][]): void {
     const { x0, y0, kx, ky } = this.grid;
     const start = this.x.length;
