@@ -33,7 +33,7 @@ interface PreparedFeature {
 }
 
 /** Every arc's vertices in flat arrays (fast to scan per try): arc i is start[i] … start[i+1]-1. */
-export interface FlatArcs {
+interface FlatArcs {
   x: Float64Array;
   y: Float64Array;
   w: Float64Array; // weight in metres; Infinity = always kept

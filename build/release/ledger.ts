@@ -43,8 +43,6 @@ import {
 } from './object-store.ts';
 import { isVersion } from './versions.ts';
 
-export { VERSION_RULE, versionProblem } from './versions.ts';
-
 /** The ledger's folder, relative to the root. */
 export const LEDGER_DIR = 'data/releases';
 
