@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { readFeatureCollection } from '../geojson/features.ts';
-import type { FeatureListener } from '../geojson/scanner.ts';
+import type { FeatureListener } from '../geojson/feature-listener.ts';
 import { GeometrySink } from '../geometry/feature-sink.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS, textValues } from './keys.ts';
 import type { MatchUnit } from './matcher.ts';
