@@ -30,6 +30,10 @@ const LONG = [
   'test/release/model/tree-model-fresh.test.ts', // 640 tree scripts from a fresh seed, 40 of them through release itself
   'test/e2e/ledger-fuzz.test.ts', // every kind of ledger damage with 4 seeds, 40 random from a fresh seed, pages in Chromium
   'test/core/races-long.test.ts', // 5 races of two commands on one root, 10 runs each with random delays
+  'test/locations/import-interrupted.test.ts', // imports killed at 5 moments, a read-only folder, a full disk: child processes
+  'test/server/static-aborts-many.test.ts', // 1,000 downloads hung up mid-file (the quick project: 100)
+  'test/server/linear-regex-tree.test.ts', // ESLint's regexp rules over src/server/ and src/locations/ (npm test's lint runs them too)
+  'test/core/races.test.ts', // 3 races as real processes, each against its serial orders (the lock in process: core/lock.test.ts)
   'test/release/dist-edit.test.ts', // release, build, edit dist/ in place, build again: four CLI runs
 ];
 
@@ -37,13 +41,17 @@ export default defineConfig({
   test: {
     // Compiles lib/ when the sources changed (bin/compile.js): the code under
     // test starts worker threads from their compiled scripts.
-    globalSetup: ['test/support/compile.ts'],
+    // Temporary folders in memory when the machine has /dev/shm (test/support/tmp.ts).
+    globalSetup: ['test/support/compile.ts', 'test/support/tmp.ts'],
     // Many files wait more than they compute (a browser, child processes, a
     // server shutting down, a file watcher): four workers overlap those waits
     // on 2 cores (docs/benchmarks.md, npm test), and no test asserts on time.
     maxWorkers: 4,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Each run transformed every module again (about 5 s of CPU of the quick
+    // suite's 20 s of start-up): kept under node_modules/ by content instead.
+    experimental: { fsModuleCache: true },
     restoreMocks: true,
     unstubEnvs: true,
     projects: [

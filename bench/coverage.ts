@@ -5,7 +5,8 @@
 // finds, and the holes of union_all), both from geometry already in memory.
 // Three interleaved rounds, the fastest of each side compared. Target: ≤ 0.5×.
 // The oracle runs in .venv-oracle/ (python3 -m venv .venv-oracle &&
-// .venv-oracle/bin/pip install shapely).
+// .venv-oracle/bin/pip install shapely). bench/coverage-validate.ts, run
+// after it, times what the check adds to a cold `validate` of the sample.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

@@ -10,7 +10,9 @@
 //    and `preview`, as docs/manifests.md's round): what the ledger and dist/
 //    grow by, against the bytes of the publisher's files the change altered
 //    (the ADM1 file, its preview, the manifest) (target ≤ 1.5× each), and
-//    against the bytes of the catalogue's files it altered (the files of
+//    against the bytes of the country's own published files it altered
+//    (its page, files, downloads and API documents), and against the bytes of the
+//    catalogue's files it altered (the files of
 //    dist/ outside releases/ that the next build writes with other bytes:
 //    the GeoJSON, its downloads, pages, API documents and search files);
 // 3. a release with no change (--allow-empty): what both grow by, against
@@ -91,6 +93,14 @@ function altered(
   return bytes;
 }
 
+/** Returns the files of a catalogue listing that are country `iso`'s own: its page, files, downloads and API documents. */
+function ofCountry<T>(files: Map<string, T>, iso: string): Map<string, T> {
+  const folders = [`earth/${iso}/`, `data/earth/${iso}/`, `downloads/earth/${iso}/`, `api/v1/earth/${iso}/`];
+  const own = (path: string) =>
+    folders.some((folder) => path.startsWith(folder)) || path === `api/v1/earth/${iso}.json`;
+  return new Map([...files].filter(([path]) => own(path)));
+}
+
 /** Renames the first unit of `iso`'s ADM1 file, then runs `manifest` and `preview`; returns the altered files' bytes. */
 function changeCountry(root: string, iso: string): number {
   const before = countryFiles(root, iso);
@@ -133,11 +143,14 @@ try {
   const l2 = du(ledger);
   s += geoshelf(root, 'build', '--out', dist, '--quiet');
   const d2 = du(dist);
-  const built = altered(catalogue1, rootFiles(dist)); // its GeoJSON, downloads, pages, API documents, search files
+  const catalogue2 = rootFiles(dist);
+  const built = altered(catalogue1, catalogue2); // its GeoJSON, downloads, pages, API documents, search files
+  const own = altered(ofCountry(catalogue1, CHANGED), ofCountry(catalogue2, CHANGED)); // the country's own of them
   const [gl, gd] = [l2 - l1, d2 - d1];
   console.log(
     `${CHANGED} changed: ledger +${mb(gl)}, dist/ +${mb(gd)} (${s.toFixed(0)} s, ${load()})
   against the publisher's files it altered (${mb(changed)}): ledger ${ratio(gl, changed)}× (target ≤ 1.5: ${verdict(gl <= 1.5 * changed)}), dist/ ${ratio(gd, changed)}× (${verdict(gd <= 1.5 * changed)})
+  against the country's own published files it altered (${mb(own)}): ledger ${ratio(gl, own)}× (${verdict(gl <= 1.5 * own)}), dist/ ${ratio(gd, own)}× (${verdict(gd <= 1.5 * own)})
   against the catalogue's files it altered (${mb(built)}): ledger ${ratio(gl, built)}× (${verdict(gl <= 1.5 * built)}), dist/ ${ratio(gd, built)}× (${verdict(gd <= 1.5 * built)})`,
   );
 

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { planCatalogue } from './catalogue/plan.ts';
+import { saveCacheFile } from './core/cache.ts';
 import { UsageError, UserError } from './core/errors.ts';
 import { withLock } from './core/lock.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
@@ -21,7 +22,7 @@ import { PreviewChecker } from './manifest/preview-cache.ts';
 import { validateManifests, type CheckedManifestFile } from './manifest/validate.ts';
 import { CoverageChecker } from './coverage/cache.ts';
 import { MeasurementCache } from './measure/cache.ts';
-import { loadBuildCache, saveCache, type BuildCache } from './output/build-cache.ts';
+import { loadBuildCache, type BuildCache } from './output/build-cache.ts';
 import { distUnchanged, inputFingerprint } from './output/fingerprint.ts';
 import { writeDist, type WriteStats } from './output/write-dist.ts';
 import { releasedFiles } from './release/files.ts';
@@ -143,7 +144,7 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
   cache.fingerprint = fingerprint;
   cache.summary = { manifests: loaded.length, datasets, files: write.files, bytes: write.bytes };
   cache.sources = sourceStamps(loaded);
-  await saveCache(buildCache);
+  await saveCacheFile(buildCache);
   const read = measurer.stats;
   return {
     ok: true,

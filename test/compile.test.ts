@@ -168,6 +168,53 @@ describe('the compile step', () => {
   });
 });
 
+describe('the caches, kept with the code’s identity and the lockfile’s (build/core/cache.ts)', () => {
+  /** Makes every measurement cached under `root` say 1000 more features than its file has. */
+  function poison(root: string): void {
+    const file = join(root, '.cache/geoshelf/measurements.json');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(
+      file,
+      text.replace(/"features":(\d+)/g, (_, n: string) => `"features":${Number(n) + 1000}`),
+    );
+  }
+
+  /** Validates `root` with the copy `dir`; returns its exit code and output, without a compile's line. */
+  async function validate(
+    dir: string,
+    root: string,
+  ): Promise<{ code: number; stdout: string; stderr: string }> {
+    const result = await run(dir, 'validate', '--root', root);
+    return { ...result, stderr: result.stderr.replace(/^geoshelf: compiling lib\/ first .*\n/, '') };
+  }
+
+  it('a dependency upgraded (another package-lock.json) or the code changed → what a cache kept is worked out again', async () => {
+    const dir = packageCopy('cache-identity');
+    cpSync(join(PACKAGE, 'package-lock.json'), join(dir, 'package-lock.json'));
+    const root = mkdtempSync(join(scratch, 'root-'));
+    cpSync(join(PACKAGE, 'test/fixtures/build/data'), join(root, 'data'), { recursive: true });
+    const clean = await validate(dir, root);
+    expect(clean.code).toBe(0);
+    // While a cache is trusted, what it says is what validate reports: here, measurements poisoned.
+    poison(root);
+    expect((await validate(dir, root)).stderr).toContain('has 1001 features, manifest says 1');
+
+    // polygon-clipping upgraded in the lockfile (npm install polygon-clipping@0.15.8): nothing kept is trusted.
+    const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version: string }>;
+    };
+    lock.packages['node_modules/polygon-clipping']!.version = '0.15.8';
+    writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
+    expect(await validate(dir, root)).toEqual(clean);
+
+    // A new geoshelf (a source changed, compiled again): the same.
+    poison(root);
+    expect((await validate(dir, root)).stderr).toContain('has 1001 features, manifest says 1');
+    changeVersionText(dir, 'another geoshelf');
+    expect(await validate(dir, root)).toEqual(clean);
+  }, 240_000); // six validate runs and a compile as child processes: a bound for a hang, not a speed check
+});
+
 describe('the compile lock, and what a killed compile leaves', () => {
   // A live process that compiles nothing: it exits by itself, and is killed after each test.
   const sleepers: ChildProcess[] = [];

@@ -92,13 +92,20 @@ export async function withLock<T>(root: string, command: string, fn: () => Promi
 
 async function acquire(dir: string, owner: LockOwner): Promise<void> {
   await mkdir(join(dir, '..'), { recursive: true });
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0, vanished = 0; ; attempt++) {
     try {
       await mkdir(dir);
       await writeFile(join(dir, 'owner.json'), `${JSON.stringify(owner)}\n`);
       return;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      // Another run, letting its lock go, removed the then-empty parent between our two mkdirs.
+      if (code === 'ENOENT' && vanished++ < 8) {
+        await mkdir(join(dir, '..'), { recursive: true });
+        attempt--;
+        continue;
+      }
+      if (code !== 'EEXIST') throw error;
     }
     const holder = await readOwner(dir);
     const why = holder ? gone(holder) : await unnamedTooLong(dir);

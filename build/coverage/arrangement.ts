@@ -4,24 +4,18 @@
 // point (its depth) changes only across unmatched segments: it is constant on
 // each face of their arrangement. Faces of depth 0 that are bounded are the
 // holes of the level's union; faces of depth 2 or more are overlaps. The
-// segments are noded (split where they cross or touch, with GEOS's robust
-// line intersector), joined into a planar graph whose edges keep the net
-// count of units on their left, and the faces are traced by turning at each
-// node (exact angle order by orient2d). Depths follow from the unbounded
-// face (depth 0) across edges, so no point-in-polygon test decides them.
+// segments are noded (noding.ts: split where they cross or touch, with GEOS's
+// robust line intersector), joined into a planar graph whose edges are the
+// paths between nodes and keep the net count of units on their left
+// (graph.ts), and the faces are traced by turning at each node (exact angle
+// order by orient2d). Depths follow from the unbounded face (depth 0) across
+// edges, so no point-in-polygon test decides them.
 import { orient2d } from 'robust-predicates';
 import { BoxTree } from '../geometry/box-tree.ts';
-import { intersect } from '../geometry/intersections.ts';
-import { PointTable } from './point-table.ts';
+import { buildGraph, type Graph } from './graph.ts';
+import { nodeSegments, type Segments } from './noding.ts';
 
-/** A segment of a unit's ring, running with the unit's interior on its left. */
-export interface DirectedSegment {
-  x1: number;
-  y1: number;
-  x2: number;
-  y2: number;
-  unit: number;
-}
+export type { Segments } from './noding.ts';
 
 /** One face of the arrangement: its rings (the outer one counter-clockwise, holes clockwise, each closed) and depth. */
 export interface Face {
@@ -49,145 +43,31 @@ export interface Arrangement {
  * Returns the faces of depth ≠ 1 that `segments` cut the plane into, and the
  * edges along which units' segments do not match without changing the depth.
  */
-export function arrange(segments: DirectedSegment[]): Arrangement {
-  const graph = nodeSegments(segments);
-  return traceFaces(graph);
-}
-
-interface Graph {
-  x: Float64Array; // node coordinates
-  y: Float64Array;
-  from: Int32Array; // edge e runs from[e] → to[e]
-  to: Int32Array;
-  wind: Int32Array; // units along from → to, minus those along to → from
-  units: (e: number) => number[]; // the units with a segment on edge e, each followed by its net winding along from → to
-}
-
-/** Splits the segments where they meet and returns the planar graph of the pieces, equal pieces merged. */
-function nodeSegments(segments: DirectedSegment[]): Graph {
-  const m = segments.length;
-  const boxes = new Float64Array(4 * m);
-  segments.forEach((s, k) => {
-    boxes[4 * k] = Math.min(s.x1, s.x2);
-    boxes[4 * k + 1] = Math.min(s.y1, s.y2);
-    boxes[4 * k + 2] = Math.max(s.x1, s.x2);
-    boxes[4 * k + 3] = Math.max(s.y1, s.y2);
-  });
-  const splits: (number[] | undefined)[] = new Array(m);
-  const cuts = (k: number) => (splits[k] ??= []);
-  const tree = new BoxTree(boxes);
-  for (let k = 0; k < m; k++) {
-    const s = segments[k]!;
-    const count = tree.query(boxes[4 * k]!, boxes[4 * k + 1]!, boxes[4 * k + 2]!, boxes[4 * k + 3]!);
-    for (let f = 0; f < count; f++) {
-      const j = tree.found[f]!;
-      if (j <= k) continue;
-      const t = segments[j]!;
-      if (touchOnlyAtEnd(s, t)) continue; // consecutive segments of a ring: the usual case
-      const hit = intersect(s.x1, s.y1, s.x2, s.y2, t.x1, t.y1, t.x2, t.y2);
-      if (!hit) continue;
-      if (hit.count === 2) {
-        // Collinear: each endpoint of one inside the other splits it.
-        addIfInside(cuts, k, s, t.x1, t.y1);
-        addIfInside(cuts, k, s, t.x2, t.y2);
-        addIfInside(cuts, j, t, s.x1, s.y1);
-        addIfInside(cuts, j, t, s.x2, s.y2);
-      } else {
-        addIfInside(cuts, k, s, hit.at[0], hit.at[1]);
-        addIfInside(cuts, j, t, hit.at[0], hit.at[1]);
-      }
+export function arrange(segments: Segments): Arrangement {
+  const g = buildGraph(segments, nodeSegments(segments));
+  const next = nextHalfEdges(g);
+  const order = pieceOrder(g);
+  const cycles = traceCycles(g, next, order);
+  const nesting = nestOutlines(g, cycles, order);
+  const { depth, consistent } = faceDepths(g, cycles, nesting);
+  const faces: Face[] = [];
+  for (const c of nesting.bounded) {
+    if (depth[c] === 1) continue;
+    const rings = [c, ...(nesting.holes.get(c) ?? [])].map((k) => cycles.ring[k] ?? ringOf(g, next, cycles.first[k]!));
+    const units = new Set<number>();
+    for (let k = nesting.start[c]!; k < nesting.start[c + 1]!; k++) {
+      const list = g.units(nesting.byFace[k]! >> 1);
+      for (let i = 0; i < list.length; i += 2) units.add(list[i]!);
     }
+    faces.push({ rings, depth: depth[c]!, units: [...units].sort((a, b) => a - b) });
   }
-  const nodes = new PointTable(2 * m);
-  const edges = new PointTable(m); // (from, to) node pairs, from < to: an edge's id is its pair's
-  const from: number[] = [];
-  const to: number[] = [];
-  const wind: number[] = [];
-  const unit1: number[] = []; // the first unit with a segment on each edge, and its winding along it
-  const wind1: number[] = [];
-  const more = new Map<number, number[]>(); // edge → further units, each followed by its winding
-  const addPiece = (ax: number, ay: number, bx: number, by: number, unit: number) => {
-    const a = nodes.id(ax, ay);
-    const b = nodes.id(bx, by);
-    if (a === b) return;
-    const e = a < b ? edges.id(a, b) : edges.id(b, a);
-    const along = a < b ? 1 : -1;
-    if (e === from.length) {
-      from.push(Math.min(a, b));
-      to.push(Math.max(a, b));
-      wind.push(along);
-      unit1.push(unit);
-      wind1.push(along);
-      return;
-    }
-    wind[e]! += along;
-    if (unit1[e] === unit) {
-      wind1[e]! += along;
-      return;
-    }
-    const list = more.get(e) ?? [];
-    if (list.length === 0) more.set(e, list);
-    let i = 0;
-    while (i < list.length && list[i] !== unit) i += 2;
-    if (i < list.length) list[i + 1]! += along;
-    else list.push(unit, along);
-  };
-  segments.forEach((s, k) => {
-    const at = splits[k];
-    if (!at) return addPiece(s.x1, s.y1, s.x2, s.y2, s.unit);
-    const dx = s.x2 - s.x1;
-    const dy = s.y2 - s.y1;
-    const along: [number, number, number][] = [];
-    for (let i = 0; i < at.length; i += 2) {
-      along.push([(at[i]! - s.x1) * dx + (at[i + 1]! - s.y1) * dy, at[i]!, at[i + 1]!]);
-    }
-    along.sort((p, q) => p[0] - q[0]);
-    let px = s.x1;
-    let py = s.y1;
-    for (const [, x, y] of along) {
-      addPiece(px, py, x, y, s.unit);
-      px = x;
-      py = y;
-    }
-    addPiece(px, py, s.x2, s.y2, s.unit);
-  });
-  return {
-    x: nodes.xs(),
-    y: nodes.ys(),
-    from: Int32Array.from(from),
-    to: Int32Array.from(to),
-    wind: Int32Array.from(wind),
-    units: (e) => [unit1[e]!, wind1[e]!, ...(more.get(e) ?? [])],
-  };
-}
-
-/** Adds (x, y) to the cuts of segment k when it is not an endpoint of it (the intersector found it on `s`). */
-function addIfInside(cuts: (k: number) => number[], k: number, s: DirectedSegment, x: number, y: number): void {
-  if ((x === s.x1 && y === s.y1) || (x === s.x2 && y === s.y2)) return;
-  if (x < Math.min(s.x1, s.x2) || x > Math.max(s.x1, s.x2)) return;
-  if (y < Math.min(s.y1, s.y2) || y > Math.max(s.y1, s.y2)) return;
-  cuts(k).push(x, y);
-}
-
-/**
- * Whether two segments that share an endpoint meet there only: the other end
- * of each is off the other's line (so neither splits the other).
- */
-function touchOnlyAtEnd(s: DirectedSegment, t: DirectedSegment): boolean {
-  const s1t1 = s.x1 === t.x1 && s.y1 === t.y1;
-  const s1t2 = s.x1 === t.x2 && s.y1 === t.y2;
-  const s2t1 = s.x2 === t.x1 && s.y2 === t.y1;
-  const s2t2 = s.x2 === t.x2 && s.y2 === t.y2;
-  if (!(s1t1 || s1t2 || s2t1 || s2t2)) return false;
-  // All three points: the shared one, and both far ends, are on one line or not.
-  const tx = s1t1 || s2t1 ? t.x2 : t.x1;
-  const ty = s1t1 || s2t1 ? t.y2 : t.y1;
-  return orient2d(s.x1, s.y1, s.x2, s.y2, tx, ty) !== 0;
+  return { faces, silent: silentEdges(g), consistent };
 }
 
 /** Half-edge h of edge e: 2e runs from → to, 2e + 1 back. */
 const origin = (g: Graph, h: number) => (h & 1 ? g.to[h >> 1]! : g.from[h >> 1]!);
-const target = (g: Graph, h: number) => (h & 1 ? g.from[h >> 1]! : g.to[h >> 1]!);
+/** The point of g.pts that half-edge h heads for first (the next along its path). */
+const ahead = (g: Graph, h: number) => (h & 1 ? g.first[(h >> 1) + 1]! - 2 : g.first[h >> 1]! + 1);
 
 /** Returns the half-edge after each half-edge, turning so that each face lies on the left. */
 function nextHalfEdges(g: Graph): Int32Array {
@@ -221,10 +101,12 @@ function nextHalfEdges(g: Graph): Int32Array {
 function compareAngle(g: Graph, v: number, a: number, b: number): number {
   const ox = g.x[v]!;
   const oy = g.y[v]!;
-  const ax = g.x[target(g, a)]!;
-  const ay = g.y[target(g, a)]!;
-  const bx = g.x[target(g, b)]!;
-  const by = g.y[target(g, b)]!;
+  const i = 2 * ahead(g, a);
+  const j = 2 * ahead(g, b);
+  const ax = g.pts[i]!;
+  const ay = g.pts[i + 1]!;
+  const bx = g.pts[j]!;
+  const by = g.pts[j + 1]!;
   const qa = quadrant(ax - ox, ay - oy);
   const qb = quadrant(bx - ox, by - oy);
   if (qa !== qb) return qa - qb;
@@ -240,87 +122,161 @@ function quadrant(dx: number, dy: number): number {
   return 0;
 }
 
-/** Traces the cycles of the graph, nests each component in the face around it, and counts depths. */
-function traceFaces(g: Graph): Arrangement {
-  const h2 = 2 * g.from.length;
-  const next = nextHalfEdges(g);
-  const cycleOf = new Int32Array(h2).fill(-1);
-  const cycles: { first: number; area: number; box: number[] }[] = [];
-  for (let h = 0; h < h2; h++) {
-    if (cycleOf[h]! >= 0) continue;
-    const c = cycles.length;
-    const x0 = g.x[origin(g, h)]!;
-    const y0 = g.y[origin(g, h)]!;
-    let twice = 0;
-    const box = [Infinity, Infinity, -Infinity, -Infinity];
+/** The cycles of half-edges: each one's first half-edge, closed ring, signed area (> 0: it bounds a face on its left) and box. */
+interface Cycles {
+  of: Int32Array; // half-edge → its cycle
+  first: number[];
+  ring: (Float64Array | undefined)[]; // kept for the cycles that bound a face
+  area: number[];
+  box: number[]; // 4 per cycle
+}
+
+/**
+ * Returns the half-edges in the order of their first pieces, as a graph of
+ * one edge per piece would number them (graph.ts keeps the pieces' order):
+ * cycles are found, rings start, and faces are walked in that order, so the
+ * sums over a face's rings add up exactly as they would piece by piece.
+ */
+function pieceOrder(g: Graph): Int32Array {
+  const order = new Int32Array(2 * g.from.length);
+  for (let e = 0; e < g.from.length; e++) {
+    // A path's first piece runs from its first node to a point first seen after it; a lone
+    // piece's, from whichever node was seen first.
+    const low = g.first[e + 1]! - g.first[e]! > 2 || g.from[e]! < g.to[e]! ? 2 * e : 2 * e + 1;
+    order[2 * e] = low;
+    order[2 * e + 1] = low ^ 1;
+  }
+  return order;
+}
+
+/** Returns the cycles that `next` links the half-edges into, in the order of `order`. */
+function traceCycles(g: Graph, next: Int32Array, order: Int32Array): Cycles {
+  const h2 = order.length;
+  const cycles: Cycles = { of: new Int32Array(h2).fill(-1), first: [], ring: [], area: [], box: [] };
+  for (const h of order) {
+    if (cycles.of[h]! >= 0) continue;
+    const c = cycles.first.length;
     let k = h;
     do {
-      cycleOf[k] = c;
-      const ax = g.x[origin(g, k)]!;
-      const ay = g.y[origin(g, k)]!;
-      const bx = g.x[target(g, k)]!;
-      const by = g.y[target(g, k)]!;
-      twice += (ax - x0) * (by - y0) - (bx - x0) * (ay - y0);
-      box[0] = Math.min(box[0]!, ax);
-      box[1] = Math.min(box[1]!, ay);
-      box[2] = Math.max(box[2]!, ax);
-      box[3] = Math.max(box[3]!, ay);
+      cycles.of[k] = c;
       k = next[k]!;
     } while (k !== h);
-    cycles.push({ first: h, area: twice / 2, box });
+    const ring = ringOf(g, next, h);
+    const x0 = ring[0]!;
+    const y0 = ring[1]!;
+    let twice = 0;
+    let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (let i = 0; i + 2 < ring.length; i += 2) {
+      const ax = ring[i]!;
+      const ay = ring[i + 1]!;
+      twice += (ax - x0) * (ring[i + 3]! - y0) - (ring[i + 2]! - x0) * (ay - y0);
+      if (ax < w) w = ax;
+      if (ay < s) s = ay;
+      if (ax > e) e = ax;
+      if (ay > n) n = ay;
+    }
+    cycles.first.push(h);
+    cycles.area.push(twice / 2);
+    cycles.ring.push(twice > 0 ? ring : undefined);
+    cycles.box.push(w, s, e, n);
   }
+  return cycles;
+}
+
+/** Which face each cycle belongs to, and the half-edges of each face. */
+interface Nesting {
+  bounded: number[]; // the cycles that bound a face (counter-clockwise), each that face's number
+  faceOf: Int32Array; // cycle → its face, or −1 for the unbounded face
+  holes: Map<number, number[]>; // bounded cycle → the outlines inside its face
+  outside: number; // the unbounded face's number
+  start: Int32Array; // the half-edges of face f: byFace[start[f]] … byFace[start[f + 1] − 1]
+  byFace: Int32Array;
+}
+
+/**
+ * Returns the face of each cycle: a counter-clockwise one bounds its own; a
+ * clockwise one (a component's outline) lies in the face of the smallest
+ * counter-clockwise cycle of another component around it, or in the
+ * unbounded face.
+ */
+function nestOutlines(g: Graph, cycles: Cycles, order: Int32Array): Nesting {
+  const count = cycles.first.length;
   const component = components(g);
-  // Each cycle that bounds no face (clockwise: a component's outline) lies in the face of the
-  // smallest counter-clockwise cycle of another component around it, or in the unbounded face (−1).
-  const bounded = cycles.map((c, i) => (c.area > 0 ? i : -1)).filter((i) => i >= 0);
+  const bounded: number[] = [];
+  for (let c = 0; c < count; c++) if (cycles.area[c]! > 0) bounded.push(c);
   const boxes = new Float64Array(4 * bounded.length);
-  bounded.forEach((c, i) => boxes.set(cycles[c]!.box, 4 * i));
+  bounded.forEach((c, i) => boxes.set(cycles.box.slice(4 * c, 4 * c + 4), 4 * i));
   const tree = new BoxTree(boxes);
-  const faceOfCycle = cycles.map((c, i) => (c.area > 0 ? i : -1));
-  const holes = new Map<number, number[]>(); // bounded cycle → the outlines inside its face
+  const faceOf = new Int32Array(count);
+  const holes = new Map<number, number[]>();
   const rings = new Map<number, ChunkedRing>(); // bounded cycles tested so far
-  cycles.forEach((c, i) => {
-    if (c.area > 0) return;
-    const v = origin(g, c.first);
+  for (let i = 0; i < count; i++) {
+    if (cycles.area[i]! > 0) {
+      faceOf[i] = i;
+      continue;
+    }
+    const v = origin(g, cycles.first[i]!);
     const px = g.x[v]!;
     const py = g.y[v]!;
     // The smallest cycle of another component around the point: candidates by box, smallest first.
-    const count = tree.query(px, py, px, py);
+    const found = tree.query(px, py, px, py);
     const around: number[] = [];
-    for (let f = 0; f < count; f++) {
+    for (let f = 0; f < found; f++) {
       const b = bounded[tree.found[f]!]!;
-      if (component[origin(g, cycles[b]!.first)] !== component[v]) around.push(b);
+      if (component[origin(g, cycles.first[b]!)] !== component[v]) around.push(b);
     }
-    around.sort((a, b) => cycles[a]!.area - cycles[b]!.area);
+    around.sort((a, b) => cycles.area[a]! - cycles.area[b]!);
     let best = -1;
     for (const b of around) {
       let ring = rings.get(b);
-      if (!ring) rings.set(b, (ring = new ChunkedRing(ringOf(g, next, cycles[b]!.first))));
+      if (!ring) rings.set(b, (ring = new ChunkedRing(cycles.ring[b]!)));
       if (ring.contains(px, py)) {
         best = b;
         break;
       }
     }
-    faceOfCycle[i] = best;
-    if (best < 0) return;
+    faceOf[i] = best;
+    if (best < 0) continue;
     const inside = holes.get(best);
     if (inside) inside.push(i);
     else holes.set(best, [i]);
-  });
-  // Faces by number: bounded cycle c is face c, the unbounded face is face `outside`.
-  const outside = cycles.length;
-  const faceOf = (h: number) => {
-    const f = faceOfCycle[cycleOf[h]!]!;
-    return f < 0 ? outside : f;
-  };
-  // The half-edges of each face, grouped (counting sort by face).
+  }
+  return { bounded, faceOf, holes, outside: count, ...halfEdgesByFace(cycles, faceOf, order) };
+}
+
+/** Returns the half-edges grouped by face, each face's in `order` (the unbounded face is number `faceOf.length`). */
+function halfEdgesByFace(
+  cycles: Cycles,
+  faceOf: Int32Array,
+  order: Int32Array,
+): { start: Int32Array; byFace: Int32Array } {
+  const outside = faceOf.length;
+  const h2 = cycles.of.length;
+  const face = new Int32Array(h2);
+  for (let h = 0; h < h2; h++) {
+    const f = faceOf[cycles.of[h]!]!;
+    face[h] = f < 0 ? outside : f;
+  }
   const start = new Int32Array(outside + 2);
-  for (let h = 0; h < h2; h++) start[faceOf(h) + 1]!++;
+  for (let h = 0; h < h2; h++) start[face[h]! + 1]!++;
   for (let f = 0; f <= outside; f++) start[f + 1]! += start[f]!;
   const byFace = new Int32Array(h2);
   const fill = start.slice(0, outside + 1);
-  for (let h = 0; h < h2; h++) byFace[fill[faceOf(h)]!++] = h;
-  // Depths from the unbounded face: left of h minus left of its twin is h's winding.
+  for (const h of order) byFace[fill[face[h]!]!++] = h;
+  return { start, byFace };
+}
+
+/**
+ * Returns the depth of each face (by number; a face no edge reaches from the
+ * unbounded one counts as covered once), walking out from the unbounded face:
+ * the face left of h is the one left of its twin plus h's winding.
+ */
+function faceDepths(g: Graph, cycles: Cycles, nesting: Nesting): { depth: Int32Array; consistent: boolean } {
+  const { outside, start, byFace, faceOf } = nesting;
+  const faceOfHalf = (h: number) => {
+    const f = faceOf[cycles.of[h]!]!;
+    return f < 0 ? outside : f;
+  };
   const UNKNOWN = -0x40000000;
   const depth = new Int32Array(outside + 1).fill(UNKNOWN);
   depth[outside] = 0;
@@ -331,7 +287,7 @@ function traceFaces(g: Graph): Arrangement {
     for (let k = start[f]!; k < start[f + 1]!; k++) {
       const h = byFace[k]!;
       const wind = h & 1 ? -g.wind[h >> 1]! : g.wind[h >> 1]!;
-      const other = faceOf(h ^ 1);
+      const other = faceOfHalf(h ^ 1);
       const d = depth[f]! - wind;
       if (depth[other] === UNKNOWN) {
         depth[other] = d;
@@ -339,31 +295,50 @@ function traceFaces(g: Graph): Arrangement {
       } else if (depth[other] !== d) consistent = false;
     }
   }
-  const faces: Face[] = [];
-  for (const c of bounded) {
-    const d = depth[c] === UNKNOWN ? 1 : depth[c]!;
-    if (d === 1) continue;
-    const rings = [c, ...(holes.get(c) ?? [])].map((k) => ringOf(g, next, cycles[k]!.first));
-    const units = new Set<number>();
-    for (let k = start[c]!; k < start[c + 1]!; k++) {
-      const list = g.units(byFace[k]! >> 1);
-      for (let i = 0; i < list.length; i += 2) units.add(list[i]!);
-    }
-    faces.push({ rings, depth: d, units: [...units].sort((a, b) => a - b) });
-  }
-  return { faces, silent: silentEdges(g), consistent };
+  for (let f = 0; f <= outside; f++) if (depth[f] === UNKNOWN) depth[f] = 1;
+  return { depth, consistent };
 }
 
-/** Returns the closed ring of the cycle through half-edge h. */
+/**
+ * Returns the closed ring of the cycle through half-edge h, from the origin
+ * of h's first piece: for h against its path, the path's second point.
+ */
 function ringOf(g: Graph, next: Int32Array, h: number): Float64Array {
-  const xy: number[] = [];
+  const { pts, first: start } = g;
+  let n = 1;
   let k = h;
   do {
-    xy.push(g.x[origin(g, k)]!, g.y[origin(g, k)]!);
+    n += start[(k >> 1) + 1]! - start[k >> 1]! - 1;
     k = next[k]!;
   } while (k !== h);
-  xy.push(xy[0]!, xy[1]!);
-  return Float64Array.from(xy);
+  const ring = new Float64Array(2 * n);
+  let j = 0;
+  do {
+    const a = start[k >> 1]!;
+    const b = start[(k >> 1) + 1]! - 1;
+    if (k & 1) {
+      for (let i = b; i > a; i--, j += 2) {
+        ring[j] = pts[2 * i]!;
+        ring[j + 1] = pts[2 * i + 1]!;
+      }
+    } else {
+      for (let i = a; i < b; i++, j += 2) {
+        ring[j] = pts[2 * i]!;
+        ring[j + 1] = pts[2 * i + 1]!;
+      }
+    }
+    k = next[k]!;
+  } while (k !== h);
+  // h runs from its path's last point back to the first: its first piece is the path's, from point 1.
+  const r = h & 1 ? 2 * (start[(h >> 1) + 1]! - start[h >> 1]! - 2) : 0;
+  if (r > 0) {
+    const head = ring.slice(0, r);
+    ring.copyWithin(0, r, j);
+    ring.set(head, j - r);
+  }
+  ring[j] = ring[0]!;
+  ring[j + 1] = ring[1]!;
+  return ring;
 }
 
 /** Edges per chunk of a ChunkedRing: a point tested against a coastline skips most of it 32 edges at a time. */
@@ -430,17 +405,14 @@ function components(g: Graph): Int32Array {
 function silentEdges(g: Graph): SilentEdge[] {
   const silent: SilentEdge[] = [];
   for (let e = 0; e < g.from.length; e++) {
-    if (g.wind[e] !== 0) continue;
+    if (g.wind[e] !== 0) continue; // a path of more than one piece is one unit's: winding 1
     const list = g.units(e);
     const units: number[] = [];
     for (let i = 0; i < list.length; i += 2) if (list[i + 1] !== 0) units.push(list[i]!);
     if (units.length < 2) continue;
-    const ax = g.x[g.from[e]!]!;
-    const ay = g.y[g.from[e]!]!;
-    const bx = g.x[g.to[e]!]!;
-    const by = g.y[g.to[e]!]!;
     units.sort((a, b) => a - b);
-    silent.push({ units, x1: ax, y1: ay, x2: bx, y2: by });
+    const [x1, y1, x2, y2] = [g.x[g.from[e]!]!, g.y[g.from[e]!]!, g.x[g.to[e]!]!, g.y[g.to[e]!]!];
+    silent.push({ units, x1, y1, x2, y2 });
   }
   return silent;
 }

@@ -3,9 +3,8 @@
 // unchanged tree reads no GeoJSON) were checked before with the same gap
 // width and body: the verdict depends on the bytes of the level (and, for
 // gaps, of the level above) only. As build/identity/nesting-cache.ts does.
-import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write.ts';
+import { join } from 'node:path';
+import { CacheEntries } from '../core/cache.ts';
 import { cacheDir } from '../core/files.ts';
 import { Slots } from '../core/slots.ts';
 import type { Body } from '../core/shared/manifest.ts';
@@ -15,10 +14,6 @@ import type { UnitRef } from '../identity/nesting.ts';
 import type { Shape } from '../identity/shape.ts';
 import { checkCoverage, EDGE_WIDTH_M, parentHoles, type CoverageFinding } from './coverage.ts';
 import { BODY_RADIUS_M } from './measure.ts';
-import { readCacheEntries } from '../core/cache-file.ts';
-
-// Bumped whenever the check or what a finding holds changes, so old answers are dropped.
-const CACHE_VERSION = 1;
 
 /** A finding with its units named (file, feature, code and name) rather than numbered. */
 export interface LevelFinding extends Omit<CoverageFinding, 'units'> {
@@ -47,20 +42,24 @@ export interface CoverageSettings {
 }
 
 /**
- * Checks levels once per run (memo) and across runs (a JSON cache file keyed
- * by the level's file paths, holding the sha256s of both levels). Without
- * `cacheFile` it only memoises. A missing or corrupt cache file counts as empty.
+ * Checks levels once per run (memo) and across runs (a cache file of answers
+ * by the level's file paths, holding the sha256s of both levels:
+ * build/core/cache.ts). Without `cacheFile` it only memoises. `identity`: the
+ * code's, which the cache file is kept with (codeIdentity).
  */
 export class CoverageChecker {
   readonly stats = { levelsChecked: 0, cacheHits: 0 };
   private readonly memo = new Map<string, Promise<LevelCoverage>>();
-  private entries?: Promise<Map<string, CacheEntry>>;
-  private changed = false;
+  private readonly entries: CacheEntries<CacheEntry>;
   // One level at a time: each is held in memory, and the work is all on this thread.
   private readonly slots = new Slots(1);
 
   // reader: files read once for this and other checks of the run (the nesting check's).
-  constructor(private readonly options: { cacheFile?: string; reader?: LevelReader } = {}) {}
+  constructor(
+    private readonly options: { cacheFile?: string; reader?: LevelReader; identity?: string } = {},
+  ) {
+    this.entries = new CacheEntries(options.cacheFile, isEntry, options.identity);
+  }
 
   /** Returns the checker a run under `root` uses: its cache is `<root>/.cache/geoshelf/coverage.json` unless `noCache`. */
   static forRoot(root: string, options: { noCache?: boolean; reader?: LevelReader } = {}): CoverageChecker {
@@ -84,18 +83,9 @@ export class CoverageChecker {
     return pending;
   }
 
-  /** Writes the cache file atomically when something changed; a read-only folder is skipped. */
-  async save(): Promise<void> {
-    const { cacheFile } = this.options;
-    if (!cacheFile || !this.entries || !this.changed) return;
-    const levels = Object.fromEntries(await this.entries);
-    try {
-      await mkdir(dirname(cacheFile), { recursive: true });
-      await writeFileAtomic(cacheFile, `${JSON.stringify({ version: CACHE_VERSION, levels })}\n`);
-      this.changed = false;
-    } catch {
-      // e.g. EACCES on a read-only data folder: the next run checks again
-    }
+  /** Writes the cache file atomically when something changed (CacheEntries.save). */
+  save(): Promise<void> {
+    return this.entries.save();
   }
 
   private async checkCached(
@@ -106,34 +96,28 @@ export class CoverageChecker {
   ): Promise<LevelCoverage> {
     const same = (a: string[], b: HashedFile[]) =>
       a.length === b.length && a.every((s, i) => s === b[i]!.sha256);
-    if (this.options.cacheFile) {
-      this.entries ??= readCache(this.options.cacheFile);
-      const cached = (await this.entries).get(key);
-      if (
-        cached &&
-        cached.gap_width_m === settings.gapWidthM &&
-        cached.edge_width_m === EDGE_WIDTH_M &&
-        cached.body === settings.body &&
-        same(cached.files, files) &&
-        same(cached.parents, parents)
-      ) {
-        this.stats.cacheHits++;
-        return cached.coverage;
-      }
+    const cached = await this.entries.get(key);
+    if (
+      cached &&
+      cached.gap_width_m === settings.gapWidthM &&
+      cached.edge_width_m === EDGE_WIDTH_M &&
+      cached.body === settings.body &&
+      same(cached.files, files) &&
+      same(cached.parents, parents)
+    ) {
+      this.stats.cacheHits++;
+      return cached.coverage;
     }
     const coverage = await this.slots.run(() => checkLevel(files, parents, settings, this.options.reader));
     this.stats.levelsChecked++;
-    if (this.entries) {
-      (await this.entries).set(key, {
-        files: files.map((f) => f.sha256),
-        parents: parents.map((f) => f.sha256),
-        gap_width_m: settings.gapWidthM,
-        edge_width_m: EDGE_WIDTH_M,
-        body: settings.body,
-        coverage,
-      });
-      this.changed = true;
-    }
+    await this.entries.set(key, {
+      files: files.map((f) => f.sha256),
+      parents: parents.map((f) => f.sha256),
+      gap_width_m: settings.gapWidthM,
+      edge_width_m: EDGE_WIDTH_M,
+      body: settings.body,
+      coverage,
+    });
     return coverage;
   }
 }
@@ -175,11 +159,8 @@ async function readShapes(
   return { shapes, refs };
 }
 
-function readCache(cacheFile: string): Promise<Map<string, CacheEntry>> {
-  return readCacheEntries(cacheFile, CACHE_VERSION, 'levels', isEntry);
-}
-
-function isEntry(entry: CacheEntry): boolean {
+function isEntry(value: unknown): value is CacheEntry {
+  const entry = (value ?? {}) as Partial<CacheEntry>;
   const strings = (a: unknown) => Array.isArray(a) && a.every((s) => typeof s === 'string');
   const finding = (f: LevelFinding) =>
     typeof f?.kind === 'string' &&
@@ -188,7 +169,7 @@ function isEntry(entry: CacheEntry): boolean {
     Array.isArray(f.units) &&
     f.units.every((u) => typeof u?.file === 'string' && typeof u.feature === 'number');
   return (
-    strings(entry?.files) &&
+    strings(entry.files) &&
     strings(entry.parents) &&
     typeof entry.gap_width_m === 'number' &&
     typeof entry.coverage?.units === 'number' &&

@@ -14,7 +14,7 @@
 import { BoxTree } from '../geometry/box-tree.ts';
 import { intersectionArea } from '../identity/overlap.ts';
 import { shapeOfFlat, type Shape } from '../identity/shape.ts';
-import { arrange, type DirectedSegment, type Face } from './arrangement.ts';
+import { arrange, type Face, type Segments } from './arrangement.ts';
 import { coverageEdges } from './edges.ts';
 import { inscribedCircle, ringsLengthM, sphericalArea } from './measure.ts';
 
@@ -54,16 +54,7 @@ export const EDGE_WIDTH_M = 1;
 
 /** Returns the coverage defects of one level's units (shapes as build/identity/shape.ts winds them). */
 export function checkCoverage(shapes: (Shape | undefined)[], options: CoverageOptions): CoverageFinding[] {
-  const { start, unit, twin } = coverageEdges(shapes);
-  const segments: DirectedSegment[] = [];
-  for (let s = 0; s < twin.length; s++) {
-    if (twin[s]! >= 0) continue;
-    const u = unit[s]!;
-    const xy = shapes[u]!.xy;
-    const i = 2 * start[s]!;
-    segments.push({ x1: xy[i]!, y1: xy[i + 1]!, x2: xy[i + 2]!, y2: xy[i + 3]!, unit: u });
-  }
-  const { faces, silent } = arrange(segments);
+  const { faces, silent } = arrange(unmatched(shapes));
   const found = new Findings();
   const units = new UnitIndex(shapes);
   for (const face of faces) {
@@ -88,6 +79,42 @@ export function checkCoverage(shapes: (Shape | undefined)[], options: CoverageOp
     found.add('edge', edge.units, { areaM2: 0, point: [(edge.x1 + edge.x2) / 2, (edge.y1 + edge.y2) / 2], widthM: 0, lengthM });
   }
   return found.list();
+}
+
+/** Returns the segments of `shapes` that no neighbour's matches, in order: ring by ring, unit by unit. */
+function unmatched(shapes: (Shape | undefined)[]): Segments {
+  const { first, start, twin } = coverageEdges(shapes);
+  let m = 0;
+  for (let s = 0; s < twin.length; s++) if (twin[s]! < 0) m++;
+  const segments: Segments = { xy: new Float64Array(4 * m), unit: new Int32Array(m) };
+  for (let u = 0, k = 0; u < shapes.length; u++) {
+    if (first[u + 1]! > first[u]!) k = copyUnmatched(shapes[u]!.xy, start, twin, first[u]!, first[u + 1]!, segments, u, k);
+  }
+  return segments;
+}
+
+/** Copies unit u's unmatched segments (numbered from … to − 1) into `segments` from its k-th; returns the next k. */
+function copyUnmatched(
+  xy: Float64Array,
+  start: Int32Array,
+  twin: Int32Array,
+  from: number,
+  to: number,
+  segments: Segments,
+  u: number,
+  k: number,
+): number {
+  const out = segments.xy;
+  for (let s = from; s < to; s++) {
+    if (twin[s]! >= 0) continue;
+    const i = 2 * start[s]!;
+    out[4 * k] = xy[i]!;
+    out[4 * k + 1] = xy[i + 1]!;
+    out[4 * k + 2] = xy[i + 2]!;
+    out[4 * k + 3] = xy[i + 3]!;
+    segments.unit[k++] = u;
+  }
+  return k;
 }
 
 /**

@@ -35,90 +35,83 @@ export function coverageEdges(shapes: (Shape | undefined)[]): CoverageEdges {
     unit.fill(u, first[u]!, first[u + 1]!);
   }
   const twin = new Int32Array(n).fill(-1);
-  const table = new SegmentTable(n);
-  const count = new Int32Array(n); // at a head: how many segments join its two points
-  for (let s = 0; s < n; s++) {
-    const xy = shapes[unit[s]!]!.xy;
-    const i = 2 * start[s]!;
-    const h = table.findOrAdd(s, xy[i]!, xy[i + 1]!, xy[i + 2]!, xy[i + 3]!);
-    if (h === s) {
-      count[s] = 1;
-      continue;
-    }
-    if (++count[h]! === 2 && !sameDirection(shapes, unit, start, h, s)) {
-      twin[h] = s;
-      twin[s] = h;
-    } else if (twin[h]! >= 0) {
-      // A third segment on the same two points (or a second one running the same way): none match.
-      twin[twin[h]!] = -1;
-      twin[h] = -1;
-    }
+  const table = new SegmentTable(n, twin);
+  for (let u = 0; u < shapes.length; u++) {
+    const shape = shapes[u];
+    if (shape) table.match(shape.xy, shape.segs, first[u]!);
   }
   return { first, start, unit, twin };
 }
 
-function sameDirection(
-  shapes: (Shape | undefined)[],
-  unit: Int32Array,
-  start: Int32Array,
-  a: number,
-  b: number,
-): boolean {
-  const p = shapes[unit[a]!]!.xy;
-  const q = shapes[unit[b]!]!.xy;
-  const i = 2 * start[a]!;
-  const j = 2 * start[b]!;
-  return p[i] === q[j] && p[i + 1] === q[j + 1];
-}
-
 /**
  * An open-addressing hash table of segments by their two endpoints, in
- * either order: `findOrAdd` returns the segment already stored with the same
- * two points, or stores and returns the one given.
+ * either order, that pairs each segment with the one running the other way
+ * between the same two points: twin[s] for both, unless a third segment
+ * joins them too (or a second runs the same way), then −1 for all.
  */
 class SegmentTable {
   private readonly slots: Int32Array;
   private readonly coords: Float64Array; // 4 per stored segment: its points, the lesser first
+  private readonly swapped: Uint8Array; // 1 when the segment runs from the greater point
+  private readonly count: Int32Array; // per stored segment: how many segments join its two points
   private readonly mask: number;
-  private readonly bits = new Float64Array(1);
-  private readonly words = new Int32Array(this.bits.buffer);
 
-  constructor(capacity: number) {
+  constructor(
+    capacity: number,
+    private readonly twin: Int32Array,
+  ) {
     let size = 16;
     while (size < 2 * capacity) size *= 2;
     this.slots = new Int32Array(size).fill(-1);
     this.coords = new Float64Array(4 * Math.max(1, capacity));
+    this.swapped = new Uint8Array(Math.max(1, capacity));
+    this.count = new Int32Array(Math.max(1, capacity));
     this.mask = size - 1;
   }
 
-  findOrAdd(s: number, ax: number, ay: number, bx: number, by: number): number {
-    const swap = bx < ax || (bx === ax && by < ay);
-    const x1 = swap ? bx : ax;
-    const y1 = swap ? by : ay;
-    const x2 = swap ? ax : bx;
-    const y2 = swap ? ay : by;
-    let slot = (this.mix(this.mix(this.mix(this.mix(0x9e3779b9, x1), y1), x2), y2) >>> 0) & this.mask;
-    const c = this.coords;
-    for (;;) {
-      const t = this.slots[slot]!;
-      if (t < 0) {
-        this.slots[slot] = s;
-        c[4 * s] = x1;
-        c[4 * s + 1] = y1;
-        c[4 * s + 2] = x2;
-        c[4 * s + 3] = y2;
-        return s;
+  /** Adds the segments of one shape (its points `xy`, its segments' first points `segs`), numbered from `first`. */
+  match(xy: Float64Array, segs: Int32Array, first: number): void {
+    const { slots, coords, swapped, count, twin, mask } = this;
+    for (let k = 0; k < segs.length; k++) {
+      const s = first + k;
+      const i = 2 * segs[k]!;
+      const ax = xy[i]!;
+      const ay = xy[i + 1]!;
+      const bx = xy[i + 2]!;
+      const by = xy[i + 3]!;
+      const swap = bx < ax || (bx === ax && by < ay);
+      const x1 = swap ? bx : ax;
+      const y1 = swap ? by : ay;
+      const x2 = swap ? ax : bx;
+      const y2 = swap ? ay : by;
+      // Degrees × 1e7 as integers: equal points hash alike (−0 as 0), near ones may share a slot.
+      let h = Math.imul((x1 * 1e7) | 0, 0x9e3779b1);
+      h = Math.imul(h ^ ((y1 * 1e7) | 0), 0x85ebca77);
+      h = Math.imul(h ^ ((x2 * 1e7) | 0), 0xc2b2ae3d);
+      h = Math.imul(h ^ ((y2 * 1e7) | 0), 0x27d4eb2f);
+      let slot = (h ^ (h >>> 15)) & mask;
+      let t = slots[slot]!;
+      while (t >= 0) {
+        if (coords[4 * t] === x1 && coords[4 * t + 1] === y1 && coords[4 * t + 2] === x2 && coords[4 * t + 3] === y2) break;
+        slot = (slot + 1) & mask;
+        t = slots[slot]!;
       }
-      if (c[4 * t] === x1 && c[4 * t + 1] === y1 && c[4 * t + 2] === x2 && c[4 * t + 3] === y2) return t;
-      slot = (slot + 1) & this.mask;
+      if (t < 0) {
+        slots[slot] = s;
+        coords[4 * s] = x1;
+        coords[4 * s + 1] = y1;
+        coords[4 * s + 2] = x2;
+        coords[4 * s + 3] = y2;
+        swapped[s] = swap ? 1 : 0;
+        count[s] = 1;
+      } else if (++count[t]! === 2 && swapped[t] !== (swap ? 1 : 0)) {
+        twin[t] = s;
+        twin[s] = t;
+      } else if (twin[t]! >= 0) {
+        // A third segment on the same two points (or a second one running the same way): none match.
+        twin[twin[t]!] = -1;
+        twin[t] = -1;
+      }
     }
-  }
-
-  /** Mixes the bits of `v` into hash `h` (−0 and 0 hash alike, as they compare equal). */
-  private mix(h: number, v: number): number {
-    this.bits[0] = v === 0 ? 0 : v;
-    h = Math.imul(h ^ this.words[0]!, 0x85ebca6b);
-    h = Math.imul(h ^ (h >>> 13) ^ this.words[1]!, 0xc2b2ae35);
-    return h ^ (h >>> 16);
   }
 }

@@ -1,16 +1,19 @@
-// The formats cache under <root>/.cache/geoshelf/formats/v{FORMATS_VERSION}/:
-// a folder per conversion ({key}/{layer}/, with its record conversion.json)
+// The formats cache under <root>/.cache/geoshelf/formats/{identity}/ (the
+// code's identity, build/core/cache.ts: another geoshelf or another
+// dependency converts afresh, and the folders of others are removed): a
+// folder per conversion ({key}/{layer}/, with its record conversion.json)
 // and per country archive (country/{key}/{ISO3}.zip, with {ISO3}.zip.json)
 // and simplified copies (simplified/{key}/, with its record simplified.json),
-// and one index (index.json) listing every item with a stamp, read once per
-// build and written atomically only when it changed. A lookup trusts the
+// and one index (index.json, a stamped cache file) listing every item with
+// its folder's stamp, read once per build and written only when it changed. A lookup trusts the
 // index while the item's stamp holds, else reads the item's own record and
 // checks its files' sizes, as before the index: so a lost, stale or damaged
 // index costs those reads once, never a conversion.
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeFileAtomic, writeFileAtomicSync } from '../core/atomic-write.ts';
+import { basename, join } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.ts';
+import { codeIdentity, readCacheFileSync, saveCacheFileSync, type CacheFile } from '../core/cache.ts';
 import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
 import { isCount, isObject } from '../core/json-value.ts';
@@ -20,14 +23,11 @@ import {
   convertLevel,
   conversionKey,
   FORMAT_SUFFIX,
-  FORMATS_VERSION,
   sha256File,
   type Conversion,
   type FormatFile,
   type FormatName,
 } from './formats.ts';
-
-const INDEX_VERSION = 1;
 
 /**
  * The [ino, ctimeMs] of an item's folder when the item was made or checked
@@ -57,10 +57,9 @@ interface SimplifiedEntry {
   stamp: Stamp;
 }
 
-// The index file, e.g. {"version":1,"conversions":{"8ab2…/CHL_ADM1":{"conversion":{…},"stamp":[4194,1764…]}},
+// The index's data, e.g. {"conversions":{"8ab2…/CHL_ADM1":{"conversion":{…},"stamp":[4194,1764…]}},
 // "archives":{"1c3f…/CHL.zip":{"file":{"format":"zip","file":"CHL.zip",…},"stamp":[4197,1764…]}}}
 interface IndexFile {
-  version: number;
   conversions: Record<string, ConversionEntry>;
   archives: Record<string, ArchiveEntry>;
   simplified?: Record<string, SimplifiedEntry>;
@@ -72,8 +71,9 @@ interface IndexFile {
  * the rest and writes the index.
  */
 export class FormatsCache {
-  /** The cache's folder, e.g. "/root/.cache/geoshelf/formats/v4". */
+  /** The cache's folder, e.g. "/root/.cache/geoshelf/formats/3f9a…". */
   readonly dir: string;
+  private readonly index: CacheFile<Record<string, unknown>>;
   private readonly conversions = new Map<string, ConversionEntry>();
   private readonly archives = new Map<string, ArchiveEntry>();
   private readonly simplified = new Map<string, SimplifiedEntry>();
@@ -84,9 +84,10 @@ export class FormatsCache {
   };
   private changed = false;
 
-  private constructor(formatsDir: string, index: unknown) {
+  private constructor(formatsDir: string) {
     this.dir = formatsDir;
-    if (!isObject(index) || index.version !== INDEX_VERSION) return;
+    this.index = readCacheFileSync(join(formatsDir, 'index.json'), {}, isObject);
+    const index = this.index.data;
     // Entries are checked when looked up (isConversion, isFormatFile): only those are trusted.
     if (isObject(index.conversions))
       for (const [k, v] of Object.entries(index.conversions)) this.conversions.set(k, v as ConversionEntry);
@@ -96,24 +97,21 @@ export class FormatsCache {
       for (const [k, v] of Object.entries(index.simplified)) this.simplified.set(k, v as SimplifiedEntry);
   }
 
-  /** Returns the formats cache under `cacheDir` (e.g. "/root/.cache/geoshelf"), its index read; a missing or unreadable index is empty. */
-  static open(cacheDir: string): FormatsCache {
-    const dir = join(cacheDir, 'formats', `v${FORMATS_VERSION}`);
-    let index: unknown;
-    try {
-      index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
-    } catch {
-      // absent or not JSON: every item is looked up by its own record
-    }
-    return new FormatsCache(dir, index);
+  /**
+   * Returns the formats cache under `cacheDir` (e.g. "/root/.cache/geoshelf")
+   * of the code `identity`, its index read; a missing, unreadable or hostile
+   * index is empty (every item is looked up by its own record).
+   */
+  static open(cacheDir: string, identity = codeIdentity()): FormatsCache {
+    return new FormatsCache(join(cacheDir, 'formats', identity));
   }
 
-  /** Returns the folder of one conversion, e.g. ".cache/geoshelf/formats/v4/8ab2…/CHL_ADM1". */
+  /** Returns the folder of one conversion, e.g. ".cache/geoshelf/formats/3f9a…/8ab2…/CHL_ADM1". */
   conversionDir(key: string, layer: string): string {
     return `${this.dir}/${key}/${layer}`; // a hash and a file stem: no separator, nothing to normalise
   }
 
-  /** Returns where the archive with cache key `key` lies, e.g. ".cache/geoshelf/formats/v4/country/1c3f…/CHL.zip". */
+  /** Returns where the archive with cache key `key` lies, e.g. ".cache/geoshelf/formats/3f9a…/country/1c3f…/CHL.zip". */
   archivePath(key: string, name: string): string {
     return `${this.dir}/country/${key}/${name}`;
   }
@@ -238,7 +236,7 @@ export class FormatsCache {
     if (stamp) this.listArchive(key, file, stamp); // else gone meanwhile: written again next time
   }
 
-  /** Returns the folder of a country's simplified copies, e.g. ".cache/geoshelf/formats/v4/simplified/5d1e…". */
+  /** Returns the folder of a country's simplified copies, e.g. ".cache/geoshelf/formats/3f9a…/simplified/5d1e…". */
   simplifiedDir(key: string): string {
     return `${this.dir}/simplified/${key}`;
   }
@@ -288,7 +286,7 @@ export class FormatsCache {
   }
 
   /**
-   * Removes what this build did not use (other cache versions, conversions
+   * Removes what this build did not use (other code's caches, conversions
    * and archives) and writes the index of what it used, when that changed.
    * An index that can't be written (read-only folder) is skipped: the next
    * build reads each item's record instead, slower but never wrong.
@@ -298,7 +296,7 @@ export class FormatsCache {
    */
   finish(): void {
     const parent = join(this.dir, '..');
-    const current = `v${FORMATS_VERSION}`;
+    const current = basename(this.dir);
     const remove = (path: string) => rmSync(path, { recursive: true, force: true });
     for (const name of names(parent)) if (name !== current) remove(join(parent, name));
     const keys = new Set([...this.used.conversions.keys()].map((id) => id.slice(0, id.indexOf('/'))));
@@ -318,14 +316,12 @@ export class FormatsCache {
     )
       return;
     const index: IndexFile = {
-      version: INDEX_VERSION,
       conversions: Object.fromEntries(this.used.conversions),
       archives: Object.fromEntries(this.used.archives),
       simplified: Object.fromEntries(this.used.simplified),
     };
     try {
-      mkdirSync(this.dir, { recursive: true });
-      writeFileAtomicSync(join(this.dir, 'index.json'), `${JSON.stringify(index)}\n`);
+      saveCacheFileSync({ ...this.index, data: index });
       this.changed = false;
     } catch {
       // e.g. EACCES or EROFS

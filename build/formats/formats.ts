@@ -51,9 +51,6 @@ function secondHalfOnWorker(
   });
 }
 
-/** Bump when any writer's output changes, so cached conversions are remade. */
-export const FORMATS_VERSION = 4;
-
 export type FormatName = 'gpkg' | 'fgb' | 'shp' | 'topojson';
 
 /** File name ending of each format, e.g. "CHL_ADM1" → "CHL_ADM1.shp.zip". */

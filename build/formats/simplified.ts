@@ -10,7 +10,6 @@ import { BODY_RADIUS_M, type Manifest } from '../core/shared/manifest.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
 import {
-  SIMPLIFY_VERSION,
   simplifiedName,
   TOLERANCES_M,
   writeSimplifiedCopies,
@@ -21,7 +20,7 @@ import type { FormatsCache } from './formats-cache.ts';
 
 /** Where a country's simplified copies lie in the cache, and what they are made from. */
 export interface SimplifiedPlace {
-  key: string; // a hash of the code's version, the tolerances, the body and every level's files and IDs
+  key: string; // a hash of the tolerances, the body and every level's files and IDs (the code: the cache's folder)
   names: string[]; // the files, level by level, finest tolerance first
   levels: LevelSource[];
   radiusM: number;
@@ -61,7 +60,7 @@ export async function simplifiedPlace(
   const sha256 = new Map(paths.map((p, i) => [p, sums[i]]));
   const levels = levelSources(m, sha256, unitIds);
   const radiusM = BODY_RADIUS_M[m.body];
-  const hash = createHash('sha256').update(`${SIMPLIFY_VERSION}\n${TOLERANCES_M.join(',')}\n${radiusM}`);
+  const hash = createHash('sha256').update(`${TOLERANCES_M.join(',')}\n${radiusM}`);
   for (const l of levels) {
     hash.update(`\n${l.level} ${l.stem}`);
     for (const s of l.sources) hash.update(`\n${s}\n${sha256.get(s)}`);

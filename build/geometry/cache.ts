@@ -1,16 +1,12 @@
 // Checks each GeoJSON file's geometry at most once per run, and not at all
 // when the cache file says it was checked before at the same size, mtime and
 // sha256 (the measurer's, so an unchanged file costs nothing).
-import { mkdir, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write.ts';
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { CacheEntries } from '../core/cache.ts';
 import { cacheDir, sameStamp, stampOf, type FileStamp } from '../core/files.ts';
 import { checkGeometryFile } from './check-file.ts';
 import type { FileGeometry } from './verdict.ts';
-import { readCacheEntries } from '../core/cache-file.ts';
-
-// Bumped whenever the rules or messages change, so old verdicts are dropped.
-const CACHE_VERSION = 2; // 2: a position out of lon/lat range is reported too
 
 interface CacheEntry extends FileStamp {
   sha256: string;
@@ -18,17 +14,19 @@ interface CacheEntry extends FileStamp {
 }
 
 /**
- * Checks files once per run (memo by resolved path) and across runs (a JSON
- * cache keyed by path, size, mtimeMs and sha256). Without `cacheFile` it only
- * memoises. A missing or corrupt cache file counts as empty.
+ * Checks files once per run (memo by resolved path) and across runs (a cache
+ * file of verdicts by resolved path, each with the file's stamp and sha256:
+ * build/core/cache.ts). Without `cacheFile` it only memoises. `identity`:
+ * the code's, which the cache file is kept with (codeIdentity).
  */
 export class GeometryChecker {
   readonly stats = { filesChecked: 0, cacheHits: 0 };
   private readonly memo = new Map<string, Promise<FileGeometry | undefined>>();
-  private entries?: Promise<Map<string, CacheEntry>>;
-  private changed = false;
+  private readonly entries: CacheEntries<CacheEntry>;
 
-  constructor(private readonly options: { cacheFile?: string } = {}) {}
+  constructor(options: { cacheFile?: string; identity?: string } = {}) {
+    this.entries = new CacheEntries(options.cacheFile, isEntry, options.identity);
+  }
 
   /** Returns the checker a run under `root` uses: its cache is `<root>/.cache/geoshelf/geometry.json` unless `noCache`. */
   static forRoot(root: string, options: { noCache?: boolean } = {}): GeometryChecker {
@@ -50,7 +48,7 @@ export class GeometryChecker {
     const key = resolve(path);
     let pending = this.memo.get(key);
     if (!pending) {
-      pending = this.options.cacheFile
+      pending = this.entries.kept
         ? this.checkCached(path, key, sha256, checked)
         : checked
           ? this.checkAfter(path, sha256, checked)
@@ -71,9 +69,7 @@ export class GeometryChecker {
     const key = resolve(path);
     const pending = this.memo.get(key);
     if (pending) return pending;
-    if (!this.options.cacheFile) return undefined;
-    this.entries ??= readCache(this.options.cacheFile);
-    const cached = (await this.entries).get(key);
+    const cached = await this.entries.get(key);
     if (!cached || !sameStamp(cached, info) || cached.sha256 !== sha256) return undefined;
     if (!this.memo.has(key)) {
       this.stats.cacheHits++;
@@ -82,18 +78,9 @@ export class GeometryChecker {
     return this.memo.get(key)!;
   }
 
-  /** Writes the cache file atomically when something changed; a read-only folder is skipped. */
-  async save(): Promise<void> {
-    const { cacheFile } = this.options;
-    if (!cacheFile || !this.entries || !this.changed) return;
-    const files = Object.fromEntries(await this.entries);
-    try {
-      await mkdir(dirname(cacheFile), { recursive: true });
-      await writeFileAtomic(cacheFile, `${JSON.stringify({ version: CACHE_VERSION, files })}\n`);
-      this.changed = false;
-    } catch {
-      // e.g. EACCES on a read-only data folder: the next run checks again
-    }
+  /** Writes the cache file atomically when something changed (CacheEntries.save). */
+  save(): Promise<void> {
+    return this.entries.save();
   }
 
   /** Takes the verdict of the measurer's pass when it checked the file, else checks it now. */
@@ -129,33 +116,23 @@ export class GeometryChecker {
   ): Promise<FileGeometry | undefined> {
     const sha256 = await measured;
     if (sha256 === undefined) return undefined;
-    this.entries ??= readCache(this.options.cacheFile);
-    const entries = await this.entries;
     const info = await stat(path).catch(() => undefined);
-    const cached = entries.get(key);
+    const cached = await this.entries.get(key);
     if (info && cached && sameStamp(cached, info) && cached.sha256 === sha256) {
       this.stats.cacheHits++;
       return cached.result;
     }
     const result = (await checked) ?? (await checkGeometryFile(path));
     this.stats.filesChecked++;
-    if (info) {
-      entries.set(key, { ...stampOf(info), sha256, result });
-      this.changed = true;
-    }
+    if (info) await this.entries.set(key, { ...stampOf(info), sha256, result });
     return result;
   }
 }
 
-function readCache(cacheFile: string | undefined): Promise<Map<string, CacheEntry>> {
-  return cacheFile
-    ? readCacheEntries(cacheFile, CACHE_VERSION, 'files', isEntry)
-    : Promise.resolve(new Map());
-}
-
-function isEntry(entry: CacheEntry): boolean {
+function isEntry(value: unknown): value is CacheEntry {
+  const entry = (value ?? {}) as Partial<CacheEntry>;
   return (
-    typeof entry?.size === 'number' &&
+    typeof entry.size === 'number' &&
     typeof entry.mtimeMs === 'number' &&
     typeof entry.ino === 'number' &&
     typeof entry.ctimeMs === 'number' &&

@@ -2,10 +2,13 @@
 // significant overlaps that hold an unmatched unit, with the identity
 // partners of their units. An unmatched unit joins a unit that has a
 // partner only for area that partner lost (or gained): a split-off part, an
-// absorbed neighbour, never a unit that merely overlaps an unchanged one. Every unit of a component is linked to at least
-// one unit on the other side (by overlap, or as the partner that brought it
-// in), so that the feed's entry and the registry's supersedes/superseded_by
-// say the same thing (build/identity/registry.ts writes both from `links`).
+// absorbed neighbour, never a unit that merely overlaps an unchanged one;
+// where several units hold half of it (units of one release overlapping),
+// only those whose change it explains best. Every unit of a component is
+// linked to at least one unit on the other side (by overlap, or as the
+// partner that brought it in), so that the feed's entry and the registry's
+// supersedes/superseded_by say the same thing (build/identity/registry.ts
+// writes both from `links`).
 import { area, type Matcher } from './matcher.ts';
 
 /** A merge (one new unit), a split (one old unit) or a reorganisation, by positions. */
@@ -42,15 +45,25 @@ export function mergesAndSplits(m: Matcher): Component[] {
     m.identity.has(n) ? area(m.news[n]!) - m.overlap(m.identity.get(n)!, n) : Infinity;
   m.olds.forEach((u, o) => {
     if (m.taken.has(o) || !u.shape) return;
-    for (const n of m.candOld.get(o) ?? []) {
-      if (Math.min(m.overlap(o, n), gained(n)) >= m.t.significant * u.shape.area) join(o, n);
-    }
+    const joins = (m.candOld.get(o) ?? []).filter(
+      (n) => Math.min(m.overlap(o, n), gained(n)) >= m.t.significant * u.shape!.area,
+    );
+    for (const n of bestExplained(
+      joins,
+      (n) => m.overlap(o, n) / (m.identity.has(n) ? gained(n) : area(m.news[n]!)),
+    ))
+      join(o, n);
   });
   m.news.forEach((u, n) => {
     if (m.identity.has(n) || !u.shape) return;
-    for (const o of m.candNew.get(n) ?? []) {
-      if (Math.min(m.overlap(o, n), lost(o)) >= m.t.significant * u.shape.area) join(o, n);
-    }
+    const joins = (m.candNew.get(n) ?? []).filter(
+      (o) => Math.min(m.overlap(o, n), lost(o)) >= m.t.significant * u.shape!.area,
+    );
+    for (const o of bestExplained(
+      joins,
+      (o) => m.overlap(o, n) / (m.taken.has(o) ? lost(o) : area(m.olds[o]!)),
+    ))
+      join(o, n);
   });
   // The partners of involved units join their component.
   for (const key of [...involved]) {
@@ -86,6 +99,21 @@ export function mergesAndSplits(m: Matcher): Component[] {
     for (const n of c.new) m.unpair(undefined, n);
   }
   return found;
+}
+
+/**
+ * Returns the units of `xs` whose change an unmatched unit explains best:
+ * the largest share of what each gained (or lost, or is, when unmatched).
+ * Where the units of one release do not overlap, at most one unit holds
+ * half of another and this keeps every candidate; where they do (a unit
+ * scaled over its neighbours while two of them merge or one splits), the
+ * unmatched unit belongs with the merge or split it makes, not with a unit
+ * whose growth merely covers it.
+ */
+function bestExplained(xs: number[], share: (x: number) => number): number[] {
+  if (xs.length < 2) return xs;
+  const most = Math.max(...xs.map(share));
+  return xs.filter((x) => share(x) >= most * (1 - 1e-9));
 }
 
 /**

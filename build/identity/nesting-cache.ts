@@ -2,9 +2,8 @@
 // all when the cache file says the same files (by sha256, the measurer's, so
 // an unchanged tree reads no GeoJSON) were checked before: the answer depends
 // on the bytes of both levels only.
-import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write.ts';
+import { join } from 'node:path';
+import { CacheEntries } from '../core/cache.ts';
 import { cacheDir } from '../core/files.ts';
 import { Slots } from '../core/slots.ts';
 import type { LevelReader } from './level.ts';
@@ -15,10 +14,6 @@ import {
   type LevelNesting,
   type NestingIssue,
 } from './nesting.ts';
-import { readCacheEntries } from '../core/cache-file.ts';
-
-// Bumped whenever the rule or what an issue holds changes, so old answers are dropped.
-const CACHE_VERSION = 2;
 
 /** A level file as the check is asked about it: with the sha256 of its bytes. */
 export interface HashedFile extends LevelFile {
@@ -34,22 +29,28 @@ interface CacheEntry {
 }
 
 /**
- * Checks pairs of levels once per run (memo) and across runs (a JSON cache
- * file keyed by the level's file paths, holding the sha256s of both levels).
- * Without `cacheFile` it only memoises. A missing or corrupt cache file counts
- * as empty.
+ * Checks pairs of levels once per run (memo) and across runs (a cache file
+ * of answers by the level's file paths, holding the sha256s of both levels:
+ * build/core/cache.ts). Without `cacheFile` it only memoises. `identity`: the
+ * code's, which the cache file is kept with (codeIdentity).
  */
 export class NestingChecker {
   readonly stats = { levelsChecked: 0, cacheHits: 0 };
   private readonly memo = new Map<string, Promise<LevelNesting>>();
-  private entries?: Promise<Map<string, CacheEntry>>;
-  private changed = false;
+  private readonly entries: CacheEntries<CacheEntry>;
   // One pair of levels at a time: each holds its level above in memory, and the work is all on this thread.
   private readonly slots = new Slots(1);
 
   constructor(
-    private readonly options: { cacheFile?: string; codeKey?: string; reader?: LevelReader } = {},
-  ) {}
+    private readonly options: {
+      cacheFile?: string;
+      codeKey?: string;
+      reader?: LevelReader;
+      identity?: string;
+    } = {},
+  ) {
+    this.entries = new CacheEntries(options.cacheFile, isEntry, options.identity);
+  }
 
   /**
    * Returns the checker a run under `root` uses: its cache is
@@ -83,65 +84,47 @@ export class NestingChecker {
     return pending;
   }
 
-  /** Writes the cache file atomically when something changed; a read-only folder is skipped. */
-  async save(): Promise<void> {
-    const { cacheFile } = this.options;
-    if (!cacheFile || !this.entries || !this.changed) return;
-    const levels = Object.fromEntries(await this.entries);
-    try {
-      await mkdir(dirname(cacheFile), { recursive: true });
-      await writeFileAtomic(cacheFile, `${JSON.stringify({ version: CACHE_VERSION, levels })}\n`);
-      this.changed = false;
-    } catch {
-      // e.g. EACCES on a read-only data folder: the next run checks again
-    }
+  /** Writes the cache file atomically when something changed (CacheEntries.save). */
+  save(): Promise<void> {
+    return this.entries.save();
   }
 
   private async checkCached(key: string, files: HashedFile[], parents: HashedFile[]): Promise<LevelNesting> {
     const same = (a: string[], b: HashedFile[]) =>
       a.length === b.length && a.every((s, i) => s === b[i]!.sha256);
-    if (this.options.cacheFile) {
-      this.entries ??= readCache(this.options.cacheFile);
-      const cached = (await this.entries).get(key);
-      if (
-        cached &&
-        cached.limit === NESTING_LIMIT &&
-        cached.code_key === this.options.codeKey &&
-        same(cached.files, files) &&
-        same(cached.parents, parents)
-      ) {
-        this.stats.cacheHits++;
-        return cached.nesting;
-      }
+    const cached = await this.entries.get(key);
+    if (
+      cached &&
+      cached.limit === NESTING_LIMIT &&
+      cached.code_key === this.options.codeKey &&
+      same(cached.files, files) &&
+      same(cached.parents, parents)
+    ) {
+      this.stats.cacheHits++;
+      return cached.nesting;
     }
     const nesting = await this.slots.run(() =>
       measureLevelNesting(files, parents, this.options.codeKey, this.options.reader),
     );
     this.stats.levelsChecked++;
-    if (this.entries) {
-      const entry = {
-        files: files.map((f) => f.sha256),
-        parents: parents.map((f) => f.sha256),
-        limit: NESTING_LIMIT,
-        ...(this.options.codeKey !== undefined ? { code_key: this.options.codeKey } : {}),
-      };
-      (await this.entries).set(key, { ...entry, nesting });
-      this.changed = true;
-    }
+    await this.entries.set(key, {
+      files: files.map((f) => f.sha256),
+      parents: parents.map((f) => f.sha256),
+      limit: NESTING_LIMIT,
+      ...(this.options.codeKey !== undefined ? { code_key: this.options.codeKey } : {}),
+      nesting,
+    });
     return nesting;
   }
 }
 
-function readCache(cacheFile: string): Promise<Map<string, CacheEntry>> {
-  return readCacheEntries(cacheFile, CACHE_VERSION, 'levels', isEntry);
-}
-
-function isEntry(entry: CacheEntry): boolean {
+function isEntry(value: unknown): value is CacheEntry {
+  const entry = (value ?? {}) as Partial<CacheEntry>;
   const strings = (a: unknown) => Array.isArray(a) && a.every((s) => typeof s === 'string');
   const issue = (i: NestingIssue) =>
     typeof i?.unit?.file === 'string' && typeof i.unit.feature === 'number' && typeof i.outside === 'number';
   return (
-    strings(entry?.files) &&
+    strings(entry.files) &&
     strings(entry.parents) &&
     typeof entry.limit === 'number' &&
     typeof entry.nesting?.summary?.parentArea === 'number' &&

@@ -1,14 +1,12 @@
 // Measures each GeoJSON file at most once per run, and not at all when a cache
 // file says it was measured before at the same size and modification time.
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write.ts';
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { CacheEntries } from '../core/cache.ts';
 import { cacheDir, sameStamp, stampOf, type FileStamp } from '../core/files.ts';
 import type { FileStats } from '../core/shared/manifest.ts';
 import type { FileGeometry } from '../geometry/verdict.ts';
 import { measureAndCheckGeoJSON, measureGeoJSONFile, type BboxMismatch } from './measure.ts';
-
-const CACHE_VERSION = 2; // 2: with the file's wrong bbox members
 
 interface CacheEntry extends FileStamp {
   stats: FileStats;
@@ -22,27 +20,19 @@ export interface Measured {
   geometry?: FileGeometry;
 }
 
-// The cache file, e.g. {"version":1,"files":{"/abs/data/earth/CHL/CHL_ADM1.geojson":{"size":…,"mtimeMs":…,"stats":{…}}}}
-interface CacheFile {
-  version: number;
-  files: Record<string, CacheEntry>;
-}
-
 /**
  * Measures files once per run (memo by resolved path) and across runs (a
- * JSON cache file keyed by path, size and mtimeMs). Without `cacheFile` it
- * only memoises in memory. A missing or unreadable cache file is treated as
- * empty: it is a cache, never a source of truth.
+ * cache file of entries by resolved path, each with the file's stamp:
+ * build/core/cache.ts). Without `cacheFile` it only memoises in memory.
+ * `identity`: the code's, which the cache file is kept with (codeIdentity).
  */
 export class MeasurementCache {
   readonly stats = { filesMeasured: 0, bytesRead: 0, cacheHits: 0 };
-  private readonly cacheFile?: string;
   private readonly memo = new Map<string, Promise<Measured>>();
-  private entries?: Promise<Map<string, CacheEntry>>;
-  private changed = false;
+  private readonly entries: CacheEntries<CacheEntry>;
 
-  constructor(options: { cacheFile?: string } = {}) {
-    this.cacheFile = options.cacheFile;
+  constructor(options: { cacheFile?: string; identity?: string } = {}) {
+    this.entries = new CacheEntries(options.cacheFile, isEntry, options.identity);
   }
 
   /**
@@ -87,7 +77,7 @@ export class MeasurementCache {
     const key = resolve(path);
     const pending = this.memo.get(key);
     if (pending) return copyMeasured(await pending);
-    const cached = (await this.loadEntries()).get(key);
+    const cached = await this.entries.get(key);
     if (!cached || !sameStamp(cached, info)) return undefined;
     if (!this.memo.has(key)) {
       this.stats.cacheHits++;
@@ -96,22 +86,9 @@ export class MeasurementCache {
     return copyMeasured(await this.memo.get(key)!);
   }
 
-  /**
-   * Writes the cache file atomically (no-op without one, or when nothing
-   * changed). A cache that can't be written (read-only folder) is skipped:
-   * the next run measures again, which is slower but never wrong.
-   */
-  async save(): Promise<void> {
-    if (!this.cacheFile || !this.entries || !this.changed) return;
-    const entries = await this.entries;
-    const data: CacheFile = { version: CACHE_VERSION, files: Object.fromEntries(entries) };
-    try {
-      await mkdir(dirname(this.cacheFile), { recursive: true });
-      await writeFileAtomic(this.cacheFile, `${JSON.stringify(data)}\n`);
-      this.changed = false;
-    } catch {
-      // e.g. EACCES or EROFS on a read-only data folder
-    }
+  /** Writes the cache file atomically when something changed (CacheEntries.save). */
+  save(): Promise<void> {
+    return this.entries.save();
   }
 
   private async measureOnce(
@@ -120,11 +97,10 @@ export class MeasurementCache {
     geometry: boolean,
     given: FileStamp | undefined,
   ): Promise<Measured> {
-    const entries = await this.loadEntries();
     // Stat before reading (or the caller did): if the file changes while it is read, its mtime
     // will differ from the one stored and the next run measures it again.
     const info = given ?? (await stat(path).catch(() => undefined));
-    const cached = entries.get(key);
+    const cached = await this.entries.get(key);
     if (info && cached && sameStamp(cached, info)) {
       this.stats.cacheHits++;
       return { stats: cached.stats, bboxes: cached.bboxes };
@@ -133,35 +109,16 @@ export class MeasurementCache {
     const { stats, bboxes } = measured;
     this.stats.filesMeasured++;
     this.stats.bytesRead += stats.bytes;
-    if (info) {
-      entries.set(key, { ...stampOf(info), stats, bboxes });
-      this.changed = true;
-    }
+    if (info) await this.entries.set(key, { ...stampOf(info), stats, bboxes });
     return measured;
   }
-
-  private loadEntries(): Promise<Map<string, CacheEntry>> {
-    this.entries ??= readCache(this.cacheFile);
-    return this.entries;
-  }
 }
 
-async function readCache(cacheFile: string | undefined): Promise<Map<string, CacheEntry>> {
-  if (!cacheFile) return new Map();
-  try {
-    const data = JSON.parse(await readFile(cacheFile, 'utf8')) as CacheFile;
-    if (data.version !== CACHE_VERSION || typeof data.files !== 'object' || data.files === null)
-      return new Map();
-    return new Map(Object.entries(data.files).filter(([, entry]) => isEntry(entry)));
-  } catch {
-    return new Map(); // absent or corrupt: measure everything again
-  }
-}
-
-function isEntry(entry: CacheEntry): boolean {
-  const s = entry?.stats;
+function isEntry(value: unknown): value is CacheEntry {
+  const entry = (value ?? {}) as Partial<CacheEntry>;
+  const s = entry.stats;
   return (
-    typeof entry?.size === 'number' &&
+    typeof entry.size === 'number' &&
     typeof entry.mtimeMs === 'number' &&
     typeof entry.ino === 'number' &&
     typeof entry.ctimeMs === 'number' &&

@@ -3,14 +3,14 @@
 // of the last build, the state of each published file), atlas/ (the units
 // and map SVGs read from each file, one cache file per country:
 // build/site/atlas.ts) and planes.json (each country's map plane). All are
-// caches: missing or corrupt means empty.
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write.ts';
+// caches kept as build/core/cache.ts keeps every cache: missing, damaged or
+// of other code means empty.
+import { join } from 'node:path';
+import { readCacheFile, type CacheFile } from '../core/cache.ts';
 import { cacheDir, type FileStamp } from '../core/files.ts';
+import { isCount, isObject } from '../core/json-value.ts';
 
 export interface BuildCache {
-  version: 3;
   /** inputFingerprint() of the last successful build, and what it built. */
   fingerprint?: string;
   summary?: { manifests: number; datasets: number; files: number; bytes: number };
@@ -22,49 +22,41 @@ export interface BuildCache {
   links: Record<string, string>;
 }
 
-/** A cache as loaded, with the text it came from (an unchanged cache is not rewritten). */
-export interface Loaded<T> {
-  file: string;
-  data: T;
-  text?: string;
-}
-
 /** Returns the cache files of a build under `root`. */
 export function cacheFiles(root: string): { build: string; atlas: string; planes: string } {
   const dir = cacheDir(root);
   return { build: join(dir, 'build.json'), atlas: join(dir, 'atlas'), planes: join(dir, 'planes.json') };
 }
 
-/** Returns the JSON cache in `file` when `accept` approves it, else `empty`. */
-export async function loadCache<T>(file: string, empty: T, accept: (data: T) => boolean): Promise<Loaded<T>> {
-  try {
-    const text = await readFile(file, 'utf8');
-    const data = JSON.parse(text) as T;
-    if (accept(data)) return { file, data, text };
-  } catch {
-    // missing or corrupt: start afresh, the cache only saves time
-  }
-  return { file, data: empty };
-}
-
-/** Returns the build cache of `root` (empty when missing or of another version). */
-export function loadBuildCache(root: string): Promise<Loaded<BuildCache>> {
-  return loadCache<BuildCache>(
+/** Returns the build cache of `root` (empty when missing, damaged or kept by other code). */
+export function loadBuildCache(root: string): Promise<CacheFile<BuildCache>> {
+  return readCacheFile<BuildCache>(
     cacheFiles(root).build,
-    { version: 3, files: {}, sources: {}, links: {} },
-    (c) =>
-      c.version === 3 &&
-      typeof c.files === 'object' &&
-      typeof c.sources === 'object' &&
-      typeof c.links === 'object',
+    { files: {}, sources: {}, links: {} },
+    isBuildCache,
   );
 }
 
-/** Writes the cache atomically, unless it is unchanged since it was loaded. */
-export async function saveCache<T>(cache: Loaded<T>): Promise<void> {
-  const text = JSON.stringify(cache.data);
-  if (text === cache.text) return;
-  await mkdir(dirname(cache.file), { recursive: true });
-  await writeFileAtomic(cache.file, text);
-  cache.text = text;
+/** Whether `value` is a build cache whose every record is used as it stands (distUnchanged, writeDist). */
+function isBuildCache(value: unknown): value is BuildCache {
+  if (!isObject(value)) return false;
+  const { fingerprint, summary, files, sources, links } = value;
+  const records = (o: unknown) => isObject(o) && Object.values(o).every(isRecord);
+  return (
+    (fingerprint === undefined || typeof fingerprint === 'string') &&
+    (summary === undefined ||
+      (isObject(summary) && ['manifests', 'datasets', 'files', 'bytes'].every((k) => isCount(summary[k])))) &&
+    records(files) &&
+    records(sources) &&
+    isObject(links) &&
+    Object.values(links).every((to) => typeof to === 'string')
+  );
+}
+
+function isRecord(value: unknown): boolean {
+  return (
+    isObject(value) &&
+    typeof value.sha256 === 'string' &&
+    ['ino', 'size', 'mtimeMs', 'ctimeMs'].every((key) => typeof value[key] === 'number')
+  );
 }

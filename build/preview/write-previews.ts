@@ -1,14 +1,17 @@
 // Stage of `geoshelf preview`: picks the datasets named (all by default),
 // skips those whose inputs and options are unchanged since their last preview
-// (a cache in <root>/.cache/geoshelf/previews.json), writes each new preview
+// (a cache in <root>/.cache/geoshelf/previews.json, kept as build/core/cache.ts
+// keeps every cache), writes each new preview
 // beside its target, then records them in the manifest and moves them into
 // place as one step that Ctrl-C cannot cut in half.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { tempPathBeside, writeFileAtomic } from '../core/atomic-write.ts';
+import { readCacheFile, saveCacheFile } from '../core/cache.ts';
 import { UsageError, UserError } from '../core/errors.ts';
 import { cacheDir } from '../core/files.ts';
+import { isObject } from '../core/json-value.ts';
 import { withLock } from '../core/lock.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import { uninterruptible } from '../core/uninterruptible.ts';
@@ -25,12 +28,9 @@ import {
   type PreviewResult,
 } from './preview.ts';
 
-/** Bump when the preview output for the same input and options changes. */
-const ALGORITHM_VERSION = 1;
-
 interface CacheEntry {
   inputs: string[]; // sha256 of each input file
-  options: string; // e.g. "visvalingam:2097152:1"
+  options: string; // e.g. "visvalingam:2097152"
   preview_sha256: string;
   preview_bytes: number;
   simplification: Simplification;
@@ -70,9 +70,9 @@ async function write(
 ): Promise<{ events: PreviewEvent[]; problems: Problem[] }> {
   const selected = await selectDatasets(root, selectors);
   const measurer = MeasurementCache.forRoot(root);
-  const cacheFile = join(cacheDir(root), 'previews.json');
-  const cache = await readCache(cacheFile);
-  const optionsKey = `${options.method}:${options.maxBytes}:${ALGORITHM_VERSION}`;
+  const cacheFile = await readCacheFile(join(cacheDir(root), 'previews.json'), {}, isPreviewsCache);
+  const cache = cacheFile.data;
+  const optionsKey = `${options.method}:${options.maxBytes}`;
   const events: PreviewEvent[] = [];
   const problems: Problem[] = [];
 
@@ -114,8 +114,7 @@ async function write(
     }
   }
   await measurer.save();
-  await mkdir(dirname(cacheFile), { recursive: true });
-  await writeFileAtomic(cacheFile, `${JSON.stringify(cache, null, 1)}\n`);
+  await saveCacheFile(cacheFile);
   return { events, problems };
 }
 
@@ -201,11 +200,14 @@ function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-async function readCache(file: string): Promise<Record<string, CacheEntry>> {
-  try {
-    const value = JSON.parse(await readFile(file, 'utf8')) as unknown;
-    return typeof value === 'object' && value !== null ? (value as Record<string, CacheEntry>) : {};
-  } catch {
-    return {}; // absent or corrupt: a cache, never a source of truth
-  }
+/** Whether `value` is the previews' cache, every entry of the shape isCurrent() reads. */
+function isPreviewsCache(value: unknown): value is Record<string, CacheEntry> {
+  const isEntry = (e: unknown) =>
+    isObject(e) &&
+    Array.isArray(e.inputs) &&
+    e.inputs.every((sha) => typeof sha === 'string') &&
+    typeof e.options === 'string' &&
+    typeof e.preview_sha256 === 'string' &&
+    typeof e.preview_bytes === 'number';
+  return isObject(value) && Object.values(value).every(isEntry);
 }

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
-import type { Level, MeasuredFile } from '../core/shared/manifest.ts';
+import type { Level } from '../core/shared/manifest.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS } from '../identity/keys.ts';
 import { readLevelUnits, type LevelUnit } from '../identity/level.ts';
 import {
@@ -25,7 +25,9 @@ import type { Thresholds } from '../identity/thresholds.ts';
 import type { CheckedManifestFile } from '../manifest/validate.ts';
 import type { Ledger, LedgerRelease, ReleasedFile, ReleasedLevel, ReleaseRecord } from './ledger.ts';
 import { LEDGER_VERSION, readRegistry } from './ledger.ts';
-import { copyObjectTo, readObject } from './object-store.ts';
+import { copyObjectTo } from './object-store.ts';
+import { countryDetailsChange, previousManifest } from './country-details.ts';
+import { isObject } from '../core/json-value.ts';
 
 /** Properties that never count as an `attributes` change: names, codes, parents and per-build identifiers. */
 const IDENTIFYING = ['shapeID', 'parentID', 'id'];
@@ -142,6 +144,10 @@ async function releaseCountry(
   const now: LevelNow[] = manifest.datasets.flatMap((d, i) =>
     d.level === 'QUAD' ? [] : [{ level: d.level, files: levelFiles(m, i) }],
   );
+  // Its described fields (country-details.ts) are compared first, even when its levels are unchanged.
+  const details = old.length
+    ? await countryDetailsChange(input.root, input.ledger, previous!, m, input.files)
+    : undefined;
   const unchanged =
     previous?.record.code_key === (input.codeKey ?? null) &&
     old.length === now.length &&
@@ -149,7 +155,7 @@ async function releaseCountry(
   if (unchanged) {
     // Nothing to read: the same units, seen once more.
     for (const level of old) for (const id of level.ids) registry.get(id)!.last_seen = input.version;
-    return { levels: old, changes: [] };
+    return { levels: old, changes: details ? [details] : [] };
   }
   const found = await identifyCountry({
     country: manifest.iso_a3,
@@ -162,7 +168,11 @@ async function releaseCountry(
     retired: context.retired, // units removed before, which may come back with their IDs
     released: old.length > 0, // its added units are reported, though no level of it is kept
   });
-  const changes = [...addedChanges(context, m, old, now, found.units), ...found.changes];
+  const changes = [
+    ...(details ? [details] : []),
+    ...addedChanges(context, m, old, now, found.units),
+    ...found.changes,
+  ];
   for (const level of old) {
     if (!now.some((n) => n.level === level.level)) changes.push(...removeLevel(level, registry));
   }
@@ -347,7 +357,7 @@ async function storedLevelUnits(
   }
 }
 
-/** Returns a removed country's English name, from its manifest as the previous release stored it (else its code). */
+/** Returns the English name of a country as release `previous` recorded it, else its ISO3 code. */
 async function countryName(
   root: string,
   ledger: Ledger,
@@ -355,16 +365,7 @@ async function countryName(
   body: string,
   country: string,
 ): Promise<string> {
-  const file = previous.record.files.find(
-    (f: MeasuredFile) => f.path === `data/${body}/${country}/manifest.json`,
-  );
-  const object = file && ledger.objects.get(file.sha256);
-  if (!file || !object) return country;
-  try {
-    const manifest = JSON.parse((await readObject(root, file.sha256, object)).toString('utf8')) as unknown;
-    const name = (manifest as { name?: { en?: unknown } } | null)?.name?.en;
-    return typeof name === 'string' && name !== '' ? name : country;
-  } catch {
-    return country; // a damaged copy is the ledger check's to report
-  }
+  const name = (await previousManifest(root, ledger, previous, body, country))?.name;
+  const en = isObject(name) ? name.en : undefined;
+  return typeof en === 'string' && en !== '' ? en : country;
 }

@@ -141,13 +141,19 @@ const GROUP_CHANGES = new Set(['merged', 'split', 'reorganised']);
 const COUNTRY_CHANGES = new Set(['country-added', 'country-removed']);
 const LEVEL_CHANGES = new Set(['level-added', 'level-removed']);
 
+/** One described field of a `country-changed` entry: its name (from and to are shown as they are). */
+const detail: Check = (v) => fields(v, { field: string });
+
 /** One entry of a release's feed: what later code reads of it (other fields are shown as they are). */
 export const releaseChange: Check = (v) => {
   const type = isObject(v) ? v.type : undefined;
   if (typeof type !== 'string') return 'type: expected a change type';
   if (UNIT_CHANGES.has(type)) return fields(v, { country, level, id: unitId });
   if (GROUP_CHANGES.has(type)) return fields(v, { country, level, old: unitIds, new: unitIds });
-  if (COUNTRY_CHANGES.has(type)) return fields(v, { country, body, name: string });
+  if (COUNTRY_CHANGES.has(type))
+    return fields(v, { country, body, name: string, levels: (l) => checkList(l, level) });
+  if (type === 'country-changed')
+    return fields(v, { country, body, name: string, fields: (l) => checkList(l, detail) });
   if (LEVEL_CHANGES.has(type)) return fields(v, { country, level, units: count });
   return `type: "${type}" is not a change type`;
 };

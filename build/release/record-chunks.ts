@@ -7,8 +7,8 @@
 // its release.json names the others, which earlier releases wrote. Before,
 // each release rewrote every record whole (about 2 MB for the sample).
 import { hash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../core/atomic-write.ts';
+import { codeIdentity, readCacheFile, saveCacheFile } from '../core/cache.ts';
+import { isObject } from '../core/json-value.ts';
 
 /** The chunk file of a sha256 as this version writes it (brotli-compressed), relative to the release folder that first wrote it. */
 export function chunkName(sha256: string): string {
@@ -21,11 +21,19 @@ export interface RecordChunk {
   items: readonly unknown[];
 }
 
+/** Items whose JSON is longer than this many characters are chunks of their own (a level's thousands of IDs). */
+export const LARGE_ITEM = 4096;
+
+/** Whether an item is large: a change next to it must not store it again (USA's 3,142 IDs beside Uruguay's file). */
+const large = (item: unknown): boolean =>
+  item !== undefined && (JSON.stringify(item)?.length ?? 0) > LARGE_ITEM;
+
 /**
  * Cuts `items` (in the order they are recorded) into runs whose ends depend
- * only on the items' keys: an insertion or a change moves at most the
- * boundaries next to it. A run also ends after `4 × every` items, so that no
- * chunk grows without bound when no key happens to end one.
+ * only on the items: an insertion or a change moves at most the boundaries
+ * next to it. A run also ends after `4 × every` items, so that no chunk
+ * grows without bound when no key happens to end one, and a large item is
+ * a run of its own, so that a change beside it does not store it again.
  */
 export function cutChunks<T>(items: readonly T[], key: (item: T) => string, every: number): T[][] {
   return cutChunksKnowing(items, key, every, []).map((cut) => cut.items);
@@ -56,7 +64,11 @@ export function cutChunksKnowing<T>(
       was &&
       end > i &&
       end <= items.length &&
-      (end - i === 4 * every || end === items.length || ends(items[end - 1]!)) &&
+      (end - i === 4 * every ||
+        end === items.length ||
+        ends(items[end - 1]!) ||
+        large(items[end - 1]) ||
+        large(items[end])) &&
       was.items.every((item, k) => sameJson(items[i + k], item))
     ) {
       chunks.push({ items: items.slice(i, end), known: was });
@@ -65,9 +77,10 @@ export function cutChunksKnowing<T>(
     }
     const run: T[] = [];
     while (i < items.length) {
+      if (run.length > 0 && large(items[i])) break; // a large item is a chunk of its own
       const item = items[i++]!;
       run.push(item);
-      if (ends(item) || run.length >= 4 * every) break;
+      if (ends(item) || run.length >= 4 * every || large(item)) break;
     }
     chunks.push({ items: run });
   }
@@ -134,36 +147,23 @@ export function noMadeChunks(): MadeChunks {
 export type MadeChunks = Record<RecordList, Set<string>>;
 
 /**
- * Returns the chunks the made-chunks file lists for each list, when the
- * code `code` (codeVersion) wrote it; none when it is missing, damaged, or
- * another code's (which may cut or write chunks otherwise). What it says of
- * a chunk is a fact about its content, which its name fixes.
+ * Returns the chunks the made-chunks file lists for each list, when this
+ * code wrote it (its stamp: build/core/cache.ts); none when it is missing,
+ * damaged, or another code's (which may cut or write chunks otherwise).
+ * What it says of a chunk is a fact about its content, which its name fixes.
  */
-export async function readMadeChunks(file: string, code: string | undefined): Promise<MadeChunks> {
+export async function readMadeChunks(file: string): Promise<MadeChunks> {
   const made = noMadeChunks();
-  try {
-    const saved = JSON.parse(await readFile(file, 'utf8')) as {
-      version?: unknown;
-      code?: unknown;
-      lists?: unknown;
-    } | null;
-    if (code === undefined || saved?.version !== 3 || saved.code !== code) return made;
-    const lists = (typeof saved.lists === 'object' && saved.lists !== null ? saved.lists : {}) as Record<
-      string,
-      unknown
-    >;
-    for (const list of Object.keys(made) as RecordList[]) {
-      const shas = lists[list];
-      if (Array.isArray(shas)) for (const sha of shas) if (typeof sha === 'string') made[list].add(sha);
-    }
-  } catch {
-    // none yet, or unreadable
+  const { data: lists } = await readCacheFile(file, {}, isObject);
+  for (const list of Object.keys(made) as RecordList[]) {
+    const shas = lists[list];
+    if (Array.isArray(shas)) for (const sha of shas) if (typeof sha === 'string') made[list].add(sha);
   }
   return made;
 }
 
-/** Writes the made-chunks file: the chunks the code `code` cut and wrote (or found so) for each list. */
-export async function saveMadeChunks(file: string, code: string, made: MadeChunks): Promise<void> {
+/** Writes the made-chunks file: the chunks this code cut and wrote (or found so) for each list. */
+export async function saveMadeChunks(file: string, made: MadeChunks): Promise<void> {
   const lists = Object.fromEntries(Object.entries(made).map(([list, shas]) => [list, [...shas]]));
-  await writeFileAtomic(file, JSON.stringify({ version: 3, code, lists }));
+  await saveCacheFile({ file, stamp: codeIdentity(), data: lists });
 }

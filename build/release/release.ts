@@ -10,7 +10,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { planCatalogue } from '../catalogue/plan.ts';
-import { codeVersion } from '../core/compiled.ts';
 import { cacheDir } from '../core/files.ts';
 import { withLock } from '../core/lock.ts';
 import { runAll } from '../core/slots.ts';
@@ -292,11 +291,10 @@ async function commit(
     const unstored = made.record.levels.flatMap((l) => l.files).find((f) => !stored.has(f.sha256));
     if (unstored) throw new Error(`${unstored.path} is not among the files release ${version} publishes`);
     const madeFile = join(cacheDir(root), 'release-chunks.json');
-    const code = codeVersion();
     const writer = new RecordWriter(
       join(staged, 'records'),
       new Set(ledger.records.keys()),
-      await readMadeChunks(madeFile, code),
+      await readMadeChunks(madeFile),
     );
     const chunks = await writeRecords(writer, made, site.files, ledger.releases.at(-1));
     const { files, levels, ...rest } = made.record;
@@ -306,7 +304,7 @@ async function commit(
     await writeFile(join(staged, 'release.json'), `${JSON.stringify(index, null, 1)}\n`);
     for (const sub of ['objects', 'records']) await rmdir(join(staged, sub)).catch(() => {}); // only when empty
     // Before the release is moved in: should it fail then, what the file says of each chunk still holds.
-    if (code !== undefined) await saveMadeChunks(madeFile, code, writer.made);
+    await saveMadeChunks(madeFile, writer.made);
     await options.beforeCommit?.(staged);
     await mkdir(join(root, LEDGER_DIR), { recursive: true });
     await rename(staged, join(root, LEDGER_DIR, version));

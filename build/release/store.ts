@@ -3,7 +3,8 @@
 // named by its sha256, written to objects/ only when no earlier release
 // stored those bytes: a country's small files together in packs, large
 // ones alone, compressed where that pays (object-store.ts). What
-// storing found is kept for the next release (the stamps file, a cache): a
+// storing found is kept for the next release (the stamps file, a cache kept
+// as build/core/cache.ts keeps every cache, with the code's identity): a
 // data or built file whose real path and stamp (inode, size, modification
 // and change time) are those recorded last time is known by its recorded
 // sha256 without reading it, so a release that changed one country reads
@@ -15,10 +16,10 @@
 import { hash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { writeFileAtomic } from '../core/atomic-write.ts';
-import { codeVersion } from '../core/compiled.ts';
+import { readCacheFile, saveCacheFile } from '../core/cache.ts';
 import { publishedDataFile } from '../core/data-root.ts';
 import { sameStamp, stampOf, type FileStamp } from '../core/files.ts';
+import { isObject } from '../core/json-value.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import type { DistPlan } from '../output/write-dist.ts';
 import { BASE_MARK, type SiteFile } from './ledger.ts';
@@ -48,10 +49,8 @@ interface Made {
   template?: true;
 }
 
-/** The stamps file. */
+/** The stamps file's data. */
 interface Stamps {
-  version: 3;
-  code: string; // the code that worked them out (codeVersion)
   sources: Record<string, Stamp | undefined>; // data and built files, by real path
   generated: Record<string, Made | undefined>; // by path in the release, e.g. "earth/CHL/index.html"
 }
@@ -69,7 +68,7 @@ interface Storing {
   root: string;
   objects: string; // the staged release's objects/
   stored: Set<string>; // sha256s the ledger and this release hold, updated as contents are stored
-  before: Omit<Stamps, 'version' | 'code'>; // what the last call found
+  before: Stamps; // what the last call found
   after: Stamps; // what this one finds
   packer: Packer;
   out: Stored;
@@ -93,14 +92,10 @@ export async function storePlan(
   stored: Set<string>,
   stampsFile: string,
 ): Promise<Stored> {
-  const code = codeVersion();
-  const before = await readStamps(stampsFile, code);
-  const after: Stamps = {
-    version: 3,
-    code: code ?? '',
-    sources: Object.create(null),
-    generated: Object.create(null),
-  };
+  // A stamp that is not what storePlan writes matches no file: its inode, size, times or hash is no file's.
+  const file = await readCacheFile<Stamps>(stampsFile, { sources: {}, generated: {} }, isStamps);
+  const before = file.data;
+  const after: Stamps = { sources: Object.create(null), generated: Object.create(null) };
   const out: Stored = { files: [], problems: [], written: 0, bytesWritten: 0 };
   const storing: Storing = { root, objects, stored, before, after, packer: new Packer(objects, out), out };
   const marked = await storeGenerated(storing, plan.generated);
@@ -112,7 +107,7 @@ export async function storePlan(
   await storing.packer.finish();
   if (marked.length) out.problems.unshift(markProblem(marked));
   out.files.sort((a, b) => (a.path < b.path ? -1 : 1));
-  if (out.problems.length === 0) await writeFileAtomic(stampsFile, JSON.stringify(after));
+  if (out.problems.length === 0) await saveCacheFile({ ...file, data: after });
   return out;
 }
 
@@ -309,22 +304,7 @@ function size(group: { contents: Buffer }[]): number {
   return group.reduce((n, m) => n + m.contents.length, 0);
 }
 
-/**
- * Returns the stamps in `file` made by the code `code`; none when it is
- * missing, damaged, of another format or another code, or the code is
- * unknown: every file is then worked out again.
- */
-async function readStamps(file: string, code: string | undefined): Promise<Omit<Stamps, 'version' | 'code'>> {
-  try {
-    const stamps = JSON.parse(await readFile(file, 'utf8')) as Partial<Stamps> | null;
-    // A stamp that is not what storePlan writes matches no file: its inode, size, times or hash is no file's.
-    if (code !== undefined && stamps?.version === 3 && stamps.code === code) {
-      const object = <T>(value: unknown) =>
-        (typeof value === 'object' && value !== null ? value : {}) as Record<string, T | undefined>;
-      return { sources: object<Stamp>(stamps.sources), generated: object<Made>(stamps.generated) };
-    }
-  } catch {
-    // none yet, or unreadable
-  }
-  return { sources: {}, generated: {} };
+/** Whether `value` is the stamps file's data: two lists, whose entries are checked where they are used. */
+function isStamps(value: unknown): value is Stamps {
+  return isObject(value) && isObject(value.sources) && isObject(value.generated);
 }

@@ -6,12 +6,19 @@
 // `eps` is shorter on the ground, so nothing moves farther than that).
 import type { MultiPolygon, Pair, Ring } from 'polygon-clipping';
 
-/** Cell size of the segment grid, in degrees (about 1 km): most segments fall in one to four cells. */
-const CELL = 0.01;
+/** Returns a small integer for grid cell (cx, cy), a hash: two cells that share one only add candidates, which are checked anyway. */
+const cellKey = (cx: number, cy: number) => Math.imul(cx, 73_856_093) ^ Math.imul(cy, 19_349_663);
+
+/** Adds `item` to the list of `key` in `cells`. */
+function file<T>(cells: Map<number, T[]>, key: number, item: T): void {
+  const cell = cells.get(key);
+  if (cell) cell.push(item);
+  else cells.set(key, [item]);
+}
 
 /** Moves each vertex within `eps` of a vertex of another unit onto it; returns how many moved. */
 export function snapVertices(units: MultiPolygon[], eps: number): number {
-  const grid = new Map<string, { p: Pair; unit: number }[]>();
+  const grid = new Map<number, { p: Pair; unit: number }[]>();
   let moved = 0;
   units.forEach((mp, unit) => {
     for (const polygon of mp)
@@ -23,7 +30,7 @@ export function snapVertices(units: MultiPolygon[], eps: number): number {
           let bestD = eps;
           for (let dx = -1; dx <= 1; dx++)
             for (let dy = -1; dy <= 1; dy++)
-              for (const q of grid.get(`${cx + dx},${cy + dy}`) ?? []) {
+              for (const q of grid.get(cellKey(cx + dx, cy + dy)) ?? []) {
                 if (q.unit === unit) continue;
                 const d = Math.hypot(q.p[0] - p[0], q.p[1] - p[1]);
                 if (d <= bestD) [best, bestD] = [q.p, d];
@@ -31,53 +38,67 @@ export function snapVertices(units: MultiPolygon[], eps: number): number {
           if (best) {
             if (best[0] !== p[0] || best[1] !== p[1]) moved++;
             [p[0], p[1]] = [best[0], best[1]];
-          } else {
-            const key = `${cx},${cy}`;
-            grid.set(key, [...(grid.get(key) ?? []), { p: [p[0], p[1]], unit }]);
-          }
+          } else file(grid, cellKey(cx, cy), { p: [p[0], p[1]], unit });
         }
   });
   return moved;
 }
 
-/** The segments of a level in a grid, to find those near a point. */
+/**
+ * The segments of a level in a grid, to find those near a point. A cell is
+ * as wide as the level's segments are long on average (so most segments
+ * fall in one to four cells, e.g. 0.12° for us-atlas's counties), and never
+ * narrower than `eps`, the distance asked about.
+ */
 export class SegmentGrid {
-  private cells = new Map<string, number[]>();
+  private readonly cells = new Map<number, number[]>();
+  private readonly cell: number;
   readonly segments: { a: Pair; b: Pair; unit: number }[] = [];
 
-  constructor(units: MultiPolygon[]) {
+  constructor(units: MultiPolygon[], eps = 0) {
+    let length = 0;
     units.forEach((mp, unit) => {
       for (const polygon of mp)
         for (const ring of polygon)
-          for (let i = 0; i + 1 < ring.length; i++) this.add(ring[i]!, ring[i + 1]!, unit);
+          for (let i = 0; i + 1 < ring.length; i++) {
+            const [a, b] = [ring[i]!, ring[i + 1]!];
+            this.segments.push({ a, b, unit });
+            length += Math.hypot(b[0] - a[0], b[1] - a[1]);
+          }
     });
+    this.cell = Math.max(length / (this.segments.length || 1), eps, 1e-9);
+    this.segments.forEach((seg, s) => this.add(seg.a, seg.b, s));
   }
 
-  private add(a: Pair, b: Pair, unit: number): void {
-    const s = this.segments.push({ a, b, unit }) - 1;
+  private add(a: Pair, b: Pair, s: number): void {
+    const size = this.cell;
+    const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
     // A long segment is indexed by pieces of about one cell, not by its whole bounding box.
-    const pieces = Math.max(1, Math.ceil(Math.hypot(b[0] - a[0], b[1] - a[1]) / CELL));
-    const seen = new Set<string>();
+    const pieces = Math.max(1, Math.ceil(Math.hypot(dx, dy) / size));
+    let before: number[] = []; // the cells of the piece before: the only ones this piece can share
     for (let k = 0; k < pieces; k++) {
-      const [t0, t1] = [k / pieces, (k + 1) / pieces];
-      const xs = [a[0] + (b[0] - a[0]) * t0, a[0] + (b[0] - a[0]) * t1];
-      const ys = [a[1] + (b[1] - a[1]) * t0, a[1] + (b[1] - a[1]) * t1];
-      for (let cx = Math.floor(Math.min(...xs) / CELL); cx <= Math.floor(Math.max(...xs) / CELL); cx++)
-        for (let cy = Math.floor(Math.min(...ys) / CELL); cy <= Math.floor(Math.max(...ys) / CELL); cy++) {
-          const key = `${cx},${cy}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          this.cells.set(key, [...(this.cells.get(key) ?? []), s]);
+      const [x0, x1] = [a[0] + (dx * k) / pieces, a[0] + (dx * (k + 1)) / pieces];
+      const [y0, y1] = [a[1] + (dy * k) / pieces, a[1] + (dy * (k + 1)) / pieces];
+      const these: number[] = [];
+      for (let cx = Math.floor(Math.min(x0, x1) / size); cx <= Math.floor(Math.max(x0, x1) / size); cx++)
+        for (let cy = Math.floor(Math.min(y0, y1) / size); cy <= Math.floor(Math.max(y0, y1) / size); cy++) {
+          const key = cellKey(cx, cy);
+          these.push(key);
+          if (!before.includes(key)) file(this.cells, key, s);
         }
+      before = these;
     }
   }
 
-  /** Returns the indexes of the segments that may lie within `r` (≤ one cell) of `p`. */
+  /** Returns the indexes of the segments that may lie within `r` (≤ one cell) of `p`, each once. */
   near(p: Pair, r: number): number[] {
+    const size = this.cell;
+    const [x0, x1] = [Math.floor((p[0] - r) / size), Math.floor((p[0] + r) / size)];
+    const [y0, y1] = [Math.floor((p[1] - r) / size), Math.floor((p[1] + r) / size)];
+    if (x0 === x1 && y0 === y1) return this.cells.get(cellKey(x0, y0)) ?? [];
     const found = new Set<number>();
-    for (let cx = Math.floor((p[0] - r) / CELL); cx <= Math.floor((p[0] + r) / CELL); cx++)
-      for (let cy = Math.floor((p[1] - r) / CELL); cy <= Math.floor((p[1] + r) / CELL); cy++)
-        for (const s of this.cells.get(`${cx},${cy}`) ?? []) found.add(s);
+    for (let cx = x0; cx <= x1; cx++)
+      for (let cy = y0; cy <= y1; cy++) for (const s of this.cells.get(cellKey(cx, cy)) ?? []) found.add(s);
     return [...found];
   }
 }
@@ -96,7 +117,7 @@ export function toSegment(p: Pair, a: Pair, b: Pair): { d: number; t: number } {
  * the other lacks (a T-junction) is shared; returns how many were inserted.
  */
 export function nodeVertices(units: MultiPolygon[], eps: number): number {
-  const grid = new SegmentGrid(units);
+  const grid = new SegmentGrid(units, eps);
   const inserts = new Map<number, { t: number; p: Pair }[]>(); // by segment
   units.forEach((mp, unit) => {
     for (const polygon of mp)

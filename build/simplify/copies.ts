@@ -13,9 +13,6 @@ import { ArcTexts, levelText, VertexTexts } from './write.ts';
 /** The tolerances every level is published at, in metres, as Natural Earth's 10m, 50m and 110m scales roughly. */
 export const TOLERANCES_M = [100, 1_000, 10_000] as const;
 
-/** Bump when the simplified output changes for the same input, so cached copies are made again. */
-export const SIMPLIFY_VERSION = 1;
-
 /** One level of a country to simplify. */
 export interface LevelSource {
   level: string; // e.g. "ADM1"

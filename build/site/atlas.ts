@@ -1,16 +1,17 @@
 // Reads what the atlas needs from every level of every manifest, once: its
 // units (build/site/units.ts) and, when a preview or a small file can be
 // drawn, its map as SVG with one `data-u` per unit (build/site/map-svg.ts). Both
-// are cached in <root>/.cache/geoshelf/atlas.json by source file, size and
-// mtime, so a rebuild reads only changed files.
+// are cached in <root>/.cache/geoshelf/atlas/ by source file and its stamp
+// (build/core/cache.ts), so a rebuild reads only changed files.
 import { readLevelFeatures } from '../geojson/level-features.ts';
 import type { Stats } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { runAll } from '../core/slots.ts';
 import { join } from 'node:path';
-import { cacheFiles, loadCache } from '../output/build-cache.ts';
-import { writeFileAtomic } from '../core/atomic-write.ts';
+import { cacheFiles } from '../output/build-cache.ts';
+import { readCacheFile, saveCacheFile, type CacheFile } from '../core/cache.ts';
 import { sameStamp, stampOf, type FileStamp } from '../core/files.ts';
+import { isObject } from '../core/json-value.ts';
 import type { Dataset, Level, Manifest } from '../core/shared/manifest.ts';
 import { renderMapSvg } from './map-svg.ts';
 import { drawnSource, mapSource, type CountryMap } from '../geo/map-sources.ts';
@@ -23,8 +24,6 @@ import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './uni
 
 /** Largest full file read for units; above it the units come from the preview (bboxes then approximate). */
 export const MAX_UNITS_FILE_BYTES = 32 * 2 ** 20;
-/** Bumped when units or SVGs are computed differently, so cached ones are redone. */
-const VERSION = 8; // 4: drawn in the country's plane; 5: units carry a level's key (FIPS) as their code when they have no ISO code; 6: cuts at the antimeridian unstroked; 7: their feature index; 8: labels inside the largest polygon (data-at)
 
 export interface LevelMap {
   svg: string; // from renderMapSvg()
@@ -52,10 +51,7 @@ export function mainMap(atlas: CountryAtlas): CountryMap | undefined {
   return map && { ...map, level: atlas.mapLevel! };
 }
 
-type AtlasCache = Record<
-  string,
-  FileStamp & { v: number; drawing?: string; units?: Unit[]; svg?: string | null }
->;
+type AtlasCache = Record<string, FileStamp & { drawing?: string; units?: Unit[]; svg?: string | null }>;
 
 interface Read {
   filesRead: number;
@@ -118,7 +114,7 @@ export async function readAtlas(
     async (path, key, drawing, fill) => {
       const info = await stamp(path);
       let hit = cache.data[key];
-      if (!hit || hit.v !== VERSION || !sameStamp(hit, info) || hit.drawing !== drawing) {
+      if (!hit || !sameStamp(hit, info) || hit.drawing !== drawing) {
         // A units-only read of a large file streams (the map is never drawn from one: MAX_DRAWN_BYTES).
         const stream = drawing === undefined && info.size > MAX_UNITS_FILE_BYTES;
         if (stream || !parsed.has(path)) {
@@ -129,7 +125,6 @@ export async function readAtlas(
         if (!stream && !parsed.has(path)) parsed.set(path, features(root, path));
         const collection = stream ? rows && { features: [] } : await parsed.get(path)!;
         hit = {
-          v: VERSION,
           ...stampOf(info),
           drawing,
           ...fill(collection?.features ?? [], rows),
@@ -176,6 +171,7 @@ interface CountryCache {
   data: AtlasCache;
   used: AtlasCache;
   changed: boolean;
+  file: CacheFile<AtlasCache>; // as read
 }
 
 /** Returns the atlas cache of each manifest of `loaded`, by manifest file; missing or damaged ones are empty. */
@@ -187,8 +183,8 @@ async function loadCountryCaches(root: string, loaded: LoadedManifest[]): Promis
   await runAll(loaded, 16, async ({ file }) => {
     const [, body, iso] = file.split('/'); // "data/earth/CHL/manifest.json" (validate checked the folder)
     const path = join(dir, `${body}.${iso}.json`);
-    const { data } = await loadCache<AtlasCache>(path, {}, (c) => typeof c === 'object' && c !== null);
-    caches.set(file, { path, data, used: {}, changed: false });
+    const read = await readCacheFile(path, {}, isAtlasCache);
+    caches.set(file, { path, data: read.data, used: {}, changed: false, file: read });
   });
   return caches;
 }
@@ -196,14 +192,13 @@ async function loadCountryCaches(root: string, loaded: LoadedManifest[]): Promis
 /** Writes each country's cache that changed, and removes those of countries no longer built. */
 async function saveCountryCaches(root: string, caches: Map<string, CountryCache>): Promise<void> {
   const dir = cacheFiles(root).atlas;
-  await mkdir(dir, { recursive: true });
   const kept = new Set<string>();
   await runAll([...caches.values()], 16, async (cache) => {
     kept.add(cache.path);
     const same = Object.keys(cache.used).length === Object.keys(cache.data).length;
-    if (cache.changed || !same) await writeFileAtomic(cache.path, JSON.stringify(cache.used));
+    if (cache.changed || !same) await saveCacheFile({ ...cache.file, data: cache.used });
   });
-  for (const name of await readdir(dir)) {
+  for (const name of await readdir(dir).catch(() => [])) {
     if (!kept.has(join(dir, name))) await rm(join(dir, name), { force: true, recursive: true });
   }
 }
@@ -291,4 +286,34 @@ function dedupeIds(units: Unit[]): void {
     for (let n = 2; seen.has(unit.id); n++) unit.id = `${base}-${n}`;
     seen.add(unit.id);
   }
+}
+
+/** Whether `value` is a country's atlas cache, every entry whole (it is used as it stands). */
+function isAtlasCache(value: unknown): value is AtlasCache {
+  return isObject(value) && Object.values(value).every(isAtlasEntry);
+}
+
+function isAtlasEntry(e: unknown): boolean {
+  if (!isObject(e) || !['ino', 'size', 'mtimeMs', 'ctimeMs'].every((key) => typeof e[key] === 'number'))
+    return false;
+  const { drawing, units, svg } = e;
+  return (
+    (drawing === undefined || typeof drawing === 'string') &&
+    (svg === undefined || svg === null || typeof svg === 'string') &&
+    (units === undefined || (Array.isArray(units) && units.every(isUnit)))
+  );
+}
+
+function isUnit(u: unknown): boolean {
+  const box = (b: unknown) => Array.isArray(b) && b.length === 4 && b.every((n) => typeof n === 'number');
+  return (
+    isObject(u) &&
+    ['id', 'name', 'code', 'parent'].every((key) => typeof u[key] === 'string') &&
+    Array.isArray(u.names) &&
+    u.names.every((n) => typeof n === 'string') &&
+    box(u.bbox) &&
+    box(u.display_bbox) &&
+    (u.part === undefined || typeof u.part === 'string') &&
+    typeof u.feature === 'number'
+  );
 }

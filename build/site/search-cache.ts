@@ -1,7 +1,7 @@
 // The search index's records of each country, kept between runs under
 // <root>/.cache/geoshelf/search/, one file per country named by a hash of
-// the code that made it (lib/'s record of its sources) and of searchKey()
-// (the country's names and units, the word lists, the runtime). A file is
+// the code's identity (build/core/cache.ts: the stamp is in the name) and of
+// searchKey() (the country's names and units, the word lists, the runtime). A file is
 // the regions line, then one line per shard: "te\t[…],[…]". A missing,
 // malformed or truncated file is a miss and the records are made again;
 // files no run used are removed when the cache is saved.
@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
-import { codeVersion } from '../core/compiled.ts';
+import { codeIdentity } from '../core/cache.ts';
 import { cacheDir } from '../core/files.ts';
 import type { SearchCache } from './search-index.ts';
 import type { CountryRecords } from './search-records.ts';
@@ -44,20 +44,18 @@ export function parseRecords(text: string): CountryRecords | undefined {
 
 /**
  * Returns the search cache of `root`, and `save` to write the records made in
- * this run and remove those unused. `code`: the running code's identity
- * (null: unknown, nothing is read or kept).
+ * this run and remove those unused. `identity`: the running code's (codeIdentity).
  */
 export function openSearchCache(
   root: string,
-  code: string | null = codeVersion() ?? null,
+  identity = codeIdentity(),
 ): SearchCache & { save(): Promise<void> } {
   const dir = join(cacheDir(root), 'search');
-  const fileOf = (key: string) => `${createHash('sha256').update(`${code}\n${key}`).digest('hex')}.txt`;
+  const fileOf = (key: string) => `${createHash('sha256').update(`${identity}\n${key}`).digest('hex')}.txt`;
   const used = new Set<string>();
   const made = new Map<string, CountryRecords>();
   return {
     get(key) {
-      if (code === null) return undefined;
       const file = fileOf(key);
       let text: string;
       try {
@@ -70,13 +68,11 @@ export function openSearchCache(
       return records;
     },
     set(key, records) {
-      if (code === null) return;
       const file = fileOf(key);
       used.add(file);
       made.set(file, records);
     },
     async save() {
-      if (code === null) return;
       await mkdir(dir, { recursive: true });
       await Promise.all(
         [...made].map(([file, records]) => writeFileAtomic(join(dir, file), recordsText(records))),

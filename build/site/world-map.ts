@@ -6,19 +6,19 @@
 // preview or small file (build/geo/map-sources.ts). The tiles stage cuts the same countries,
 // in the same order and plane, from their full files
 // (build/tiles/world-tiles.ts). Cached in <root>/.cache/geoshelf/world.json
-// by the drawn files' stamps.
+// by the drawn files' stamps (build/core/cache.ts).
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readCacheFile, saveCacheFile } from '../core/cache.ts';
 import { cacheDir } from '../core/files.ts';
+import { isObject } from '../core/json-value.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
-import { loadCache, saveCache } from '../output/build-cache.ts';
 import { OuterRings, planeOf } from '../geo/map-plane.ts';
+import { isPlane } from './map-planes.ts';
 import { renderMapSvg } from './map-svg.ts';
 import { filePolygons, worldCountries, type WorldCountry, type WorldFrame } from '../geo/world-frame.ts';
 
-/** Bumped when the world picture is drawn differently, so a cached one is redrawn. */
-const VERSION = 2; // 2: labels inside the largest polygon (data-at), data-box only for several polygons
 export const WORLD_TITLE = 'Map of every country and territory in the catalogue';
 
 /** The world picture and what the tiles stage needs to cut the same countries. */
@@ -41,7 +41,7 @@ export async function worldMap(
     base,
     loaded.map((l) => l.manifest),
   );
-  const hash = createHash('sha256').update(JSON.stringify([VERSION, WORLD_TITLE]));
+  const hash = createHash('sha256').update(JSON.stringify([WORLD_TITLE]));
   // Stat'ed all at once, hashed in order: one after the other, 250 countries waited 50 ms.
   const infos = await Promise.all(all.map((c) => stat(join(root, c.drawn)).catch(() => undefined)));
   all.forEach((c, i) => {
@@ -49,11 +49,7 @@ export async function worldMap(
     hash.update(JSON.stringify([c.id, c.manifest.name.en, c.drawn, info?.size, info?.mtimeMs]));
   });
   const key = hash.digest('hex');
-  const cache = await loadCache<WorldCache>(
-    join(cacheDir(root), 'world.json'),
-    {},
-    (c) => typeof c === 'object',
-  );
+  const cache = await readCacheFile(join(cacheDir(root), 'world.json'), {}, isWorldCache);
   if (cache.data.key === key && cache.data.map) {
     // The key covers every country's id and file, so each cached id is one of `all`.
     const byId = new Map(all.map((c) => [c.id, c]));
@@ -75,6 +71,19 @@ export async function worldMap(
   const drawn = plane && renderMapSvg({ features }, WORLD_TITLE, ids, plane);
   if (!plane || !drawn) return undefined;
   cache.data = { key, map: { svg: drawn.svg, plane, ids } };
-  await saveCache(cache);
+  await saveCacheFile(cache);
   return { svg: drawn.svg, plane, ids, countries };
+}
+
+function isWorldCache(value: unknown): value is WorldCache {
+  if (!isObject(value) || (value.key !== undefined && typeof value.key !== 'string')) return false;
+  const map = value.map;
+  return (
+    map === undefined ||
+    (isObject(map) &&
+      typeof map.svg === 'string' &&
+      isPlane(map.plane) &&
+      Array.isArray(map.ids) &&
+      map.ids.every((id) => typeof id === 'string'))
+  );
 }

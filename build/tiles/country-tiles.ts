@@ -2,22 +2,23 @@
 // country, "<body>/<ISO3>/map-<LEVEL>.pmtiles" beside its page, cut from the
 // level's published full-detail file(s) in the country's plane. Archives are
 // cached under <root>/.cache/geoshelf/tiles/, named by what they are made
-// from (the sources' sha256 or stamp, the plane, TILES_VERSION), so a rebuild
-// cuts only the levels whose data changed. Levels are cut on a worker thread
-// (cut-level.ts), while the main thread draws the atlas.
+// from (the code's identity, build/core/cache.ts; the sources' sha256 or
+// stamp; the plane), so a rebuild cuts only the levels whose data changed.
+// Levels are cut on a worker thread (cut-level.ts), while the main thread
+// draws the atlas.
 import type { BuiltFile } from '../output/write-dist.ts';
 import { createHash } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dataset, Manifest } from '../core/shared/manifest.ts';
 import { MAX_TILED_BYTES, type TilesInfo } from '../core/shared/tiles.ts';
+import { codeIdentity } from '../core/cache.ts';
 import { cacheDir } from '../core/files.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { countryPage, fileUrl } from '../core/dist-paths.ts';
 import type { Plane } from '../geo/map-plane.ts';
 import { drawnSource } from '../geo/map-sources.ts';
 import { cutLevelInWorker } from './cut-level.ts';
-import { TILES_VERSION } from './level-tiles.ts';
 import { TilesIndex, type CachedLevel } from './tiles-index.ts';
 
 export interface CountryTiles {
@@ -48,7 +49,7 @@ export function tileSources(d: Dataset): string[] {
 
 /** Returns what an archive is made from, as a file name: the same key means the same bytes. */
 async function cacheKey(root: string, d: Dataset, sources: string[], plane: Plane): Promise<string> {
-  const hash = createHash('sha256').update(JSON.stringify([TILES_VERSION, plane]));
+  const hash = createHash('sha256').update(JSON.stringify([codeIdentity(), plane]));
   for (const path of sources) {
     const sha = path === d.path ? d.sha256 : d.parts?.find((p) => p.path === path)?.sha256;
     const stamp = sha ? undefined : await stat(join(root, path)); // only for a file the manifest gives no sha256

@@ -6,17 +6,17 @@
 // are published as the cache's files, never read into memory. A level the
 // index lacks is found by its record (<key>.json) as before and added. The
 // archives and records no build used are removed when the index is saved
-// (before, every cut stayed forever). A cache, never a source of truth: a
-// missing, damaged or hostile index reads as empty.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+// (before, every cut stayed forever). A cache kept as build/core/cache.ts
+// keeps every cache, never a source of truth: a missing, damaged, hostile
+// or other code's index reads as empty.
+import { readdirSync, rmSync } from 'node:fs';
 import { hash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../core/atomic-write.ts';
+import { readCacheFileSync, saveCacheFileSync, type CacheFile } from '../core/cache.ts';
 import { isCount, isObject } from '../core/json-value.ts';
 import type { LevelTiles } from './level-tiles.ts';
 
-const INDEX_VERSION = 2; // 2: each archive's sha256, so dist/ can share it with a release's copy
 const INDEX = 'index.json';
 /** The files the index speaks for: a country level's archive or record (world-*.pmtiles are world-tiles.ts's). */
 const LEVEL_FILE = /^([0-9a-f]{32})\.(pmtiles|json)$/;
@@ -32,13 +32,15 @@ export interface CachedLevel {
 type Listed = Omit<CachedLevel, 'archive'>;
 
 export class TilesIndex {
+  private readonly file: CacheFile<Record<string, unknown>>;
   private readonly listed: Map<string, Listed>;
   private readonly used = new Map<string, Listed>();
   private changed = false;
 
   /** Reads the index of the tiles cache folder `dir`. */
   constructor(private readonly dir: string) {
-    this.listed = readIndex(join(dir, INDEX));
+    this.file = readCacheFileSync(join(dir, INDEX), {}, isObject);
+    this.listed = listedIn(this.file.data);
   }
 
   /** Returns the archive of `key` when the cache holds it whole, else undefined (cut it, then `add`). */
@@ -73,8 +75,7 @@ export class TilesIndex {
    */
   save(): void {
     if (this.changed || this.used.size !== this.listed.size) {
-      const levels = Object.fromEntries(this.used);
-      writeFileAtomicSync(join(this.dir, INDEX), `${JSON.stringify({ version: INDEX_VERSION, levels })}\n`);
+      saveCacheFileSync({ ...this.file, data: Object.fromEntries(this.used) });
     }
     for (const name of readdirSync(this.dir)) {
       const key = LEVEL_FILE.exec(name)?.[1];
@@ -88,30 +89,20 @@ export class TilesIndex {
   }
 }
 
-/** Returns the index's entries that are well formed; none when it is missing, damaged or of another version. */
-function readIndex(path: string): Map<string, Listed> {
+/** Returns the index's entries (archive key → what it lists) that are well formed. */
+function listedIn(levels: Record<string, unknown>): Map<string, Listed> {
   const listed = new Map<string, Listed>();
-  try {
-    const data = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    if (!isObject(data) || data.version !== INDEX_VERSION || !isObject(data.levels)) return listed;
-    for (const [key, entry] of Object.entries(data.levels)) {
-      if (!/^[0-9a-f]{32}$/.test(key) || !isObject(entry)) continue;
-      const { bytes, sha256, tiles } = entry;
-      if (
-        isCount(bytes) &&
-        typeof sha256 === 'string' &&
-        /^[0-9a-f]{64}$/.test(sha256) &&
-        isLevelTiles(tiles)
-      )
-        listed.set(key, { bytes, sha256, tiles });
-    }
-  } catch {
-    // absent or damaged: every level is found by its record
+  for (const [key, entry] of Object.entries(levels)) {
+    if (!/^[0-9a-f]{32}$/.test(key) || !isObject(entry)) continue;
+    const { bytes, sha256, tiles } = entry;
+    if (isCount(bytes) && typeof sha256 === 'string' && /^[0-9a-f]{64}$/.test(sha256) && isLevelTiles(tiles))
+      listed.set(key, { bytes, sha256, tiles });
   }
   return listed;
 }
 
-function isLevelTiles(value: unknown): value is LevelTiles {
+/** Whether `value` is an archive's record as levelArchive() makes it (read back from the cache). */
+export function isLevelTiles(value: unknown): value is LevelTiles {
   if (!isObject(value)) return false;
   const root = value.root;
   return (

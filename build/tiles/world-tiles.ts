@@ -10,12 +10,14 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MAX_TILED_BYTES, type TilesInfo } from '../core/shared/tiles.ts';
 import { writeFileAtomic } from '../core/atomic-write.ts';
+import { codeIdentity } from '../core/cache.ts';
 import { cacheDir } from '../core/files.ts';
 import { fileUrl } from '../core/dist-paths.ts';
 import { filePolygons, type WorldFrame } from '../geo/world-frame.ts';
 import { tileSources } from './country-tiles.ts';
 import { LevelRings } from './level-rings.ts';
-import { levelArchive, TILES_VERSION, type LevelTiles } from './level-tiles.ts';
+import { levelArchive, type LevelTiles } from './level-tiles.ts';
+import { isLevelTiles } from './tiles-index.ts';
 
 /** The world archive's path inside dist/. */
 export const WORLD_TILES = 'map-world.pmtiles';
@@ -48,7 +50,7 @@ export async function worldTiles(
   world: WorldFrame,
 ): Promise<WorldTiles | undefined> {
   const sources = sourcesOf(world);
-  const hash = createHash('sha256').update(JSON.stringify([TILES_VERSION, world.plane, world.ids]));
+  const hash = createHash('sha256').update(JSON.stringify([codeIdentity(), world.plane, world.ids]));
   // Each file by its sha256 when the manifest gives it, else by its stamp (stat'ed all at once, hashed in order).
   const named = [...sources.entries()].flatMap(([i, paths]) => {
     const { dataset } = world.countries[i];
@@ -74,6 +76,8 @@ export async function worldTiles(
       tiles: JSON.parse(await readFile(infoPath, 'utf8')) as LevelTiles,
       archive: await readFile(archivePath),
     };
+    // A damaged record or an archive cut short is a miss, as in the countries' index.
+    if (!isLevelTiles(made.tiles) || made.tiles.bytes !== made.archive.length) throw new Error('damaged');
   } catch {
     // One unit per country: all polygons of its files, so the ids stay aligned with the picture's.
     const rings = new LevelRings();

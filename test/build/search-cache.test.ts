@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CountryAtlas } from '../../build/site/atlas.ts';
+import { readIdentity } from '../../build/core/cache.ts';
 import { openSearchCache } from '../../build/site/search-cache.ts';
 import { renderSearchIndex, type SearchCache } from '../../build/site/search-index.ts';
 import { searchInput, searchKey } from '../../build/site/search-records.ts';
@@ -128,15 +129,15 @@ describe('search cache', () => {
     expect(cacheFiles(root).filter((f) => before.includes(f))).toEqual([]);
   });
 
-  it('unknown code (no lib/ record): nothing is read or kept', async () => {
+  it('unknown code (no lib/ record): nothing another run kept is read', async () => {
     const root = freshRoot();
     const input = catalogue();
-    const cache = openSearchCache(root, null);
+    const cache = openSearchCache(root, readIdentity(scratch)); // a folder with no lib/
     expect(renderSearchIndex(input.loaded, input.atlas, cache)).toEqual(
       renderSearchIndex(input.loaded, input.atlas),
     );
     await cache.save();
-    const again = openSearchCache(root, null);
+    const again = openSearchCache(root, readIdentity(scratch));
     const { counted, counts } = counting(again);
     renderSearchIndex(input.loaded, input.atlas, counted);
     expect(counts.hits).toBe(0);

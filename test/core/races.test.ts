@@ -2,8 +2,10 @@
 // real processes (issue 27 item 4): the lock lets one run and refuses the
 // other in one line, or they run one after the other; either way the root
 // ends as a serial order leaves it, and the ledger reads back
-// (test/support/races.ts). Three races here, started together;
-// test/core/races-long.test.ts runs every race 12 times with random delays.
+// (test/support/races.ts). Three races here, started together (long
+// project: real processes take seconds; the lock's rules run in process in
+// test/core/lock.test.ts); test/core/races-long.test.ts runs every race 12
+// times with random delays.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -4,13 +4,26 @@
 // index; a cache is never a source of truth, so a cached file deleted by hand
 // is converted again, and a lost, damaged or hostile index is rebuilt from
 // each item's record, without a crash, a conversion or a path outside the cache.
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+// Everything is converted once, into a template root; each test starts from a
+// copy of it (whose cache folders are new, so the copy's first build checks
+// each item's record and writes the index again, converting nothing).
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
+import { codeIdentity } from '../../build/core/cache.ts';
 import { cacheDir } from '../../build/core/files.ts';
 import { prepareDownloads, type Downloads } from '../../build/formats/downloads.ts';
-import { FORMATS_VERSION } from '../../build/formats/formats.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 import { fixtureCopy, sha256 } from '../build/helpers.ts';
@@ -21,12 +34,26 @@ const ITEMS = 13;
 const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
-/** Returns a scratch copy of the build fixture whose downloads were prepared once (everything converted). */
-async function converted(): Promise<{ root: string; first: Downloads }> {
-  const root = fixtureCopy();
-  roots.push(root);
-  const first = await downloads(root);
+let template: string;
+beforeAll(async () => {
+  template = fixtureCopy();
+  roots.push(template);
+  const first = await downloads(template);
   expect([first.converted, first.reused]).toEqual([ITEMS, 0]);
+}, 120_000); // a bound for a hang only
+
+/**
+ * Returns a scratch copy of the build fixture whose downloads were prepared
+ * (everything converted, in the template), and what its first build took:
+ * every item from its record, since the copy's folders are not the ones the
+ * template's index stamped.
+ */
+async function converted(): Promise<{ root: string; first: Downloads }> {
+  const root = mkdtempSync(`${template}-copy-`);
+  roots.push(root);
+  cpSync(template, root, { recursive: true });
+  const first = await downloads(root);
+  expect([first.converted, first.reused]).toEqual([0, ITEMS]);
   return { root, first };
 }
 
@@ -42,14 +69,15 @@ async function downloads(root: string): Promise<Downloads> {
   return prepareDownloads(root, manifests, measurer);
 }
 
-const formatsDir = (root: string) => join(cacheDir(root), 'formats', `v${FORMATS_VERSION}`);
+const formatsDir = (root: string) => join(cacheDir(root), 'formats', codeIdentity());
 const indexFile = (root: string) => join(formatsDir(root), 'index.json');
 type Index = {
   conversions: Record<string, { conversion: { layer: string } }>;
   archives: Record<string, unknown>;
   simplified: Record<string, { files: { file: string }[] }>;
 };
-const readIndex = (root: string) => JSON.parse(readFileSync(indexFile(root), 'utf8')) as Index;
+const readIndex = (root: string) =>
+  (JSON.parse(readFileSync(indexFile(root), 'utf8')) as { data: Index }).data;
 
 /** What the downloads publish: dist path → built file and its sha256, and what the pages list. */
 function published(d: Downloads): { files: Record<string, string>; listed: string } {
@@ -159,8 +187,11 @@ describe('formats cache: a lost, damaged or hostile index → rebuilt from the r
     ['empty', () => ''],
     ['not JSON', (good) => good.slice(0, good.length / 2)],
     ['null', () => 'null'],
-    ['another version', (good) => good.replace('"version":1', '"version":99')],
-    ['lists of the wrong type', () => '{"version":1,"conversions":[1,2],"archives":"x"}'],
+    ['of other code', (good) => good.replace(`{"stamp":"${codeIdentity()}"`, '{"stamp":"another"')],
+    [
+      'lists of the wrong type',
+      () => `{"stamp":"${codeIdentity()}","data":{"conversions":[1,2],"archives":"x"}}`,
+    ],
     ['entries of the wrong type', (good) => good.replace(/"conversion":\{/g, '"conversion":7,"x":{')],
     ['stamps of the wrong type', (good) => good.replace(/"stamp":\[/g, '"stamp":"[",",":[')],
     [

@@ -246,10 +246,10 @@ describe('validate: geometry', () => {
   it('a cached verdict recorded for other bytes (another sha256) at the same size and mtime is not taken', async () => {
     const { r, cacheFile } = await checkedOnce();
     const cache = JSON.parse(readFileSync(cacheFile, 'utf8')) as {
-      files: Record<string, { sha256: string; result: unknown }>;
+      data: Record<string, { sha256: string; result: unknown }>;
     };
-    const [key, entry] = Object.entries(cache.files).find(([path]) => path.endsWith(DATA))!;
-    cache.files[key] = {
+    const [key, entry] = Object.entries(cache.data).find(([path]) => path.endsWith(DATA))!;
+    cache.data[key] = {
       ...entry,
       sha256: '0'.repeat(64),
       result: { ...(entry.result as object), issues: [] },

@@ -239,8 +239,8 @@ describe('preview-stale: the verdict cache', () => {
   it('keeps each verdict by the sha256 of the preview and its data files and the code: an unchanged tree reads neither again', async () => {
     const root = await previewed();
     const cacheFile = join(root, '.cache/geoshelf/preview-checks.json');
-    const validate = async (code = 'code-1') => {
-      const previews = new PreviewChecker({ cacheFile, code });
+    const validate = async (identity = 'code-1') => {
+      const previews = new PreviewChecker({ cacheFile, identity });
       const { problems } = await validateManifests(root, { measurer: new MeasurementCache(), previews });
       await previews.save();
       return { ...previews.stats, stale: problems.filter((p) => p.rule === 'preview-stale').length };
@@ -254,7 +254,7 @@ describe('preview-stale: the verdict cache', () => {
     // Another code (a new geoshelf) compares everything again.
     expect(await validate('code-2')).toEqual({ compared: 2, cacheHits: 0, stale: 1 });
     // A damaged cache file counts as empty.
-    writeFileSync(cacheFile, '{"version":1,"previews":{"x":{"stamp":1}}');
+    writeFileSync(cacheFile, '{"stamp":"code-2","data":{"x":{"stamp":1}}');
     expect(await validate('code-2')).toEqual({ compared: 2, cacheHits: 0, stale: 1 });
   });
 
@@ -265,8 +265,8 @@ describe('preview-stale: the verdict cache', () => {
     await run('validate', '--root', root, '--no-cache');
     expect(existsSync(cacheFile)).toBe(false);
     await run('validate', '--root', root);
-    const kept = JSON.parse(readFileSync(cacheFile, 'utf8')) as { previews: Record<string, unknown> };
-    expect(Object.keys(kept.previews).sort()).toEqual([
+    const kept = JSON.parse(readFileSync(cacheFile, 'utf8')) as { data: Record<string, unknown> };
+    expect(Object.keys(kept.data).sort()).toEqual([
       'data/earth/XTA/preview/XTA_ADM1.preview.geojson',
       'data/earth/XTA/preview/XTA_ADM2.preview.geojson',
     ]);

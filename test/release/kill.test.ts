@@ -1,7 +1,9 @@
 // `release` killed with SIGKILL at 20 or more moments spread over its run
 // (long project): each time the ledger is exactly as it was, or exactly the
 // new release complete, never anything between; and the next `release`
-// records it, byte for byte what an uninterrupted run records.
+// records it, byte for byte what an uninterrupted run records. (The quick
+// project checks the same rule in process: a release that fails while it
+// writes, test/release/release.test.ts.)
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -95,4 +97,33 @@ describe('release killed with SIGKILL at any moment', () => {
     expect(killed).toBeGreaterThanOrEqual(KILLS);
     expect(seen.before).toBeGreaterThan(0); // some kills came before the release was moved into place
   }, 900_000);
+
+  it('killed as soon as it has started writing the release: the ledger as it was; the next run clears what it left', async () => {
+    const root = copyDataTree(FIXTURE, TMP);
+    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    await editLevel(
+      root,
+      'data/earth/CHL/CHL_ADM1.geojson',
+      '"shapeName":"Antofagasta"',
+      '"shapeName":"Antofagasta Norte"',
+    );
+    const before = await ledgerState(root);
+    const child = spawn('node', [BIN, 'release', '1.1.0', '--root', root], { stdio: 'ignore' });
+    const bound = setTimeout(() => child.kill('SIGKILL'), CHILD_BOUND_MS);
+    const exited = new Promise<NodeJS.Signals | null>((done) =>
+      child.on('exit', (_, signal) => done(signal)),
+    );
+    // Killed as soon as its staging folder exists.
+    const staging = join(root, '.cache/geoshelf/release-staging');
+    let running = true;
+    void exited.then(() => (running = false));
+    while (running && !existsSync(staging)) await new Promise((r) => setTimeout(r, 2));
+    child.kill('SIGKILL');
+    const signal = await exited;
+    clearTimeout(bound);
+    expect(signal).toBe('SIGKILL'); // it was killed midway, not finished
+    expect(await ledgerState(root)).toEqual(before);
+    expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
+    expect(existsSync(staging)).toBe(false);
+  });
 });

@@ -1,18 +1,19 @@
 // `geoshelf build` publishes every recorded release under releases/VERSION/,
 // byte for byte what the release stored the day it was made, lists them in
 // api/releases.json with one changes file each, and says on the root whether
-// it is the last release or has changes not yet released.
+// it is the last release or has changes not yet released. The fixture
+// released as 1.0.0 is made once; the tests that start there copy it.
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiReleases, RegistryUnit, ReleaseChange } from '../../build/core/shared/api.ts';
 import { buildCatalogue } from '../../build/build.ts';
 import { listFiles } from '../../build/core/files.ts';
 import type { ReleaseSite } from '../../build/release/ledger.ts';
 import { publishedTemplate } from '../../build/release/site-files.ts';
-import { cli, copyDataTree, editLevel } from '../support/cli.ts';
+import { cli, copyDataTree, copyRoot, editLevel } from '../support/cli.ts';
 import { ledgerRelease } from '../support/ledger.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
@@ -24,6 +25,12 @@ const TMP = join(tmpdir(), `geoshelf-publish-${process.pid}`);
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
 const ADM1 = 'data/earth/CHL/CHL_ADM1.geojson';
+
+let released: string; // the fixture with release 1.0.0 recorded
+beforeAll(async () => {
+  released = copyDataTree(FIXTURE, TMP);
+  expect((await cli('release', '1.0.0', '--root', released)).code).toBe(0);
+}, 120_000); // a bound for a hang only
 
 const sha256 = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -70,9 +77,8 @@ async function expectLinksLead(out: string, folder: string, base = '/'): Promise
 
 describe('geoshelf build with releases', () => {
   it('publishes each release byte-identical after later releases, lists them, and says what the root is', async () => {
-    const root = copyDataTree(FIXTURE, TMP);
+    const root = copyRoot(released, TMP);
     const out = join(root, '..', `${root.split('/').pop()}-dist`);
-    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
     await build(root, out);
     const first = await hashes(join(out, 'releases/1.0.0'));
     // What the release stored the day it was made (its templates given their URL), and a catalogue of its own.
@@ -153,9 +159,8 @@ describe('geoshelf build with releases', () => {
   });
 
   it('publishes a release under the base of the build, whatever base it was made with', async () => {
-    const root = copyDataTree(FIXTURE, TMP);
+    const root = copyRoot(released, TMP);
     const out = join(root, '..', `${root.split('/').pop()}-dist`);
-    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
     await build(root, out, '/atlas/');
     // The JSON documents link relatively: resolved against their own URL, each link leads into the release.
     const doc = 'releases/1.0.0/api/v1/earth/CHL.json';

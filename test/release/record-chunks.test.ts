@@ -52,6 +52,30 @@ describe('record chunks', () => {
     expect(added(before, shas(changed))).toHaveLength(1);
   });
 
+  it('a large item is a chunk of its own: a change beside it stores neither it nor more than its own chunk again', () => {
+    interface Level {
+      key: string;
+      value: number;
+      ids?: string[];
+    }
+    const big: Level = {
+      key: 'earth/C1001',
+      value: 1001,
+      ids: Array.from({ length: 600 }, (_, i) => `id${i}`),
+    };
+    const list: Level[] = items.map((x) => (x.key === big.key ? big : x));
+    const cut = (l: Level[]) => cutChunks(l, (x) => x.key, 32);
+    expect(cut(list).filter((c) => c.includes(big))).toEqual([[big]]);
+    const sizes = (l: Level[]) => new Map(cut(l).map((c) => [sha256Text(chunkText(c)), chunkText(c).length]));
+    const before = sizes(list);
+    const after = sizes(
+      list.map((x) => (x.key === 'earth/C1000' || x.key === 'earth/C1002' ? { ...x, value: -1 } : x)),
+    );
+    const stored = [...after].filter(([sha]) => !before.has(sha)).map(([, bytes]) => bytes);
+    expect(stored.length).toBeLessThanOrEqual(2);
+    expect(Math.max(...stored)).toBeLessThan(JSON.stringify(big).length);
+  });
+
   it('an inserted or removed item changes at most the two chunks beside it', () => {
     const before = shas(items);
     const inserted = [...items.slice(0, 700), { key: 'earth/C699b', value: 0 }, ...items.slice(700)];

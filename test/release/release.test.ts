@@ -2,20 +2,21 @@
 // sha256, the unit registry, the changes), IDs kept across releases, level
 // files stored once by sha256, and the refusals: validate errors, a version
 // recorded with other files, a damaged ledger; a failed release leaves the
-// ledger as it was.
-import { spawn } from 'node:child_process';
+// ledger as it was (killed as a real process: test/release/kill.test.ts). The fixture is released (1.0.0), edited and released
+// again (1.1.0) once, before the tests: each test that starts from one of
+// those trees works on its own copy of it.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { readObject } from '../../build/release/object-store.ts';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../../build/core/files.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import { BASE_MARK, readLedger } from '../../build/release/ledger.ts';
-import { BIN, CHILD_BOUND_MS, cli, copyDataTree, editLevel } from '../support/cli.ts';
+import { cli, copyDataTree, copyRoot, editLevel, type CliResult } from '../support/cli.ts';
 import { ledgerRelease } from '../support/ledger.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
@@ -43,10 +44,27 @@ async function edit(root: string, from: string, to: string): Promise<void> {
   await editLevel(root, ADM1, from, to);
 }
 
+// The trees the tests start from, made once: the fixture released as 1.0.0 (`released`), then with
+// Antofagasta renamed and its manifest and preview updated (`edited`), then released as 1.1.0 (`second`).
+let released: string;
+let edited: string;
+let second: string;
+let firstRun: CliResult;
+let secondRun: CliResult;
+beforeAll(async () => {
+  released = copyDataTree(FIXTURE, TMP);
+  firstRun = await cli('release', '1.0.0', '--root', released);
+  expect(firstRun.code, firstRun.stderr).toBe(0);
+  edited = copyRoot(released, TMP);
+  await edit(edited, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
+  second = copyRoot(edited, TMP);
+  secondRun = await cli('release', '1.1.0', '--root', second);
+  expect(secondRun.code, secondRun.stderr).toBe(0);
+}, 180_000); // a bound for a hang only
+
 describe('geoshelf release', () => {
   it('records every file with its sha256, a registry with one opaque ID per unit, and no changes for the first release', async () => {
-    const root = copyDataTree(FIXTURE, TMP);
-    const r = await cli('release', '1.0.0', '--root', root);
+    const [root, r] = [released, firstRun];
     // Warnings are listed, as build lists them; they do not stop a release (the
     // fixture's boxes do not nest in their country either: nesting warnings).
     expect(r.stderr).toMatch(
@@ -94,8 +112,7 @@ describe('geoshelf release', () => {
   });
 
   it('the same version with the same files again does nothing', async () => {
-    const root = copyDataTree(FIXTURE, TMP);
-    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    const root = copyRoot(released, TMP);
     const before = await ledgerState(root);
     const r = await cli('release', '1.0.0', '--root', root);
     expect([r.code, r.stdout]).toEqual([
@@ -106,23 +123,19 @@ describe('geoshelf release', () => {
   });
 
   it('a refresh keeps the IDs: a renamed region keeps its ID, and only the changed file is stored again', async () => {
-    const root = copyDataTree(FIXTURE, TMP);
-    expect((await cli('release', '2026.10', '--root', root)).code).toBe(0);
-    await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
-    const r = await cli('release', '2026.11', '--root', root);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/11 units; since 2026\.10: 1 renamed\n$/);
-    const before = (await ledgerRelease(root, '2026.10')).registry;
-    const { record, registry: after, changes, stored } = await ledgerRelease(root, '2026.11');
+    const [root, r] = [second, secondRun]; // only read
+    expect(r.stdout).toMatch(/11 units; since 1\.0\.0: 1 renamed\n$/);
+    const before = (await ledgerRelease(root, '1.0.0')).registry;
+    const { record, registry: after, changes, stored } = await ledgerRelease(root, '1.1.0');
     const antofagasta = before.find((u) => u.code === 'CL-AN' && u.level === 'ADM1')!;
     const now = after.find((u) => u.id === antofagasta.id)!;
     expect(now).toMatchObject({
       name: 'Antofagasta Norte',
-      first_seen: '2026.10',
-      last_seen: '2026.11',
-      last_changed: '2026.11',
+      first_seen: '1.0.0',
+      last_seen: '1.1.0',
+      last_changed: '1.1.0',
     });
-    expect(after.filter((u) => u.last_changed === '2026.10').length).toBe(10);
+    expect(after.filter((u) => u.last_changed === '1.0.0').length).toBe(10);
     expect(after.map((u) => u.id).sort()).toEqual(before.map((u) => u.id).sort());
     expect(changes).toEqual([
       {
@@ -137,16 +150,12 @@ describe('geoshelf release', () => {
         spelling_only: false,
       },
     ]);
-    expect([record.sequence, record.previous]).toEqual([2, '2026.10']);
+    expect([record.sequence, record.previous]).toEqual([2, '1.0.0']);
     expect(stored.has(record.files.find((f) => f.path === ADM1)!.sha256)).toBe(true);
   });
 
   it('a release stores again only what changed: no file of a country whose data did not change', async () => {
-    const root = copyDataTree(FIXTURE, TMP);
-    expect((await cli('release', '2026.10', '--root', root)).code).toBe(0);
-    await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
-    expect((await cli('release', '2026.11', '--root', root)).code).toBe(0);
-    const { site, stored } = await ledgerRelease(root, '2026.11');
+    const { site, stored } = await ledgerRelease(second, '1.1.0'); // only read
     const again = site.filter((f) => stored.has(f.sha256)).map((f) => f.path);
     // Pages link relatively, and name neither base nor version: the front page, which says which release
     // it is, keeps a mark for it, and is stored again only when it changes otherwise.
@@ -156,8 +165,7 @@ describe('geoshelf release', () => {
   });
 
   it("the ledger's copy of a data file is its own: editing the file in place leaves the release as it was", async () => {
-    const root = copyDataTree(FIXTURE, TMP);
-    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    const root = copyRoot(released, TMP);
     const sha = (await ledgerRelease(root, '1.0.0')).record.files.find((f) => f.path === ADM1)!.sha256;
     const object = readLedger(root).objects.get(sha)!;
     expect(statSync(join(root, object.path)).nlink).toBe(1); // a copy, not a link to the publisher's file
@@ -217,10 +225,8 @@ describe('geoshelf release', () => {
   });
 
   it('refuses a version already recorded with other files, and leaves it as it was', async () => {
-    const root = copyDataTree(FIXTURE, TMP);
-    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    const root = copyRoot(edited, TMP);
     const before = await ledgerState(root);
-    await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
     const r = await cli('release', '1.0.0', '--root', root);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
@@ -230,8 +236,7 @@ describe('geoshelf release', () => {
   });
 
   it('refuses when a ledger file is missing, naming it once (not each file it held)', async () => {
-    const root = copyDataTree(FIXTURE, TMP);
-    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    const root = copyRoot(released, TMP);
     const { record } = await ledgerRelease(root, '1.0.0');
     const sha = record.files.find((f) => f.path === ADM1)!.sha256;
     const pack = readLedger(root).objects.get(sha)!.path; // e.g. data/releases/1.0.0/objects/pack-….br
@@ -248,10 +253,7 @@ describe('geoshelf release', () => {
   });
 
   it('a stored file lost to two releases is named for each of them', async () => {
-    const root = copyDataTree(FIXTURE, TMP);
-    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
-    await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
-    expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
+    const root = copyRoot(second, TMP);
     const fji = 'data/earth/FJI/FJI_ADM0.geojson'; // unchanged: both releases name the same stored file
     const { record } = await ledgerRelease(root, '1.1.0');
     const sha = record.files.find((f) => f.path === fji)!.sha256;
@@ -268,8 +270,8 @@ describe('geoshelf release', () => {
   });
 
   it('record chunks are the same with the made-chunks cache or without, and a chunk written otherwise is never taken for one geoshelf made', async () => {
-    const roots = [0, 1, 2].map(() => copyDataTree(FIXTURE, TMP));
-    for (const root of roots) expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    // Each released as 1.0.0 and edited; the edit touches no file of the ledger or its caches.
+    const roots = [0, 1, 2].map(() => copyRoot(edited, TMP));
     const [cached, uncached, rewritten] = roots as [string, string, string];
     rmSync(join(uncached, '.cache/geoshelf/release-chunks.json'));
     // Every chunk of 1.0.0 written on one line (the same items, a valid ledger), and a made-chunks
@@ -290,20 +292,16 @@ describe('geoshelf release', () => {
       });
     }
     writeFileSync(join(rewritten, 'data/releases/1.0.0/release.json'), `${JSON.stringify(index, null, 1)}\n`);
-    const made = { version: 3, code: 'another geoshelf', lists: index.chunks };
+    const made = { stamp: 'another geoshelf', data: index.chunks };
     writeFileSync(join(rewritten, '.cache/geoshelf/release-chunks.json'), JSON.stringify(made));
-    for (const root of roots) {
-      await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
-      expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
-    }
+    for (const root of roots) expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
     const released = (root: string) => readFileSync(join(root, 'data/releases/1.1.0/release.json'), 'utf8');
     expect(released(uncached)).toBe(released(cached));
     expect(released(rewritten)).toBe(released(cached));
   });
 
   it('refuses when a record chunk is lost or damaged, naming it and where release.json names it', async () => {
-    const root = copyDataTree(FIXTURE, TMP);
-    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    const root = copyRoot(released, TMP);
     const index = read<{ chunks: Record<string, string[]> }>(root, 'data/releases/1.0.0/release.json');
     const [registry, site] = [index.chunks.registry!, index.chunks.site!];
     rmSync(join(root, `data/releases/1.0.0/records/${registry.at(-1)}.json.br`));
@@ -318,9 +316,7 @@ describe('geoshelf release', () => {
   });
 
   it('a release that fails while writing leaves the ledger as it was, and the next one succeeds', async () => {
-    const root = copyDataTree(FIXTURE, TMP);
-    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
-    await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
+    const root = copyRoot(edited, TMP);
     const before = await ledgerState(root);
     const failing = makeRelease(root, '1.1.0', {
       geometry: false,
@@ -333,31 +329,6 @@ describe('geoshelf release', () => {
     expect(await ledgerState(root)).toEqual(before);
     expect(existsSync(join(root, '.cache/geoshelf/release-staging'))).toBe(false);
     expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
-  });
-
-  it('a release killed while it writes (SIGKILL) leaves the ledger as it was', async () => {
-    const root = copyDataTree(FIXTURE, TMP);
-    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
-    await edit(root, '"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Norte"');
-    const before = await ledgerState(root);
-    const child = spawn('node', [BIN, 'release', '1.1.0', '--root', root], { stdio: 'ignore' });
-    const bound = setTimeout(() => child.kill('SIGKILL'), CHILD_BOUND_MS);
-    const exited = new Promise<NodeJS.Signals | null>((done) =>
-      child.on('exit', (_, signal) => done(signal)),
-    );
-    // Killed as soon as it has started writing the release (its staging folder exists).
-    const staging = join(root, '.cache/geoshelf/release-staging');
-    let running = true;
-    void exited.then(() => (running = false));
-    while (running && !existsSync(staging)) await new Promise((r) => setTimeout(r, 2));
-    child.kill('SIGKILL');
-    const signal = await exited;
-    clearTimeout(bound);
-    expect(signal).toBe('SIGKILL'); // it was killed midway, not finished
-    expect(await ledgerState(root)).toEqual(before);
-    // The next release clears what the killed one left and records it.
-    expect((await cli('release', '1.1.0', '--root', root)).code).toBe(0);
-    expect(existsSync(staging)).toBe(false);
   });
 
   it('a version must be a folder and URL segment on every host (exit 2)', async () => {

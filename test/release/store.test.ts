@@ -167,16 +167,15 @@ describe('storing a release catalogue', () => {
   it('stamps another code made (a lib/ compiled from other sources) are not trusted', async () => {
     const first = await store();
     const stamps = JSON.parse(readFileSync(join(root, 'stamps.json'), 'utf8')) as {
-      code: string;
-      generated: Record<string, { sha256: string }>;
-      sources: Record<string, { sha256: string }>;
+      stamp: string;
+      data: { generated: Record<string, { sha256: string }>; sources: Record<string, { sha256: string }> };
     };
     // Wrong sha256s that the ledger holds: trusted, they would be recorded.
     const other = first.files.find((f) => f.path === 'tiles/x.pmtiles')!.sha256;
-    for (const stamp of [...Object.values(stamps.generated), ...Object.values(stamps.sources)]) {
+    for (const stamp of [...Object.values(stamps.data.generated), ...Object.values(stamps.data.sources)]) {
       stamp.sha256 = other;
     }
-    writeFileSync(join(root, 'stamps.json'), JSON.stringify({ ...stamps, code: 'another' }));
+    writeFileSync(join(root, 'stamps.json'), JSON.stringify({ ...stamps, stamp: 'another' }));
     expect((await store(new Set(first.files.map((f) => f.sha256)))).files).toEqual(first.files);
   });
 

@@ -1,16 +1,19 @@
 // The releases a publisher can trust (issue 26), each rule through the CLI as
-// a publisher runs it: a country added is in the feed and changes.json; a
+// a publisher runs it: a country added is in the feed and changes.json, a
+// country renamed or relicensed is a country-changed entry; a
 // new country's history lists only releases that hold it; versions only go
 // up and an unchanged tree is no release (unless --allow-empty); a manifest
 // without the optional bytes and sha256 releases; a unit removed and put
 // back keeps its ID. (A stale preview refused: test/manifests/preview-stale.test.ts;
 // the feed at every grain, at random: test/release/model/tree-model.test.ts.)
+// The fixture released as 1.0.0 is made once; the tests that start there
+// work on their own copies of it.
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLedger } from '../../build/release/ledger.ts';
-import { cli, copyDataTree } from '../support/cli.ts';
+import { cli, copyDataTree, copyRoot } from '../support/cli.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
 const TMP = join(tmpdir(), `geoshelf-trust-${process.pid}`);
@@ -36,6 +39,12 @@ async function ok(root: string, ...args: string[]) {
   if (r.code !== 0) throw new Error(`geoshelf ${args.join(' ')}: exit ${r.code}\n${r.stderr}`);
   return r;
 }
+
+let released: string; // the fixture with release 1.0.0 recorded
+beforeAll(async () => {
+  released = copyDataTree(FIXTURE, TMP);
+  await ok(released, 'release', '1.0.0');
+}, BOUND);
 
 /** Builds the catalogue with every release to ROOT/dist; returns the folder. */
 async function build(root: string): Promise<string> {
@@ -100,22 +109,65 @@ describe('release: a country added is reported', () => {
   );
 });
 
+describe('release: a country described differently is reported', () => {
+  it(
+    'a country renamed, its source licence and a level licence changed is one country-changed entry naming each field, from → to; its history and What changed say so',
+    async () => {
+      const root = copyDataTree(FIXTURE, TMP);
+      await ok(root, 'release', '2026.12');
+      const file = join(root, 'data/earth/FJI/manifest.json');
+      const m = read<{
+        name: { en: string };
+        source: { license: string; url: string };
+        datasets: { license: string }[];
+      }>(file);
+      m.name.en = 'Republic of Fiji';
+      m.source.license = 'CC0-1.0';
+      m.datasets[0]!.license = 'CC0-1.0';
+      writeFileSync(file, JSON.stringify(m, null, 2) + '\n');
+      const r = await ok(root, 'release', '2027.01');
+      expect(r.stdout).not.toContain('no changes');
+      expect(feed(root, '2027.01')).toEqual([
+        {
+          type: 'country-changed',
+          country: 'FJI',
+          body: 'earth',
+          name: 'Republic of Fiji',
+          fields: [
+            { field: 'ADM0.license', from: 'CC-BY-4.0', to: 'CC0-1.0' },
+            { field: 'name.en', from: 'Fiji', to: 'Republic of Fiji' },
+            { field: 'source.license', from: 'CC-BY-4.0', to: 'CC0-1.0' },
+          ],
+        },
+      ]);
+      const dist = await build(root);
+      expect(changes(dist, '2027.01')).toEqual(feed(root, '2027.01'));
+      const history = read<{ releases: { version: string; changes: Record<string, number> }[] }>(
+        join(dist, 'api/v1/earth/FJI/history.json'),
+      );
+      expect(history.releases[0]).toMatchObject({ version: '2027.01', changes: { 'country-changed': 1 } });
+      const page = readFileSync(join(dist, 'releases-changes/2027.01/index.html'), 'utf8');
+      expect(page).toContain('name.en “Fiji” → “Republic of Fiji”');
+    },
+    BOUND,
+  );
+});
+
 describe('release: versions go up', () => {
   it(
     'a version lower than the latest is refused in one line naming the latest; the ledger, and so the latest, stay',
     async () => {
-      const root = copyDataTree(FIXTURE, TMP);
-      await ok(root, 'release', '2027.02');
+      const root = copyRoot(released, TMP);
       const before = ledger(root);
-      const r = await cli('release', '2026.01', '--root', root);
+      const r = await cli('release', '0.9.0', '--root', root);
       const errors = r.stderr.split('\n').filter((l) => l !== '' && !l.includes(': warning: '));
       expect([r.code, errors.length, errors[0]]).toEqual([
         1,
-        2, // the refusal and "release 2026.01 not made"
-        expect.stringContaining('release 2026.01 does not come after the latest release, 2027.02'),
+        2, // the refusal and "release 0.9.0 not made"
+        expect.stringContaining('release 0.9.0 does not come after the latest release, 1.0.0'),
       ]);
       expect(ledger(root)).toEqual(before);
-      expect(readLedger(root).releases.map((v) => v.record.version)).toEqual(['2027.02']); // the latest stays
+      expect(readLedger(root).releases.map((v) => v.record.version)).toEqual(['1.0.0']); // the latest stays
     },
     BOUND,
   );
@@ -136,8 +188,7 @@ describe('release: an unchanged tree is no release', () => {
   it(
     'refused (exit 1, naming --allow-empty), the ledger as it was; with --allow-empty recorded, its feed empty',
     async () => {
-      const root = copyDataTree(FIXTURE, TMP);
-      await ok(root, 'release', '1.0.0');
+      const root = copyRoot(released, TMP);
       const before = ledger(root);
       const r = await cli('release', '1.1.0', '--root', root);
       expect(r.code).toBe(1);
@@ -181,7 +232,7 @@ describe('release: a unit removed and put back', () => {
   it(
     'keeps its ID: the feed says added (restored) with the ID it had',
     async () => {
-      const root = copyDataTree(FIXTURE, TMP);
+      const root = copyRoot(released, TMP); // 1.0.0: every unit
       const adm1 = join(root, 'data/earth/CHL/CHL_ADM1.geojson');
       const text = readFileSync(adm1, 'utf8');
       const lines = text.split('\n');
@@ -197,7 +248,6 @@ describe('release: a unit removed and put back', () => {
         await ok(root, 'preview', 'CHL/ADM1');
         await ok(root, 'release', version);
       };
-      await publish('1.0.0', text);
       await publish('1.1.0', without.join('\n'));
       await publish('1.2.0', text);
       const dist = await build(root); // changes.json as published: the old code's ledger was read otherwise
@@ -216,7 +266,7 @@ describe('release: the latest release withdrawn before it was published', () => 
   it(
     'its folder removed, the same version is recorded again from the data as it is now, and the ledger reads clean',
     async () => {
-      const root = copyDataTree(FIXTURE, TMP);
+      const root = copyRoot(released, TMP); // 1.0.0
       const adm1 = 'data/earth/CHL/CHL_ADM1.geojson';
       const rename = async (from: string, to: string) => {
         const path = join(root, adm1);
@@ -224,7 +274,6 @@ describe('release: the latest release withdrawn before it was published', () => 
         await ok(root, 'manifest', 'CHL');
         await ok(root, 'preview', 'CHL/ADM1');
       };
-      await ok(root, 'release', '1.0.0');
       await rename('"shapeName":"Antofagasta"', '"shapeName":"Antofagasta Nortee"');
       await ok(root, 'release', '1.1.0');
       rmSync(join(root, 'data/releases/1.1.0'), { recursive: true }); // git rm -r data/releases/1.1.0

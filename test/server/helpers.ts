@@ -1,6 +1,7 @@
 // Shared by the server tests: temporary databases built through the real
 // importer, a real server on 127.0.0.1 port 0, and raw HTTP requests.
 import type { ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -137,4 +138,47 @@ export function listeningUrl(child: ChildProcess): Promise<string> {
     });
     child.once('exit', (code) => reject(new Error(`exited with ${code} before listening`)));
   });
+}
+
+/** Asks for `path` and hangs up as soon as the first bytes arrive. */
+export function abortMidFile(base: string, path: string, range?: string): Promise<void> {
+  return new Promise((resolve) => {
+    const req = httpRequest(base + path, { headers: range ? { range } : {}, agent: false }, (res) => {
+      res.once('data', () => {
+        req.destroy();
+        resolve();
+      });
+      res.once('end', resolve);
+    });
+    req.on('error', () => resolve());
+    req.end();
+  });
+}
+
+/**
+ * Has `clients` clients ask for `path`, 50 at once, every other one with a
+ * Range, each hanging up mid-file; returns the process's open descriptors
+ * once they are back within 5 of what they were before (or after 5 s).
+ */
+export async function descriptorsAfterAborts(
+  base: string,
+  path: string,
+  clients: number,
+): Promise<{ baseline: number; now: number }> {
+  const openFds = () => readdirSync('/proc/self/fd').length;
+  await abortMidFile(base, path); // warm up lazily opened handles
+  const baseline = openFds();
+  for (let done = 0; done < clients; done += 50) {
+    await Promise.all(
+      Array.from({ length: Math.min(50, clients - done) }, (_, i) =>
+        abortMidFile(base, path, i % 2 ? `bytes=${i * 1000}-` : undefined),
+      ),
+    );
+  }
+  let now = openFds();
+  for (let wait = 0; wait < 100 && now > baseline + 5; wait++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    now = openFds();
+  }
+  return { baseline, now };
 }

@@ -93,6 +93,18 @@ export function copyDataTree(from: string, tmp: string): string {
 }
 
 /**
+ * Returns a fresh folder under `tmp` holding a copy of the whole root `from`
+ * (its data/, ledger and caches): for a tree made once in a file (released,
+ * edited) that each test then changes on its own copy.
+ */
+export function copyRoot(from: string, tmp: string): string {
+  mkdirSync(tmp, { recursive: true });
+  const root = mkdtempSync(join(tmp, 'root-'));
+  cpSync(from, root, { recursive: true });
+  return root;
+}
+
+/**
  * Edits a level file under `root` (a string replacement, e.g. a unit renamed)
  * and does what a publisher does next (docs/manifests.md): `manifest ISO3`,
  * then `preview ISO3/LEVEL`, so that the tree validates and can be released.

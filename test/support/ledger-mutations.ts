@@ -286,6 +286,21 @@ export const MUTATIONS: Record<string, Mutation> = {
     edit.replaceChunk(version, list, 0, text);
     return `${version} ${list} chunk 0 = ${text}`;
   },
+  'a country change without its lists': (edit) => {
+    const shas = (edit.releaseJson('1.1.0').chunks as Record<string, string[]>).changes!;
+    const items = edit.chunkItems(shas[0]!);
+    const head = { country: 'CHL', body: 'earth', name: 'Chile' };
+    const item = edit.pick([
+      { type: 'country-added', ...head, levels: null },
+      { type: 'country-removed', ...head, levels: [42] },
+      { type: 'country-changed', ...head, fields: null },
+      { type: 'country-changed', ...head, fields: [{ field: 1, from: 'a', to: 'b' }] },
+      { type: 'country-changed', ...head },
+    ]);
+    items.push(item);
+    edit.replaceChunk('1.1.0', 'changes', 0, JSON.stringify(items));
+    return `1.1.0 changes chunk 0: ${JSON.stringify(item)} added`;
+  },
   'a registry unit without its id': (edit) => {
     const version = edit.pick(VERSIONS);
     const shas = (edit.releaseJson(version).chunks as Record<string, string[]>).registry!;

@@ -253,6 +253,22 @@ export interface CountryChange {
   levels: Level[];
 }
 
+/** One described field of a country's manifest that differs between two releases. */
+export interface DetailChange {
+  field: string; // e.g. "name.en", "source.license", "ADM1.license"
+  from: string | number | boolean | object | null; // null: absent before
+  to: string | number | boolean | object | null; // null: absent now
+}
+
+/** A country both releases hold whose manifest describes it differently: name, source, licence… */
+export interface CountryDetailsChange {
+  type: 'country-changed';
+  country: string; // ISO3
+  body: string;
+  name: string; // its English name now
+  fields: DetailChange[];
+}
+
 /** A level of a country that one of the two releases lacks; its units follow as `added` or `removed`. */
 export interface LevelChange {
   type: 'level-added' | 'level-removed';
@@ -265,7 +281,7 @@ export interface LevelChange {
  * One change since the previous release. A release's feed holds every
  * difference from the one before, at every grain: countries, levels, units.
  */
-export type ReleaseChange = CountryChange | LevelChange | UnitChange;
+export type ReleaseChange = CountryChange | CountryDetailsChange | LevelChange | UnitChange;
 
 /** Whether a change is about units (it names their IDs), not a whole country or level. */
 export function isUnitChange(c: ReleaseChange): c is UnitChange {

@@ -9,6 +9,7 @@ import { renderPage, type PageContext } from './layout.ts';
 const KINDS: [ReleaseChange['type'], string][] = [
   ['country-added', 'Countries added'],
   ['country-removed', 'Countries removed'],
+  ['country-changed', 'Countries described differently'],
   ['level-added', 'Levels added'],
   ['level-removed', 'Levels removed'],
   ['added', 'Added'],
@@ -21,6 +22,11 @@ const KINDS: [ReleaseChange['type'], string][] = [
   ['attributes', 'Attributes changed'],
   ['geometry', 'Geometry changed'],
 ];
+
+/** Returns a described field's value as the page shows it: text as it is, else its JSON; absent as "(none)". */
+function shown(v: unknown): string {
+  return v === null ? '(none)' : typeof v === 'string' ? `“${v}”` : JSON.stringify(v);
+}
 
 /** Returns the page's path inside dist/, e.g. "releases-changes/2026.11/index.html". */
 export function changesPage(version: string): string {
@@ -40,6 +46,8 @@ export function renderChangesPage(context: PageContext, feed: ReleaseFeed): stri
       case 'country-added':
       case 'country-removed':
         return markup`${c.name} <code>${c.country}</code> <small>${c.body} · ${c.levels.join(', ')}</small>`;
+      case 'country-changed':
+        return markup`${c.name} <code>${c.country}</code>: ${c.fields.map((f, i) => markup`${i ? '; ' : ''}${f.field} ${shown(f.from)} → ${shown(f.to)}`)}`;
       case 'level-added':
       case 'level-removed':
         return markup`<code>${c.country}</code> ${c.level} <small>${formatInt(c.units)} units, each listed below</small>`;

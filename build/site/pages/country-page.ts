@@ -214,6 +214,7 @@ function attribution(m: Manifest): Html {
 const CHANGE_WORDS: Record<ReleaseChangeType, string> = {
   'country-added': 'the country added',
   'country-removed': 'the country removed',
+  'country-changed': 'described differently',
   'level-added': 'level added',
   'level-removed': 'level removed',
   added: 'added',

@@ -143,7 +143,7 @@ function moveBorder(w: Writer): boolean {
 
 /**
  * Moves a unit whole by 0.5–20 km (at most a quarter of its width), or
- * scales it by 0.6–0.85 or 1.2–1.5; it keeps 60 % of the smaller of its two
+ * scales it by 0.6–0.85 or 1.2–2 (the radius doubled); it keeps 60 % of the smaller of its two
  * drawings in common (its code names it by overlap, even when renamed), or
  * the move is made smaller.
  */
@@ -157,13 +157,16 @@ function moveOrScale(w: Writer): boolean {
   const most = Math.min(20_000, 0.25 * (b[2] - b[0]) * kx);
   let metres = 500 + w.random() * (most - 500);
   const angle = 2 * Math.PI * w.random();
-  let k = w.random() < 0.5 ? 0.6 + 0.25 * w.random() : 1.2 + 0.3 * w.random();
+  let k = w.random() < 0.5 ? 0.6 + 0.25 * w.random() : 1.2 + 0.8 * w.random();
   for (let tries = 0; tries < 4; tries++, metres = Math.max(500, metres / 2), k = 1 + (k - 1) / 2) {
     const geometry = move
       ? translate(u.geometry, metres * Math.cos(angle), metres * Math.sin(angle))
       : scale(u.geometry, k);
     const least = Math.min(areaOf(geometry), areaOf(u.geometry));
     if (overlapArea(geometry, u.geometry) < 0.6 * least) continue;
+    const removed = w.structural.flatMap((t) => (t.type === 'removed' ? [t.unit] : []));
+    const gone = w.retired.filter((r) => removed.includes(r.token)).map((r) => r.geometry);
+    if (gone.some((g) => covered(g, [geometry]))) continue;
     w.uniform++;
     w.shaped.set(u.token, 'boundary');
     w.replace(u, { geometry, displaced: true });
@@ -251,9 +254,24 @@ function split(w: Writer): boolean {
   return true;
 }
 
+/** Whether `g` lies 40 % or more inside one of `others`: a removal there is an absorption (see the limits). */
+function covered(g: MP, others: MP[]): boolean {
+  const least = 0.4 * areaOf(g);
+  return others.some((o) => overlapArea(g, o) >= least);
+}
+
 function remove(w: Writer): boolean {
   if (w.units.length <= MIN_UNITS) return false;
-  const u = w.pick(w.units.filter((x) => w.free(x, 'any')));
+  const u = w.pick(
+    w.units.filter(
+      (x) =>
+        w.free(x, 'any') &&
+        !covered(
+          x.geometry,
+          w.units.filter((y) => y !== x && y.displaced && w.shaped.has(y.token)).map((y) => y.geometry),
+        ),
+    ),
+  );
   if (!u) return false;
   w.units.splice(w.units.indexOf(u), 1);
   w.retired.push(w.before.units.find((x) => x.token === u.token)!);
