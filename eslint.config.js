@@ -52,11 +52,6 @@ export default tseslint.config(
     },
   },
   {
-    // arrangement.ts: split by the coverage-speed work (h-covspeed)
-    files: ['build/coverage/arrangement.ts'],
-    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
-  },
-  {
     // The server runs regexes over requests, the importer over files: none may backtrack
     // more than linearly (a `\s+$` over 16 KB of spaces held the event loop).
     // test/server/linear-regex.test.ts runs these rules too.
