@@ -58,10 +58,15 @@ export class FeatureHandOff {
   /** The feature ends at buf[i]; buf[0] is at file offset `base`. */
   endFeature(buf: Buffer, base: number, i: number, feature: Omit<FeatureEnd, 'end' | 'bytes'>): void {
     const listener = this.listener;
+    // Each member named, not `...feature`: an object spread per feature slowed the whole scan (docs/benchmarks.md).
     listener.feature({
-      ...feature,
+      index: feature.index,
+      start: feature.start,
       end: base + i + 1,
       bytes: listener.keep === 'feature' ? buf.subarray(feature.start - base, i + 1) : undefined,
+      type: feature.type,
+      box: feature.box,
+      z: feature.z,
     });
     this.keepFrom = -1;
   }
