@@ -35,6 +35,8 @@ const LONG = [
   'test/server/linear-regex-tree.test.ts', // ESLint's regexp rules over src/server/ and src/locations/ (npm test's lint runs them too)
   'test/core/races.test.ts', // 3 races as real processes, each against its serial orders (the lock in process: core/lock.test.ts)
   'test/release/dist-edit.test.ts', // release, build, edit dist/ in place, build again: four CLI runs
+  'test/server/npm-start.test.ts', // `npm start` itself (npm, sh, node): a busy port, a flag without --, SIGTERM; three npm processes and a build
+  'test/release/trust-pages.test.ts', // a country added, one described differently: two releases and a build each, pages read
 ];
 
 export default defineConfig({

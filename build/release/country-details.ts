@@ -80,9 +80,20 @@ export async function countryDetailsChange(
   const { body, iso_a3: country } = current.manifest;
   const before = await previousManifest(root, ledger, previous, body, country);
   if (!before) return undefined;
+  const changed = detailChanges(before, current.manifest as unknown as Record<string, unknown>);
+  if (!changed.length) return undefined;
+  return { type: 'country-changed', country, body, name: current.manifest.name.en, fields: changed };
+}
+
+/**
+ * Returns each described field that differs between two manifests (as
+ * parsed JSON), sorted by field, from → to; a field missing on one side is
+ * null there. Fields of a level only one of them has are left out: that
+ * level is reported added or removed.
+ */
+export function detailChanges(before: Record<string, unknown>, now: Record<string, unknown>): DetailChange[] {
   const levels = (m: Record<string, unknown>) =>
     new Set((Array.isArray(m.datasets) ? m.datasets : []).map((d) => (isObject(d) ? d.level : undefined)));
-  const now = current.manifest as unknown as Record<string, unknown>;
   const [a, b] = [details(before), details(now)];
   const [levelsA, levelsB] = [levels(before), levels(now)];
   const inBoth = (field: string) => {
@@ -94,6 +105,5 @@ export async function countryDetailsChange(
     const [from, to] = [a.get(field) ?? null, b.get(field) ?? null];
     if (inBoth(field) && JSON.stringify(from) !== JSON.stringify(to)) changed.push({ field, from, to });
   }
-  if (!changed.length) return undefined;
-  return { type: 'country-changed', country, body, name: current.manifest.name.en, fields: changed };
+  return changed;
 }

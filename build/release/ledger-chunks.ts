@@ -1,5 +1,5 @@
 // Reading the record chunks a release's release.json names (ledger_version 2
-// and 3): each chunk is read once however many releases name it, checked
+// and 3; in 4 through index chunks): each chunk is read once however many releases name it, checked
 // against its sha256 and, once per list it is read as, against the shape of
 // that list's items (build/release/ledger-shapes.ts). Lists are joined from
 // their chunks only when first read: most releases' lists are never read.
@@ -7,7 +7,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { problem, type Problem } from '../core/problem.ts';
-import { checkList, type Check } from './ledger-shapes.ts';
+import { checkList, chunkName, type Check } from './ledger-shapes.ts';
 import { LEDGER_OPEN, unreadable, type StoredObject } from './object-store.ts';
 import { sha256Bytes, type RecordChunk } from './record-chunks.ts';
 
@@ -104,6 +104,30 @@ export class ChunkReader {
         return undefined;
       }
       chunks.push(got as Chunk);
+    }
+    return chunks;
+  }
+
+  /**
+   * ledger_version 4: `shas` names index chunks, each a list of the
+   * sha256s of the list's own chunks, in order (so that release.json stays
+   * small however large the catalogue); returns the chunks they name, as
+   * list() does. A damaged index chunk is named as any chunk is.
+   */
+  indexed(
+    file: string,
+    pointer: string,
+    shas: unknown,
+    list: [string, Check],
+    problems: Problem[],
+  ): Chunk[] | undefined {
+    const index = this.list(file, pointer, shas, ['index', chunkName], problems);
+    if (!index) return undefined;
+    const chunks: Chunk[] = [];
+    for (const [i, { items }] of index.entries()) {
+      const named = this.list(file, `${pointer}/${i}`, items, list, problems); // a problem at /chunks/LIST/I/J
+      if (!named) return undefined;
+      chunks.push(...named);
     }
     return chunks;
   }

@@ -67,6 +67,8 @@ const is =
 
 const path = is(isSafePath, 'a relative path inside its folder');
 const sha256 = is((v) => isString(v) && SHA256.test(v), 'a sha256 (64 lower-case hexadecimal digits)');
+/** An item of an index chunk (ledger_version 4): the sha256 of a record chunk. */
+export const chunkName: Check = sha256;
 const count = is(isCount, 'a whole number ≥ 0');
 const string = is(isString, 'a string');
 const version = is(isVersion, 'a release version');

@@ -6,8 +6,11 @@
 // stored: each distinct content once across the ledger, by sha256,
 // compressed where that pays: build/release/object-store.ts).
 //
-// Record formats, all read as they are: ledger_version 3 (now) keeps every
-// list in chunks, the feed too, brotli-compressed; 2 kept chunks raw, the
+// Record formats, all read as they are: ledger_version 4 (now) keeps every
+// list in chunks, the feed too, brotli-compressed, and release.json names
+// each list's index chunks (lists of its chunks' sha256s), so that it does
+// not restate the whole catalogue's chunks each release; 3 named the chunks
+// themselves in release.json; 2 kept chunks raw, the
 // feed in changes.json and the bytes raw in site/; 1 wrote the lists whole
 // (release.json, registry.json, site.json), its first layout also objects/
 // (level files gzipped). A ledger is untrusted input: every record's shape
@@ -47,7 +50,7 @@ export { VERSION_RULE, versionProblem } from './versions.ts';
 export const LEDGER_DIR = 'data/releases';
 
 /** The record format `release` writes now. */
-export const LEDGER_VERSION = 3;
+export const LEDGER_VERSION = 4;
 
 /** A file of the data tree as a release holds it. */
 export interface ReleasedFile {
@@ -73,7 +76,7 @@ export interface ReleasedLevel {
 
 /** A release's record (release.json of ledger_version 1; assembled from its chunks in 2 and 3). */
 export interface ReleaseRecord {
-  ledger_version: 1 | 2 | 3;
+  ledger_version: 1 | 2 | 3 | 4;
   version: string;
   sequence: number; // 1 for the first release, then one more each
   previous: string | null;
@@ -85,7 +88,7 @@ export interface ReleaseRecord {
   counts: { units: number; changes: Partial<Record<ReleaseChange['type'], number>> };
 }
 
-/** The chunks of a release's lists, by sha256 (record-chunks.ts), in order. */
+/** The chunks of a release's lists, by sha256 (record-chunks.ts), in order; in ledger_version 4 the index chunks naming them. */
 export interface ReleaseChunks {
   files: string[];
   levels: string[];
@@ -94,9 +97,9 @@ export interface ReleaseChunks {
   changes: string[]; // ledger_version 3: the feed, in order
 }
 
-/** release.json of ledger_version 2 and 3. */
+/** release.json of ledger_version 2, 3 and 4. */
 export interface StoredReleaseIndex extends Omit<ReleaseRecord, 'ledger_version' | 'files' | 'levels'> {
-  ledger_version: 2 | 3;
+  ledger_version: 2 | 3 | 4;
   chunks: ReleaseChunks;
 }
 
@@ -284,7 +287,7 @@ function readRelease(
   }
   const record = stored as Record<string, unknown>;
   const format = record.ledger_version;
-  if (format !== 1 && format !== 2 && format !== 3) {
+  if (format !== 1 && format !== 2 && format !== 3 && format !== 4) {
     const message = `ledger_version ${JSON.stringify(format)} is not one this geoshelf reads; use a newer geoshelf`;
     problems.push(ledgerProblem(file, message, '/ledger_version'));
     return undefined;
@@ -300,7 +303,7 @@ function readRelease(
     : readChunked(root, dir, record, chunks, problems);
 }
 
-/** ledger_version 2 and 3: release.json names the chunks of each list. */
+/** ledger_version 2 and 3: release.json names the chunks of each list; 4: their index chunks. */
 function readChunked(
   root: string,
   dir: string,
@@ -313,9 +316,10 @@ function readChunked(
   const lists = (typeof given === 'object' && given !== null ? given : {}) as Record<string, unknown>;
   const read: Partial<Record<keyof ReleaseChunks, Chunk[]>> = {};
   let whole = true; // every list is read, so that each damaged one is named
+  const named = head.ledger_version === 4 ? chunks.indexed.bind(chunks) : chunks.list.bind(chunks);
   for (const [list, item] of LISTS) {
     if (list === 'changes' && head.ledger_version === 2) continue; // changes.json, below
-    const got = chunks.list(file, `/chunks/${list}`, lists[list], [list, item], problems);
+    const got = named(file, `/chunks/${list}`, lists[list], [list, item], problems);
     if (got) read[list] = got;
     else whole = false;
   }

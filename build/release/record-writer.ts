@@ -12,6 +12,7 @@ import type { Made } from './identify.ts';
 import type { LedgerRelease, ReleaseChunks, SiteFile } from './ledger.ts';
 import {
   chunkText,
+  cutChunks,
   cutChunksKnowing,
   noMadeChunks,
   sha256Text,
@@ -47,26 +48,63 @@ export class RecordWriter {
     const known = previous.filter((chunk) => this.known[list].has(chunk.sha256));
     const shas: string[] = [];
     for (const chunk of cutChunksKnowing(items, key, every, known)) {
-      let sha = chunk.known?.sha256;
-      if (sha === undefined) {
-        const text = chunkText(chunk.items);
-        sha = sha256Text(text);
-        if (!this.stored.has(sha)) {
-          this.stored.add(sha);
-          await mkdir(this.dir, { recursive: true });
-          const packed = brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
-          await writeFile(join(this.dir, `${sha}.json.br`), packed);
-        }
-      }
+      const sha = chunk.known?.sha256 ?? (await this.store(chunk.items));
       this.made[list].add(sha);
       shas.push(sha);
     }
     return shas;
   }
+
+  /**
+   * Returns the sha256s of the index chunks naming `shas` (a list's chunks,
+   * in order), writing the new ones: runs cut where a sha256 ends one, as
+   * the lists' own chunks are, so that a release that changes a few chunks
+   * writes only the index chunks naming them (ledger_version 4).
+   */
+  async index(shas: readonly string[]): Promise<string[]> {
+    const index: string[] = [];
+    for (const run of cutChunks(shas, (sha) => sha, INDEX_EVERY)) index.push(await this.store(run));
+    return index;
+  }
+
+  /** Returns the sha256 of a chunk of `items`, written brotli-compressed unless the ledger holds it. */
+  private async store(items: readonly unknown[]): Promise<string> {
+    const text = chunkText(items);
+    const sha = sha256Text(text);
+    if (!this.stored.has(sha)) {
+      this.stored.add(sha);
+      await mkdir(this.dir, { recursive: true });
+      const packed = brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
+      await writeFile(join(this.dir, `${sha}.json.br`), packed);
+    }
+    return sha;
+  }
 }
 
-/** Writes every list of a release's record, and returns the chunks release.json names. */
+/**
+ * An index chunk ends after a sha256 that is 0 modulo this: about 32 names
+ * a chunk (some 2 kB), so the sample's ~870 chunks take ~30 names in
+ * release.json instead of 58 kB, and a one-country release writes a few
+ * index chunks.
+ */
+const INDEX_EVERY = 32;
+
+/** Writes every list of a release's record, and returns the index chunks release.json names. */
 export async function writeRecords(
+  writer: RecordWriter,
+  made: Made,
+  site: SiteFile[],
+  previous: LedgerRelease | undefined,
+): Promise<ReleaseChunks> {
+  const chunks = await writeLists(writer, made, site, previous);
+  const names = Object.entries(chunks) as [keyof ReleaseChunks, string[]][];
+  const index: Partial<ReleaseChunks> = {};
+  for (const [list, shas] of names) index[list] = await writer.index(shas);
+  return index as ReleaseChunks;
+}
+
+/** Writes the chunks of every list of a release's record; returns their sha256s by list. */
+async function writeLists(
   writer: RecordWriter,
   made: Made,
   site: SiteFile[],

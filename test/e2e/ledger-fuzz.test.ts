@@ -4,7 +4,7 @@
 // ends in exit 0 or ledger lines only and writes nothing outside --out
 // (test/support/ledger-fuzz.ts); every page a build wrote is opened in
 // Chromium, and no script the ledger brought runs. The quick project runs
-// the kinds the issue names (test/release/ledger-fuzz.test.ts).
+// nine of the kinds the issue names (test/release/ledger-fuzz.test.ts).
 import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';

@@ -36,14 +36,14 @@ describe('a ledger is input', () => {
   it('a published path "../../../victim.txt" (with a stored file\'s sha256) → refused in one line; nothing written outside --out; release-copies never prints it', async () => {
     const root = await released();
     const edit = new LedgerEdit(root, seededRandom(1));
-    const [chunk] = (edit.releaseJson('1.0.0').chunks as Record<string, string[]>).site!;
+    const [chunk] = edit.leafShas('1.0.0', 'site');
     const items = edit.chunkItems(chunk!) as Record<string, unknown>[];
     items[0] = { ...items[0], path: '../../../victim.txt' }; // keeps the sha256 of a file the ledger stores
     delete items[0]!.template;
     edit.replaceChunk('1.0.0', 'site', 0, JSON.stringify(items));
     const out = join(root, 'a', 'b', 'out');
     const line = new RegExp(
-      `^${root}/data/releases/1\\.0\\.0/release\\.json: /chunks/site/0: data/releases/1\\.0\\.0/records/[0-9a-f]{64}\\.json(\\.br)?: item 0: path: expected a relative path inside its folder$`,
+      `^${root}/data/releases/1\\.0\\.0/release\\.json: /chunks/site/0/0: data/releases/1\\.0\\.0/records/[0-9a-f]{64}\\.json(\\.br)?: item 0: path: expected a relative path inside its folder$`,
     );
 
     const built = await cli('build', '--root', root, '--out', out);

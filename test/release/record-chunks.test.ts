@@ -3,15 +3,18 @@
 // inserted, leaves every other chunk as it was: what lets a release that
 // changes one country store only that country's records again.
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { readLedger } from '../../build/release/ledger.ts';
+import { RecordWriter } from '../../build/release/record-writer.ts';
 import {
   chunkText,
   cutChunks,
   cutChunksKnowing,
+  noMadeChunks,
   sameJson,
   sha256Text,
 } from '../../build/release/record-chunks.ts';
@@ -190,11 +193,50 @@ describe('record chunks', () => {
         await problems(`{"ledger_version":3,${head.replace('"sequence":1', '"sequence":"2"')}}`),
       ).toEqual(['/sequence expected a whole number ≥ 1']);
       expect(await problems('null')).toEqual([' expected a JSON object, a release record']);
-      expect(await problems('{"ledger_version":4}')).toEqual([
-        '/ledger_version ledger_version 4 is not one this geoshelf reads; use a newer geoshelf',
+      // ledger_version 4: release.json names index chunks, each a list of chunks' sha256s.
+      expect(await problems(`{"ledger_version":4,${head},"chunks":{"files":"x"}}`)).toContain(
+        '/chunks/files expected a list of sha256s',
+      );
+      const indexChunk = (items: unknown[]) => {
+        const text = chunkText(items);
+        mkdirSync(join(dir, 'records'), { recursive: true });
+        writeFileSync(join(dir, `records/${sha256Text(text)}.json.br`), brotliCompressSync(text));
+        return sha256Text(text);
+      };
+      const lying = indexChunk([42]);
+      const lost = indexChunk(['0'.repeat(64)]);
+      const v4 = (files: string) => `{"ledger_version":4,${head},"chunks":{"files":["${files}"]}}`;
+      expect(await problems(v4(lying))).toContain(
+        `/chunks/files/0 data/releases/1.0.0/records/${lying}.json.br: item 0: expected a sha256 (64 lower-case hexadecimal digits)`,
+      );
+      expect(await problems(v4(lost))).toContain(
+        `/chunks/files/0/0 the ledger lost the record chunk ${'0'.repeat(64)} (in no release folder's records/)`,
+      );
+      expect(await problems('{"ledger_version":5}')).toEqual([
+        '/ledger_version ledger_version 5 is not one this geoshelf reads; use a newer geoshelf',
       ]);
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("index chunks (ledger_version 4): release.json names about one in 32 of a list's chunks, and a changed chunk writes one or two index chunks", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'geoshelf-index-'));
+    try {
+      const leaves = Array.from({ length: 1_000 }, (_, i) => sha256Text(`chunk ${i}`));
+      const writer = new RecordWriter(dir, new Set(), noMadeChunks());
+      const before = await writer.index(leaves);
+      expect(before.length).toBeGreaterThan(1_000 / 32 / 2);
+      expect(before.length).toBeLessThan((1_000 / 32) * 2);
+      const written = readdirSync(dir).length;
+      expect(written).toBe(new Set(before).size);
+      const changed = leaves.with(500, sha256Text('chunk 500, changed'));
+      const after = await writer.index(changed);
+      expect(added(before, after).length).toBeGreaterThanOrEqual(1);
+      expect(added(before, after).length).toBeLessThanOrEqual(2);
+      expect(readdirSync(dir).length - written).toBe(added(before, after).length);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,19 +1,22 @@
 // The releases a publisher can trust (issue 26), each rule through the CLI as
-// a publisher runs it: a country added is in the feed and changes.json, a
-// country renamed or relicensed is a country-changed entry; a
-// new country's history lists only releases that hold it; versions only go
-// up and an unchanged tree is no release (unless --allow-empty); a manifest
-// without the optional bytes and sha256 releases; a unit removed and put
-// back keeps its ID. (A stale preview refused: test/manifests/preview-stale.test.ts;
-// the feed at every grain, at random: test/release/model/tree-model.test.ts.)
+// a publisher runs it: versions only go up and an unchanged tree is no
+// release (unless --allow-empty); a manifest without the optional bytes and
+// sha256 releases; a unit removed and put back keeps its ID; the latest
+// release withdrawn before it was published. A country added or described
+// differently, through two releases and the built pages:
+// test/release/trust-pages.test.ts (long project; in process here:
+// test/release/country-details.test.ts, and the feed at every grain, at
+// random: test/release/model/tree-model.test.ts). A stale preview refused:
+// test/manifests/preview-stale.test.ts.
 // The fixture released as 1.0.0 is made once; the tests that start there
 // work on their own copies of it.
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLedger } from '../../build/release/ledger.ts';
 import { cli, copyDataTree, copyRoot } from '../support/cli.ts';
+import { build, changes, feed, ok, read } from '../support/trust.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
 const TMP = join(tmpdir(), `geoshelf-trust-${process.pid}`);
@@ -21,46 +24,11 @@ afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 /** Each test runs several commands (and a build): a bound for a hang only, generous for a loaded machine. */
 const BOUND = 180_000;
 
-const read = <T>(path: string) => JSON.parse(readFileSync(path, 'utf8')) as T;
-
-interface Entry {
-  type: string;
-  country: string;
-  level?: string;
-  id?: string;
-  code?: string;
-  name?: string;
-  restored?: boolean;
-}
-
-/** Runs `geoshelf ARGS… --root ROOT` and returns its result; throws when it does not exit 0. */
-async function ok(root: string, ...args: string[]) {
-  const r = await cli(...args, '--root', root);
-  if (r.code !== 0) throw new Error(`geoshelf ${args.join(' ')}: exit ${r.code}\n${r.stderr}`);
-  return r;
-}
-
 let released: string; // the fixture with release 1.0.0 recorded
 beforeAll(async () => {
   released = copyDataTree(FIXTURE, TMP);
   await ok(released, 'release', '1.0.0');
 }, BOUND);
-
-/** Builds the catalogue with every release to ROOT/dist; returns the folder. */
-async function build(root: string): Promise<string> {
-  await ok(root, 'build', '--out', join(root, 'dist'));
-  return join(root, 'dist');
-}
-
-/** Returns the feed of release `version` as the built site publishes it. */
-function changes(dist: string, version: string): Entry[] {
-  return read<Entry[]>(join(dist, `api/releases/${version}/changes.json`));
-}
-
-/** Returns the feed of release `version` as the ledger holds it (build publishes it as changes.json). */
-function feed(root: string, version: string): Entry[] {
-  return readLedger(root).releases.find((r) => r.record.version === version)!.changes as Entry[];
-}
 
 /** Returns the ledger's files, each with its text: "as it was" compares them. */
 function ledger(root: string): Record<string, string> {
@@ -77,81 +45,6 @@ function readdirRecursive(dir: string, prefix = ''): string[] {
     e.isDirectory() ? readdirRecursive(dir, `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
   );
 }
-
-describe('release: a country added is reported', () => {
-  it(
-    'a country new in a release is country-added in the feed and changes.json, each of its units added; its history lists only the releases that hold it, and each link resolves',
-    async () => {
-      const root = copyDataTree(FIXTURE, TMP);
-      rmSync(join(root, 'data/earth/FJI'), { recursive: true });
-      await ok(root, 'release', '2026.12');
-      cpSync(join(FIXTURE, 'data/earth/FJI'), join(root, 'data/earth/FJI'), { recursive: true });
-      const r = await ok(root, 'release', '2027.01');
-      expect(r.stdout).not.toContain('no changes');
-      const dist = await build(root);
-      const published = changes(dist, '2027.01');
-      expect(published.map((e) => [e.type, e.country, e.level ?? ''])).toEqual([
-        ['country-added', 'FJI', ''],
-        ['level-added', 'FJI', 'ADM0'],
-        ['added', 'FJI', 'ADM0'],
-      ]);
-      expect(published[2]).toMatchObject({ code: expect.any(String), name: 'Fiji', id: expect.any(String) });
-      const history = read<{ releases: { version: string }[] }>(join(dist, 'api/v1/earth/FJI/history.json'));
-      expect(history.releases.map((v) => v.version)).toEqual(['2027.01']);
-      const html = readFileSync(join(dist, 'earth/FJI/index.html'), 'utf8');
-      const links = [...html.matchAll(/href="(\/releases[^"#]*)"/g)].map((m) => m[1]!);
-      expect(links.some((l) => l.includes('2026.12'))).toBe(false);
-      expect(links.length).toBeGreaterThan(0);
-      for (const link of links)
-        expect(existsSync(join(dist, link, link.endsWith('/') ? 'index.html' : '')), link).toBe(true);
-    },
-    BOUND,
-  );
-});
-
-describe('release: a country described differently is reported', () => {
-  it(
-    'a country renamed, its source licence and a level licence changed is one country-changed entry naming each field, from → to; its history and What changed say so',
-    async () => {
-      const root = copyDataTree(FIXTURE, TMP);
-      await ok(root, 'release', '2026.12');
-      const file = join(root, 'data/earth/FJI/manifest.json');
-      const m = read<{
-        name: { en: string };
-        source: { license: string; url: string };
-        datasets: { license: string }[];
-      }>(file);
-      m.name.en = 'Republic of Fiji';
-      m.source.license = 'CC0-1.0';
-      m.datasets[0]!.license = 'CC0-1.0';
-      writeFileSync(file, JSON.stringify(m, null, 2) + '\n');
-      const r = await ok(root, 'release', '2027.01');
-      expect(r.stdout).not.toContain('no changes');
-      expect(feed(root, '2027.01')).toEqual([
-        {
-          type: 'country-changed',
-          country: 'FJI',
-          body: 'earth',
-          name: 'Republic of Fiji',
-          fields: [
-            { field: 'ADM0.license', from: 'CC-BY-4.0', to: 'CC0-1.0' },
-            { field: 'name.en', from: 'Fiji', to: 'Republic of Fiji' },
-            { field: 'source.license', from: 'CC-BY-4.0', to: 'CC0-1.0' },
-          ],
-        },
-      ]);
-      const dist = await build(root);
-      expect(changes(dist, '2027.01')).toEqual(feed(root, '2027.01'));
-      const history = read<{ releases: { version: string; changes: Record<string, number> }[] }>(
-        join(dist, 'api/v1/earth/FJI/history.json'),
-      );
-      expect(history.releases[0]).toMatchObject({ version: '2027.01', changes: { 'country-changed': 1 } });
-      const page = readFileSync(join(dist, 'releases-changes/2027.01/index.html'), 'utf8');
-      expect(page).toContain('name.en “Fiji” → “Republic of Fiji”');
-    },
-    BOUND,
-  );
-});
 
 describe('release: versions go up', () => {
   it(

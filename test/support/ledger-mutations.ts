@@ -82,10 +82,26 @@ export class LedgerEdit {
     writeFileSync(this.path(version, 'release.json'), `${JSON.stringify(record, null, 1)}\n`);
   }
 
-  /** The record lists a release names chunks of (ledger_version 2 and 3). */
+  /** The record lists a release names chunks of (ledger_version 2, 3 and 4). */
   lists(version: string): string[] {
     const chunks = this.releaseJson(version).chunks as Record<string, string[]> | undefined;
     return Object.keys(chunks ?? {}).filter((list) => (chunks![list] ?? []).length > 0);
+  }
+
+  /** The sha256s of the chunks of list `list` of release `version`: in ledger_version 4 those its index chunks name. */
+  leafShas(version: string, list: string): string[] {
+    const record = this.releaseJson(version);
+    const named = (record.chunks as Record<string, string[]>)[list]!;
+    return record.ledger_version === 4 ? named.flatMap((sha) => this.chunkItems(sha) as string[]) : named;
+  }
+
+  /** Writes a chunk of `text` into release `version`'s records/ as `like` is stored (compressed or not); returns its sha256. */
+  private writeChunk(version: string, text: string, like: { br: boolean }): string {
+    const sha = createHash('sha256').update(text).digest('hex');
+    const dir = this.path(version, 'records');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${sha}.json${like.br ? '.br' : ''}`), like.br ? brotliCompressSync(text) : text);
+    return sha;
   }
 
   /** The file of record chunk `sha` in any release folder, and whether it is compressed. */
@@ -113,13 +129,25 @@ export class LedgerEdit {
   replaceChunk(version: string, list: string, index: number, text: string): void {
     const record = this.releaseJson(version);
     const chunks = record.chunks as Record<string, string[]>;
-    const old = this.chunkFile(chunks[list]![index]!);
-    const sha = createHash('sha256').update(text).digest('hex');
-    const dir = this.path(version, 'records');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${sha}.json${old.br ? '.br' : ''}`), old.br ? brotliCompressSync(text) : text);
-    chunks[list]![index] = sha;
-    this.writeReleaseJson(version, record);
+    const named = chunks[list]!;
+    if (record.ledger_version !== 4) {
+      named[index] = this.writeChunk(version, text, this.chunkFile(named[index]!));
+      this.writeReleaseJson(version, record);
+      return;
+    }
+    // ledger_version 4: the index chunk naming it is written again too.
+    let first = 0;
+    for (const [i, indexSha] of named.entries()) {
+      const leaves = this.chunkItems(indexSha) as string[];
+      if (index < first + leaves.length) {
+        leaves[index - first] = this.writeChunk(version, text, this.chunkFile(leaves[index - first]!));
+        named[i] = this.writeChunk(version, JSON.stringify(leaves), this.chunkFile(indexSha));
+        this.writeReleaseJson(version, record);
+        return;
+      }
+      first += leaves.length;
+    }
+    throw new Error(`${version} ${list} has no chunk ${index}`);
   }
 
   /** Files of a kind in every release folder's `sub` (e.g. "objects"), by path from the ledger. */
@@ -234,7 +262,7 @@ export const MUTATIONS: Record<string, Mutation> = {
   'a chunk item of the wrong kind': (edit) => {
     const version = edit.pick(VERSIONS);
     const list = edit.pick(edit.lists(version));
-    const shas = (edit.releaseJson(version).chunks as Record<string, string[]>)[list]!;
+    const shas = edit.leafShas(version, list);
     const index = Math.floor(edit.random() * shas.length);
     const items = edit.chunkItems(shas[index]!);
     const at = Math.floor(edit.random() * Math.max(1, items.length));
@@ -246,7 +274,7 @@ export const MUTATIONS: Record<string, Mutation> = {
   'a chunk item field of a wrong type, a bad path or script': (edit) => {
     const version = edit.pick(VERSIONS);
     const list = edit.pick(edit.lists(version));
-    const shas = (edit.releaseJson(version).chunks as Record<string, string[]>)[list]!;
+    const shas = edit.leafShas(version, list);
     const index = Math.floor(edit.random() * shas.length);
     const items = edit.chunkItems(shas[index]!) as Record<string, unknown>[];
     if (items.length === 0) return `${version} ${list} chunk ${index}: empty, left as it is`;
@@ -261,7 +289,7 @@ export const MUTATIONS: Record<string, Mutation> = {
   },
   'a published path that climbs out, with the bytes of a stored file': (edit) => {
     const version = edit.pick(VERSIONS);
-    const shas = (edit.releaseJson(version).chunks as Record<string, string[]>).site!;
+    const shas = edit.leafShas(version, 'site');
     const index = Math.floor(edit.random() * shas.length);
     const items = edit.chunkItems(shas[index]!) as Record<string, unknown>[];
     const at = Math.floor(edit.random() * items.length);
@@ -287,7 +315,7 @@ export const MUTATIONS: Record<string, Mutation> = {
     return `${version} ${list} chunk 0 = ${text}`;
   },
   'a country change without its lists': (edit) => {
-    const shas = (edit.releaseJson('1.1.0').chunks as Record<string, string[]>).changes!;
+    const shas = edit.leafShas('1.1.0', 'changes');
     const items = edit.chunkItems(shas[0]!);
     const head = { country: 'CHL', body: 'earth', name: 'Chile' };
     const item = edit.pick([
@@ -303,7 +331,7 @@ export const MUTATIONS: Record<string, Mutation> = {
   },
   'a registry unit without its id': (edit) => {
     const version = edit.pick(VERSIONS);
-    const shas = (edit.releaseJson(version).chunks as Record<string, string[]>).registry!;
+    const shas = edit.leafShas(version, 'registry');
     const items = edit.chunkItems(shas[0]!) as Record<string, unknown>[];
     delete items[Math.floor(edit.random() * items.length)]!.id;
     edit.replaceChunk(version, 'registry', 0, JSON.stringify(items));
@@ -311,7 +339,7 @@ export const MUTATIONS: Record<string, Mutation> = {
   },
   'a level whose files are null': (edit) => {
     const version = edit.pick(VERSIONS);
-    const shas = (edit.releaseJson(version).chunks as Record<string, string[]>).levels!;
+    const shas = edit.leafShas(version, 'levels');
     const items = edit.chunkItems(shas[0]!) as Record<string, unknown>[];
     const at = Math.floor(edit.random() * items.length);
     items[at]!.files = null;
@@ -361,7 +389,7 @@ export const MUTATIONS: Record<string, Mutation> = {
     return truncate(edit, file);
   },
   'the pack holding the level the next release reads back, cut': (edit) => {
-    const shas = (edit.releaseJson('1.1.0').chunks as Record<string, string[]>).levels!;
+    const shas = edit.leafShas('1.1.0', 'levels');
     const levels = shas.flatMap((sha) => edit.chunkItems(sha)) as {
       files: { path: string; sha256: string }[];
     }[];
