@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { fitBudget, PREVIEW_PROPERTIES } from '../build/preview/preview.ts';
 import { decimalsFor, prepare, render, type Prepared } from '../build/preview/simplify.ts';
 import { benchmarkLevel } from './preview-data.ts';
+import type { GeoFeature } from '../build/geojson/level-features.ts';
 
 const BUDGET = 2_097_152;
 const METHOD = 'visvalingam';
@@ -29,9 +30,7 @@ interface Report {
 /** Reads, parses and prepares the level (the part every run has to do once). */
 async function load(path: string): Promise<{ prepared: Prepared; parse: number; prep: number }> {
   const t0 = performance.now();
-  const { features } = JSON.parse(await readFile(path, 'utf8')) as {
-    features: { geometry: { type: string } }[];
-  };
+  const { features } = JSON.parse(await readFile(path, 'utf8')) as { features: GeoFeature[] };
   const t1 = performance.now();
   const prepared = prepare(path, features, METHOD, (key) => PREVIEW_PROPERTIES.has(key));
   return { prepared, parse: (t1 - t0) / 1000, prep: (performance.now() - t1) / 1000 };

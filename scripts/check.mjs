@@ -1,7 +1,8 @@
 // `npm run check` (and the start of `npm test`): the static checks, two at a time
 // (the machine has 2 cores and each tool uses one): ESLint, Prettier's check,
-// and tsc for the Node code (with bench/ and scripts/), for the browser code,
-// and for build/core/shared/ alone (no Node, no DOM). Prints each tool's output in a fixed order, then exits 1
+// tsc for the Node code (with bench/ and scripts/), for the browser code,
+// and for build/core/shared/ alone (no Node, no DOM), and knip (unused exports,
+// files and dependencies). Prints each tool's output in a fixed order, then exits 1
 // if any failed. Plain JavaScript so no TypeScript loader is needed to start.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -11,10 +12,10 @@ import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 // Each keeps what it found under .cache/ (ESLint and Prettier by each file's
-// content, tsc by its build info), so a run pays for the files changed since
-// the last one, not for the whole tree. Even so a tool with nothing to do
-// costs 1–8 s of a core to start and read its inputs (tsc parses every file to
-// hash it): a tool whose inputs are all as they were at its last clean run is
+// content, tsc by its build info, knip by each file's parse), so a run pays
+// for the files changed since the last one, not for the whole tree. Even so a
+// tool with nothing to do costs 1–8 s of a core to start and read its inputs
+// (tsc parses every file to hash it): a tool whose inputs are all as they were at its last clean run is
 // not started at all (STAMPS below).
 const tsc = (name, project) => [
   '--noEmit',
@@ -48,6 +49,14 @@ const CHECKS = [
     args: tsc('client', 'src/client'),
     inputs: (file) => SCRIPT.test(file) && /^(?:src\/client|build\/core\/shared)\//.test(file),
     buildInfo: 'client',
+  },
+  {
+    // Exports nothing imports, files nothing loads, dependencies nothing uses (knip.jsonc names the
+    // entry points); the config hints too, so an ignore or entry that is no longer needed fails.
+    name: 'unused code',
+    bin: 'knip',
+    args: ['--no-progress', '--treat-config-hints-as-errors', '--cache', '--cache-location', '.cache/knip'],
+    inputs: (file) => SCRIPT.test(file) || /\.(?:jsonc|ya?ml)$/.test(file), // with CI's workflows
   },
   {
     name: 'types (shared code)',

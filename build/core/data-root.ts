@@ -20,7 +20,7 @@ export type Resolved =
 const dataRoots = new Map<string, string>(); // root → real path of root/data
 
 /** Returns the real path of `<root>/data` (memoised per root). */
-export function realDataRoot(root: string): string {
+function realDataRoot(root: string): string {
   let real = dataRoots.get(root);
   if (real === undefined) {
     try {
@@ -34,7 +34,7 @@ export function realDataRoot(root: string): string {
 }
 
 /** Returns whether the real path `real` is `<root>/data` or inside it. */
-export function isInsideData(root: string, real: string): boolean {
+function isInsideData(root: string, real: string): boolean {
   const data = realDataRoot(root);
   return real === data || real.startsWith(data + sep);
 }
@@ -81,14 +81,10 @@ function found(real: string, info: Stats): Resolved {
 
 /**
  * Returns the message for `file`, whose links lead outside the data folder to
- * `real`: named relative to `root` when under it (e.g. "secret.geojson"),
- * else absolute (e.g. "/etc/passwd").
+ * `real` (named relative to `root` when under it, e.g. "secret.geojson", else
+ * absolute, e.g. "/etc/passwd"), and the files it names relative to `root`
+ * (Problem.paths).
  */
-export function outsideMessage(root: string, file: string, real: string): string {
-  return outsideProblem(root, file, real).message;
-}
-
-/** Returns outsideMessage and the files it names relative to `root` (Problem.paths). */
 export function outsideProblem(
   root: string,
   file: string,

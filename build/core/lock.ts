@@ -55,7 +55,7 @@ function running(pid: number): boolean {
 }
 
 /** Returns why `owner` no longer holds its lock, or undefined when it may (another host's: cannot tell). */
-export function gone(owner: LockOwner): string | undefined {
+function gone(owner: LockOwner): string | undefined {
   if (owner.host !== hostname()) return undefined;
   if (!running(owner.pid)) return `process ${owner.pid} is not running`;
   const started = processStart(owner.pid);

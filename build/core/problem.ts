@@ -4,9 +4,7 @@
 import { isAbsolute, join, normalize } from 'node:path';
 import type { Rule } from './rules.ts';
 
-export type { Rule } from './rules.ts';
-
-export type Severity = 'error' | 'warning';
+type Severity = 'error' | 'warning';
 
 export interface Problem {
   file: string; // e.g. "data/earth/ARG/manifest.json"; "" when no file is involved (a flag)
@@ -34,7 +32,7 @@ export interface Problem {
  * (0 for edges that do not match without area between them) and a
  * [lon, lat] inside it.
  */
-export interface CoverageDetail {
+interface CoverageDetail {
   kind: 'overlap' | 'gap' | 'edge';
   features: string[]; // e.g. ["/features/3", "/features/7"]
   area_m2: number;
@@ -42,7 +40,7 @@ export interface CoverageDetail {
 }
 
 /** The details a problem may carry (one kind so far). */
-export type ProblemDetail = CoverageDetail;
+type ProblemDetail = CoverageDetail;
 
 /** Returns an error-severity problem; `where` adds a pointer, line or byte offset. */
 export function problem(

@@ -17,7 +17,7 @@ export interface Sink {
   err(text: string): void;
 }
 
-export const processSink: Sink = {
+const processSink: Sink = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
 };

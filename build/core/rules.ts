@@ -36,7 +36,7 @@ export const MANIFEST_RULES = [
 ] as const;
 
 /** The rules of the other commands' problems. */
-export const OTHER_RULES = [
+const OTHER_RULES = [
   'input', // bad input with no rule of its own: an unreadable file, a code that names nothing
   'usage', // how a command was called: an unknown flag, a bad flag value (exit 2)
   'location', // locations import: a record (or a whole input file) that can't be imported

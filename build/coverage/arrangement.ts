@@ -25,7 +25,7 @@ export interface Face {
 }
 
 /** A stretch of edge where units' segments run on both sides without changing the depth (a T-junction, a vertex one side lacks). */
-export interface SilentEdge {
+interface SilentEdge {
   units: number[];
   x1: number;
   y1: number;

@@ -18,7 +18,7 @@ import { arrange, type Face, type Segments } from './arrangement.ts';
 import { coverageEdges } from './edges.ts';
 import { inscribedCircle, ringsLengthM, sphericalArea } from './measure.ts';
 
-export type CoverageKind = 'overlap' | 'gap' | 'edge';
+type CoverageKind = 'overlap' | 'gap' | 'edge';
 
 /** One defect of a level's coverage. */
 export interface CoverageFinding {

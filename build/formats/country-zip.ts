@@ -14,7 +14,7 @@ import type { FormatsCache } from './formats-cache.ts';
 import { writeZip } from './zip.ts';
 
 /** Returns the root-relative paths a manifest names (e.g. "data/earth/CHL/CHL_ADM1.geojson"), in a stable order. */
-export function manifestFiles(manifest: Manifest): string[] {
+function manifestFiles(manifest: Manifest): string[] {
   const paths = new Set<string>();
   for (const d of manifest.datasets) {
     if (d.path) paths.add(d.path);

@@ -10,10 +10,10 @@
 // way (e.g. 1e-300 needs 300 decimals) is written as text ("1e-300").
 import { asText, fieldValue, plainDecimal, truncateUtf8, uniqueNames, type Field } from './fields.ts';
 
-export const DBF_NAME_BYTES = 10;
+const DBF_NAME_BYTES = 10;
 export const DBF_TEXT_BYTES = 254;
 /** Widest numeric field: a field's width is one byte, 254 as for text. */
-export const DBF_NUMBER_BYTES = 254;
+const DBF_NUMBER_BYTES = 254;
 
 export interface DbfField {
   field: Field;

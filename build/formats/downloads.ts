@@ -80,7 +80,7 @@ interface Job {
 const LOOKUPS = 16;
 
 /** Returns a country's downloads folder inside dist/, e.g. "downloads/earth/CHL/". */
-export function downloadsFolder(m: Manifest): string {
+function downloadsFolder(m: Manifest): string {
   return `downloads/${m.body}/${m.iso_a3}/`;
 }
 

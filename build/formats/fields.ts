@@ -7,7 +7,7 @@
 // such as "constructor" or "__proto__" that this feature lacks would read
 // Object.prototype's member instead of a missing value.
 
-export type FieldType = 'integer' | 'real' | 'boolean' | 'text';
+type FieldType = 'integer' | 'real' | 'boolean' | 'text';
 
 export interface Field {
   name: string; // the property name, e.g. "shapeName"
@@ -54,7 +54,7 @@ export function plainDecimal(value: number): string {
 }
 
 /** Returns a feature's own property `name`, or undefined when it has none (never an inherited member). */
-export function ownProperty(properties: Record<string, unknown> | null | undefined, name: string): unknown {
+function ownProperty(properties: Record<string, unknown> | null | undefined, name: string): unknown {
   return properties && Object.hasOwn(properties, name) ? properties[name] : undefined;
 }
 

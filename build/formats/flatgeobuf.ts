@@ -26,7 +26,7 @@ import { hilbertOrder } from './hilbert.ts';
 import { layoutOf, pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
 
 const MAGIC = Buffer.from([0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62, 0x00]); // "fgb" 3 "fgb" 0
-export const FGB_NODE_SIZE = 16;
+const FGB_NODE_SIZE = 16;
 
 const COLUMN_TYPE: Record<Field['type'], ColumnType> = {
   integer: ColumnType.Long,

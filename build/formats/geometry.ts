@@ -65,7 +65,7 @@ export function shapeBbox(shape: Shape): [number, number, number, number] {
 }
 
 /** Returns the number of positions in a shape. */
-export function shapePoints(shape: Shape): number {
+function shapePoints(shape: Shape): number {
   let n = 0;
   for (const polygon of shape.polygons) for (const ring of polygon) n += ring.length;
   return n;

@@ -35,7 +35,7 @@ let scratch = Buffer.allocUnsafe(1 << 16);
  * (little-endian, xy envelope), srs 4326, envelope, WKB as `layout` says.
  * The bytes are valid until the next call.
  */
-export function gpkgBlob(shape: Shape, layout: Layout): Buffer {
+function gpkgBlob(shape: Shape, layout: Layout): Buffer {
   const size = 40 + wkbSize(shape, layout);
   if (size > scratch.length) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
   const [minX, minY, maxX, maxY] = shapeBbox(shape);

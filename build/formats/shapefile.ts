@@ -19,7 +19,7 @@ const WGS84_PRJ =
   'PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]';
 
 /** .shp offsets are 32-bit counts of 16-bit words: files stop at 4 GiB (GDAL reads up to that). */
-export const SHP_MAX_BYTES = 2 ** 32 - 2;
+const SHP_MAX_BYTES = 2 ** 32 - 2;
 
 /** Reused between records (the writers copy what they are given): one allocation for all. */
 let scratch = Buffer.allocUnsafe(1 << 16);
@@ -32,7 +32,7 @@ let scratch = Buffer.allocUnsafe(1 << 16);
  * GeoJSON's runs the other way (no copy: a large ring is megabytes of
  * arrays). The bytes are valid until the next call.
  */
-export function shpPolygon(shape: Shape, z = false): Buffer {
+function shpPolygon(shape: Shape, z = false): Buffer {
   const rings: Ring[] = [];
   const backwards: boolean[] = [];
   for (const polygon of shape.polygons) {

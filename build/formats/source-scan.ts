@@ -13,7 +13,7 @@ import { firstZ, shapeOf, type Layout } from './geometry.ts';
 const BLOCK = 4 << 20;
 
 /** One feature of a source file, with where its text lies (byte offsets, end exclusive). */
-export interface SourceFeature {
+interface SourceFeature {
   index: number; // 0, 1, 2… in file order
   start: number;
   end: number;
@@ -21,7 +21,7 @@ export interface SourceFeature {
 }
 
 /** Parses JSON text of a file; a UserError says which file and byte. */
-export function parseJson(path: string, bytes: Buffer, start: number, what = 'feature'): unknown {
+function parseJson(path: string, bytes: Buffer, start: number, what = 'feature'): unknown {
   try {
     return JSON.parse(bytes.toString('utf8'));
   } catch (error) {
@@ -32,7 +32,7 @@ export function parseJson(path: string, bytes: Buffer, start: number, what = 'fe
 }
 
 /** Parses one feature's bytes; a UserError says which file and byte. */
-export function parseFeature(path: string, bytes: Buffer, start: number): GeoFeature {
+function parseFeature(path: string, bytes: Buffer, start: number): GeoFeature {
   const value = parseJson(path, bytes, start) as GeoFeature;
   if (value === null || typeof value !== 'object' || value.type !== 'Feature') {
     throw new UserError(`${path}: byte ${start}: cannot read feature: not a Feature`);
@@ -171,7 +171,7 @@ async function firstZAt(path: string, start: number, end: number, index: number)
  * ranges the scan recorded in 4 MiB blocks: no second scan of the text, only
  * JSON.parse of each feature.
  */
-export async function* sourceFeatures(path: string, scan: SourceScan): AsyncGenerator<SourceFeature> {
+async function* sourceFeatures(path: string, scan: SourceScan): AsyncGenerator<SourceFeature> {
   const file = await open(path, 'r');
   try {
     // One buffer, reused (a feature is parsed before the next read): allocating 4 MiB per block

@@ -29,7 +29,7 @@ import {
 export const TOPOJSON_MAX_BYTES = 512 * 1024 * 1024;
 
 /** Grid step, in degrees, on the longer side of the level's bbox: 1e-6° ≈ 0.11 m, the sample data's own precision. */
-export const TOPOJSON_STEP_DEGREES = 1e-6;
+const TOPOJSON_STEP_DEGREES = 1e-6;
 
 /** The grid of a quantised TopoJSON. */
 export interface TopoJsonGrid {

@@ -25,7 +25,7 @@ const ENTRY_DATE = new Date(Date.UTC(2000, 0, 1));
  * more size on GeoJSON (docs/benchmarks.md, bench:formats); binary formats
  * barely compress either way.
  */
-export const ZIP_LEVEL = 1;
+const ZIP_LEVEL = 1;
 
 /**
  * Writes `entries` (in order) into the archive `out`, through a temporary

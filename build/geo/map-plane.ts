@@ -14,7 +14,7 @@ import { mainFrame, type Box } from './map-frame.ts';
 import { longitudeSpan } from './map-frame.ts';
 
 export { MAP_WIDTH };
-export const MIN_HEIGHT = 300;
+const MIN_HEIGHT = 300;
 export const MAX_HEIGHT = 600;
 const PAD = 12;
 const RAD = Math.PI / 180;

@@ -12,7 +12,7 @@ export interface CountryMap {
 }
 
 /** Largest full file drawn when a level has no preview (the spec's preview limit). */
-export const MAX_DRAWN_BYTES = 2_097_152;
+const MAX_DRAWN_BYTES = 2_097_152;
 
 const LEVEL_ORDER = ['ADM1', 'ADM0', 'ADM2', 'ADM3', 'ADM4', 'ADM5', 'QUAD'];
 

@@ -1,8 +1,10 @@
 // Builds a TopoJSON topology of one level in typed arrays, for memory about
-// 25 bytes per position and one pass over the data. topojson-server, which
-// the preview uses, holds every position as a JS array, twice (many times the
-// level's size in memory: docs/benchmarks.md, bench:formats); this follows the
-// same method with flat arrays:
+// 25 bytes per position and one pass over the data: the TopoJSON downloads
+// (formats/topojson.ts), the tiles, and the shared arcs that the simplified
+// copies and the previews are simplified on (simplify/arcs.ts).
+// topojson-server, which it replaced, holds every position as a JS array,
+// twice (many times the level's size in memory: docs/benchmarks.md,
+// bench:formats); this follows the same method with flat arrays:
 //   1. quantise every ring to the integer grid (dropping repeated points),
 //   2. find junctions: a point seen again with other neighbours,
 //   3. cut each ring at its junctions into arcs (a ring without any stays
@@ -14,37 +16,40 @@
 // doubles and gives the same method their ranks (equal doubles, equal
 // integers; order kept), so the arcs are found alike and written exactly.
 
-/** A growable Int32Array. */
-export class IntList {
-  data: Int32Array;
+/**
+ * A growable typed array: push() appends, and data[0 … length) holds the
+ * values. One class for both kinds below: a push that meets both array kinds
+ * measured no slower than the two hand-copied classes it replaced.
+ */
+export class TypedList<T extends Int32Array | Float64Array> {
   length = 0;
-  constructor(capacity = 1024) {
-    this.data = new Int32Array(capacity);
-  }
+  constructor(public data: T) {}
+
   push(value: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Int32Array(Math.ceil(this.data.length * 1.5)); // 1.5×: less slack than doubling
-      bigger.set(this.data);
-      this.data = bigger;
-    }
+    if (this.length === this.data.length) this.grow();
     this.data[this.length++] = value;
+  }
+
+  /** Replaces data by a copy 1.5× as long (less slack than doubling), at least 16. */
+  private grow(): void {
+    const make = this.data.constructor as new (length: number) => T;
+    const bigger = new make(Math.max(16, Math.ceil(this.data.length * 1.5)));
+    bigger.set(this.data);
+    this.data = bigger;
+  }
+}
+
+/** A growable Int32Array. */
+export class IntList extends TypedList<Int32Array> {
+  constructor(capacity = 1024) {
+    super(new Int32Array(capacity));
   }
 }
 
 /** A growable Float64Array. */
-export class DoubleList {
-  data: Float64Array;
-  length = 0;
+export class DoubleList extends TypedList<Float64Array> {
   constructor(capacity = 1024) {
-    this.data = new Float64Array(capacity);
-  }
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Float64Array(Math.ceil(this.data.length * 1.5));
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = value;
+    super(new Float64Array(capacity));
   }
 }
 
@@ -83,7 +88,7 @@ export class QuantisedRings implements RingPoints {
     this.ringStart.push(0);
   }
 
-  /** Adds one GeoJSON ring (closed), as topojson-server quantises it: repeats dropped, at least 3 points. */
+  /** Adds one GeoJSON ring (closed), quantised as topojson-server does it: repeats dropped, at least 3 points. */
   addRing(ring: number[][]): void {
     const { x0, y0, kx, ky } = this.grid;
     const start = this.x.length;

@@ -6,7 +6,7 @@ import { Utf8Stream } from '../core/utf8.ts';
 import { ScanError } from './errors.ts';
 import type { FeatureCollectionScanner } from './scanner.ts';
 
-export const CHUNK = 1 << 20; // large enough that per-read costs vanish
+const CHUNK = 1 << 20; // large enough that per-read costs vanish
 
 /** A byte range to scan: [from, to); with `toEnd`, `to` is the end of the file and the document must be complete there. */
 export interface ScanRange {
@@ -18,12 +18,12 @@ export interface ScanRange {
 }
 
 /** Returns a chunk buffer: `size` bytes (CHUNK by default), grown by `grow` when a token or a kept feature needs more. */
-export function chunkBuffer(size = CHUNK): Buffer {
+function chunkBuffer(size = CHUNK): Buffer {
   return Buffer.allocUnsafe(size);
 }
 
 /** Returns a buffer twice as large holding the first `used` bytes of `buf`. */
-export function grow(buf: Buffer, used: number): Buffer {
+function grow(buf: Buffer, used: number): Buffer {
   const bigger = chunkBuffer(buf.length * 2);
   buf.copy(bigger, 0, 0, used);
   return bigger;

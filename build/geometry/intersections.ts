@@ -12,8 +12,8 @@ import { COLLINEAR, isCrossing, orientation, type XY } from './orientation.ts';
 import type { Ring, Rings } from './rings.ts';
 import { TouchGraph } from './touches.ts';
 
-export const SELF_INTERSECTION = 'self-intersection';
-export const RING_SELF_INTERSECTION = 'ring self-intersection';
+const SELF_INTERSECTION = 'self-intersection';
+const RING_SELF_INTERSECTION = 'ring self-intersection';
 
 export interface IntersectionResult {
   invalid?: { kind: typeof SELF_INTERSECTION | typeof RING_SELF_INTERSECTION; ring: Ring; at: XY };

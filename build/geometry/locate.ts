@@ -18,7 +18,7 @@ import {
 import type { Ring, Rings } from './rings.ts';
 
 export const EXTERIOR = 0;
-export const BOUNDARY = 1;
+const BOUNDARY = 1;
 export const INTERIOR = 2;
 
 /**

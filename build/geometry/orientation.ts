@@ -4,7 +4,7 @@
 // nearly collinear points that real boundary files hold by the thousand.
 import { orient2d } from 'robust-predicates';
 
-export const CLOCKWISE = -1;
+const CLOCKWISE = -1;
 export const COLLINEAR = 0;
 export const COUNTERCLOCKWISE = 1;
 

@@ -68,7 +68,7 @@ export function flatten(type: string, coordinates: number[][][] | number[][][][]
 type PathOf = (p: number, ...rest: number[]) => number[];
 
 /** Returns e.g. "[-47.3019, -16.0392]": coordinates rounded to 4 decimals (about 11 m in degrees). */
-export function showPoint(at: readonly number[]): string {
+function showPoint(at: readonly number[]): string {
   return `[${at
     .slice(0, 2)
     .map((v) => String(Number.isFinite(v) ? Number(v.toFixed(4)) : v))

@@ -2,12 +2,6 @@
 // feature's code, name, parent code, properties and shape, one feature
 // parsed at a time (a level may be larger than V8's string limit).
 import { fold, words } from '../core/shared/fold.ts';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
 import { readFeatureCollection } from '../geojson/features.ts';
 import type { FeatureListener } from '../geojson/feature-listener.ts';
 import { GeometrySink } from '../geometry/feature-sink.ts';
@@ -25,7 +19,7 @@ export interface LevelUnit extends MatchUnit {
  * rename a respelling: case, diacritics, spaces, hyphens and punctuation
  * do not count, so "Bío-Bío", "Biobío" and "BIO BIO" are all "biobio".
  */
-export function nameKey(name: string): string {
+function nameKey(name: string): string {
   return words(fold(name)).join('');
 }
 
@@ -124,20 +118,5 @@ export class LevelReader {
     this.memo.set(key, found);
     found.catch(() => this.memo.delete(key));
     return found;
-  }
-}
-
-/**
- * Returns the units of a gzipped GeoJSON file (a level kept in the release ledger): unpacked
- * to a scratch file first, so that it is read and checked by the one reader (build/geojson/).
- */
-export async function readGzippedLevelUnits(file: string, codeKey?: string): Promise<LevelUnit[]> {
-  const scratch = await mkdtemp(join(tmpdir(), 'geoshelf-level-'));
-  try {
-    const plain = join(scratch, 'level.geojson');
-    await pipeline(createReadStream(file), createGunzip(), createWriteStream(plain));
-    return await readLevelUnits([plain], codeKey);
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
   }
 }

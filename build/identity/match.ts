@@ -24,7 +24,6 @@ import { boxGapMetres, sameShape, type Shape } from './shape.ts';
 import type { Thresholds } from './thresholds.ts';
 
 export type { MatchUnit } from './matcher.ts';
-export type { GeometryChange } from './classify.ts';
 
 /** A change between the vintages; `old` and `new` are positions in the two unit lists. */
 export type Change =
@@ -44,11 +43,7 @@ export interface MatchResult {
 }
 
 /** Returns the names of the properties whose values differ, `ignored` left out. */
-export function changedKeys(
-  a: Record<string, unknown>,
-  b: Record<string, unknown>,
-  ignored: Set<string>,
-): string[] {
+function changedKeys(a: Record<string, unknown>, b: Record<string, unknown>, ignored: Set<string>): string[] {
   const out: string[] = [];
   const differ = (x: unknown, y: unknown) =>
     x !== y &&

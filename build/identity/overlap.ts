@@ -330,7 +330,7 @@ function insideContribution(
 }
 
 /** Counts of the kernel's work, for benchmarks. */
-export const overlapStats = { pairs: 0 };
+const overlapStats = { pairs: 0 };
 
 /**
  * Returns the exact area (coordinate units², i.e. degree²) of A ∩ B. For

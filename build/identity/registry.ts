@@ -15,10 +15,10 @@ import { findParents, parentLevels } from './parents.ts';
 import { RetiredCandidates, restoredIds, type RetiredUnits } from './restore.ts';
 import type { Thresholds } from './thresholds.ts';
 
-export { retiredFromReleases, type RetiredUnits } from './restore.ts';
+export { retiredFromReleases } from './restore.ts';
 
 /** Where a unit is in a release: its file and its index among that file's features. */
-export interface Place {
+interface Place {
   file: string;
   feature: number;
 }
@@ -58,7 +58,7 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
  * release re-made from the same data gets the same IDs), distinct from every
  * ID in `taken`.
  */
-export function newId(
+function newId(
   version: string,
   country: string,
   level: string,

@@ -49,7 +49,7 @@ function reverse(xy: Float64Array, from: number, to: number): void {
 }
 
 /** Returns the polygons of a GeoJSON geometry (Polygon, MultiPolygon, or a collection of them). */
-export function polygonsOf(geometry: unknown): Position[][][] {
+function polygonsOf(geometry: unknown): Position[][][] {
   const g = geometry as { type?: string; coordinates?: unknown; geometries?: unknown[] } | null;
   if (!g || typeof g !== 'object') return [];
   if (g.type === 'Polygon' && Array.isArray(g.coordinates)) return [g.coordinates as Position[][]];

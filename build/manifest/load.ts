@@ -132,10 +132,10 @@ export function loadManifests(
 }
 
 /** The largest manifest read: one with 50,000 parts is about 20 MB. */
-export const MAX_MANIFEST_BYTES = 64 << 20;
+const MAX_MANIFEST_BYTES = 64 << 20;
 
 /** The deepest nesting read: a manifest is 4 levels deep (datasets → parts → bbox). */
-export const MAX_MANIFEST_DEPTH = 32;
+const MAX_MANIFEST_DEPTH = 32;
 
 /**
  * Returns the text of the manifest `file` (relative to `root`), or why it is
@@ -143,7 +143,7 @@ export const MAX_MANIFEST_DEPTH = 32;
  * UTF-8 (what is published must be its bytes), or nests too deep to be a
  * manifest (which would overflow the stack of every JSON tool after us).
  */
-export function readManifestText(
+function readManifestText(
   root: string,
   file: string,
 ): { text: string } | { rule: ManifestRule; message: string; paths?: string[] } {

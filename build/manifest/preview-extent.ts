@@ -97,7 +97,7 @@ function distance(metres: number): string {
  * `side` (west: x < line; south: y < line; east: x > line; north: y > line):
  * each ring clipped to that half-plane (Sutherland-Hodgman), holes subtracted.
  */
-export function areaBeyond(g: FlatGeometry, side: number, line: number): number {
+function areaBeyond(g: FlatGeometry, side: number, line: number): number {
   let total = 0;
   let ring = 0;
   for (let polygon = 0; polygon < g.polygons; polygon++) {

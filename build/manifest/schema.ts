@@ -24,7 +24,7 @@ interface SchemaValidators {
 }
 
 /** A schema problem: where in the manifest (a JSON pointer, "" for the root) and what. */
-export interface SchemaProblem {
+interface SchemaProblem {
   pointer: string; // e.g. "/datasets/0/sha256"
   message: string; // e.g. 'must be 64 lowercase hexadecimal characters, got "ABC"'
 }
@@ -68,7 +68,7 @@ export function checkManifest(value: unknown): SchemaResult {
 }
 
 /** Returns `pointer` extended by one property name or index, escaped per RFC 6901. */
-export function childPointer(pointer: string, key: string | number): string {
+function childPointer(pointer: string, key: string | number): string {
   return `${pointer}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
 

@@ -325,7 +325,7 @@ export function combineStats(files: Omit<FileStats, 'bytes' | 'sha256'>[]) {
   return { features, bbox, geometry_types, properties: [...properties].sort(byCodepoint) };
 }
 
-export function sameBbox(a: BBox, b: BBox): boolean {
+function sameBbox(a: BBox, b: BBox): boolean {
   return a.every((value, i) => value === b[i]);
 }
 

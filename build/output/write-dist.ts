@@ -37,7 +37,7 @@ import {
 import { basename, dirname, join, relative } from 'node:path';
 import { publishedDataFile } from '../core/data-root.ts';
 import { UserError } from '../core/errors.ts';
-import { stampOf, sameStamp, type FileStamp } from '../core/files.ts';
+import { stampOf, sameStamp } from '../core/files.ts';
 import { problem } from '../core/problem.ts';
 import type { BuildCache } from './build-cache.ts';
 import { listFiles } from '../core/files.ts';
@@ -91,7 +91,7 @@ const SHARED_UNDER = 'releases/';
  * subfolder's identity), so two folders are one only when every file under
  * them is. A file whose content is unknown makes its folders unique.
  */
-export function sharedFolders(entries: { path: string; sha256?: string }[]): Map<string, string> {
+function sharedFolders(entries: { path: string; sha256?: string }[]): Map<string, string> {
   interface Folder {
     files: Map<string, string>; // name → sha256, or a unique token
     folders: Map<string, Folder>;
@@ -389,5 +389,3 @@ async function swap(temp: string, out: string, hadPrevious: boolean, suffix: str
   }
   await rm(aside, { recursive: true, force: true });
 }
-
-export type { FileStamp };

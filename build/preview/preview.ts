@@ -4,8 +4,17 @@
 import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
 import type { Dataset, Simplification } from '../core/shared/manifest.ts';
-import { readLevelFeatures } from '../geojson/level-features.ts';
-import { decimalsFor, prepare, render, type Method, type Prepared, type Rendering } from './simplify.ts';
+import { readLevelFeatures, type GeoFeature } from '../geojson/level-features.ts';
+import {
+  decimalsFor,
+  outline,
+  render,
+  weigh,
+  type Method,
+  type Outline,
+  type Prepared,
+  type Rendering,
+} from './simplify.ts';
 
 /**
  * Properties a preview keeps: those that name or identify a feature and its
@@ -54,11 +63,43 @@ export async function makePreview(
   paths: string[],
   options: PreviewOptions,
 ): Promise<PreviewResult> {
-  const features: { geometry: { type: string } | null }[] = [];
+  const features: GeoFeature[] = [];
   for (const path of paths) features.push(...(await readLevelFeatures(root, path)));
   const source = paths.join(', ');
-  const prepared = prepare(source, features, options.method, (key) => PREVIEW_PROPERTIES.has(key));
-  return fitBudget(source, prepared, options);
+  const shape = outline(source, features, (key) => PREVIEW_PROPERTIES.has(key));
+  // A level that may fit whole is tried whole first: that needs no weights.
+  let whole: Rendering | undefined;
+  if (wholeBytesEstimate(shape) <= options.maxBytes * 1.5) {
+    whole = render(shape, -1, decimalsFor(0));
+    if (whole.bytes <= options.maxBytes) {
+      const vertices = shape.arcs.x.length;
+      const none = { method: 'none', tolerance_m: 0 } as const;
+      const { text, bytes } = whole;
+      return {
+        text,
+        bytes,
+        simplification: none,
+        decimals: decimalsFor(0),
+        threshold: -1,
+        passes: 1,
+        vertices,
+        inputVertices: vertices,
+      };
+    }
+  }
+  return fitBudget(source, weigh(shape, options.method), options, whole);
+}
+
+/** Returns about how many bytes the level takes written whole: its heads, and 24 bytes a position (6 decimals). */
+function wholeBytesEstimate({ features, coverage }: Outline): number {
+  let bytes = 0;
+  for (const feature of features) bytes += feature.head.length + 60;
+  const { arcStart, ringArcs } = coverage;
+  for (const ref of ringArcs) {
+    const a = ref < 0 ? ~ref : ref;
+    bytes += 24 * (arcStart[a + 1] - arcStart[a] - 1);
+  }
+  return bytes;
 }
 
 /**
@@ -67,12 +108,18 @@ export async function makePreview(
  * most thresholds[k-1]. The bracket [fails, fits] narrows by interpolating
  * bytes against the number of kept vertices (bytes are close to linear in
  * it), falling back to halving the kept-vertex range when a side repeats,
- * until fails + 1 = fits.
+ * until fails + 1 = fits. `whole`: the level rendered whole, when the caller
+ * has tried it already and it did not fit.
  */
-export function fitBudget(source: string, prepared: Prepared, options: PreviewOptions): PreviewResult {
+export function fitBudget(
+  source: string,
+  prepared: Prepared,
+  options: PreviewOptions,
+  whole?: Rendering,
+): PreviewResult {
   const { thresholds, keptAbove, fixedVertices } = prepared;
   const last = thresholds.length; // the most simplified candidate
-  let passes = 0;
+  let passes = whole ? 1 : 0;
   const tries = new Map<number, Rendering>();
   const attempt = (k: number): Rendering => {
     passes++;
@@ -96,10 +143,13 @@ export function fitBudget(source: string, prepared: Prepared, options: PreviewOp
   let fails = -1; // index known (or assumed, for -1) not to fit
   // Model for the unknown side: about 2 × (decimals + 5) bytes per extra vertex.
   let failsBytes = smallest.bytes + (kept(0) - kept(last)) * 2 * (decimalsFor(0) + 5);
-  if (last > 0 && failsBytes <= options.maxBytes * 1.5) {
-    const whole = attempt(0);
-    if (whole.bytes <= options.maxBytes) fits = 0;
-    else [fails, failsBytes] = [0, whole.bytes];
+  if (whole && last > 0) {
+    tries.set(0, whole);
+    [fails, failsBytes] = [0, whole.bytes];
+  } else if (last > 0 && failsBytes <= options.maxBytes * 1.5) {
+    const rendering = attempt(0);
+    if (rendering.bytes <= options.maxBytes) fits = 0;
+    else [fails, failsBytes] = [0, rendering.bytes];
   }
   let lastSide = 0; // +1 when the last try fitted, -1 when it did not
   let halve = false; // after two tries on the same side, halve once (Illinois-style)

@@ -1,26 +1,30 @@
-// Topology-aware line simplification for previews: builds the shared arcs of a
-// FeatureCollection once (topojson-server), gives every arc vertex a weight in
-// metres once (Visvalingam or Douglas-Peucker), and then renders the GeoJSON
-// text for any threshold cheaply, so a byte budget can be met by bisection.
-import { topology } from 'topojson-server';
-import { presimplify } from 'topojson-simplify';
+// Topology-aware line simplification for previews: cuts the shared arcs of a
+// FeatureCollection once (build/simplify/arcs.ts, on exact coordinates), gives
+// every arc vertex a weight in metres once (Visvalingam by the coverage
+// simplifier of build/simplify/, or Douglas-Peucker), and then renders the
+// GeoJSON text for any threshold cheaply, so a byte budget can be met by
+// bisection.
 import { UserError } from '../core/errors.ts';
 import { problem } from '../core/problem.ts';
+import type { GeoFeature } from '../geojson/level-features.ts';
+import { coverageArcs, type CoverageArcs } from '../simplify/arcs.ts';
+import { arcOf, CoverageSimplifier } from '../simplify/tpvw.ts';
 
 export type Method = 'visvalingam' | 'douglas-peucker';
 
 /** Metres per degree of latitude (and of longitude at the equator), WGS84 mean. */
 export const METRES_PER_DEGREE = 111_320;
 
+/** The sphere on which a degree is METRES_PER_DEGREE long, the coverage simplifier's measure. */
+const RADIUS_M = (METRES_PER_DEGREE * 180) / Math.PI;
+
 /** Most decimals a preview coordinate gets (6 ≈ 0.1 m, the corpus data's precision). */
 const MAX_DECIMALS = 6;
 /** Most decimals tried to keep a tiny ring from rounding to nothing. */
 const RESCUE_DECIMALS = 9;
 
-type Vertex = number[]; // [lon, lat, weight]: weight in metres, Infinity = always kept
-
 /** A ring as arc references: i is arc i forwards, ~i is arc i backwards (TopoJSON's convention). */
-type Ring = number[];
+type Ring = Int32Array;
 
 interface PreparedFeature {
   head: string; // e.g. '{"type":"Feature","id":"ARG:ADM1:AR-C","properties":{"shapeName":"…"}'
@@ -29,17 +33,23 @@ interface PreparedFeature {
 }
 
 /** Every arc's vertices in flat arrays (fast to scan per try): arc i is start[i] … start[i+1]-1. */
-export interface FlatArcs {
+interface FlatArcs {
   x: Float64Array;
   y: Float64Array;
   w: Float64Array; // weight in metres; Infinity = always kept
   start: Int32Array;
 }
 
-/** A level ready to render at any threshold; built once per input by `prepare`. */
-export interface Prepared {
-  method: Method;
+/** A level's features and shared arcs, not yet weighed: enough to render it whole. */
+export interface Outline {
   features: PreparedFeature[];
+  arcs: Omit<FlatArcs, 'w'> & { w?: Float64Array };
+  coverage: CoverageArcs;
+}
+
+/** A level ready to render at any threshold; built once per input by `prepare`. */
+export interface Prepared extends Outline {
+  method: Method;
   arcs: FlatArcs;
   /** Ascending distinct finite weights of removable vertices: the candidate thresholds. */
   thresholds: Float64Array;
@@ -47,12 +57,6 @@ export interface Prepared {
   keptAbove: Int32Array;
   /** Vertices never removed: arc endpoints and those that keep each ring a triangle. */
   fixedVertices: number;
-}
-
-interface InputFeature {
-  id?: string | number;
-  properties?: Record<string, unknown> | null;
-  geometry: { type: string } | null;
 }
 
 /**
@@ -64,10 +68,23 @@ interface InputFeature {
  */
 export function prepare(
   source: string,
-  features: InputFeature[],
+  features: GeoFeature[],
   method: Method,
   keepProperty: (key: string) => boolean,
 ): Prepared {
+  return weigh(outline(source, features, keepProperty), method);
+}
+
+/**
+ * Returns the outline of `features` (see prepare): their shared borders as
+ * arcs and each feature's head. Throws a UserError naming the feature for a
+ * geometry other than Polygon/MultiPolygon.
+ */
+export function outline(
+  source: string,
+  features: GeoFeature[],
+  keepProperty: (key: string) => boolean,
+): Outline {
   features.forEach((feature, i) => {
     const type = feature.geometry?.type;
     if (type !== undefined && type !== 'Polygon' && type !== 'MultiPolygon') {
@@ -76,42 +93,42 @@ export function prepare(
       );
     }
   });
-  const topo = topology({ level: { type: 'FeatureCollection', features } as never });
-  const geometries = (
-    topo.objects.level as unknown as { geometries: { type: string | null; arcs?: unknown }[] }
-  ).geometries;
-  const arcs = method === 'visvalingam' ? visvalingamArcs(topo as never) : douglasPeuckerArcs(topo.arcs);
-
-  const prepared: PreparedFeature[] = features.map((feature, i) => {
-    const geometry = geometries[i]!;
-    const type = geometry.type === 'Polygon' || geometry.type === 'MultiPolygon' ? geometry.type : null;
-    const polygons = type === 'Polygon' ? [geometry.arcs as Ring[]] : type ? (geometry.arcs as Ring[][]) : [];
-    return { head: featureHead(feature, keepProperty), type, polygons };
-  });
-  for (const feature of prepared)
-    for (const polygon of feature.polygons) for (const ring of polygon) keepTriangle(arcs, ring);
-
-  const flat = flatten(arcs);
-  return { method, features: prepared, arcs: flat, ...thresholdTable(flat.w) };
+  const coverage = coverageArcs([features]);
+  const prepared = coverage.levels[0].map(
+    ({ feature, kind, firstRing, polygons: counts }): PreparedFeature => {
+      let r = firstRing;
+      const polygons = counts.map((rings) => Array.from({ length: rings }, () => ringOf(coverage, r++)));
+      return { head: featureHead(feature, keepProperty), type: kind, polygons };
+    },
+  );
+  return { features: prepared, arcs: { x: coverage.x, y: coverage.y, start: coverage.arcStart }, coverage };
 }
 
-function flatten(arcs: Vertex[][]): FlatArcs {
-  const start = new Int32Array(arcs.length + 1);
-  arcs.forEach((arc, i) => (start[i + 1] = start[i]! + arc.length));
-  const n = start[arcs.length]!;
-  const flat = { x: new Float64Array(n), y: new Float64Array(n), w: new Float64Array(n), start };
-  arcs.forEach((arc, i) => {
-    arc.forEach((v, j) => {
-      flat.x[start[i]! + j] = v[0]!;
-      flat.y[start[i]! + j] = v[1]!;
-      flat.w[start[i]! + j] = v[2]!;
-    });
-  });
-  return flat;
+/**
+ * Returns `outline` with each vertex weighted by `method` in metres.
+ * Visvalingam's weights come from the coverage simplifier
+ * (build/simplify/tpvw.ts), so that below any threshold no border crosses
+ * another and every ring keeps three vertices.
+ */
+export function weigh(outline: Outline, method: Method): Prepared {
+  const { coverage } = outline;
+  const w =
+    method === 'visvalingam' ? new CoverageSimplifier(coverage, RADIUS_M).rank() : douglasPeucker(coverage);
+  if (method === 'douglas-peucker') {
+    // Douglas-Peucker's weights do not keep every ring a triangle by themselves.
+    for (let r = 0; r + 1 < coverage.ringArcStart.length; r++)
+      keepTriangle(coverage.arcStart, w, ringOf(coverage, r));
+  }
+  return { ...outline, method, arcs: { ...outline.arcs, w }, ...thresholdTable(w) };
+}
+
+/** Returns ring r's arc references. */
+function ringOf({ ringArcs, ringArcStart }: CoverageArcs, r: number): Ring {
+  return ringArcs.subarray(ringArcStart[r], ringArcStart[r + 1]);
 }
 
 /** Returns the feature's JSON up to its geometry, with only the kept properties. */
-function featureHead(feature: InputFeature, keepProperty: (key: string) => boolean): string {
+function featureHead(feature: GeoFeature, keepProperty: (key: string) => boolean): string {
   const properties = Object.fromEntries(
     Object.entries(feature.properties ?? {}).filter(([key]) => keepProperty(key)),
   );
@@ -119,71 +136,66 @@ function featureHead(feature: InputFeature, keepProperty: (key: string) => boole
   return `{"type":"Feature"${id},"properties":${JSON.stringify(properties)}`;
 }
 
-/** Visvalingam effective areas (topojson-simplify, monotone), as √(area in m²) so they read as metres. */
-function visvalingamArcs(topo: Parameters<typeof presimplify>[0]): Vertex[][] {
-  const weight = (triangle: number[][]) => {
-    const [a, b, c] = triangle as [number[], number[], number[]];
-    const areaDegrees = Math.abs((a[0]! - c[0]!) * (b[1]! - a[1]!) - (a[0]! - b[0]!) * (c[1]! - a[1]!)) / 2;
-    return Math.sqrt(areaDegrees * Math.cos((b[1]! * Math.PI) / 180)) * METRES_PER_DEGREE;
-  };
-  return presimplify(topo, weight as never).arcs as unknown as Vertex[][];
-}
-
 /**
  * Douglas-Peucker weights: a vertex's weight is its distance in metres from
  * the chord that split it off, capped by its parent's weight, so a threshold
  * t keeps exactly the vertices Douglas-Peucker with tolerance t keeps.
  */
-function douglasPeuckerArcs(input: number[][][]): Vertex[][] {
-  return input.map((arc) => {
-    const out = arc.map((p) => [p[0]!, p[1]!, 0]);
-    const n = out.length;
-    out[0]![2] = out[n - 1]![2] = Infinity;
-    const stack: [number, number, number][] = [[0, n - 1, Infinity]];
+function douglasPeucker({ x, y, arcStart }: CoverageArcs): Float64Array {
+  const w = new Float64Array(x.length);
+  const stack: number[] = []; // triples (first, last, cap)
+  for (let a = 0; a + 1 < arcStart.length; a++) {
+    const first = arcStart[a];
+    const last = arcStart[a + 1] - 1;
+    w[first] = w[last] = Infinity;
+    stack.push(first, last, Infinity);
     while (stack.length > 0) {
-      const [i, j, cap] = stack.pop()!;
+      const cap = stack.pop()!;
+      const j = stack.pop()!;
+      const i = stack.pop()!;
       if (j - i < 2) continue;
       let best = -1;
       let k = i + 1;
       for (let m = i + 1; m < j; m++) {
-        const d = distanceToChord(out[m]!, out[i]!, out[j]!);
+        const d = distanceToChord(x, y, m, i, j);
         if (d > best) [best, k] = [d, m];
       }
       const weight = Math.min(best, cap);
-      out[k]![2] = weight;
-      stack.push([i, k, weight], [k, j, weight]);
+      w[k] = weight;
+      stack.push(i, k, weight, k, j, weight);
     }
-    return out;
-  });
+  }
+  return w;
 }
 
-/** Distance in metres from p to segment a–b, on a local equirectangular projection. */
-function distanceToChord(p: Vertex, a: Vertex, b: Vertex): number {
-  const kx = Math.cos((((a[1]! + b[1]!) / 2) * Math.PI) / 180);
-  const ax = a[0]! * kx;
-  const bx = b[0]! * kx;
-  const px = p[0]! * kx;
+/** Distance in metres from vertex p to segment a–b, on a local equirectangular projection. */
+function distanceToChord(x: Float64Array, y: Float64Array, p: number, a: number, b: number): number {
+  const kx = Math.cos((((y[a] + y[b]) / 2) * Math.PI) / 180);
+  const ax = x[a] * kx;
+  const bx = x[b] * kx;
+  const px = x[p] * kx;
   const dx = bx - ax;
-  const dy = b[1]! - a[1]!;
+  const dy = y[b] - y[a];
   const length2 = dx * dx + dy * dy;
-  const t = length2 === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (p[1]! - a[1]!) * dy) / length2));
-  return Math.hypot(px - ax - t * dx, p[1]! - a[1]! - t * dy) * METRES_PER_DEGREE;
+  const t = length2 === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (y[p] - y[a]) * dy) / length2));
+  return Math.hypot(px - ax - t * dx, y[p] - y[a] - t * dy) * METRES_PER_DEGREE;
 }
 
 /** Marks the heaviest removable vertices of `ring` as kept until it has three vertices that always stay. */
-function keepTriangle(arcs: Vertex[][], ring: Ring): void {
+function keepTriangle(arcStart: Int32Array, w: Float64Array, ring: Ring): void {
   if (ring.length >= 3) return; // three arcs: three endpoints always stay
-  const interior = ring.flatMap((ref) => {
-    const arc = arcs[ref < 0 ? ~ref : ref]!;
-    return arc.slice(1, -1);
-  });
-  let fixed = ring.length + interior.filter((v) => v[2] === Infinity).length;
+  const interior: number[] = [];
+  for (const ref of ring) {
+    const a = arcOf(ref);
+    for (let i = arcStart[a] + 1; i < arcStart[a + 1] - 1; i++) interior.push(i);
+  }
+  let fixed = ring.length + interior.filter((i) => w[i] === Infinity).length;
   if (fixed >= 3) return;
-  interior.sort((a, b) => b[2]! - a[2]!);
-  for (const vertex of interior) {
+  interior.sort((a, b) => w[b] - w[a]);
+  for (const i of interior) {
     if (fixed >= 3) break;
-    if (vertex[2] !== Infinity) {
-      vertex[2] = Infinity;
+    if (w[i] !== Infinity) {
+      w[i] = Infinity;
       fixed++;
     }
   }
@@ -225,11 +237,11 @@ export interface Rendering {
 
 /**
  * Returns the preview text keeping the vertices whose weight exceeds
- * `threshold` (-1 keeps all), coordinates rounded to `decimals`. Consecutive
+ * `threshold` (-1 keeps all, and needs no weights), coordinates rounded to `decimals`. Consecutive
  * positions that round together are merged; a ring that would fall below
  * four positions gets more decimals on all its arcs (so neighbours still meet).
  */
-export function render(prepared: Prepared, threshold: number, decimals: number): Rendering {
+export function render(prepared: Outline, threshold: number, decimals: number): Rendering {
   const { arcs } = prepared;
   const arcDecimals = new Uint8Array(arcs.start.length - 1).fill(decimals);
   const cache = new Map<number, RenderedArc>();
@@ -295,7 +307,7 @@ interface RenderedArc {
 }
 
 /** Returns the arc's kept positions as "x,y" texts, merging neighbours that round alike, and their bbox. */
-function renderArc(arcs: FlatArcs, index: number, threshold: number, decimals: number): RenderedArc {
+function renderArc(arcs: Outline['arcs'], index: number, threshold: number, decimals: number): RenderedArc {
   const bbox = [Infinity, Infinity, -Infinity, -Infinity];
   const scale = 10 ** decimals;
   const out: string[] = [];
@@ -303,7 +315,7 @@ function renderArc(arcs: FlatArcs, index: number, threshold: number, decimals: n
   const last = arcs.start[index + 1]! - 1;
   const { x: xs, y: ys, w } = arcs;
   for (let i = first; i <= last; i++) {
-    if (!(w[i]! > threshold) && i !== first && i !== last) continue;
+    if (w && !(w[i]! > threshold) && i !== first && i !== last) continue;
     const x = Math.round(xs[i]! * scale) / scale + 0; // + 0 turns -0 into 0
     const y = Math.round(ys[i]! * scale) / scale + 0;
     const text = `${x},${y}`;

@@ -9,7 +9,7 @@ import type { Ledger, ReleasedFile } from './ledger.ts';
 import { publishReleases, releaseStatus } from './publish.ts';
 
 /** A file of a release that the bucket can make from a file an earlier release published. */
-export interface ReleaseCopy {
+interface ReleaseCopy {
   source: string; // dist path, e.g. "releases/1.0.0/data/earth/CHL/CHL_ADM1.geojson"
   destination: string; // e.g. "releases/1.1.0/data/earth/CHL/CHL_ADM1.geojson"
   bytes: number;

@@ -29,7 +29,7 @@ const isString = (v: unknown): v is string => typeof v === 'string';
  * or "..", no backslash, no control character, not absolute, at most 1,024
  * characters. E.g. "data/earth/CHL/CHL_ADM1.geojson" or "earth/CHL/index.html".
  */
-export function isSafePath(path: unknown): path is string {
+function isSafePath(path: unknown): path is string {
   if (typeof path !== 'string' || path.length === 0 || path.length > MAX_PATH) return false;
   // eslint-disable-next-line no-control-regex
   if (path.includes('\\') || /[\u0000-\u001f\u007f]/.test(path)) return false;

@@ -44,8 +44,6 @@ import {
 import { readChangesFile, readRecordJson } from './ledger-json.ts';
 import { isVersion } from './versions.ts';
 
-export { VERSION_RULE, versionProblem } from './versions.ts';
-
 /** The ledger's folder, relative to the root. */
 export const LEDGER_DIR = 'data/releases';
 

@@ -82,7 +82,7 @@ export class DamagedObject extends Error {
 export const LEDGER_OPEN = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW;
 
 /** Returns the bytes of the ledger file `path`, opened as LEDGER_OPEN says. */
-export async function readLedgerFile(path: string): Promise<Buffer> {
+async function readLedgerFile(path: string): Promise<Buffer> {
   const file = await open(path, LEDGER_OPEN);
   try {
     return await file.readFile();

@@ -10,11 +10,6 @@ import { hash } from 'node:crypto';
 import { codeIdentity, readCacheFile, saveCacheFile } from '../core/cache.ts';
 import { isObject } from '../core/json-value.ts';
 
-/** The chunk file of a sha256 as this version writes it (brotli-compressed), relative to the release folder that first wrote it. */
-export function chunkName(sha256: string): string {
-  return `records/${sha256}.json.br`;
-}
-
 /** A record chunk as the ledger holds it: the items of records/SHA256.json. */
 export interface RecordChunk {
   sha256: string;
@@ -22,7 +17,7 @@ export interface RecordChunk {
 }
 
 /** Items whose JSON is longer than this many characters are chunks of their own (a level's thousands of IDs). */
-export const LARGE_ITEM = 4096;
+const LARGE_ITEM = 4096;
 
 /** Whether an item is large: a change next to it must not store it again (USA's 3,142 IDs beside Uruguay's file). */
 const large = (item: unknown): boolean =>

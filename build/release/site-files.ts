@@ -26,7 +26,7 @@ export function relativeBase(path: string): string {
  * BASE_MARK, the front page VERSION_MARK. No other file may hold a mark:
  * `build` replaces the marks in these three only.
  */
-export const TEMPLATES = new Set(['index.html', '404.html', 'sitemap.xml']);
+const TEMPLATES = new Set(['index.html', '404.html', 'sitemap.xml']);
 
 /** A file as the ledger stores it, or the mark it holds where no mark may be. */
 export type StoredForm<T> = { contents: T; template: boolean } | { mark: string };

@@ -8,7 +8,7 @@
  * characters, lower-case letters, digits, "." and "-", starting with a digit
  * and ending with a letter or digit, e.g. "2026.11", "1.2.0", "1.0.0-rc.1".
  */
-export const VERSION_RULE = /^[0-9](?:[0-9a-z.-]{0,30}[0-9a-z])?$/;
+const VERSION_RULE = /^[0-9](?:[0-9a-z.-]{0,30}[0-9a-z])?$/;
 
 /** Returns whether `value` is a version: a string VERSION_RULE accepts, without "..". */
 export function isVersion(value: unknown): value is string {

@@ -24,7 +24,7 @@ import { coverageProblem } from '../manifest/validate-coverage.ts';
 import { areaM2, repairUnits, SNAP_M, type Repaired } from './repair.ts';
 
 /** One unit's area before and after, in m², and where it is in the copy. */
-export interface UnitAreaChange {
+interface UnitAreaChange {
   file: string; // the copy holding it, as problems name files, e.g. "data/earth/CHL/CHL_ADM1.repaired.geojson"
   feature: number; // its index in that file (and in the level's file it was repaired from)
   name?: string;
@@ -35,7 +35,7 @@ export interface UnitAreaChange {
 }
 
 /** One file of the level and its repaired copy. */
-export interface RepairedFile {
+interface RepairedFile {
   source: string; // e.g. "data/earth/USA/ADM2/US-CA.geojson"
   copy: string; // as problems name files: relative to the root when inside it, else absolute
   out: string; // the copy, absolute

@@ -13,70 +13,17 @@
 // Arc ends (nodes) never move, nor do vertices on the antimeridian or a pole,
 // where a country's pieces meet across the map's edge.
 // Areas and distances are in metres on a sphere of the body's radius, each
-// measured in a local projection around the vertex concerned.
+// measured in a local projection around the vertex concerned. rank() runs
+// the same simplification at ever larger tolerances, weighing each vertex by
+// the tolerance at which it went (for previews, build/preview/simplify.ts).
 import { orient2d } from 'robust-predicates';
+import { ArcHeaps, CornerHeap, Waiters } from './queues.ts';
 import { VertexGrid } from './vertex-grid.ts';
 import type { CoverageArcs } from './arcs.ts';
 
-/** A binary min-heap of (area, vertex, stamp). */
-class CornerHeap {
-  private keys = new Float64Array(64);
-  private vertex = new Int32Array(64);
-  private stamp = new Int32Array(64);
-  size = 0;
-
-  push(key: number, v: number, stamp: number): void {
-    if (this.size === this.keys.length) {
-      const grow = <T extends Float64Array | Int32Array>(a: T): T => {
-        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.keys = grow(this.keys);
-      this.vertex = grow(this.vertex);
-      this.stamp = grow(this.stamp);
-    }
-    let i = this.size++;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (this.keys[parent] <= key) break;
-      this.move(parent, i);
-      i = parent;
-    }
-    this.keys[i] = key;
-    this.vertex[i] = v;
-    this.stamp[i] = stamp;
-  }
-
-  /** Removes the least entry; its fields are left in topKey, topVertex, topStamp. */
-  pop(): void {
-    this.topKey = this.keys[0];
-    this.topVertex = this.vertex[0];
-    this.topStamp = this.stamp[0];
-    const last = --this.size;
-    const key = this.keys[last];
-    let i = 0;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= last) break;
-      if (child + 1 < last && this.keys[child + 1] < this.keys[child]) child++;
-      if (this.keys[child] >= key) break;
-      this.move(child, i);
-      i = child;
-    }
-    this.move(last, i);
-  }
-
-  topKey = 0;
-  topVertex = 0;
-  topStamp = 0;
-
-  private move(from: number, to: number): void {
-    this.keys[to] = this.keys[from];
-    this.vertex[to] = this.vertex[from];
-    this.stamp[to] = this.stamp[from];
-  }
-}
+/** The first tolerance rank() simplifies to, in metres, and the factor from one to the next. */
+const RANK_START_M = 0.001;
+const RANK_STEP = 2 ** (1 / 8);
 
 /**
  * The simplification of one coverage, tolerance after tolerance: its arcs'
@@ -94,7 +41,9 @@ export class CoverageSimplifier {
   private readonly ringCount: Int32Array; // live vertices of each ring
   private readonly arcRings: Int32Array; // rings through arc a: arcRings[arcRingStart[a] … arcRingStart[a + 1])
   private readonly arcRingStart: Int32Array;
-  private readonly grid: VertexGrid;
+  private grid: VertexGrid;
+  private indexed: number; // live vertices when the grid was made
+  private removedCount = 0;
   private readonly heap = new CornerHeap();
   private readonly k: number; // metres per degree on the body
   private tolerance = 0;
@@ -129,6 +78,7 @@ export class CoverageSimplifier {
     }
     for (let i = 0; i < n; i++) this.cos[i] = Math.cos((y[i] * Math.PI) / 180);
     this.grid = new VertexGrid(x, y, length / Math.max(1, n - arcCount));
+    this.indexed = n;
     const rings = ringArcStart.length - 1;
     this.ringCount = new Int32Array(rings);
     this.arcRingStart = new Int32Array(arcCount + 1);
@@ -155,6 +105,7 @@ export class CoverageSimplifier {
     const limit = toleranceM * toleranceM;
     const { arcStart } = this.arcs;
     const { heap, next, removed, fixed, stamp } = this;
+    this.reindex();
     for (let a = 0; a + 1 < arcStart.length; a++) {
       if (arcStart[a + 1] - arcStart[a] < 3) continue;
       heap.size = 0;
@@ -175,6 +126,93 @@ export class CoverageSimplifier {
         this.requeue(q, limit);
       }
     }
+  }
+
+  /**
+   * Returns each vertex's weight: the tolerance in metres at which it went
+   * (Infinity: it stays) when simplified as simplify() does, to tolerances
+   * rising by RANK_STEP (or straight to the least at which a corner may go)
+   * until nothing more can go. So the vertices heavier than any weight t are
+   * a simplification to t with every guarantee of simplify(). A corner that
+   * may not go yet is looked at again only when it may: at the tolerance
+   * its Hausdorff distance needs, or once a neighbour or the vertex in its
+   * triangle has gone.
+   */
+  rank(): Float64Array {
+    const { next, prev, fixed, removed, arcOf } = this;
+    const { arcStart } = this.arcs;
+    const weights = new Float64Array(next.length).fill(Infinity);
+    // Each corner's heap key: the squared tolerance (m²) from which it may go, its area at least.
+    const key = new Float64Array(next.length).fill(Infinity);
+    for (let i = 0; i < next.length; i++) if (!fixed[i]) key[i] = this.area(i);
+    const heaps = new ArcHeaps(arcStart, key);
+    const waiting = new Waiters(next.length);
+    const queue = (j: number) => {
+      key[j] = this.area(j);
+      heaps.set(arcOf[j], j);
+    };
+    for (let t = RANK_START_M; ;) {
+      this.tolerance = t;
+      this.reindex();
+      const limit = t * t;
+      for (let a = 0; a + 1 < arcStart.length; a++) {
+        while (heaps.size[a] > 0 && key[heaps.top(a)] <= limit) {
+          const i = heaps.pop(a);
+          if (!this.ringsStay(i)) continue; // back when a neighbour goes (rings only lose vertices)
+          const p = prev[i];
+          const q = next[i];
+          if (!this.withinTolerance(p, q)) {
+            // A hair over the distance, so that the square root of its key is not rounded under it.
+            key[i] = Math.max(key[i], this.farthest(p, q, Infinity) * (1 + 1e-12));
+            heaps.push(a, i);
+            continue;
+          }
+          const blocker = this.blocker(i);
+          if (blocker !== -1) {
+            waiting.add(blocker, i); // back when it goes, or a neighbour does
+            continue;
+          }
+          this.remove(i);
+          weights[i] = t;
+          if (!fixed[p]) queue(p);
+          if (!fixed[q]) queue(q);
+          for (let e = waiting.take(i); e !== -1; e = waiting.nextAt(e)) {
+            const c = waiting.cornerAt(e);
+            if (!removed[c]) queue(c);
+          }
+        }
+      }
+      let least = Infinity;
+      for (let a = 0; a + 1 < arcStart.length; a++)
+        if (heaps.size[a] > 0) least = Math.min(least, key[heaps.top(a)]);
+      if (least === Infinity) break;
+      t = Math.max(t * RANK_STEP, Math.sqrt(least));
+    }
+    return weights;
+  }
+
+  /**
+   * Indexes the live vertices again once half of those indexed have gone:
+   * a query then skips no removed vertex, and its cells fit the segments
+   * as they are now (longer), so that it visits fewer.
+   */
+  private reindex(): void {
+    const live = this.next.length - this.removedCount;
+    if (live > this.indexed / 2) return;
+    const { x, y, arcStart } = this.arcs;
+    const { next } = this;
+    const vertices = new Int32Array(live);
+    let n = 0;
+    let length = 0; // of every live segment, in degrees (|dx| + |dy|)
+    for (let a = 0; a + 1 < arcStart.length; a++) {
+      for (let i = arcStart[a]; i !== -1; i = next[i]) {
+        vertices[n++] = i;
+        const j = next[i];
+        if (j !== -1) length += Math.abs(x[j] - x[i]) + Math.abs(y[j] - y[i]);
+      }
+    }
+    this.grid = new VertexGrid(x, y, length / Math.max(1, n - (arcStart.length - 1)), vertices);
+    this.indexed = live;
   }
 
   /** Queues vertex j's corner again (its neighbours changed) when it may go. */
@@ -203,6 +241,7 @@ export class CoverageSimplifier {
     this.next[p] = q;
     this.prev[q] = p;
     this.removed[i] = 1;
+    this.removedCount++;
     this.stamp[p]++;
     this.stamp[q]++;
     const a = this.arcOf[i];
@@ -216,9 +255,19 @@ export class CoverageSimplifier {
 
   /** Whether every original vertex strictly between p and q (one arc) lies within the tolerance of segment p–q. */
   private withinTolerance(p: number, q: number): boolean {
+    const limit = this.tolerance * this.tolerance;
+    return this.farthest(p, q, limit) <= limit;
+  }
+
+  /**
+   * Returns the largest squared distance (m²) from segment p–q of the
+   * original vertices strictly between p and q (one arc), or the first one
+   * found over `stop`.
+   */
+  private farthest(p: number, q: number, stop: number): number {
     const { x, y } = this.arcs;
     const k = this.k;
-    const limit = this.tolerance * this.tolerance;
+    let most = 0;
     for (let m = p + 1; m < q; m++) {
       const c = this.cos[m] * k; // the local scale at the vertex measured
       const bx = (x[q] - x[p]) * c;
@@ -229,9 +278,11 @@ export class CoverageSimplifier {
       const t = l2 > 0 ? Math.max(0, Math.min(1, (mx * bx + my * by) / l2)) : 0;
       const dx = mx - t * bx;
       const dy = my - t * by;
-      if (dx * dx + dy * dy > limit) return false;
+      const d2 = dx * dx + dy * dy;
+      if (d2 > stop) return d2;
+      if (d2 > most) most = d2;
     }
-    return true;
+    return most;
   }
 
   /** Whether every ring through i's arc keeps three vertices not on one line once i goes. */
@@ -262,10 +313,20 @@ export class CoverageSimplifier {
 
   /** Whether the closed triangle of i and its neighbours holds no live vertex but those three (exactly). */
   private triangleEmpty(i: number): boolean {
+    return this.blocker(i) === -1;
+  }
+
+  /** Returns a live vertex other than those three in the closed triangle of i and its neighbours, or -1. */
+  private blocker(i: number): number {
     const { x, y } = this.arcs;
     const p = this.prev[i];
     const q = this.next[i];
-    const [ax, ay, bx, by, cx, cy] = [x[p], y[p], x[i], y[i], x[q], y[q]];
+    const ax = x[p];
+    const ay = y[p];
+    const bx = x[i];
+    const by = y[i];
+    const cx = x[q];
+    const cy = y[q];
     const x0 = Math.min(ax, bx, cx);
     const y0 = Math.min(ay, by, cy);
     const x1 = Math.max(ax, bx, cx);
@@ -281,9 +342,9 @@ export class CoverageSimplifier {
       const o1 = orient2d(ax, ay, bx, by, vx, vy);
       const o2 = orient2d(bx, by, cx, cy, vx, vy);
       const o3 = orient2d(cx, cy, ax, ay, vx, vy);
-      if ((o1 >= 0 && o2 >= 0 && o3 >= 0) || (o1 <= 0 && o2 <= 0 && o3 <= 0)) return false;
+      if ((o1 >= 0 && o2 >= 0 && o3 >= 0) || (o1 <= 0 && o2 <= 0 && o3 <= 0)) return v;
     }
-    return true;
+    return -1;
   }
 }
 

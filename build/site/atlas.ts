@@ -25,7 +25,7 @@ import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './uni
 /** Largest full file read for units; above it the units come from the preview (bboxes then approximate). */
 export const MAX_UNITS_FILE_BYTES = 32 * 2 ** 20;
 
-export interface LevelMap {
+interface LevelMap {
   svg: string; // from renderMapSvg()
   from: string; // the file drawn, e.g. "data/earth/CHL/preview/CHL_ADM1.preview.geojson"
   preview: boolean;

@@ -10,7 +10,7 @@ import type { Dataset, Manifest } from '../core/shared/manifest.ts';
 export type CoverageByLevel = ReadonlyMap<string, LevelCoverageFigures>;
 
 /** Returns the key of a manifest's level in CoverageByLevel, e.g. "earth/CHL/ADM1". */
-export function coverageKey(m: Pick<Manifest, 'body' | 'iso_a3'>, level: string): string {
+function coverageKey(m: Pick<Manifest, 'body' | 'iso_a3'>, level: string): string {
   return `${m.body}/${m.iso_a3}/${level}`;
 }
 
@@ -28,7 +28,7 @@ export function datasetCoverage(
 }
 
 /** Returns an area as people read it: "2.31 km²", "850 m²", "0 m²". */
-export function describeArea(m2: number): string {
+function describeArea(m2: number): string {
   if (m2 >= 10_000) return `${(m2 / 1e6).toFixed(m2 >= 1e8 ? 0 : 2)} km²`;
   return `${m2 >= 10 || m2 === 0 ? Math.round(m2) : m2.toPrecision(2)} m²`;
 }

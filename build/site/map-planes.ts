@@ -22,7 +22,7 @@ type PlaneCache = Record<string, FileStamp & { plane: Plane | null }>;
 const ORDER = ['ADM0', 'ADM1', 'ADM2', 'ADM3', 'ADM4', 'ADM5', 'QUAD'];
 
 /** Returns the file a country's plane is framed on: the drawn file of its first level in ORDER. */
-export function planeSource(m: Manifest): string | undefined {
+function planeSource(m: Manifest): string | undefined {
   const sorted = [...m.datasets].sort((a, b) => ORDER.indexOf(a.level) - ORDER.indexOf(b.level));
   return sorted.map((d: Dataset) => drawnSource(d)).find((path) => path !== undefined);
 }

@@ -10,7 +10,7 @@ import { openAtCut } from '../geo/antimeridian.ts';
 import { labelPlace } from './label-point.ts';
 import { MAP_WIDTH, OuterRings, planeOf, polygonsOf, projector, type Plane } from '../geo/map-plane.ts';
 
-export { MAP_WIDTH, MAX_HEIGHT, MIN_HEIGHT } from '../geo/map-plane.ts';
+export { MAP_WIDTH, MAX_HEIGHT } from '../geo/map-plane.ts';
 
 type Position = number[];
 type Ring = Position[];
@@ -39,7 +39,7 @@ function escapeXml(text: string): string {
  * it collapses; `open` leaves out the closing "z", so the edge from its last
  * point back to its first is filled but not stroked (a cut: antimeridian.ts).
  */
-export function ringPath(ring: Ring, project: (p: Position) => [number, number], open = false): string {
+function ringPath(ring: Ring, project: (p: Position) => [number, number], open = false): string {
   const points: [number, number][] = [];
   for (const position of ring) {
     if (!Array.isArray(position) || position.length < 2) continue;
@@ -71,7 +71,7 @@ export function ringPath(ring: Ring, project: (p: Position) => [number, number],
 }
 
 /** A polygon smaller than this (SVG units, its box's longer side) is drawn with a marker around it. */
-export const MARKER_BELOW = 6;
+const MARKER_BELOW = 6;
 /** Markers of one unit closer than this (SVG units) are drawn once. */
 const MARKER_CELL = 8;
 

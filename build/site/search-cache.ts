@@ -16,7 +16,7 @@ import type { SearchCache } from './search-index.ts';
 import type { CountryRecords } from './search-records.ts';
 
 /** Returns the text of a cache file: the regions as a JSON line, then "shard\trecords" per line. */
-export function recordsText(records: CountryRecords): string {
+function recordsText(records: CountryRecords): string {
   return `${JSON.stringify(records.regions)}\n${records.shards.map(([key, texts]) => `${key}\t${texts}\n`).join('')}`;
 }
 
@@ -24,7 +24,7 @@ const SHARD_LINE = /^[a-z0-9_]+\t./;
 const CACHE_FILE = /^[0-9a-f]{64}\.txt$/; // not another run's temporary file
 
 /** Returns the records a cache file holds, or undefined when it is not one recordsText() wrote. */
-export function parseRecords(text: string): CountryRecords | undefined {
+function parseRecords(text: string): CountryRecords | undefined {
   if (!text.endsWith('\n')) return undefined; // empty or cut short
   const [first, ...lines] = text.slice(0, -1).split('\n');
   let regions: unknown;

@@ -93,7 +93,7 @@ function countriesByIso3(): Map<string, WorldCountry> {
 type SearchCountry = SearchInput['country'];
 
 /** Returns every name of a country: the manifest's, then world-countries' (common, official, alternative, native, translated). */
-export function countryNames(m: SearchCountry): string[] {
+function countryNames(m: SearchCountry): string[] {
   const wc = countriesByIso3().get(m.iso_a3);
   const names = [m.name.en, m.name.es, m.iso_a3, m.iso_a2];
   if (wc) {

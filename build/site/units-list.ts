@@ -32,7 +32,7 @@ function parentNames(m: Manifest, atlas: CountryAtlas): (code: string) => string
 }
 
 /** Returns the path inside dist/ of page `n` (2 or more) of a level's units, e.g. "earth/USA/units/ADM2/2/". */
-export function unitsPagePath(m: Manifest, level: string, n: number): string {
+function unitsPagePath(m: Manifest, level: string, n: number): string {
   return `${countryPage(m)}units/${encodeURIComponent(level)}/${n}/`;
 }
 

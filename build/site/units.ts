@@ -24,7 +24,7 @@ type Position = number[];
 const KEY_KEYS = ['FIPS', 'fips', 'GEOID', 'geoid', 'src_shape_id'];
 
 /** Calls `each` for every position of a Polygon, MultiPolygon or GeometryCollection. */
-export function eachPosition(geometry: unknown, each: (p: Position) => void): void {
+function eachPosition(geometry: unknown, each: (p: Position) => void): void {
   const g = geometry as { type?: string; coordinates?: unknown; geometries?: unknown[] } | null;
   if (!g) return;
   if (g.type === 'GeometryCollection') return (g.geometries ?? []).forEach((x) => eachPosition(x, each));

@@ -9,9 +9,9 @@ import type { GeoFeature } from '../geojson/level-features.ts';
 import { areaM2, boxesMeet, overlapM2, shapeOf, type Shape } from './geometry.ts';
 
 /** The property each feature of a part gets: its parent's part code, as in the corpus. */
-export const PARENT_PROPERTY = 'adm1ISO';
+const PARENT_PROPERTY = 'adm1ISO';
 /** Properties that may name a feature's ADM1 parent, tried in this order. */
-export const PARENT_CODE_PROPERTIES = ['parentISO', 'adm1ISO'];
+const PARENT_CODE_PROPERTIES = ['parentISO', 'adm1ISO'];
 /** A best overlap below this share of the feature's area is flagged in the summary. */
 export const SMALL_OVERLAP = 0.5;
 

@@ -37,7 +37,7 @@ export interface CountryTiles {
 }
 
 /** Returns the path inside dist/ of a level's tiles, e.g. "earth/CHL/map-ADM1.pmtiles". */
-export function tilesFile(m: Manifest, level: string): string {
+function tilesFile(m: Manifest, level: string): string {
   return `${countryPage(m)}map-${level}.pmtiles`;
 }
 

@@ -17,7 +17,7 @@ export interface CutJob {
   infoPath: string; // where its LevelTiles goes, as JSON
 }
 
-export interface CutAnswer {
+interface CutAnswer {
   tiles?: LevelTiles | null; // null: the level has no polygon, and nothing was written
 }
 

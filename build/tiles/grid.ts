@@ -29,7 +29,7 @@ export interface GridRings extends RingPoints {
  * Returns the root square holding every point (`xs`, `ys`, SVG units) and the
  * home frame, slightly enlarged so that no point lies on its far edges.
  */
-export function rootSquare(xs: Float64Array, ys: Float64Array, frameHeight: number): TileRoot {
+function rootSquare(xs: Float64Array, ys: Float64Array, frameHeight: number): TileRoot {
   let [x0, y0, x1, y1] = [0, 0, MAP_WIDTH, frameHeight];
   for (let i = 0; i < xs.length; i++) {
     if (xs[i] < x0) x0 = xs[i];

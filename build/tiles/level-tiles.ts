@@ -12,7 +12,7 @@ import { writeArchive } from './pmtiles.ts';
 import { buildPyramid } from './pyramid.ts';
 
 /** The archives' version, in their metadata (cached archives need no bump: build/core/cache.ts). */
-export const TILES_VERSION = 3; // 2: rings closing across the antimeridian cut are marked; 3: header bounds clamped per axis
+const TILES_VERSION = 3; // 2: rings closing across the antimeridian cut are marked; 3: header bounds clamped per axis
 
 /** What the page and the client need of a level's archive. */
 export interface LevelTiles {

@@ -48,7 +48,7 @@ class Bytes {
 const zigzag = (v: number) => (v < 0 ? -2 * v - 1 : 2 * v);
 
 /** Returns twice the signed area of ring [s, e) (positive: clockwise with y down). */
-export function ringArea2(xs: ArrayLike<number>, ys: ArrayLike<number>, s: number, e: number): number {
+function ringArea2(xs: ArrayLike<number>, ys: ArrayLike<number>, s: number, e: number): number {
   let sum = 0;
   for (let i = s, j = e - 1; i < e; j = i++) sum += xs[j] * ys[i] - xs[i] * ys[j];
   return sum;

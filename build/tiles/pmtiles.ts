@@ -146,7 +146,7 @@ export function writeArchive(tiles: ArchiveTile[], options: ArchiveOptions): Buf
  * latitude of 200, says no more than "to the pole"), so the centre, their
  * midpoint, is a valid position too.
  */
-export function headerBounds([w, s, e, n]: ArchiveOptions['bounds']): ArchiveOptions['bounds'] {
+function headerBounds([w, s, e, n]: ArchiveOptions['bounds']): ArchiveOptions['bounds'] {
   const lon = (v: number) => Math.max(-180, Math.min(180, v));
   const lat = (v: number) => Math.max(-90, Math.min(90, v));
   return [lon(w), lat(s), lon(e), lat(n)];

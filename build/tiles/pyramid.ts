@@ -20,7 +20,7 @@ import { TileEncoder } from './mvt.ts';
 import type { ArchiveTile } from './pmtiles.ts';
 
 /** A tile holding at most this many points at full detail is a leaf. */
-export const LEAF_POINTS = 4000;
+const LEAF_POINTS = 4000;
 /** Tolerance of a level's simplification, in its tile units: 0.5 px on a tile drawn 1024 px wide. */
 const TOLERANCE = TILE_EXTENT / 1024 / 2;
 

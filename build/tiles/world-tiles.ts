@@ -20,7 +20,7 @@ import { levelArchive, type LevelTiles } from './level-tiles.ts';
 import { isLevelTiles } from './tiles-index.ts';
 
 /** The world archive's path inside dist/. */
-export const WORLD_TILES = 'map-world.pmtiles';
+const WORLD_TILES = 'map-world.pmtiles';
 
 export interface WorldTiles {
   info: TilesInfo;

@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
  * ISO 3166-2 codes (not, e.g., Spain, France or Italy, whose units are
  * provinces or departments). The USA's ADM1 comes from us-atlas instead.
  */
-export const NE_ADM1_COUNTRIES = [
+const NE_ADM1_COUNTRIES = [
   'ARG',
   'BOL',
   'BRA',

@@ -6,7 +6,7 @@ import type { Identity, Remark } from './countries.ts';
 import { bboxOf, type OutFeature } from './geometry.ts';
 
 /** The date the pinned package versions were retrieved; fixed so re-runs are byte-identical. */
-export const RETRIEVED = '2026-11-22';
+const RETRIEVED = '2026-11-22';
 
 export interface LevelOutput {
   level: 'ADM0' | 'ADM1' | 'ADM2';
@@ -59,7 +59,7 @@ const OWNED = new Set([
 OWNED.add('license').add('src_provider').add('src_year');
 
 /** Returns the numbers `geoshelf measure` reports for a file with this text and these features. */
-export function measure(text: string, features: OutFeature[]): Json {
+function measure(text: string, features: OutFeature[]): Json {
   const geometryTypes: Record<string, number> = {};
   for (const { geometry } of features) geometryTypes[geometry.type] = (geometryTypes[geometry.type] ?? 0) + 1;
   const properties = [...new Set(features.flatMap((feature) => Object.keys(feature.properties)))].sort();

@@ -23,7 +23,7 @@ export interface Command {
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** What `parseArgs` returns for `options` (values typed by each option's type and default). */
-export type ParsedArgs<O extends Options> = ReturnType<
+type ParsedArgs<O extends Options> = ReturnType<
   typeof parseArgs<{ options: O; allowPositionals: boolean; strict: true }>
 >;
 

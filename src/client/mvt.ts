@@ -11,9 +11,9 @@
 
 import { CUT_KEY } from '../../build/core/shared/tiles.ts';
 
-export type Box = [number, number, number, number];
+type Box = [number, number, number, number];
 
-export interface Piece {
+interface Piece {
   unit: number; // the feature's id: the unit's index in its level
   d: string; // path data, tile units
   parts: Box[]; // the box of each outer ring

@@ -2,7 +2,7 @@
 // for the map and the units list, which both follow the page's hash.
 
 /** What a permalink's hash starts with. */
-export const PERMALINK_PREFIX = '#unit-';
+const PERMALINK_PREFIX = '#unit-';
 
 /**
  * Returns the id a permalink hash names, percent-decoded ("#unit-CL-RM" →

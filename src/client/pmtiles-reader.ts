@@ -35,7 +35,7 @@ function varint(b: Uint8Array, p: { i: number }): number {
 }
 
 /** Returns the entries of a (decompressed) directory. */
-export function parseDirectory(b: Uint8Array): Entry[] {
+function parseDirectory(b: Uint8Array): Entry[] {
   const p = { i: 0 };
   const n = varint(b, p);
   const entries: Entry[] = [];

@@ -8,7 +8,7 @@ import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 
 /** A record may not span more than this: beyond it, an unclosed quote is the likely cause. */
-export const MAX_RECORD_CHARS = 1024 * 1024;
+const MAX_RECORD_CHARS = 1024 * 1024;
 
 /** The rest of the file cannot be read as CSV, from `line` on. */
 export class CsvError extends Error {

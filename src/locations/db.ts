@@ -18,7 +18,7 @@ import { LOCATION_TYPES, type LocationType, type StoredLocation } from './types.
  * after a bulk load (a declared key's index can't be deferred). Files of
  * earlier imports declare `id TEXT PRIMARY KEY`; both are read and appended to alike.
  */
-export const CREATE_TABLE = `CREATE TABLE locations (
+const CREATE_TABLE = `CREATE TABLE locations (
   id TEXT NOT NULL,
   name TEXT NOT NULL,
   description TEXT NOT NULL,
@@ -78,7 +78,7 @@ export interface LocationStore {
 }
 
 /** How long a query waits for a writer's lock before failing with SQLITE_BUSY (the server answers 503). */
-export const BUSY_TIMEOUT_MS = 50;
+const BUSY_TIMEOUT_MS = 50;
 
 /**
  * Opens `path` read-only (never creating or changing it) and checks it with

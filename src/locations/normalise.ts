@@ -59,7 +59,7 @@ export function parseNumber(value: unknown): number | undefined {
 }
 
 /** The UUIDv5 namespace of generated location ids (a fixed, random UUID: never change it). */
-export const ID_NAMESPACE = '6f1d3c5e-2b7a-4c8e-9a0f-5d4b3e2a1c07';
+const ID_NAMESPACE = '6f1d3c5e-2b7a-4c8e-9a0f-5d4b3e2a1c07';
 const NAMESPACE_BYTES = Buffer.from(ID_NAMESPACE.replaceAll('-', ''), 'hex');
 
 /**

@@ -8,7 +8,7 @@ import { LOCATION_TYPES, type LocationType, type StoredLocation } from './types.
 /** Every ANCHOR_STEP-th rowid is kept: a page skips at most ANCHOR_STEP - 1 rows by OFFSET. */
 export const ANCHOR_STEP = 64;
 /** Rows read between two yields while the index is built (a generator step). */
-export const BUILD_STEP = 20_000;
+const BUILD_STEP = 20_000;
 
 export const COLUMNS = ['id', 'name', 'description', 'type', 'latitude', 'longitude'];
 const SELECT = `SELECT ${COLUMNS.join(', ')}`;

@@ -10,7 +10,7 @@ import { Representation, bodyCache, remeasure, type BodyCache } from './represen
 import type { ApiRoute, ListRoute } from './routes.ts';
 
 /** Cache-Control of API pages: shared caches may keep them a minute, then revalidate with the ETag. */
-export const API_CACHE_CONTROL = 'public, max-age=60';
+const API_CACHE_CONTROL = 'public, max-age=60';
 const EXPOSED_HEADERS = 'X-Total-Count, Link, ETag';
 
 /** A kept answer: a page, or "none" for a typed route with no location there (a 404). */

@@ -26,7 +26,7 @@ export interface AppOptions {
 }
 
 /** Default budget of the response cache. */
-export const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
+const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** A request handler with what it holds: the live store and the response cache. */
 export type App = ((req: IncomingMessage, res: ServerResponse) => void) & {

@@ -12,7 +12,7 @@ export function errorBody(detail: string | ValidationIssue[]): string {
 }
 
 /** Standard reason texts, as Starlette words them. */
-export const REASONS: Record<number, string> = {
+const REASONS: Record<number, string> = {
   400: 'Bad Request',
   404: 'Not Found',
   405: 'Method Not Allowed',

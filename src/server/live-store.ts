@@ -11,7 +11,7 @@ import { LocationDbError, openLocationStoreAsync, type LocationStore } from '../
 import { errorFields, type Logger } from './log.ts';
 
 /** How often the file is stat()ed, besides the folder watch (which can miss events, e.g. on network disks). */
-export const POLL_MS = 1000;
+const POLL_MS = 1000;
 /** How long after a change event the file is checked, so a burst of events costs one reopen. */
 const SETTLE_MS = 100;
 

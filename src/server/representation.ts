@@ -15,7 +15,7 @@ const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 /** Bodies smaller than this are sent as is: compressing them saves nothing. */
-export const MIN_COMPRESS_BYTES = 1024;
+const MIN_COMPRESS_BYTES = 1024;
 
 export interface RepresentationOptions {
   /** Worth compressing (text); default true. */

@@ -16,7 +16,7 @@ export interface ListRoute {
 }
 
 /** The API's own description, at /openapi.json. */
-export interface OpenApiRoute {
+interface OpenApiRoute {
   kind: 'openapi';
   path: '/openapi.json';
 }

@@ -12,7 +12,7 @@ import { errorFields, type Logger } from './log.ts';
 import { rangeHeaders, type ByteRange } from './range.ts';
 import { Representation, bodyCache, remeasure, sendShortAnswer, type BodyCache } from './representation.ts';
 
-export const CONTENT_TYPES: Record<string, string> = {
+const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -51,7 +51,7 @@ function compressible(type: string): boolean {
  * change (a year, immutable); pages and data are revalidated on every use (ETag
  * makes that a cheap 304); anything else for an hour.
  */
-export function cacheControlFor(urlPath: string): string {
+function cacheControlFor(urlPath: string): string {
   if (urlPath.startsWith('/assets/') || /^\/releases\/[^/]+\//.test(urlPath))
     return 'public, max-age=31536000, immutable';
   const extension = extname(urlPath).toLowerCase();

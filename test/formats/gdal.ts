@@ -41,7 +41,7 @@ export const own = (properties: Record<string, unknown> | null | undefined, name
  * Returns a WKB geometry (Polygon or MultiPolygon, ISO or OGC 2.5D codes) as
  * GeoJSON coordinates: [x, y], or [x, y, z] when it has z (m is dropped).
  */
-export function readWkb(wkb: Buffer): PlainFeature['geometry'] {
+function readWkb(wkb: Buffer): PlainFeature['geometry'] {
   let o = 0;
   const geometry = (): { type: number; coordinates: unknown } => {
     const le = wkb[o] === 1;
@@ -168,7 +168,7 @@ export function readSource(path: string): { features: PlainFeature[]; fields: Fi
 }
 
 /** Returns a shape's polygons (a Polygon as one). */
-export function polygonsOf(geometry: PlainFeature['geometry']): number[][][][] {
+function polygonsOf(geometry: PlainFeature['geometry']): number[][][][] {
   return geometry.type === 'Polygon'
     ? [geometry.coordinates as number[][][]]
     : (geometry.coordinates as number[][][][]);
@@ -180,7 +180,7 @@ export function hasZ(features: PlainFeature[]): boolean {
 }
 
 /** Returns the geometry with every position [x, y] (`z` false) or [x, y, z] (`z` true; 0 when it has none). */
-export function withDimensions(geometry: PlainFeature['geometry'], z: boolean): PlainFeature['geometry'] {
+function withDimensions(geometry: PlainFeature['geometry'], z: boolean): PlainFeature['geometry'] {
   const position = (q: number[]) => (z ? [q[0], q[1], q.length > 2 ? q[2] : 0] : [q[0], q[1]]);
   const polygons = polygonsOf(geometry).map((p) => p.map((r) => r.map(position)));
   return geometry.type === 'Polygon'
@@ -201,7 +201,7 @@ function area2(ring: number[][]): number {
  * sorted order: the same exact points, whatever winding and polygon order a
  * format imposes (Shapefile rings are clockwise).
  */
-export function unwound(geometry: PlainFeature['geometry']): string {
+function unwound(geometry: PlainFeature['geometry']): string {
   const polygons = polygonsOf(geometry).map((p) =>
     p.map((ring) => (area2(ring) < 0 ? [...ring].reverse() : ring)),
   );

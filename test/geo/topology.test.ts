@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTopology, QuantisedRings } from '../../build/geo/topology.ts';
+import { buildTopology, DoubleList, IntList, QuantisedRings } from '../../build/geo/topology.ts';
 
 /** Returns the topology of integer rings (a grid of one step per unit). */
 function topologyOf(rings: number[][][]) {
@@ -40,5 +40,22 @@ describe('junctions', () => {
       ],
     ]);
     expect(topology.arcs).toBe(3);
+  });
+});
+
+describe('growable lists', () => {
+  it('a list grows past its capacity, even from 0, keeping its values and its element type', () => {
+    const ints = new IntList(0);
+    const doubles = new DoubleList(2);
+    for (let i = 0; i < 100; i++) {
+      ints.push(i + 0.5);
+      doubles.push(i + 0.5);
+    }
+    expect(ints.length).toBe(100);
+    expect(Array.from(ints.data.subarray(0, 100))).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(ints.data).toBeInstanceOf(Int32Array);
+    expect(doubles.length).toBe(100);
+    expect(Array.from(doubles.data.subarray(0, 100))).toEqual(Array.from({ length: 100 }, (_, i) => i + 0.5));
+    expect(doubles.data).toBeInstanceOf(Float64Array);
   });
 });

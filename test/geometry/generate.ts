@@ -54,7 +54,7 @@ export function gridGeometry(random: () => number): Polygonal {
  * wandering smoothly in [r0, r1] like a real boundary (a few waves plus a
  * little noise); counter-clockwise unless `clockwise`.
  */
-export function starRing(
+function starRing(
   random: () => number,
   cx: number,
   cy: number,

@@ -11,6 +11,7 @@ import { MAX_PREVIEW_BYTES } from '../../build/core/shared/manifest.ts';
 import { fitBudget, makePreview } from '../../build/preview/preview.ts';
 import { decimalsFor, METRES_PER_DEGREE, prepare, render } from '../../build/preview/simplify.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
+import { parsedFeatures, type GeoFeature } from '../../build/geojson/level-features.ts';
 import {
   cli,
   featuresOf,
@@ -31,9 +32,9 @@ const copy = () => {
   return root;
 };
 
-/** Returns the size of the most simplified preview of `path` (three vertices per ring). */
-function smallestBytes(path: string): number {
-  const features = readFeatures(join(FIXTURE, path));
+/** Returns the size of the most simplified preview of `path`. */
+async function smallestBytes(path: string): Promise<number> {
+  const features = await parsedFeatures(join(FIXTURE, path));
   const prepared = prepare(path, features, 'visvalingam', () => true);
   return render(prepared, Infinity, decimalsFor(Infinity)).bytes;
 }
@@ -55,7 +56,7 @@ function expectSameFeatures(preview: TestFeature[], input: TestFeature[]) {
 describe('preview (stage)', () => {
   it('a budget forcing the heaviest simplification still keeps every feature, polygon and ring', async () => {
     const input = readFeatures(join(FIXTURE, ADM2));
-    const budget = smallestBytes(ADM2) + 50;
+    const budget = (await smallestBytes(ADM2)) + 50;
     const result = await makePreview(FIXTURE, [ADM2], { maxBytes: budget, method: 'visvalingam' });
     expect(result.bytes).toBeLessThanOrEqual(budget);
     expect(result.vertices).toBeLessThan(result.inputVertices / 10);
@@ -64,7 +65,7 @@ describe('preview (stage)', () => {
 
   it('the tiny island (0.4 km across) survives as a triangle at a 1000+ m tolerance', async () => {
     const result = await makePreview(FIXTURE, [ADM1], {
-      maxBytes: smallestBytes(ADM1) + 20,
+      maxBytes: (await smallestBytes(ADM1)) + 20,
       method: 'visvalingam',
     });
     expect(result.simplification.tolerance_m).toBeGreaterThan(1000);
@@ -73,7 +74,7 @@ describe('preview (stage)', () => {
   });
 
   it('the preview never exceeds the budget, at any budget from the smallest possible to the whole file', async () => {
-    const smallest = smallestBytes(ADM2);
+    const smallest = await smallestBytes(ADM2);
     const whole = (await makePreview(FIXTURE, [ADM2], { maxBytes: MAX_PREVIEW_BYTES, method: 'visvalingam' }))
       .bytes;
     const input = readFeatures(join(FIXTURE, ADM2));
@@ -87,8 +88,8 @@ describe('preview (stage)', () => {
     }
   });
 
-  it('the result is the least simplified candidate that fits: one threshold less does not fit', () => {
-    const features = readFeatures(join(FIXTURE, ADM2));
+  it('the result is the least simplified candidate that fits: one threshold less does not fit', async () => {
+    const features = await parsedFeatures(join(FIXTURE, ADM2));
     const prepared = prepare(ADM2, features, 'douglas-peucker', () => true);
     const budget = 12_000;
     const result = fitBudget(ADM2, prepared, { maxBytes: budget, method: 'douglas-peucker' });
@@ -124,6 +125,41 @@ describe('preview (stage)', () => {
     const fromA = onBorder(a!);
     expect(fromA.size).toBeGreaterThan(1);
     expect(onBorder(b!)).toEqual(fromA);
+  });
+
+  it('Visvalingam never runs a border across another unit: a notch holding an islet keeps it, at every threshold', () => {
+    const M = 1 / METRES_PER_DEGREE;
+    const notch = [0.05, Math.round((0.1 - 300 * M) * 1e9) / 1e9]; // 300 m deep, 600 m wide: 90,000 m²
+    const square = [
+      [0, 0],
+      [0.1, 0],
+      [0.1, 0.1],
+      [0.05 + 300 * M, 0.1],
+      notch,
+      [0.05 - 300 * M, 0.1],
+      [0, 0.1],
+      [0, 0],
+    ];
+    const [cx, cy, d] = [0.05, 0.1 - 100 * M, 10 * M];
+    const islet = [
+      [cx - d, cy - d],
+      [cx + d, cy - d],
+      [cx + d, cy + d],
+      [cx - d, cy + d],
+      [cx - d, cy - d],
+    ];
+    const features = [square, islet].map((ring, i): GeoFeature => ({
+      type: 'Feature',
+      id: i,
+      properties: {},
+      geometry: { type: 'Polygon', coordinates: [ring] },
+    }));
+    const prepared = prepare('notch', features, 'visvalingam', () => true);
+    expect(prepared.thresholds.length).toBeGreaterThan(0);
+    for (const threshold of prepared.thresholds) {
+      const ring = polygonsOf(featuresOf(render(prepared, threshold, 9).text)[0]!)[0]![0]!;
+      expect(ring.map(String), `at ${threshold} m`).toContain(String(notch));
+    }
   });
 
   it('coordinates are rounded to the decimals whose step is at most the tolerance', async () => {

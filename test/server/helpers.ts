@@ -141,7 +141,7 @@ export function listeningUrl(child: ChildProcess): Promise<string> {
 }
 
 /** Asks for `path` and hangs up as soon as the first bytes arrive. */
-export function abortMidFile(base: string, path: string, range?: string): Promise<void> {
+function abortMidFile(base: string, path: string, range?: string): Promise<void> {
   return new Promise((resolve) => {
     const req = httpRequest(base + path, { headers: range ? { range } : {}, agent: false }, (res) => {
       res.once('data', () => {

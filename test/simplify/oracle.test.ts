@@ -5,7 +5,8 @@
 // matching its neighbour's, no overlap, no new hole, the Hausdorff distance of
 // each unit within the tolerance (bench/simplify_oracle.py check), positions
 // within 10 % of GEOS's coverage_simplify, every state border made of county
-// borders, and GDAL reading every copy back. Without the venv (or GDAL) it
+// borders, and GDAL reading every copy back; and the previews' Visvalingam
+// weights (cut at each tolerance, unrounded) sound by the same check. Without the venv (or GDAL) it
 // skips locally and fails in CI.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { GeoFeature } from '../../build/geojson/level-features.ts';
 import type { Manifest } from '../../build/core/shared/manifest.ts';
 import { BODY_RADIUS_M } from '../../build/core/shared/manifest.ts';
+import { prepare, render } from '../../build/preview/simplify.ts';
 import { coverageArcs } from '../../build/simplify/arcs.ts';
 import { TOLERANCES_M, writeSimplifiedCopies } from '../../build/simplify/copies.ts';
 import { CoverageSimplifier } from '../../build/simplify/tpvw.ts';
@@ -164,5 +166,34 @@ describe.skipIf(!HAS_ORACLE)("the sample's countries, as build simplifies them",
       }
     },
     900_000,
+  );
+});
+
+describe.skipIf(!HAS_ORACLE)("the U.S. counties' preview weights (geoshelf preview, Visvalingam)", () => {
+  const { counties } = usCounties();
+  const original = join(dir, 'preview-counties.geojson');
+  writeFileSync(original, JSON.stringify(counties));
+  const prepared = prepare('counties', counties.features, 'visvalingam', () => true);
+  let whole = 0; // the counties' positions
+  for (const f of counties.features)
+    for (const polygon of (f.geometry?.type === 'Polygon'
+      ? [f.geometry.coordinates]
+      : f.geometry!.coordinates) as Ring[][])
+      for (const ring of polygon) whole += ring.length;
+
+  it.each(TOLERANCES_M)(
+    'kept above the last weight within %i m, GEOS finds no invalid unit, gap, overlap or line beyond it',
+    (toleranceM) => {
+      // The heaviest weight at most the tolerance: every vertex lighter goes. 9 decimals: no rounding.
+      const below = prepared.thresholds.filter((t) => t <= toleranceM);
+      const threshold = below[below.length - 1]!;
+      const copy = join(dir, `preview-counties.${toleranceM}.geojson`);
+      writeFileSync(copy, render(prepared, threshold, 9).text);
+      const verdict = judge(original, copy, toleranceM);
+      expect(verdict.failures).toEqual([]);
+      expect(verdict.hausdorff_m).toBeLessThanOrEqual(toleranceM * 1.005);
+      expect(verdict.positions).toBeLessThan(whole); // it did simplify
+    },
+    600_000,
   );
 });

@@ -155,3 +155,71 @@ describe('no removal runs a border across another unit', () => {
     expect(alone.map(String)).not.toContain(String(notch));
   });
 });
+
+describe('rank: each vertex weighed by the tolerance at which it goes (previews)', () => {
+  /** Returns the weight of each given point (a vertex of `levels`) once the coverage is ranked. */
+  function weightsOf(levels: GeoFeature[][], points: number[][]): number[] {
+    const arcs = coverageArcs(levels);
+    const weights = new CoverageSimplifier(arcs, BODY_RADIUS_M.earth).rank();
+    return points.map((p) => {
+      const i = arcs.x.findIndex((x, k) => x === p[0] && arcs.y[k] === p[1]);
+      expect(i, String(p)).toBeGreaterThanOrEqual(0);
+      return weights[i];
+    });
+  }
+
+  it('a spike 5 km long goes at a tolerance of 5 km at least, though its area is 5,000 m²', () => {
+    const tip = [0.05, 0.1 + 5000 * M];
+    const square: Ring = [
+      [0, 0],
+      [0.1, 0],
+      [0.1, 0.1],
+      [0.05 + 1 * M, 0.1],
+      tip,
+      [0.05 - 1 * M, 0.1],
+      [0, 0.1],
+      [0, 0],
+    ];
+    const [weight] = weightsOf([[unit('S', square)]], [tip]);
+    expect(weight).toBeGreaterThanOrEqual(5000);
+  });
+
+  it('a notch holding an island weighs more than the same notch with no island in it', () => {
+    const notch = [0.05, 0.1 - 300 * M];
+    const square: Ring = [
+      [0, 0],
+      [0.1, 0],
+      [0.1, 0.1],
+      [0.05 + 300 * M, 0.1],
+      notch,
+      [0.05 - 300 * M, 0.1],
+      [0, 0.1],
+      [0, 0],
+    ];
+    const c = [0.05, 0.1 - 100 * M];
+    const d = 10 * M;
+    const islet: Ring = [
+      [c[0] - d, c[1] - d],
+      [c[0] + d, c[1] - d],
+      [c[0] + d, c[1] + d],
+      [c[0] - d, c[1] + d],
+      [c[0] - d, c[1] - d],
+    ];
+    const [alone] = weightsOf([[unit('S', square)]], [notch]);
+    const [held] = weightsOf([[unit('S', square), unit('I', islet)]], [notch]);
+    expect(alone).toBeLessThan(1000);
+    expect(held).toBeGreaterThan(alone);
+  });
+
+  it('every ring keeps three vertices that never go, not on a line', () => {
+    const island: Ring = [];
+    for (let k = 0; k <= 8; k++) {
+      const a = (2 * Math.PI * (k % 8)) / 8;
+      island.push([10 + 20 * M * Math.cos(a), 10 + 20 * M * Math.sin(a)]);
+    }
+    const weights = weightsOf([[unit('I', island)]], island.slice(0, 8));
+    const kept = island.slice(0, 8).filter((_, k) => weights[k] === Infinity);
+    expect(kept).toHaveLength(3);
+    expect(twiceArea([...kept, kept[0]])).not.toBe(0);
+  });
+});

@@ -26,7 +26,7 @@ import { makeRelease } from '../../build/release/release.ts';
 import { cli } from './cli.ts';
 import { ADM1, NEXT, VERSIONS } from './ledger-mutations.ts';
 
-export { mutate, MUTATIONS, NEXT, VERSIONS, XSS_VERSION } from './ledger-mutations.ts';
+export { mutate, MUTATIONS } from './ledger-mutations.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
 const LEDGER = 'data/releases';
@@ -91,14 +91,14 @@ export function caseDirs(template: string, top: string): CaseDirs {
 }
 
 /** How one command ended: exit 0, or refused with problems; a bug is thrown on as it is. */
-export interface Ended {
+interface Ended {
   command: string;
   ok: boolean;
   problems: Problem[];
 }
 
 /** Every file under `dir` (not following links) with its sha256 or link target, but the paths `skip` accepts. */
-export function snapshot(dir: string, skip: (path: string) => boolean): Map<string, string> {
+function snapshot(dir: string, skip: (path: string) => boolean): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (at: string) => {
     for (const entry of readdirSync(at, { withFileTypes: true })) {

@@ -45,7 +45,7 @@ export const RACES: Race[] = [
 ];
 
 /** Makes a root for `race` in a new folder under `tmp`. */
-export function raceRoot(race: Race, tmp: string): string {
+function raceRoot(race: Race, tmp: string): string {
   const root = mkdtempSync(join(tmp, 'race-'));
   cpSync(FIXTURE, join(root, 'data'), { recursive: true });
   if (race.edited) {
@@ -56,7 +56,7 @@ export function raceRoot(race: Race, tmp: string): string {
 }
 
 /** Every file under `root` but its caches, by path, with its sha256: what a command leaves. */
-export function rootState(root: string): Record<string, string> {
+function rootState(root: string): Record<string, string> {
   const state: Record<string, string> = {};
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
     const path = relative(root, join(entry.parentPath, entry.name));

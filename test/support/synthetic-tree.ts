@@ -7,9 +7,9 @@
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type Layout = 'one-line' | 'per-line';
+type Layout = 'one-line' | 'per-line';
 
-export interface LevelSpec {
+interface LevelSpec {
   level: 'ADM0' | 'ADM1' | 'ADM2';
   /** About this many bytes (within about 1 %). */
   bytes: number;

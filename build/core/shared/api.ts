@@ -31,7 +31,7 @@ export interface ApiLinks {
 }
 
 /** A published file: its URL and checksum. */
-export interface ApiFile {
+interface ApiFile {
   url: string;
   bytes: number;
   sha256: string;
@@ -49,7 +49,7 @@ export interface ApiDownload extends ApiFile {
 }
 
 /** The other formats of a level or part, and what they could not hold. */
-export interface ApiLayer {
+interface ApiLayer {
   downloads?: ApiDownload[];
   shapefile_fields?: Record<string, string>; // property → its cut Shapefile field name, where they differ
   not_converted?: { format: string; reason: string }[];
@@ -84,12 +84,12 @@ export interface NestingFigures {
 }
 
 /** A dataset's geometry status, where the build checked it. */
-export interface ApiGeometry {
+interface ApiGeometry {
   geometry?: { invalid: number; checked: number };
 }
 
 /** One part of a split level. */
-export interface ApiPart extends ApiLayer {
+interface ApiPart extends ApiLayer {
   code: string;
   name?: string;
   url: string;
@@ -111,7 +111,7 @@ export interface ApiUnitIds {
 }
 
 /** The URLs of one dataset (level) of a country. */
-export interface ApiDatasetUrls extends ApiLayer, ApiGeometry {
+interface ApiDatasetUrls extends ApiLayer, ApiGeometry {
   level: Level;
   url?: string;
   unit_ids_url?: string; // the release IDs of its file's features (ApiUnitIds), when it has them
@@ -131,7 +131,7 @@ export interface CountryDocument extends Omit<ApiLinks, 'manifest'> {
 }
 
 /** One entry of `api/v1/index.json`. */
-export interface ApiIndexEntry extends ApiLinks {
+interface ApiIndexEntry extends ApiLinks {
   body: Manifest['body'];
   iso_a3: string;
   iso_a2?: string;
@@ -245,7 +245,7 @@ export type UnitChange = ChangeOf &
   );
 
 /** A country that a release has and the one before had not, or the other way round; its units follow as `added` or `removed`. */
-export interface CountryChange {
+interface CountryChange {
   type: 'country-added' | 'country-removed';
   country: string; // ISO3
   body: string; // e.g. "earth"
@@ -270,7 +270,7 @@ export interface CountryDetailsChange {
 }
 
 /** A level of a country that one of the two releases lacks; its units follow as `added` or `removed`. */
-export interface LevelChange {
+interface LevelChange {
   type: 'level-added' | 'level-removed';
   country: string; // ISO3
   level: Level;
@@ -298,7 +298,7 @@ export interface ApiReleaseStatus {
 }
 
 /** One release as dist/api/releases.json lists it. */
-export interface ApiRelease {
+interface ApiRelease {
   version: string;
   sequence: number; // 1, 2, 3… in the order they were made
   previous: string | null;
@@ -325,7 +325,7 @@ export interface ApiReleases {
 }
 
 /** One change of a unit in one release, as its history lists it. */
-export interface ApiUnitChange {
+interface ApiUnitChange {
   release: string; // e.g. "2026.11"
   type: ReleaseChangeType;
   summary: string; // e.g. "renamed: Antofagasta → Antofagasta Norte"

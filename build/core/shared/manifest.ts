@@ -6,7 +6,7 @@ export type Body = 'earth' | 'moon' | 'mars';
 
 /** Each body's mean radius in metres (IUGG's for the Earth, IAU's for the Moon and Mars): what "metres" means on it. */
 export const BODY_RADIUS_M: Record<Body, number> = { earth: 6_371_008.8, moon: 1_737_400, mars: 3_389_500 };
-export type Status = 'ok' | 'review' | 'deprecated';
+type Status = 'ok' | 'review' | 'deprecated';
 export type Level = 'ADM0' | 'ADM1' | 'ADM2' | 'ADM3' | 'ADM4' | 'ADM5' | 'QUAD';
 
 /** The spec's cap on a preview file (`preview_bytes`): 2 MiB. */

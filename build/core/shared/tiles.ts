@@ -7,11 +7,11 @@
 /** Width of every map's home frame in SVG user units; 1× shows it 600 px wide. */
 export const MAP_WIDTH = 600;
 /** Deepest zoom the map allows, relative to its home frame. */
-export const MAX_ZOOM = 64;
+const MAX_ZOOM = 64;
 /** A tile's side in MVT units, at every level but a leaf's (see TilesInfo). */
 export const TILE_EXTENT = 4096;
 /** A level is drawn while its tiles are 512 to 1024 px wide on screen. */
-export const TILE_MAX_PX = 1024;
+const TILE_MAX_PX = 1024;
 /** Geometry kept around a tile, in 4096ths of its side, so its strokes end outside it. */
 export const TILE_BUFFER = 64;
 

@@ -36,7 +36,7 @@ const STATUS_NOTES: Record<string, string> = {
 };
 
 /** Returns a link only for http(s) URLs; anything else (e.g. "javascript:") is shown as text. */
-export function safeLink(url: string, text: string): Html {
+function safeLink(url: string, text: string): Html {
   return /^https?:\/\//i.test(url) ? markup`<a href="${url}">${text}</a>` : markup`${text} (${url})`;
 }
 

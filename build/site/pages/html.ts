@@ -107,7 +107,7 @@ export function normaliseBase(base: string): string {
 }
 
 /** Names longer than this are clamped to a few lines on the page (the `clamp` class), whole in a title. */
-export const LONG_NAME = 80;
+const LONG_NAME = 80;
 
 /**
  * Returns a name from data as page text: as it is when short; else in a span

@@ -107,7 +107,7 @@ function select(id: string, name: string, label: string, values: Html[]): Html {
  * of them publish subdivisions (a level deeper than ADM0), e.g. "Subdivisions
  * (ADM1 and deeper) can be searched in 20 of the 241 countries and territories".
  */
-export function subdivisionNote(manifests: Manifest[]): string {
+function subdivisionNote(manifests: Manifest[]): string {
   const subdivided = manifests.filter((m) => manifestLevels(m).some((level) => level !== 'ADM0')).length;
   const all = manifests.length;
   if (subdivided === all) return 'Every country and territory has subdivisions (ADM1 and deeper) to search.';

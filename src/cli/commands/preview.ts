@@ -48,7 +48,7 @@ export default defineCommand({
         const { method: m, tolerance_m } = e.simplification;
         console.log(
           `${out.path(e.preview)}: ${e.bytes} bytes, ${m} ${tolerance_m} m, ${e.decimals} decimals, ` +
-            `${e.vertices} of ${e.inputVertices} border vertices kept, ${e.passes} passes`,
+            `${e.vertices} of ${e.inputVertices} border vertices kept, ${e.passes} ${e.passes === 1 ? 'pass' : 'passes'}`,
         );
       }
     }

@@ -13,7 +13,7 @@ export type MP = Pos[][][]; // MultiPolygon coordinates: polygons → rings → 
 export const round6 = (v: number): number => Math.round(v * 1e6) / 1e6;
 
 /** Returns a copy of `mp` with every position mapped by `f` (rounded to 6 decimals). */
-export function mapPositions(mp: MP, f: (p: Pos) => Pos): MP {
+function mapPositions(mp: MP, f: (p: Pos) => Pos): MP {
   return mp.map((poly) =>
     poly.map((ring) =>
       ring.map((p) => {
@@ -213,7 +213,7 @@ export function moveSharedBorder(
 }
 
 /** Returns whether no two edges of `mp`'s rings cross or touch, but where consecutive edges meet. */
-export function simple(mp: MP): boolean {
+function simple(mp: MP): boolean {
   const edges: [Pos, Pos, number, number][] = [];
   mp.forEach((poly) =>
     poly.forEach((ring, r) => {

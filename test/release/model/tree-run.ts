@@ -32,7 +32,7 @@ import { levelFiles } from './tree-files.ts';
 import { initialTree, treeScript, type TreeState, type TreeTruth } from './tree.ts';
 
 /** What one release of a tree gave: its feed, each level's unit IDs in feature order, the registry before and after. */
-export interface Released {
+interface Released {
   changes: ReleaseChange[];
   levels: ReleasedLevel[];
   before: RegistryUnit[];
