@@ -19,8 +19,8 @@ import {
   retiredFromReleases,
   type LevelVintage,
   type PreviousLevel,
-  type RetiredUnits,
 } from '../identity/registry.ts';
+import type { RetiredUnits } from '../identity/restore.ts';
 import type { Thresholds } from '../identity/thresholds.ts';
 import type { CheckedManifestFile } from '../manifest/validate.ts';
 import type { Ledger, LedgerRelease, ReleasedFile, ReleasedLevel, ReleaseRecord } from './ledger.ts';
