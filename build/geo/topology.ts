@@ -21,7 +21,7 @@
  * values. One class for both kinds below: a push that meets both array kinds
  * measured no slower than the two hand-copied classes it replaced.
  */
-export class TypedList<T extends Int32Array | Float64Array> {
+class TypedList<T extends Int32Array | Float64Array> {
   length = 0;
   constructor(public data: T) {}
 

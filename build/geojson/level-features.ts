@@ -24,7 +24,7 @@ export interface GeoFeature {
  * path), each parsed on its own; a malformed file throws the reader's
  * GeoJSONError (with the byte it fails at).
  */
-async function parsedFeatures(real: string): Promise<GeoFeature[]> {
+export async function parsedFeatures(real: string): Promise<GeoFeature[]> {
   const features: GeoFeature[] = [];
   for await (const { bytes } of readFeatureBytes(real))
     features.push(JSON.parse(bytes.toString('utf8')) as GeoFeature);
