@@ -43,6 +43,15 @@ export default tseslint.config(
     rules: { 'require-await': 'error' },
   },
   {
+    // Modules under 400 lines and functions on a screen (docs/development.md, Conventions):
+    // blank lines and comments do not count, so a why-comment never pushes code apart.
+    files: ['bin/**', 'build/**', 'src/**'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     // The server runs regexes over requests, the importer over files: none may backtrack
     // more than linearly (a `\s+$` over 16 KB of spaces held the event loop).
     // test/server/linear-regex.test.ts runs these rules too.

@@ -15,25 +15,19 @@ import { hasErrors, type Problem } from './core/problem.ts';
 import type { ApiReleaseStatus } from './core/shared/api.ts';
 import { GeometryChecker } from './geometry/cache.ts';
 import { NestingChecker } from './identity/nesting-cache.ts';
-import { currentLevelFiles, unitIdsOf, type UnitIds } from './identity/unit-ids.ts';
+import { currentLevelFiles, unitIdsOf } from './identity/unit-ids.ts';
 import { findManifests } from './manifest/load.ts';
 import { compareManifests } from './manifest/summary.ts';
 import { PreviewChecker } from './manifest/preview-cache.ts';
-import { validateManifests } from './manifest/validate.ts';
+import { validateManifests, type CheckedManifestFile } from './manifest/validate.ts';
 import { CoverageChecker } from './coverage/cache.ts';
 import { MeasurementCache } from './measure/cache.ts';
-import { loadBuildCache } from './output/build-cache.ts';
+import { loadBuildCache, type BuildCache } from './output/build-cache.ts';
 import { distUnchanged, inputFingerprint } from './output/fingerprint.ts';
 import { writeDist, type WriteStats } from './output/write-dist.ts';
 import { releasedFiles } from './release/files.ts';
-import { readLedger } from './release/ledger.ts';
-import {
-  ledgerFingerprint,
-  publishReleases,
-  releaseBaseProblems,
-  releaseStatus,
-  type PublishedReleases,
-} from './release/publish.ts';
+import { readLedger, type Ledger } from './release/ledger.ts';
+import { ledgerFingerprint, publishReleases, releaseBaseProblems, releaseStatus } from './release/publish.ts';
 import { normaliseBase } from './site/pages/html.ts';
 
 export interface BuildOptions {
@@ -97,15 +91,7 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
   const started = performance.now();
   const progress = options.onProgress ?? (() => {});
   const out = resolve(options.out);
-  let base: string;
-  try {
-    base = normaliseBase(options.base ?? '/');
-  } catch (error) {
-    throw new UsageError(`--base: ${(error as Error).message}`);
-  }
-  if (options.siteUrl !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(options.siteUrl)) {
-    throw new UsageError(`--site-url: expected an origin like https://example.org, got "${options.siteUrl}"`);
-  }
+  const base = checkedBase(options);
   await checkOut(root, out);
   const ledger = readLedger(root);
   if (ledger.problems.length) return { ok: false, problems: [...ledger.warnings, ...ledger.problems] };
@@ -123,54 +109,16 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
     ledger: releases ? ledgerFingerprint(releases) : null,
   });
   if (cache.fingerprint === fingerprint && cache.summary && distUnchanged(root, out, cache)) {
-    const { manifests, datasets, files, bytes } = cache.summary;
-    const write = { files, bytes, written: 0, reused: files, dataBytesCopied: 0, swapped: false };
-    const ms = performance.now() - started;
-    return {
-      ok: true,
-      out: options.out.replace(/\/+$/, ''),
-      manifests,
-      datasets,
-      ms,
-      geojsonFilesRead: 0,
-      geojsonBytesRead: 0,
-      write,
-      warnings: ledger.warnings,
-      conversionWarnings: [],
-    };
+    return keptResult(options, cache.summary, ledger.warnings, started);
   }
 
   const measurer = MeasurementCache.forRoot(root);
-  const checker = GeometryChecker.forRoot(root);
-  const nesting = NestingChecker.forRoot(root);
-  const previews = PreviewChecker.forRoot(root);
-  const coverage = CoverageChecker.forRoot(root);
   progress('validating manifests');
-  const validated = await validateManifests(root, {
-    measurer,
-    geometry: checker,
-    nesting,
-    previews,
-    coverage,
-  });
-  // A refused build writes nothing, not even its caches: the root is left as it was.
+  const validated = await validateWithCaches(root, measurer);
   if (!validated.ok || hasErrors(validated.problems)) return { ok: false, problems: validated.problems };
-  await measurer.save();
-  await checker.save();
-  await nesting.save();
-  await previews.save();
-  await coverage.save();
   const loaded = [...validated.manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
-  let release: ApiReleaseStatus | undefined;
-  let published: PublishedReleases | undefined;
-  let unitIds: UnitIds | undefined;
-  if (releases) {
-    release = releaseStatus(releases, releasedFiles(loaded));
-    published = await publishReleases(root, base, releases, release);
-    const latest = releases.releases.at(-1)!.record;
-    unitIds = unitIdsOf(latest.version, latest.levels, currentLevelFiles(loaded.map((l) => l.manifest)));
-  }
+  const released = releases ? await publishReleased(root, base, releases, loaded) : undefined;
   const planned = await planCatalogue({
     root,
     base,
@@ -179,29 +127,23 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
     geometry: validated.geometry,
     coverage: validated.coverage,
     measurer,
-    release,
+    release: released?.status,
     frozen: false,
-    unitIds,
-    feeds: published?.feeds,
+    unitIds: released?.unitIds,
+    feeds: released?.published.feeds,
     tiles: options.tiles !== false,
     onProgress: progress,
   });
   const plan = planned.plan;
-  for (const [path, text] of published?.generated ?? []) plan.generated.set(path, text);
-  plan.stored = published?.stored;
+  for (const [path, text] of released?.published.generated ?? []) plan.generated.set(path, text);
+  plan.stored = released?.published.stored;
   const write = await writeDist(root, out, plan, cache, (done, total) =>
     progress('writing files', done, total),
   );
   const datasets = loaded.reduce((n, l) => n + l.manifest.datasets.length, 0);
   cache.fingerprint = fingerprint;
   cache.summary = { manifests: loaded.length, datasets, files: write.files, bytes: write.bytes };
-  cache.sources = {};
-  for (const m of loaded) {
-    for (const f of m.files) {
-      const stamp = m.stamps.get(f.path);
-      if (stamp && f.path !== m.file) cache.sources[f.path] = { ...stamp, sha256: f.sha256 };
-    }
-  }
+  cache.sources = sourceStamps(loaded);
   await saveCacheFile(buildCache);
   const read = measurer.stats;
   return {
@@ -216,4 +158,86 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
     warnings: [...ledger.warnings, ...validated.problems],
     conversionWarnings: planned.conversionWarnings,
   };
+}
+
+/** Returns `--base` normalised (e.g. "/boundaries/"), after checking `--site-url` is an origin. */
+function checkedBase(options: BuildOptions): string {
+  let base: string;
+  try {
+    base = normaliseBase(options.base ?? '/');
+  } catch (error) {
+    throw new UsageError(`--base: ${(error as Error).message}`);
+  }
+  if (options.siteUrl !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(options.siteUrl)) {
+    throw new UsageError(`--site-url: expected an origin like https://example.org, got "${options.siteUrl}"`);
+  }
+  return base;
+}
+
+/** Returns the result of a build that kept dist/ as it was: nothing changed since the last one. */
+function keptResult(
+  options: BuildOptions,
+  summary: NonNullable<BuildCache['summary']>,
+  warnings: Problem[],
+  started: number,
+): BuildResult {
+  const { manifests, datasets, files, bytes } = summary;
+  const write = { files, bytes, written: 0, reused: files, dataBytesCopied: 0, swapped: false };
+  return {
+    ok: true,
+    out: options.out.replace(/\/+$/, ''),
+    manifests,
+    datasets,
+    ms: performance.now() - started,
+    geojsonFilesRead: 0,
+    geojsonBytesRead: 0,
+    write,
+    warnings,
+    conversionWarnings: [],
+  };
+}
+
+/**
+ * Validates every manifest of `root` with the checks' answer caches, and
+ * saves the caches when the manifests pass: a refused build writes nothing,
+ * not even its caches, so the root is left as it was.
+ */
+async function validateWithCaches(root: string, measurer: MeasurementCache) {
+  const geometry = GeometryChecker.forRoot(root);
+  const nesting = NestingChecker.forRoot(root);
+  const previews = PreviewChecker.forRoot(root);
+  const coverage = CoverageChecker.forRoot(root);
+  const validated = await validateManifests(root, { measurer, geometry, nesting, previews, coverage });
+  if (!validated.ok || hasErrors(validated.problems)) return validated;
+  await measurer.save();
+  await geometry.save();
+  await nesting.save();
+  await previews.save();
+  await coverage.save();
+  return validated;
+}
+
+/**
+ * Publishes the ledger's releases (their files and API) and returns, for the
+ * catalogue's plan, the release status of the current files, what was
+ * published and the latest release's unit ids.
+ */
+async function publishReleased(root: string, base: string, releases: Ledger, loaded: CheckedManifestFile[]) {
+  const status: ApiReleaseStatus = releaseStatus(releases, releasedFiles(loaded));
+  const published = await publishReleases(root, base, releases, status);
+  const latest = releases.releases.at(-1)!.record;
+  const unitIds = unitIdsOf(latest.version, latest.levels, currentLevelFiles(loaded.map((l) => l.manifest)));
+  return { status, published, unitIds };
+}
+
+/** Returns each built source file's stamp and sha256 (not the manifests themselves), for the next build's fingerprint. */
+function sourceStamps(loaded: CheckedManifestFile[]): BuildCache['sources'] {
+  const sources: BuildCache['sources'] = {};
+  for (const m of loaded) {
+    for (const f of m.files) {
+      const stamp = m.stamps.get(f.path);
+      if (stamp && f.path !== m.file) sources[f.path] = { ...stamp, sha256: f.sha256 };
+    }
+  }
+  return sources;
 }

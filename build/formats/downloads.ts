@@ -18,6 +18,7 @@ import {
   countryZip,
   findCountryZip,
   indexedCountryZip,
+  type ArchivePlace,
   type CountryZip,
 } from './country-zip.ts';
 import type { BuiltFile } from '../output/write-dist.ts';
@@ -83,6 +84,38 @@ function downloadsFolder(m: Manifest): string {
   return `downloads/${m.body}/${m.iso_a3}/`;
 }
 
+/** One country's manifest and the downloads of its datasets, filled in as they are found or made. */
+interface Country {
+  file: string; // e.g. "data/earth/CHL/manifest.json"
+  text: string;
+  manifest: Manifest;
+  datasets: DatasetDownloads[];
+}
+
+/** A conversion's cache key: the source's sha256 and the unit ids it carries. */
+interface KeyedJob {
+  job: Job;
+  path: string; // e.g. "/root/data/earth/CHL/CHL_ADM1.geojson"
+  sha256: string;
+  ids?: string[];
+}
+
+type Placed<P> = Country & { place: P };
+
+/** Each kind of item, by its cache key. */
+interface Keyed {
+  archives: Placed<ArchivePlace>[];
+  simplified: Placed<SimplifiedPlace>[];
+  conversions: KeyedJob[];
+}
+
+/** What the cache lacks, to be made; a conversion with its source's size, to schedule by. */
+interface Misses {
+  archives: Placed<ArchivePlace>[];
+  simplified: Placed<SimplifiedPlace>[];
+  conversions: (KeyedJob & { size: number })[];
+}
+
 /**
  * Returns the downloads of every manifest in `loaded` (converting what the
  * cache lacks) and removes cached conversions no manifest uses any more.
@@ -97,15 +130,19 @@ export async function prepareDownloads(
   unitIds?: UnitIds, // the release IDs each level's downloads carry, by source file
 ): Promise<Downloads> {
   const cache = FormatsCache.open(cacheDir(root));
-  const result: Downloads = {
-    byManifest: new Map(),
-    files: new Map(),
-    converted: 0,
-    reused: 0,
-    warnings: [],
-  };
+  const { jobs, countries } = listJobs(loaded);
+  const found = new Found(jobs.length + 2 * countries.length, onProgress);
+  const keyed = await cacheKeys(cache, root, countries, jobs, measurer, unitIds);
+  const misses = await lookUp(cache, keyed, found);
+  await makeMissing(cache, root, misses, found);
+  cache.finish(); // removes the conversions and archives no manifest uses any more
+  return found.inCatalogueOrder(loaded, jobs);
+}
+
+/** Returns a job per level file and part of every manifest, and each country with its empty downloads. */
+function listJobs(loaded: LoadedManifest[]): { jobs: Job[]; countries: Country[] } {
   const jobs: Job[] = [];
-  const pending: { file: string; text: string; manifest: Manifest; datasets: DatasetDownloads[] }[] = [];
+  const countries: Country[] = [];
   for (const { file, text, manifest: m } of loaded) {
     const datasets: DatasetDownloads[] = [];
     const folder = downloadsFolder(m);
@@ -125,23 +162,45 @@ export async function prepareDownloads(
         });
       }
     }
-    pending.push({ file, text, manifest: m, datasets });
+    countries.push({ file, text, manifest: m, datasets });
   }
-  let done = 0;
-  const total = jobs.length + 2 * pending.length;
-  const addArchive = ({ file, manifest, datasets }: (typeof pending)[number], zip: CountryZip) => {
-    if (zip.converted) result.converted++;
-    else result.reused++;
-    const archive = { ...zip.file, url: `${downloadsFolder(manifest)}${zip.file.file}` };
-    result.files.set(archive.url, { from: zip.path, sha256: zip.file.sha256 });
-    result.byManifest.set(file, { archive, datasets });
-    onProgress(++done, total);
+  return { jobs, countries };
+}
+
+/** Collects the downloads as each is found in the cache or made, counting progress. */
+class Found {
+  readonly result: Downloads = {
+    byManifest: new Map(),
+    files: new Map(),
+    converted: 0,
+    reused: 0,
+    warnings: [],
   };
-  const addConversion = (job: Job, dir: string, conversion: Conversion, converted: boolean) => {
-    if (converted) result.converted++;
-    else result.reused++;
+  private readonly simplifiedWarnings = new Map<string, Problem[]>(); // by manifest file
+  private done = 0;
+
+  constructor(
+    private readonly total: number,
+    private readonly onProgress: (done: number, total: number) => void,
+  ) {}
+
+  private count(converted: boolean): void {
+    if (converted) this.result.converted++;
+    else this.result.reused++;
+  }
+
+  archive({ file, manifest, datasets }: Country, zip: CountryZip): void {
+    this.count(zip.converted);
+    const archive = { ...zip.file, url: `${downloadsFolder(manifest)}${zip.file.file}` };
+    this.result.files.set(archive.url, { from: zip.path, sha256: zip.file.sha256 });
+    this.result.byManifest.set(file, { archive, datasets });
+    this.onProgress(++this.done, this.total);
+  }
+
+  conversion(job: Job, dir: string, conversion: Conversion, converted: boolean): void {
+    this.count(converted);
     const files = conversion.files.map((f) => ({ ...f, url: `${job.folder}${f.file}` }));
-    for (const f of files) result.files.set(f.url, { from: `${dir}/${f.file}`, sha256: f.sha256 }); // a file stem and suffix (formats-cache.ts)
+    for (const f of files) this.result.files.set(f.url, { from: `${dir}/${f.file}`, sha256: f.sha256 }); // a file stem and suffix (formats-cache.ts)
     job.set({ ...conversion, files });
     job.warnings = conversion.warnings.map(({ rule, pointer, message }) => ({
       file: job.source,
@@ -150,128 +209,146 @@ export async function prepareDownloads(
       severity: 'warning' as const,
       message,
     }));
-    onProgress(++done, total);
-  };
-  const simplifiedWarnings = new Map<string, Problem[]>(); // by manifest file
-  const addSimplified = (
-    { file, manifest, datasets }: (typeof pending)[number],
-    copies: SimplifiedCopies,
-  ) => {
-    if (copies.converted) result.converted++;
-    else result.reused++;
+    this.onProgress(++this.done, this.total);
+  }
+
+  simplified({ file, manifest, datasets }: Country, copies: SimplifiedCopies): void {
+    this.count(copies.converted);
     const folder = downloadsFolder(manifest);
     for (const f of copies.files) {
       const url = `${folder}${f.file}`;
-      result.files.set(url, { from: `${copies.dir}/${f.file}`, sha256: f.sha256 });
+      this.result.files.set(url, { from: `${copies.dir}/${f.file}`, sha256: f.sha256 });
       const { file: name, bytes, sha256, tolerance_m } = f;
       const download: Download = { format: 'geojson', file: name, bytes, sha256, tolerance_m, url };
       datasets.find((d) => d.level === f.level)?.simplified.push(download);
     }
-    simplifiedWarnings.set(file, copies.warnings);
-    onProgress(++done, total);
-  };
-  // Each item's cache key, from the sources' sha256s (memoised: validation measured them).
-  const [places, simplifiedPlaces, keyed] = await Promise.all([
+    this.simplifiedWarnings.set(file, copies.warnings);
+    this.onProgress(++this.done, this.total);
+  }
+
+  /** Returns the downloads with countries and warnings in catalogue order, not in the order they completed. */
+  inCatalogueOrder(loaded: LoadedManifest[], jobs: Job[]): Downloads {
+    const { byManifest } = this.result;
+    return {
+      ...this.result,
+      byManifest: new Map(
+        loaded.flatMap(({ file }) => (byManifest.has(file) ? [[file, byManifest.get(file)!]] : [])),
+      ),
+      warnings: [
+        ...jobs.flatMap((job) => job.warnings ?? []),
+        ...loaded.flatMap(({ file }) => this.simplifiedWarnings.get(file) ?? []),
+      ],
+    };
+  }
+}
+
+/** Returns each item's cache key, from the sources' sha256s (memoised: validation measured them). */
+async function cacheKeys(
+  cache: FormatsCache,
+  root: string,
+  countries: Country[],
+  jobs: Job[],
+  measurer: MeasurementCache,
+  unitIds: UnitIds | undefined,
+): Promise<Keyed> {
+  const [archives, simplified, conversions] = await Promise.all([
     Promise.all(
-      pending.map(async (p) => ({
-        ...p,
-        place: await archivePlace(cache, root, p.text, p.manifest, measurer),
+      countries.map(async (c) => ({
+        ...c,
+        place: await archivePlace(cache, root, c.text, c.manifest, measurer),
       })),
     ),
     Promise.all(
-      pending.map(async (p) => ({
-        ...p,
-        place: await simplifiedPlace(cache, root, p.manifest, measurer, unitIds),
+      countries.map(async (c) => ({
+        ...c,
+        place: await simplifiedPlace(cache, root, c.manifest, measurer, unitIds),
       })),
     ),
     Promise.all(
       jobs.map(async (job) => {
-        const path = join(root, job.source); // e.g. "/root/data/earth/CHL/CHL_ADM1.geojson"
+        const path = join(root, job.source);
         const { sha256 } = await measurer.measure(path);
         const given = unitIds?.files.get(job.source);
         return { job, path, sha256, ids: given?.sha256 === sha256 ? given.ids : undefined };
       }),
     ),
   ]);
+  return { archives, simplified, conversions };
+}
+
+/** Hands `found` every item the cache holds, and returns the ones it lacks. */
+async function lookUp(cache: FormatsCache, keyed: Keyed, found: Found): Promise<Misses> {
   // First what the cache's index holds, at once: no I/O but a statSync or so per item
   // (formats-cache.ts); when one country changed this is nearly all of them.
-  const archiveMisses = places.filter((p) => {
-    const zip = indexedCountryZip(cache, p.place);
-    if (zip) addArchive(p, zip);
+  const archiveMisses = keyed.archives.filter((c) => {
+    const zip = indexedCountryZip(cache, c.place);
+    if (zip) found.archive(c, zip);
     return !zip;
   });
-  const simplifiedMisses = simplifiedPlaces.filter((p) => {
-    const copies = indexedSimplified(cache, p.place);
-    if (copies) addSimplified(p, copies);
+  const simplifiedMisses = keyed.simplified.filter((c) => {
+    const copies = indexedSimplified(cache, c.place);
+    if (copies) found.simplified(c, copies);
     return !copies;
   });
-  const conversionMisses = keyed.filter(({ job, sha256, ids }) => {
-    const found = cache.indexedConversion(sha256, job.layer, ids);
-    if (found) addConversion(job, found.dir, found.conversion, false);
-    return !found;
+  const conversionMisses = keyed.conversions.filter(({ job, sha256, ids }) => {
+    const hit = cache.indexedConversion(sha256, job.layer, ids);
+    if (hit) found.conversion(job, hit.dir, hit.conversion, false);
+    return !hit;
   });
   // Then the rest many at a time: a lookup of an item the index lacks reads its record and
   // stats its files, so it is bound by latency.
-  const [archiveHits, simplifiedHits, conversionHits] = await Promise.all([
-    runAll(archiveMisses, LOOKUPS, async (p) => {
-      const zip = await findCountryZip(cache, p.place);
-      if (zip) addArchive(p, zip);
+  const [archiveHits, simplifiedHits, conversions] = await Promise.all([
+    runAll(archiveMisses, LOOKUPS, async (c) => {
+      const zip = await findCountryZip(cache, c.place);
+      if (zip) found.archive(c, zip);
       return zip !== undefined;
     }),
-    runAll(simplifiedMisses, LOOKUPS, async (p) => {
-      const copies = await findSimplified(cache, p.place);
-      if (copies) addSimplified(p, copies);
+    runAll(simplifiedMisses, LOOKUPS, async (c) => {
+      const copies = await findSimplified(cache, c.place);
+      if (copies) found.simplified(c, copies);
       return copies !== undefined;
     }),
     runAll(conversionMisses, LOOKUPS, async (miss) => {
-      const found = await cache.findConversion(miss.sha256, miss.job.layer, miss.ids);
-      if (found) addConversion(miss.job, found.dir, found.conversion, false);
-      const size = found ? 0 : (await stat(miss.path)).size; // only a miss is scheduled by size
-      return { ...miss, found: found !== undefined, size };
+      const hit = await cache.findConversion(miss.sha256, miss.job.layer, miss.ids);
+      if (hit) found.conversion(miss.job, hit.dir, hit.conversion, false);
+      const size = hit ? 0 : (await stat(miss.path)).size; // only a miss is scheduled by size
+      return { ...miss, found: hit !== undefined, size };
     }),
   ]);
+  return {
+    archives: archiveMisses.filter((_, i) => !archiveHits[i]),
+    simplified: simplifiedMisses.filter((_, i) => !simplifiedHits[i]),
+    conversions: conversions.filter((miss) => !miss.found),
+  };
+}
+
+/** Makes every item the cache lacks into the cache, handing each to `found`. */
+async function makeMissing(cache: FormatsCache, root: string, misses: Misses, found: Found): Promise<void> {
   // The country archives only read the sources: they are written meanwhile (zlib deflates on
   // the thread pool, so a large archive overlaps the conversions instead of following them).
-  const archives = runAll(
-    archiveMisses.filter((_, i) => !archiveHits[i]),
-    1,
-    async (p) => addArchive(p, await countryZip(cache, root, p.file, p.manifest, p.place)),
+  const archives = runAll(misses.archives, 1, async (c) =>
+    found.archive(c, await countryZip(cache, root, c.file, c.manifest, c.place)),
   );
   // Two slots, one per core. A large source converts on two threads of its own (formats.ts) and
   // takes both, so two large conversions never hold their memory at once; largest first, so the
   // small ones fill in around them.
-  const bySize = conversionHits.filter((miss) => !miss.found).sort((a, b) => b.size - a.size);
+  const bySize = [...misses.conversions].sort((a, b) => b.size - a.size);
   const conversions = runAll(
     bySize,
     2,
     async ({ job, path, sha256, ids }) => {
       const made = await cache.cachedConversion(path, sha256, job.layer, ids, job.source);
-      addConversion(job, made.dir, made.conversion, made.converted);
+      found.conversion(job, made.dir, made.conversion, made.converted);
     },
     (miss) => (miss.size >= WORKER_FROM_BYTES ? 2 : 1),
   );
   // The simplified copies are work for the main thread (every level of a country at once), one
   // country at a time between the conversions' awaits.
-  const simplified = runAll(
-    simplifiedMisses.filter((_, i) => !simplifiedHits[i]),
-    1,
-    async (p: (typeof simplifiedPlaces)[number] & { place: SimplifiedPlace }) =>
-      addSimplified(p, await makeSimplified(cache, root, p.place)),
+  const simplified = runAll(misses.simplified, 1, async (c) =>
+    found.simplified(c, await makeSimplified(cache, root, c.place)),
   );
   // Wait for all even when one fails, so nothing writes into the cache after we return.
   const settled = await Promise.allSettled([archives, conversions, simplified]);
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
-  // Map insertion order followed completion: put the countries back in catalogue order.
-  const byManifest = new Map(
-    loaded.flatMap(({ file }) => (result.byManifest.has(file) ? [[file, result.byManifest.get(file)!]] : [])),
-  );
-  result.byManifest = byManifest;
-  // In catalogue order, not completion order.
-  result.warnings = [
-    ...jobs.flatMap((job) => job.warnings ?? []),
-    ...loaded.flatMap(({ file }) => simplifiedWarnings.get(file) ?? []),
-  ];
-  cache.finish(); // removes the conversions and archives no manifest uses any more
-  return result;
 }

@@ -21,6 +21,9 @@ export interface CoordinateState {
 
 const TYPE_OF_LEAF = ['', '', '', 'Polygon', 'MultiPolygon'];
 
+/** Returns the error at buf[at] for `reason`, placed in the file. */
+type Fail = (at: number, reason: string) => ScanError;
+
 /** Returns the state for a "coordinates" array about to start; `expectedLeaf` is 0 if the type is unknown. */
 export function startCoordinates(s: CoordinateState, expectedLeaf: number): void {
   s.level = 0;
@@ -56,7 +59,7 @@ export function scanCoordinates(
   const box = s.box;
   const expectedLeaf = s.expectedLeaf;
   const sink = s.sink;
-  const fail = (at: number, reason: string) => new ScanError(base + at, `${where()}: ${reason}`);
+  const fail: Fail = (at, reason) => new ScanError(base + at, `${where()}: ${reason}`);
   while (i < end) {
     const c = buf[i];
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
@@ -67,12 +70,7 @@ export function scanCoordinates(
         closeAllowed = false;
       } else if (c === 0x5d) {
         if (level === leaf && count < 2) throw fail(i, 'a position has fewer than 2 numbers');
-        if (sink) {
-          // What closes: a position, a ring, a polygon (for a Polygon, the coordinates themselves).
-          if (level === leaf) sink.push();
-          else if (level === leaf - 1) sink.endRing();
-          else if (level === leaf - 2) sink.endPolygon();
-        }
+        if (sink) closeOnSink(sink, level, leaf);
         level--;
       } else {
         throw new ScanError(base + i, `invalid JSON: expected ',' or ']', found ${describeByte(buf, i)}`);
@@ -100,14 +98,7 @@ export function scanCoordinates(
       closeAllowed = true;
       i++;
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      if (leaf === 0) {
-        if (expectedLeaf !== 0 && level !== expectedLeaf) {
-          throw fail(i, depthReason(expectedLeaf, `a number ${level} arrays deep`));
-        }
-        leaf = level;
-      } else if (level !== leaf) {
-        throw fail(i, 'positions are nested unevenly');
-      }
+      if (leaf === 0 || level !== leaf) leaf = leafAt(level, leaf, expectedLeaf, i, fail);
       const after = readNumber(buf, i, end, eof, base);
       if (after < 0) break; // cut off: the caller carries it into the next chunk
       const v = lastNumber.value;
@@ -126,14 +117,47 @@ export function scanCoordinates(
       expectValue = false;
       closeAllowed = false;
       i = after;
-    } else if (c === 0x5d && closeAllowed) {
-      throw fail(i, level === (leaf || expectedLeaf) ? 'a position has fewer than 2 numbers' : 'empty array');
-    } else if (c === 0x22 || c === 0x74 || c === 0x66 || c === 0x6e || c === 0x7b) {
-      throw fail(i, 'a coordinate is not a number');
     } else {
-      throw new ScanError(base + i, `invalid JSON: expected a value, found ${describeByte(buf, i)}`);
+      throw notAValue(buf, i, closeAllowed, level === (leaf || expectedLeaf), base, fail);
     }
   }
   Object.assign(s, { level, leaf, count, expectValue, closeAllowed });
   return i;
+}
+
+/** Hands `sink` what a ']' at `level` closes: a position, a ring, a polygon (for a Polygon, the coordinates themselves). */
+function closeOnSink(sink: PositionSink, level: number, leaf: number): void {
+  if (level === leaf) sink.push();
+  else if (level === leaf - 1) sink.endRing();
+  else if (level === leaf - 2) sink.endPolygon();
+}
+
+/**
+ * Returns the level of positions, for a number at `level` when none was
+ * known (`leaf` 0); throws when the number is at another depth than the
+ * geometry's type or the positions before it.
+ */
+function leafAt(level: number, leaf: number, expectedLeaf: number, i: number, fail: Fail): number {
+  if (leaf !== 0) throw fail(i, 'positions are nested unevenly');
+  if (expectedLeaf !== 0 && level !== expectedLeaf) {
+    throw fail(i, depthReason(expectedLeaf, `a number ${level} arrays deep`));
+  }
+  return level;
+}
+
+/** Returns the error for buf[i] where a coordinate or an array was expected; `atPositions`: at the positions' depth. */
+function notAValue(
+  buf: Buffer,
+  i: number,
+  closeAllowed: boolean,
+  atPositions: boolean,
+  base: number,
+  fail: Fail,
+): ScanError {
+  const c = buf[i];
+  if (c === 0x5d && closeAllowed)
+    return fail(i, atPositions ? 'a position has fewer than 2 numbers' : 'empty array');
+  if (c === 0x22 || c === 0x74 || c === 0x66 || c === 0x6e || c === 0x7b)
+    return fail(i, 'a coordinate is not a number');
+  return new ScanError(base + i, `invalid JSON: expected a value, found ${describeByte(buf, i)}`);
 }

@@ -8,7 +8,8 @@ import { open } from 'node:fs/promises';
 import { inFile } from './errors.ts';
 import type { PositionSink } from './positions.ts';
 import { scanChunks } from './read.ts';
-import { FeatureCollectionScanner, type FeatureEnd, type FeatureListener } from './scanner.ts';
+import type { FeatureEnd, FeatureListener } from './feature-listener.ts';
+import { FeatureCollectionScanner } from './scanner.ts';
 
 /** Options for tests: `chunkSize`, bytes per read, to cut features and tokens at a chunk's end. */
 export interface ReadOptions {

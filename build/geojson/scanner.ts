@@ -3,10 +3,12 @@
 // chunk by chunk, never as one string, checks it as the measurer reports it,
 // and keeps what the stats need: counts, bbox, geometry types, property names;
 // and checks the file's own bbox members (./bbox-members.ts). Positions go to
-// a PositionSink (./positions.ts), each feature's bytes to a FeatureListener.
+// a PositionSink (./positions.ts), each feature's bytes to a FeatureListener
+// (./feature-listener.ts).
 import type { PositionSink } from './positions.ts';
 import { depthReason, scanCoordinates, startCoordinates, type CoordinateState } from './coordinates.ts';
 import { BboxMembers } from './bbox-members.ts';
+import { FeatureHandOff, type FeatureListener } from './feature-listener.ts';
 import { ScanError } from './errors.ts';
 import { lastNumber, readNumber } from './numbers.ts';
 import {
@@ -57,30 +59,6 @@ import {
   firstMissing,
 } from './states.ts';
 
-/** One feature as the scan passes its end. */
-export interface FeatureEnd {
-  index: number; // counted from the scan's start
-  start: number; // file offsets of its text, end exclusive
-  end: number;
-  bytes: Buffer | undefined; // its text, with keep "feature"; valid only during the call
-  type: string; // "Polygon" or "MultiPolygon"
-  box: Float64Array; // [minX, minY, maxX, maxY] of its positions; valid only during the call
-  z: boolean; // a position has a third number
-}
-
-/** What a user of the reader is handed of each feature (build/geojson/features.ts). */
-export interface FeatureListener {
-  /**
-   * The bytes it reads: each feature's text whole ("feature"), or only its
-   * "properties" objects ("properties"), so the scan keeps no more in memory.
-   */
-  readonly keep: 'feature' | 'properties';
-  /** A "properties" object (not null), its text at file offset `start`; `bytes` are valid only during the call. */
-  properties(bytes: Buffer, start: number): void;
-  /** A feature ends (after its properties). */
-  feature(feature: FeatureEnd): void;
-}
-
 /**
  * Scans one FeatureCollection fed as consecutive chunks. `scan` consumes what
  * it can and returns where it stopped: an unfinished token (number, key) is
@@ -103,13 +81,9 @@ export class FeatureCollectionScanner {
   };
   readonly bboxes: BboxMembers; // the file's own bbox members, and those that do not hold their extent
 
-  /** The file offset from which the bytes read must be kept for the listener (-1: none): see scanRange. */
-  keepFrom = -1;
-
   private base = 0; // file offset of buf[0] in the current call
   private buf: Buffer = Buffer.alloc(0); // the bytes of the current call
-  private readonly listener: FeatureListener | undefined;
-  private propertiesStart = 0;
+  private readonly handOff: FeatureHandOff | undefined;
   private featureZ = false;
   private stack = new Uint8Array(64);
   private depth = 0;
@@ -135,8 +109,13 @@ export class FeatureCollectionScanner {
    */
   constructor(sink?: PositionSink, options: { trackAll?: boolean; listener?: FeatureListener } = {}) {
     this.coords.sink = sink;
-    this.listener = options.listener;
+    this.handOff = options.listener && new FeatureHandOff(options.listener);
     this.bboxes = new BboxMembers(options.trackAll || options.listener !== undefined);
+  }
+
+  /** The file offset from which the bytes read must be kept for the listener (-1: none): see scanRange. */
+  get keepFrom(): number {
+    return this.handOff ? this.handOff.keepFrom : -1;
   }
 
   /**
@@ -353,7 +332,7 @@ export class FeatureCollectionScanner {
       this.featureStart = i + this.base;
       this.featureSeen = 0;
       this.bboxes.startFeature();
-      if (this.listener?.keep === 'feature') this.keepFrom = this.featureStart;
+      this.handOff?.startFeature(this.featureStart);
     } else if (role === R_GEOMETRY) {
       frame = F_GEOMETRY;
       this.geometryStart = i + this.base;
@@ -362,8 +341,7 @@ export class FeatureCollectionScanner {
       this.bboxes.startGeometry();
     } else if (role === R_PROPERTIES) {
       frame = F_PROPERTIES;
-      this.propertiesStart = i + this.base;
-      if (this.listener?.keep === 'properties') this.keepFrom = this.propertiesStart;
+      this.handOff?.startProperties(i + this.base);
     } else if (role === R_BBOX || role === R_BBOX_ITEM) {
       this.notANumber(); // and skipped
     } else if (role !== R_ANY) {
@@ -414,7 +392,7 @@ export class FeatureCollectionScanner {
     else if (frame === F_FEATURE) this.closeFeature(i);
     else if (frame === F_GEOMETRY) this.closeGeometry();
     else if (frame === F_BBOX) this.bboxes.end();
-    else if (frame === F_PROPERTIES && this.listener) this.closeProperties(i);
+    else if (frame === F_PROPERTIES) this.handOff?.endProperties(this.buf, this.base, i);
     this.depth--;
     this.valueDone();
     return i + 1;
@@ -429,26 +407,13 @@ export class FeatureCollectionScanner {
     const missing = firstMissing(this.featureSeen, ['type', 'geometry', 'properties']);
     if (missing) throw new ScanError(this.featureStart, `${this.where(F_FEATURE)} has no "${missing}"`);
     this.bboxes.endFeature(this.features - 1);
-    const listener = this.listener;
-    if (!listener) return;
-    const { featureStart: start, base } = this;
-    listener.feature({
+    this.handOff?.endFeature(this.buf, this.base, i, {
       index: this.features - 1,
-      start,
-      end: base + i + 1,
-      bytes: listener.keep === 'feature' ? this.buf.subarray(start - base, i + 1) : undefined,
+      start: this.featureStart,
       type: this.geometryType,
       box: this.bboxes.extent,
       z: this.featureZ,
     });
-    this.keepFrom = -1;
-  }
-
-  private closeProperties(i: number): void {
-    // Its bytes are all in buf: kept from its start (or its feature's) on.
-    const start = this.propertiesStart;
-    this.listener!.properties(this.buf.subarray(start - this.base, i + 1), start);
-    if (this.listener!.keep === 'properties') this.keepFrom = -1;
   }
 
   private closeGeometry(): void {

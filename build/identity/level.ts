@@ -3,7 +3,7 @@
 // parsed at a time (a level may be larger than V8's string limit).
 import { fold, words } from '../core/shared/fold.ts';
 import { readFeatureCollection } from '../geojson/features.ts';
-import type { FeatureListener } from '../geojson/scanner.ts';
+import type { FeatureListener } from '../geojson/feature-listener.ts';
 import { GeometrySink } from '../geometry/feature-sink.ts';
 import { CODE_KEYS, NAME_KEYS, PARENT_KEYS, textValues } from './keys.ts';
 import type { MatchUnit } from './matcher.ts';

@@ -6,7 +6,7 @@
 // passes, and a preview made before the data changed is found out.
 import type { Simplification } from '../core/shared/manifest.ts';
 import { readFeatureCollection } from '../geojson/features.ts';
-import type { FeatureListener } from '../geojson/scanner.ts';
+import type { FeatureListener } from '../geojson/feature-listener.ts';
 import { GeometrySink } from '../geometry/feature-sink.ts';
 import type { FlatGeometry } from '../geometry/flat-geometry.ts';
 import { CODE_KEYS, NAME_KEYS, textValues } from '../identity/keys.ts';

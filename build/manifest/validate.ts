@@ -283,21 +283,7 @@ async function checkSubject(
     problems.push({ file, pointer, rule, severity: 'error', message, ...(paths && { paths }) });
 
   const misnamed = misnamedFolder(subject);
-  if (misnamed) {
-    // One line: every path check would say the same again (files "outside" the folder, names "expected abw_…").
-    const [pointer, field] =
-      subject.isoA3 !== folder.iso ? ['/iso_a3', subject.isoA3] : ['/body', subject.body];
-    const actual = `data/${folder.body}/${folder.iso}/`;
-    const message = `is "${field}" but the manifest is in ${actual}, and its files are listed under ${misnamed}: rename the folder to ${misnamed}`;
-    add(pointer, 'folder', message, [actual, misnamed]);
-  } else if (subject.body !== undefined && subject.body !== folder.body) {
-    const where = `data/${folder.body}/`;
-    add('/body', 'folder', `is "${subject.body}" but the manifest is in ${where}`, [where]);
-  }
-  if (!misnamed && subject.isoA3 !== undefined && subject.isoA3 !== folder.iso) {
-    const where = `data/${folder.body}/${folder.iso}/`;
-    add('/iso_a3', 'folder', `is "${subject.isoA3}" but the manifest is in ${where}`, [where]);
-  }
+  checkFolder(subject, misnamed, add);
 
   const levels = new Map<string, number>(); // level → index of its first dataset
   for (const { index, dataset } of subject.datasets) {
@@ -356,6 +342,35 @@ async function checkSubject(
     ],
     figures,
   };
+}
+
+/**
+ * Checks that the manifest's body and iso_a3 name the folder it is in; a
+ * `misnamed` folder (misnamedFolder) is one problem, not one per field.
+ */
+function checkFolder(
+  subject: Subject,
+  misnamed: string | undefined,
+  add: (pointer: string, rule: ManifestRule, message: string, paths?: string[]) => void,
+): void {
+  const { folder } = subject;
+  if (misnamed) {
+    // One line: every path check would say the same again (files "outside" the folder, names "expected abw_…").
+    const [pointer, field] =
+      subject.isoA3 !== folder.iso ? ['/iso_a3', subject.isoA3] : ['/body', subject.body];
+    const actual = `data/${folder.body}/${folder.iso}/`;
+    const message = `is "${field}" but the manifest is in ${actual}, and its files are listed under ${misnamed}: rename the folder to ${misnamed}`;
+    add(pointer, 'folder', message, [actual, misnamed]);
+    return;
+  }
+  if (subject.body !== undefined && subject.body !== folder.body) {
+    const where = `data/${folder.body}/`;
+    add('/body', 'folder', `is "${subject.body}" but the manifest is in ${where}`, [where]);
+  }
+  if (subject.isoA3 !== undefined && subject.isoA3 !== folder.iso) {
+    const where = `data/${folder.body}/${folder.iso}/`;
+    add('/iso_a3', 'folder', `is "${subject.isoA3}" but the manifest is in ${where}`, [where]);
+  }
 }
 
 /**

@@ -223,25 +223,9 @@ export async function writeDist(
   const all = entriesOf(root, plan);
   const links = sharedFolders(all);
   const entries = all.filter((e) => !under(e.path, links));
-  // Synchronous stats: thousands of them are several times faster than through the thread pool.
-  for (const e of entries) {
-    const record = cache.files[e.path];
-    const old = previous && record && statSync(join(previous, e.path), { throwIfNoEntry: false });
-    e.reuse = !!old && e.sha256 !== undefined && record.sha256 === e.sha256 && sameStamp(old, record);
-    if (old && e.reuse) e.bytes = old.size;
-  }
+  markReused(entries, previous, cache);
   const stats: WriteStats = { files: 0, bytes: 0, written: 0, reused: 0, dataBytesCopied: 0, swapped: false };
-  const sameLinks =
-    Object.keys(cache.links).length === links.size &&
-    [...links].every(
-      ([path, to]) => cache.links[path] === to && linkTarget(join(out, path)) === relative(dirname(path), to),
-    );
-  if (
-    previous &&
-    sameLinks &&
-    entries.every((e) => e.reuse) &&
-    (await sameFileCount(previous, entries.length))
-  ) {
+  if (previous && (await unchangedDist(previous, entries, links, cache))) {
     // Nothing changed: keep the previous dist/ as it is (no rename, no link).
     for (const e of entries) stats.bytes += e.bytes;
     return { ...stats, files: entries.length, reused: entries.length };
@@ -250,51 +234,8 @@ export async function writeDist(
   await removeStale(out);
   const suffix = randomBytes(4).toString('hex');
   const temp = join(dirname(out), `.${basename(out)}-build-${suffix}`); // e.g. ".dist-build-1a2b3c4d"
-  const made = new Map<string, Promise<unknown>>(); // folder → its mkdir
-  const mkdirFor = async (dest: string) => {
-    const dir = dirname(dest);
-    if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
-    await made.get(dir);
-  };
-  // The first entry of each content is made; the others link to it once it is.
-  const first = new Map<string, Entry>();
-  const [primaries, copies] = [[] as Entry[], [] as Entry[]];
-  for (const e of entries) {
-    if (e.sha256 !== undefined && first.has(e.sha256)) copies.push(e);
-    else {
-      if (e.sha256 !== undefined) first.set(e.sha256, e);
-      primaries.push(e);
-    }
-  }
   try {
-    await mkdir(temp, { recursive: true });
-    await runAll(primaries, 16, async (e) => {
-      const dest = join(temp, e.path);
-      await mkdirFor(dest);
-      if (e.reuse && (await tryLink(join(previous!, e.path), dest))) stats.reused++;
-      else {
-        await e.make(dest);
-        stats.written++;
-        if (e.data) stats.dataBytesCopied += statSync(dest).size;
-      }
-      onProgress(++stats.files, entries.length);
-    });
-    await runAll(copies, 16, async (e) => {
-      const dest = join(temp, e.path);
-      await mkdirFor(dest);
-      if (e.reuse && (await tryLink(join(previous!, e.path), dest))) stats.reused++;
-      else {
-        // A new file, whose content another file of this build holds: a link to it, not a copy.
-        if (!(await tryLink(join(temp, first.get(e.sha256!)!.path), dest))) await e.make(dest);
-        stats.written++;
-      }
-      onProgress(++stats.files, entries.length);
-    });
-    for (const [path, to] of links) {
-      const dest = join(temp, path);
-      await mkdirFor(dest);
-      await symlink(relative(dirname(path), to), dest, 'dir');
-    }
+    await writeTree(temp, previous, entries, links, stats, onProgress);
     await swap(temp, out, previous !== undefined, suffix);
   } catch (error) {
     await rm(temp, { recursive: true, force: true });
@@ -311,6 +252,95 @@ export async function writeDist(
   cache.files = files;
   cache.links = Object.fromEntries(links);
   return { ...stats, swapped: true };
+}
+
+/**
+ * Marks each entry whose file in the previous build has the same content
+ * (by the sha256 and stamp recorded last time) to be reused, and gives it
+ * that file's size.
+ */
+function markReused(entries: Entry[], previous: string | undefined, cache: BuildCache): void {
+  // Synchronous stats: thousands of them are several times faster than through the thread pool.
+  for (const e of entries) {
+    const record = cache.files[e.path];
+    const old = previous && record && statSync(join(previous, e.path), { throwIfNoEntry: false });
+    e.reuse = !!old && e.sha256 !== undefined && record.sha256 === e.sha256 && sameStamp(old, record);
+    if (old && e.reuse) e.bytes = old.size;
+  }
+}
+
+/** Returns whether the previous build is this one: the same links, every entry reused, and no other file. */
+async function unchangedDist(
+  previous: string,
+  entries: Entry[],
+  links: Map<string, string>,
+  cache: BuildCache,
+): Promise<boolean> {
+  const sameLinks =
+    Object.keys(cache.links).length === links.size &&
+    [...links].every(
+      ([path, to]) =>
+        cache.links[path] === to && linkTarget(join(previous, path)) === relative(dirname(path), to),
+    );
+  return sameLinks && entries.every((e) => e.reuse) && (await sameFileCount(previous, entries.length));
+}
+
+/**
+ * Writes every entry and shared-folder link into the new tree `temp`: a
+ * reused file linked from the previous build, the first file of each
+ * content made, and the others linked to it once it is.
+ */
+async function writeTree(
+  temp: string,
+  previous: string | undefined,
+  entries: Entry[],
+  links: Map<string, string>,
+  stats: WriteStats,
+  onProgress: (done: number, total: number) => void,
+): Promise<void> {
+  const made = new Map<string, Promise<unknown>>(); // folder → its mkdir
+  const mkdirFor = async (dest: string) => {
+    const dir = dirname(dest);
+    if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
+    await made.get(dir);
+  };
+  const first = new Map<string, Entry>();
+  const [primaries, copies] = [[] as Entry[], [] as Entry[]];
+  for (const e of entries) {
+    if (e.sha256 !== undefined && first.has(e.sha256)) copies.push(e);
+    else {
+      if (e.sha256 !== undefined) first.set(e.sha256, e);
+      primaries.push(e);
+    }
+  }
+  await mkdir(temp, { recursive: true });
+  await runAll(primaries, 16, async (e) => {
+    const dest = join(temp, e.path);
+    await mkdirFor(dest);
+    if (e.reuse && (await tryLink(join(previous!, e.path), dest))) stats.reused++;
+    else {
+      await e.make(dest);
+      stats.written++;
+      if (e.data) stats.dataBytesCopied += statSync(dest).size;
+    }
+    onProgress(++stats.files, entries.length);
+  });
+  await runAll(copies, 16, async (e) => {
+    const dest = join(temp, e.path);
+    await mkdirFor(dest);
+    if (e.reuse && (await tryLink(join(previous!, e.path), dest))) stats.reused++;
+    else {
+      // A new file, whose content another file of this build holds: a link to it, not a copy.
+      if (!(await tryLink(join(temp, first.get(e.sha256!)!.path), dest))) await e.make(dest);
+      stats.written++;
+    }
+    onProgress(++stats.files, entries.length);
+  });
+  for (const [path, to] of links) {
+    const dest = join(temp, path);
+    await mkdirFor(dest);
+    await symlink(relative(dirname(path), to), dest, 'dir');
+  }
 }
 
 /** Returns where the symbolic link `path` points, or undefined when it is none. */

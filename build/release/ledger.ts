@@ -16,7 +16,7 @@
 // (level files gzipped). A ledger is untrusted input: every record's shape
 // is checked as it is read (build/release/ledger-shapes.ts), every stored
 // byte against its sha256 when it is used.
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LevelCoverageFigures, RegistryUnit, ReleaseChange } from '../core/shared/api.ts';
 import type { Level } from '../core/shared/manifest.ts';
@@ -41,6 +41,7 @@ import {
   unreadable,
   type StoredObject,
 } from './object-store.ts';
+import { readChangesFile, readRecordJson } from './ledger-json.ts';
 import { isVersion } from './versions.ts';
 
 /** The ledger's folder, relative to the root. */
@@ -155,9 +156,6 @@ export const BASE_MARK = '/geoshelf-release-base-8c1e0f/';
  * leave as it is; `release` refuses data holding it.
  */
 export const VERSION_MARK = 'geoshelf-release-version-8c1e0f';
-
-/** release.json larger than this is damage (the sample's is about 60 kB). */
-const MAX_RECORD_BYTES = 64 << 20;
 
 /** The record lists of ledger_version 2 and 3, with the shape of their items. */
 const LISTS: [keyof ReleaseChunks, Check][] = [
@@ -279,7 +277,7 @@ function readRelease(
   problems: Problem[],
 ): LedgerRelease | undefined {
   const file = `${dir}/release.json`;
-  const stored = readJson(root, file, problems);
+  const stored = readRecordJson(root, file, problems);
   if (stored === undefined) return undefined;
   if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) {
     problems.push(ledgerProblem(file, 'expected a JSON object, a release record'));
@@ -364,7 +362,7 @@ function readVersion1(
       return undefined;
     }
   }
-  const site = readJson(root, `${dir}/site.json`, problems) as ReleaseSite | undefined;
+  const site = readRecordJson(root, `${dir}/site.json`, problems) as ReleaseSite | undefined;
   if (site === undefined) return undefined;
   const siteWrong =
     typeof site !== 'object' || site === null
@@ -377,7 +375,7 @@ function readVersion1(
   }
   const changes = readChangesFile(root, dir, problems);
   if (!changes) return undefined;
-  const registry = readJson(root, `${dir}/registry.json`, problems);
+  const registry = readRecordJson(root, `${dir}/registry.json`, problems);
   if (registry === undefined) return undefined;
   const registryWrong = checkList(registry, registryUnit);
   if (registryWrong) {
@@ -386,19 +384,6 @@ function readVersion1(
   }
   const storedRegistry = registry as RegistryUnit[];
   return { record: record as unknown as ReleaseRecord, site, dir, changes, storedRegistry };
-}
-
-/** Returns the feed of a release of ledger_version 1 or 2, from its changes.json, checked. */
-function readChangesFile(root: string, dir: string, problems: Problem[]): ReleaseChange[] | undefined {
-  const file = `${dir}/changes.json`;
-  const changes = readJson(root, file, problems);
-  if (changes === undefined) return undefined;
-  const wrong = checkList(changes, releaseChange);
-  if (wrong) {
-    problems.push(ledgerProblem(file, wrong));
-    return undefined;
-  }
-  return changes as ReleaseChange[];
 }
 
 /** Checks the numbering: 1, 2, 3… in sequence order, each release naming the one before as `previous`. */
@@ -481,48 +466,4 @@ export function readRegistry(release: LedgerRelease): RegistryUnit[] {
     registries.set(release, registry);
   }
   return registry;
-}
-
-/**
- * Returns the JSON in `file` (relative to `root`), or undefined with a
- * problem when it is missing, not a file (a link, a folder), too large or
- * not JSON.
- */
-function readJson(root: string, file: string, problems: Problem[]): unknown {
-  let text: string;
-  let fd: number;
-  try {
-    fd = openSync(join(root, file), LEDGER_OPEN);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const message =
-      code === 'ELOOP' ? 'is a symbolic link: a ledger holds files only' : 'missing from the ledger';
-    problems.push(ledgerProblem(file, message));
-    return undefined;
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) {
-      problems.push(ledgerProblem(file, 'is not a file'));
-      return undefined;
-    }
-    if (info.size > MAX_RECORD_BYTES) {
-      problems.push(
-        ledgerProblem(file, `is ${info.size} bytes, more than a record can be (${MAX_RECORD_BYTES})`),
-      );
-      return undefined;
-    }
-    text = readFileSync(fd, 'utf8');
-  } catch (error) {
-    problems.push(ledgerProblem(file, unreadable(error)));
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    problems.push(ledgerProblem(file, `not JSON: ${(error as Error).message}`));
-    return undefined;
-  }
 }

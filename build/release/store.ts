@@ -63,6 +63,20 @@ export interface Stored {
   bytesWritten: number; // their bytes, before compression
 }
 
+/** What storing the generated files and the sources shares. */
+interface Storing {
+  root: string;
+  objects: string; // the staged release's objects/
+  stored: Set<string>; // sha256s the ledger and this release hold, updated as contents are stored
+  before: Stamps; // what the last call found
+  after: Stamps; // what this one finds
+  packer: Packer;
+  out: Stored;
+}
+
+/** A data file (no `from`, `expected` its measured sha256) or a built one (`from` where it is), by path in the release. */
+type Source = [path: string, from: string | undefined, expected: string | undefined];
+
 /**
  * Stores every file of `plan` into `objects` (a staged release's objects/),
  * writing each content that `stored` (the sha256s the ledger and this
@@ -83,11 +97,36 @@ export async function storePlan(
   const before = file.data;
   const after: Stamps = { sources: Object.create(null), generated: Object.create(null) };
   const out: Stored = { files: [], problems: [], written: 0, bytesWritten: 0 };
-  const site = (path: string, sha256: string, bytes: number, template?: boolean): SiteFile =>
-    template ? { path, sha256, bytes, template: true } : { path, sha256, bytes };
-  const packer = new Packer(objects, out);
-  const marked: [path: string, mark: string][] = []; // generated files holding a mark they may not
-  for (const [path, contents] of plan.generated) {
+  const storing: Storing = { root, objects, stored, before, after, packer: new Packer(objects, out), out };
+  const marked = await storeGenerated(storing, plan.generated);
+  const sources: Source[] = [
+    ...[...plan.data].map(([path, sha]): Source => [path, undefined, sha]),
+    ...[...(plan.built ?? [])].map(([path, b]): Source => [path, b.from, b.sha256]),
+  ];
+  await storeSources(storing, sources);
+  await storing.packer.finish();
+  if (marked.length) out.problems.unshift(markProblem(marked));
+  out.files.sort((a, b) => (a.path < b.path ? -1 : 1));
+  if (out.problems.length === 0) await saveCacheFile({ ...file, data: after });
+  return out;
+}
+
+/** Returns a release's record of a file. */
+function siteFile(path: string, sha256: string, bytes: number, template?: boolean): SiteFile {
+  return template ? { path, sha256, bytes, template: true } : { path, sha256, bytes };
+}
+
+/**
+ * Stores the generated files (pages, API documents) in their stored form,
+ * reusing the stored form of one the build made the same as last time.
+ * Returns the files holding a mark they may not, left unstored.
+ */
+async function storeGenerated(
+  { before, after, stored, packer, out }: Storing,
+  generated: DistPlan['generated'],
+): Promise<[path: string, mark: string][]> {
+  const marked: [path: string, mark: string][] = [];
+  for (const [path, contents] of generated) {
     const made = hash('sha256', contents, 'hex');
     let kept = before.generated[path];
     if (!kept || kept.made !== made || !stored.has(kept.sha256)) {
@@ -105,20 +144,22 @@ export async function storePlan(
       }
     }
     after.generated[path] = kept;
-    out.files.push(site(path, kept.sha256, kept.bytes, kept.template));
+    out.files.push(siteFile(path, kept.sha256, kept.bytes, kept.template));
   }
-  const sources: [string, string | undefined, string | undefined][] = [
-    ...[...plan.data].map(([path, sha]): [string, undefined, string] => [path, undefined, sha]),
-    ...[...(plan.built ?? [])].map(([path, b]): [string, string, string | undefined] => [
-      path,
-      b.from,
-      b.sha256,
-    ]),
-  ];
+  return marked;
+}
+
+/**
+ * Stores the data and built files: one whose stamp holds is known by its
+ * recorded sha256, unread; the others are read (and checked against the
+ * sha256 expected) and stored when their bytes are new.
+ */
+async function storeSources(storing: Storing, sources: Source[]): Promise<void> {
+  const { root, objects, stored, before, after, packer, out } = storing;
   // Read four at a time, stored in the sources' order: the same release packs the same way however
   // the reads interleave (two paths with the same bytes: the first in order stores them).
   type Read = { real: string; stats: FileStamp; kept?: Stamp; read?: Awaited<ReturnType<typeof readSource>> };
-  const readOne = async ([path, from, expected]: (typeof sources)[number]): Promise<Read> => {
+  const readOne = async ([path, from, expected]: Source): Promise<Read> => {
     const { real, stats } =
       from === undefined ? publishedDataFile(root, path) : { real: from, stats: statSync(from) };
     const was = before.sources[real];
@@ -154,13 +195,8 @@ export async function storePlan(
       kept = { ...stampOf(stats), sha256: read.sha256, bytes: read.bytes };
     }
     after.sources[real] = kept!;
-    out.files.push(site(path, kept!.sha256, kept!.bytes));
+    out.files.push(siteFile(path, kept!.sha256, kept!.bytes));
   });
-  await packer.finish();
-  if (marked.length) out.problems.unshift(markProblem(marked));
-  out.files.sort((a, b) => (a.path < b.path ? -1 : 1));
-  if (out.problems.length === 0) await saveCacheFile({ ...file, data: after });
-  return out;
 }
 
 /**

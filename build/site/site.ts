@@ -56,6 +56,23 @@ ${searchBox('Search the catalogue')}`,
   });
 }
 
+/** Adds a country's files to `files`: its page, its units' pages, its separate maps and its downloads' SHA256SUMS. */
+function addCountryPages(
+  files: Map<string, string>,
+  context: PageContext,
+  { file, manifest }: LoadedManifest,
+  facts: CountryFacts,
+): void {
+  files.set(`${countryPage(manifest)}index.html`, renderCountryPage(context, file, manifest, facts));
+  const atlas = facts.atlas ?? { levels: [] };
+  for (const [path, html] of unitsPages(context, manifest, atlas)) files.set(path, html);
+  for (const { level, svg } of separateMaps(atlas)) files.set(mapFile(manifest, level), svg);
+  const dl = facts.downloads;
+  if (dl) {
+    files.set(`${dl.archive.url.slice(0, dl.archive.url.lastIndexOf('/') + 1)}SHA256SUMS`, checksums(dl));
+  }
+}
+
 /**
  * Returns every generated file of the site, keyed by its path inside dist/
  * (e.g. "earth/CHL/index.html" → HTML). `maps` holds the map of each manifest
@@ -116,22 +133,7 @@ export function renderSite(
       linked,
     ),
   );
-  for (const { file, manifest } of loaded) {
-    files.set(
-      `${countryPage(manifest)}index.html`,
-      renderCountryPage(context, file, manifest, factsOf(file)),
-    );
-    for (const [path, html] of unitsPages(context, manifest, atlas.get(file) ?? { levels: [] })) {
-      files.set(path, html);
-    }
-    for (const { level, svg } of separateMaps(atlas.get(file) ?? { levels: [] })) {
-      files.set(mapFile(manifest, level), svg);
-    }
-    const dl = downloads.get(file);
-    if (dl) {
-      files.set(`${dl.archive.url.slice(0, dl.archive.url.lastIndexOf('/') + 1)}SHA256SUMS`, checksums(dl));
-    }
-  }
+  for (const entry of loaded) addCountryPages(files, context, entry, factsOf(entry.file));
   files.set('404.html', renderNotFound(context));
   files.set('api/v1/index.json', renderApiIndex(apiBase, loaded, geometry));
   files.set('api/v1/index.html', renderApiPage(context, apiBase));
