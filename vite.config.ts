@@ -36,6 +36,7 @@ const LONG = [
   'test/core/races.test.ts', // 3 races as real processes, each against its serial orders (the lock in process: core/lock.test.ts)
   'test/release/dist-edit.test.ts', // release, build, edit dist/ in place, build again: four CLI runs
   'test/server/npm-start.test.ts', // `npm start` itself (npm, sh, node): a busy port, a flag without --, SIGTERM; three npm processes and a build
+  'test/release/publish-old-ledgers.test.ts', // ledgers of three earlier formats, each built or released twice
   'test/release/trust-pages.test.ts', // a country added, one described differently: two releases and a build each, pages read
 ];
 

@@ -3,24 +3,19 @@
 // api/releases.json with one changes file each, and says on the root whether
 // it is the last release or has changes not yet released. The fixture
 // released as 1.0.0 is made once; the tests that start there copy it.
+// Ledgers written by earlier versions: publish-old-ledgers.test.ts (long).
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiReleases, RegistryUnit, ReleaseChange } from '../../build/core/shared/api.ts';
-import { buildCatalogue } from '../../build/build.ts';
+import type { ApiReleases, ReleaseChange } from '../../build/core/shared/api.ts';
 import { listFiles } from '../../build/core/files.ts';
-import type { ReleaseSite } from '../../build/release/ledger.ts';
-import { publishedTemplate } from '../../build/release/site-files.ts';
 import { cli, copyDataTree, copyRoot, editLevel } from '../support/cli.ts';
 import { ledgerRelease } from '../support/ledger.ts';
+import { build, hashes } from '../support/publish.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
-// A ledger written by the first layout (pages built for base "/"): release 1.0.0 of FIXTURE, trimmed to five published files.
-const LAYOUT1 = new URL('../fixtures/release-layout1', import.meta.url).pathname;
-// A ledger of the record format before chunks (made by geoshelf at 236a098), its site cut to a few files.
-const V1_LAYOUT2 = new URL('../fixtures/release-v1-layout2', import.meta.url).pathname;
 const TMP = join(tmpdir(), `geoshelf-publish-${process.pid}`);
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
@@ -31,24 +26,6 @@ beforeAll(async () => {
   released = copyDataTree(FIXTURE, TMP);
   expect((await cli('release', '1.0.0', '--root', released)).code).toBe(0);
 }, 120_000); // a bound for a hang only
-
-const sha256 = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/** Returns every file under `dir` with its sha256. */
-async function hashes(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const file of await listFiles(dir)) {
-    out[file] = createHash('sha256')
-      .update(readFileSync(join(dir, file)))
-      .digest('hex');
-  }
-  return out;
-}
-
-async function build(root: string, out: string, base?: string): Promise<void> {
-  const result = await buildCatalogue({ root, out, base });
-  expect(result.ok).toBe(true);
-}
 
 /**
  * Checks that every href and src of every page under `folder` of `out`
@@ -174,61 +151,6 @@ describe('geoshelf build with releases', () => {
     }
     expect(readFileSync(join(out, 'releases/1.0.0/sitemap.xml'), 'utf8')).toContain('/atlas/releases/1.0.0/');
     await expectLinksLead(out, 'releases/1.0.0/', '/atlas/');
-  });
-
-  it('publishes a release of the first ledger layout byte for byte, and refuses another base in one line', async () => {
-    const root = copyDataTree(FIXTURE, TMP);
-    const out = join(root, '..', `${root.split('/').pop()}-dist`);
-    cpSync(LAYOUT1, join(root, 'data/releases'), { recursive: true });
-    const site = JSON.parse(readFileSync(join(LAYOUT1, '1.0.0/site.json'), 'utf8')) as ReleaseSite;
-    await build(root, out);
-    expect(await hashes(join(out, 'releases/1.0.0'))).toEqual(
-      Object.fromEntries(site.files.map((f) => [f.path, f.sha256])),
-    );
-    const refused = await cli('build', '--root', root, '--out', out, '--base', '/atlas/');
-    expect([refused.code, refused.stderr.split('\n').filter(Boolean)[0]]).toEqual([
-      1,
-      `${root}/data/releases/1.0.0/site.json: release 1.0.0 was built for --base /, and its pages link there; build with --base /`,
-    ]);
-    // The next release compares with the old layout's level files, and keeps their IDs.
-    await editLevel(root, ADM1, '"Antofagasta"', '"Antofagasta Norte"');
-    const next = await cli('release', '1.1.0', '--root', root);
-    expect([next.code, next.stdout]).toEqual([0, expect.stringMatching(/since 1\.0\.0: 1 renamed\n$/)]);
-    await build(root, out);
-    expect(await hashes(join(out, 'releases/1.0.0'))).toEqual(
-      Object.fromEntries(site.files.map((f) => [f.path, f.sha256])),
-    );
-  });
-
-  it('publishes a release of the first record format (ledger_version 1, whole records) byte for byte, and the next release reads it', async () => {
-    const root = copyDataTree(FIXTURE, TMP);
-    const out = join(root, '..', `${root.split('/').pop()}-dist`);
-    cpSync(V1_LAYOUT2, join(root, 'data/releases'), { recursive: true });
-    const site = JSON.parse(readFileSync(join(V1_LAYOUT2, '1.0.0/site.json'), 'utf8')) as ReleaseSite;
-    const stored = (sha: string) => readFileSync(join(V1_LAYOUT2, '1.0.0/site', sha), 'utf8');
-    const expected = Object.fromEntries(
-      site.files.map((f) => [
-        f.path,
-        'template' in f && f.template
-          ? sha256(publishedTemplate(stored(f.sha256), '/releases/1.0.0/', '1.0.0'))
-          : f.sha256,
-      ]),
-    );
-    await build(root, out);
-    expect(await hashes(join(out, 'releases/1.0.0'))).toEqual(expected);
-    const before = JSON.parse(
-      readFileSync(join(V1_LAYOUT2, '1.0.0/registry.json'), 'utf8'),
-    ) as RegistryUnit[];
-    const units = JSON.parse(readFileSync(join(out, 'api/releases/units.json'), 'utf8')) as RegistryUnit[];
-    expect(units).toEqual([...before].sort((a, b) => (a.id < b.id ? -1 : 1)));
-    await editLevel(root, ADM1, '"Antofagasta"', '"Antofagasta Norte"');
-    const next = await cli('release', '1.1.0', '--root', root);
-    expect([next.code, next.stdout]).toEqual([0, expect.stringMatching(/since 1\.0\.0: 1 renamed\n$/)]);
-    const after = (await ledgerRelease(root, '1.1.0')).registry;
-    expect(after.map((u) => u.id)).toEqual(before.map((u) => u.id));
-    expect(after.every((u) => u.last_seen === '1.1.0')).toBe(true);
-    await build(root, out);
-    expect(await hashes(join(out, 'releases/1.0.0'))).toEqual(expected);
   });
 
   it('a build without any release publishes no releases', async () => {
