@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { readObject } from '../../build/release/object-store.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listFiles } from '../../build/core/files.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 import { makeRelease } from '../../build/release/release.ts';
 import { BASE_MARK, readLedger } from '../../build/release/ledger.ts';
 import { cli, copyDataTree, copyRoot, editLevel, type CliResult } from '../support/cli.ts';
 import { ledgerRelease } from '../support/ledger.ts';
+import { hashes } from '../support/publish.ts';
 
 const FIXTURE = new URL('../fixtures/build', import.meta.url).pathname;
 const TMP = join(tmpdir(), `geoshelf-release-${process.pid}`);
@@ -29,14 +29,7 @@ const read = <T>(root: string, file: string) => JSON.parse(readFileSync(join(roo
 /** Returns every file under the ledger with its sha256: what "as it was" compares. */
 async function ledgerState(root: string): Promise<Record<string, string>> {
   const dir = join(root, 'data/releases');
-  if (!existsSync(dir)) return {};
-  const out: Record<string, string> = {};
-  for (const file of await listFiles(dir)) {
-    out[file] = createHash('sha256')
-      .update(readFileSync(join(dir, file)))
-      .digest('hex');
-  }
-  return out;
+  return existsSync(dir) ? hashes(dir) : {};
 }
 
 /** Edits CHL_ADM1 (a string replacement), then updates its manifest's derived fields and its preview. */
