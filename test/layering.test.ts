@@ -35,7 +35,11 @@ afterAll(() => rm(trees, { recursive: true, force: true }));
  */
 async function violations(baseDir: string, folders = CRUISED): Promise<string[]> {
   const present = folders.filter((f) => existsSync(join(baseDir, f)));
-  const { output } = await cruise(present, { ...options, baseDir });
+  // The repository's cruise is cached by content under .cache/ (as ESLint's
+  // is): it parses every module again only when one changed.
+  const cache =
+    baseDir === ROOT ? { folder: join(ROOT, '.cache/depcruise'), strategy: 'content' as const } : false;
+  const { output } = await cruise(present, { ...options, baseDir, cache });
   const result = output as ICruiseResult;
   const found = (result.summary.violations ?? []).map(({ rule, from, to, cycle }) =>
     cycle
