@@ -7,6 +7,9 @@
 //     real stations of ../shared/corpus/ubi-copec (quotes, commas, accents);
 //   - the packed R-tree build/geometry/box-tree.ts against flatbush: build,
 //     then window queries, on random boxes;
+//   - the identity stage's index build/identity/box-index.ts against flatbush
+//     as it is used: one level's units indexed by their polygons' boxes, then
+//     every unit of the next vintage asking which units its polygons meet;
 //   - the map projections of build/geo/map-plane.ts against d3-geo's raw
 //     functions: time, and the largest difference (d3-geo is the tests' oracle);
 //   - the browser's MVT decoder src/client/mvt.ts against @mapbox/vector-tile
@@ -25,6 +28,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { PbfReader } from 'pbf';
 import { BoxTree } from '../build/geometry/box-tree.ts';
+import { BoxIndex } from '../build/identity/box-index.ts';
+import type { Box, Shape } from '../build/identity/shape.ts';
 import { rawProjection } from '../build/geo/map-plane.ts';
 import { CsvParser } from '../src/locations/csv.ts';
 import { decodeTile } from '../src/client/mvt.ts';
@@ -132,6 +137,66 @@ function rtree(): void {
   if (ourHits !== theirHits) throw new Error(`R-tree: ${ourHits} hits against flatbush's ${theirHits}`);
   line('R-tree build, 1,000,000 boxes', ourBuild, theirBuild);
   line(`R-tree, 100,000 window queries (${ourHits.toLocaleString('en-US')} hits)`, ourQuery, theirQuery);
+}
+
+/**
+ * The index of build/identity/box-index.ts against flatbush, as matching two
+ * vintages uses it: 50,000 units of one to four polygons each, in a 1000 ×
+ * 1000 plane (about a county's size against a country's), indexed once, then
+ * each unit of a slightly moved copy asks for the units its polygons meet,
+ * each unit once.
+ */
+function boxIndex(): void {
+  const random = seededRandom(47);
+  const unit = (): Box[] =>
+    Array.from({ length: 1 + Math.floor(random() * 4) }, () => {
+      const [x, y] = [random() * 995, random() * 995];
+      return [x, y, x + 0.5 + random() * 4, y + 0.5 + random() * 4];
+    });
+  const shapes = Array.from({ length: 50_000 }, () => ({ partBoxes: unit() }) as unknown as Shape);
+  const next = shapes.map((s) =>
+    s.partBoxes.map((b): Box => [b[0] + 0.1, b[1] + 0.1, b[2] + 0.1, b[3] + 0.1]),
+  );
+  let ours: BoxIndex | undefined;
+  let index: Flatbush | undefined;
+  let owner: Int32Array | undefined; // flatbush item → unit
+  const ourBuild = best(() => (ours = new BoxIndex(shapes)));
+  const theirBuild = best(() => {
+    const parts = shapes.reduce((n, s) => n + s.partBoxes.length, 0);
+    index = new Flatbush(parts);
+    owner = new Int32Array(parts);
+    shapes.forEach((s, i) => s.partBoxes.forEach((b) => (owner![index!.add(b[0], b[1], b[2], b[3])] = i)));
+    index.finish();
+  });
+  let ourHits = 0;
+  let theirHits = 0;
+  const ourQuery = best(() => {
+    ourHits = 0;
+    for (const boxes of next) ourHits += ours!.query(boxes).length;
+  });
+  const theirQuery = best(() => {
+    theirHits = 0;
+    const seen = new Int32Array(shapes.length).fill(-1);
+    next.forEach((boxes, u) => {
+      for (const b of boxes) {
+        for (const item of index!.search(b[0], b[1], b[2], b[3])) {
+          const i = owner![item]!;
+          if (seen[i] !== u) {
+            seen[i] = u;
+            theirHits++;
+          }
+        }
+      }
+    });
+  });
+  if (ourHits !== theirHits)
+    throw new Error(`box index: ${ourHits} units found against flatbush's ${theirHits}`);
+  line('identity box index build, 50,000 units', ourBuild, theirBuild);
+  line(
+    `identity box index, 50,000 units' queries (${ourHits.toLocaleString('en-US')} found)`,
+    ourQuery,
+    theirQuery,
+  );
 }
 
 function projections(): void {
@@ -289,6 +354,7 @@ if (!existsSync(join(ROOT, 'lib')))
   throw new Error('run through npm run bench:libraries (it compiles first)');
 csv();
 rtree();
+boxIndex();
 projections();
 await tiles();
 bundles();
