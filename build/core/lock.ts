@@ -90,8 +90,24 @@ export async function withLock<T>(root: string, command: string, fn: () => Promi
   }
 }
 
+/**
+ * Makes `path` and its parents. Another run letting its lock go removes
+ * .cache/geoshelf/ and .cache/ when empty, which can happen between two of
+ * the steps of a recursive mkdir (ENOENT): it is made again.
+ */
+async function makeFolder(path: string): Promise<void> {
+  for (let vanished = 0; ; vanished++) {
+    try {
+      await mkdir(path, { recursive: true });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || vanished >= 8) throw error;
+    }
+  }
+}
+
 async function acquire(dir: string, owner: LockOwner): Promise<void> {
-  await mkdir(join(dir, '..'), { recursive: true });
+  await makeFolder(join(dir, '..'));
   for (let attempt = 0, vanished = 0; ; attempt++) {
     try {
       await mkdir(dir);
@@ -101,7 +117,7 @@ async function acquire(dir: string, owner: LockOwner): Promise<void> {
       const code = (error as NodeJS.ErrnoException).code;
       // Another run, letting its lock go, removed the then-empty parent between our two mkdirs.
       if (code === 'ENOENT' && vanished++ < 8) {
-        await mkdir(join(dir, '..'), { recursive: true });
+        await makeFolder(join(dir, '..'));
         attempt--;
         continue;
       }
