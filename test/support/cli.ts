@@ -60,7 +60,7 @@ export async function cliProcess(...args: string[]): Promise<CliResult> {
 }
 
 /** cliProcess with options: `cwd`, `timeoutMs` (default CHILD_BOUND_MS). */
-async function cliProcessWith(
+export async function cliProcessWith(
   { cwd, timeoutMs = CHILD_BOUND_MS }: { cwd?: string; timeoutMs?: number },
   ...args: string[]
 ): Promise<CliResult> {
