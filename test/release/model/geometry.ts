@@ -105,12 +105,30 @@ export function jitter(mp: MP, random: () => number, metres: number): MP {
 const rounded = (mp: polygonClipping.MultiPolygon): MP => mapPositions(mp as MP, (p) => p);
 
 /**
+ * polygon-clipping, the oracle of the scripts' unions, cuts and overlaps,
+ * failed on a script's shapes (e.g. its own unbounded recursion in
+ * isExteriorRing, MODEL_SEED=1366964494): the script is drawn again
+ * (editScript), for the truth cannot be computed, not because the product
+ * did anything.
+ */
+export class OracleFailure extends Error {}
+
+/** Runs one polygon-clipping operation; its failure is an OracleFailure. */
+function clip<T>(op: () => T): T {
+  try {
+    return op();
+  } catch (error) {
+    throw new OracleFailure(`polygon-clipping failed: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
  * Returns the union of `a` and `b`, dissolved as a publisher's tool would:
  * slivers (holes and parts under 10⁻⁴ of the area, e.g. the gaps along a
  * border re-digitised on one side only) are dropped.
  */
 export function union(a: MP, b: MP): MP {
-  const u = rounded(polygonClipping.union(a as polygonClipping.Geom, b as polygonClipping.Geom));
+  const u = rounded(clip(() => polygonClipping.union(a as polygonClipping.Geom, b as polygonClipping.Geom)));
   const least = 1e-4 * areaOf(u);
   return u
     .map((poly) => poly.filter((ring, r) => r === 0 || areaOf([[ring]]) >= least))
@@ -119,7 +137,9 @@ export function union(a: MP, b: MP): MP {
 
 /** Returns the area (degree²) that `a` and `b` share. */
 export function overlapArea(a: MP, b: MP): number {
-  return areaOf(polygonClipping.intersection(a as polygonClipping.Geom, b as polygonClipping.Geom) as MP);
+  return areaOf(
+    clip(() => polygonClipping.intersection(a as polygonClipping.Geom, b as polygonClipping.Geom)) as MP,
+  );
 }
 
 /**
@@ -141,7 +161,7 @@ export function cut(mp: MP, angle: number, least: number): [MP, MP] | undefined 
     ],
   ];
   const parts = [1, -1].map((side) =>
-    rounded(polygonClipping.intersection(mp as polygonClipping.Geom, half(side))),
+    rounded(clip(() => polygonClipping.intersection(mp as polygonClipping.Geom, half(side)))),
   );
   const total = areaOf(mp);
   if (parts.some((p) => areaOf(p) < least * total)) return undefined;

@@ -6,7 +6,7 @@
 // its preconditions on the geometry, so that the truth is what a careful
 // reader of the two files would say (docs/releases.md, "The change feed",
 // lists the limits these scripts stay within).
-import { areaOf, overlapArea } from './geometry.ts';
+import { areaOf, OracleFailure, overlapArea } from './geometry.ts';
 import { EDITS, type Edit } from './edits.ts';
 import { makeLevel, type ModelUnit } from './level.ts';
 import { Writer, type ModelState, type Script, type Truth } from './writer.ts';
@@ -44,16 +44,21 @@ export function editScript(
   most = 4,
   edits: [string, number, Edit][] = EDITS,
 ): Script {
-  for (;;) {
+  for (let oracleFailures = 0; ;) {
     const w = new Writer(state, random);
     const wanted = 1 + Math.floor(random() * most);
     const total = edits.reduce((n, [, weight]) => n + weight, 0);
-    for (let tries = 0, done = 0; done < wanted && tries < 40; tries++) {
-      let r = random() * total;
-      const [, , edit] = edits.find(([, weight]) => (r -= weight) < 0) ?? edits[0]!;
-      if (edit(w)) done++;
+    try {
+      for (let tries = 0, done = 0; done < wanted && tries < 40; tries++) {
+        let r = random() * total;
+        const [, , edit] = edits.find(([, weight]) => (r -= weight) < 0) ?? edits[0]!;
+        if (edit(w)) done++;
+      }
+      if (!codeTakesPlace(w)) return { lines: w.lines, truth: truthOf(w), next: nextState(w) };
+    } catch (error) {
+      // The oracle could not compute this script's truth: draw another (a bounded number of times).
+      if (!(error instanceof OracleFailure) || ++oracleFailures > 20) throw error;
     }
-    if (!codeTakesPlace(w)) return { lines: w.lines, truth: truthOf(w), next: nextState(w) };
   }
 }
 
