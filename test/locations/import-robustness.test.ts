@@ -4,8 +4,6 @@
 // as it was: test/locations/import-interrupted.test.ts, long project; a
 // failed import in process: test/locations/import.test.ts.)
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,17 +15,7 @@ import { tempDir } from '../server/helpers.ts';
 
 const run = promisify(execFile);
 import { BIN } from '../support/cli.ts';
-const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-
-/** A CSV of `count` valid rows (ids given), about 110 bytes each. */
-function csv(count: number, from = 0): string {
-  const lines = ['id,name,description,type,latitude,longitude'];
-  for (let i = from; i < from + count; i++) {
-    const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
-    lines.push(`${id},Lugar ${i},Descripción del lugar ${i},bencinera,-33.${i % 1000},-70.${i % 997}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
+import { csv, sha } from '../support/locations-csv.ts';
 
 let dir: string;
 let cleanup: () => Promise<void>;

@@ -28,6 +28,49 @@ function simplify(levels: GeoFeature[][], toleranceM: number): Ring[][] {
   });
 }
 
+/** A 0.1° square with a spike 5 km long and 2 m wide on its north side (5,000 m², far under 1 km²), and the spike's tip. */
+function spikeSquare(): { tip: number[]; square: Ring } {
+  const tip = [0.05, 0.1 + 5000 * M];
+  const square: Ring = [
+    [0, 0],
+    [0.1, 0],
+    [0.1, 0.1],
+    [0.05 + 1 * M, 0.1],
+    tip,
+    [0.05 - 1 * M, 0.1],
+    [0, 0.1],
+    [0, 0],
+  ];
+  return { tip, square };
+}
+
+/**
+ * A 0.1° square with a notch 300 m deep and 600 m wide in its north side
+ * (90,000 m² < 1 km²), the notch's vertex, and a 20 m islet lying in the notch.
+ */
+function notchWithIslet(): { notch: number[]; square: Ring; islet: Ring } {
+  const notch = [0.05, 0.1 - 300 * M];
+  const square: Ring = [
+    [0, 0],
+    [0.1, 0],
+    [0.1, 0.1],
+    [0.05 + 300 * M, 0.1],
+    notch,
+    [0.05 - 300 * M, 0.1],
+    [0, 0.1],
+    [0, 0],
+  ];
+  const [cx, cy, d] = [0.05, 0.1 - 100 * M, 10 * M];
+  const islet: Ring = [
+    [cx - d, cy - d],
+    [cx + d, cy - d],
+    [cx + d, cy + d],
+    [cx - d, cy + d],
+    [cx - d, cy - d],
+  ];
+  return { notch, square, islet };
+}
+
 /** A wiggly line from (x, y0) to (x, y1) near the equator: n steps, ±amplitude metres east and west. */
 function wiggle(x: number, y0: number, y1: number, n: number, amplitudeM: number): Ring {
   const line: Ring = [];
@@ -108,18 +151,7 @@ describe('every unit survives', () => {
 
 describe('the tolerance bounds how far a line moves', () => {
   it('a spike of small area but 5 km long stays at 1 km (Hausdorff distance ≤ tolerance)', () => {
-    // Its triangle is 5 km × 2 m: 5,000 m², far under 1 km², which Visvalingam alone would drop.
-    const tip = [0.05, 0.1 + 5000 * M];
-    const square: Ring = [
-      [0, 0],
-      [0.1, 0],
-      [0.1, 0.1],
-      [0.05 + 1 * M, 0.1],
-      tip,
-      [0.05 - 1 * M, 0.1],
-      [0, 0.1],
-      [0, 0],
-    ];
+    const { tip, square } = spikeSquare();
     const [[ring]] = simplify([[unit('S', square)]], 1000);
     expect(ring.map(String)).toContain(String(tip));
   });
@@ -127,27 +159,7 @@ describe('the tolerance bounds how far a line moves', () => {
 
 describe('no removal runs a border across another unit', () => {
   it('a notch holding an island stays, though its area is under the tolerance', () => {
-    // A notch 300 m deep and 600 m wide (90,000 m² < 1 km²) with a unit of 20 m in it.
-    const notch = [0.05, 0.1 - 300 * M];
-    const square: Ring = [
-      [0, 0],
-      [0.1, 0],
-      [0.1, 0.1],
-      [0.05 + 300 * M, 0.1],
-      notch,
-      [0.05 - 300 * M, 0.1],
-      [0, 0.1],
-      [0, 0],
-    ];
-    const c = [0.05, 0.1 - 100 * M];
-    const d = 10 * M;
-    const islet: Ring = [
-      [c[0] - d, c[1] - d],
-      [c[0] + d, c[1] - d],
-      [c[0] + d, c[1] + d],
-      [c[0] - d, c[1] + d],
-      [c[0] - d, c[1] - d],
-    ];
+    const { notch, square, islet } = notchWithIslet();
     const [[ring]] = simplify([[unit('S', square), unit('I', islet)]], 1000);
     expect(ring.map(String)).toContain(String(notch));
     // …and the same square alone loses its notch: the islet is what keeps it.
@@ -169,42 +181,13 @@ describe('rank: each vertex weighed by the tolerance at which it goes (previews)
   }
 
   it('a spike 5 km long goes at a tolerance of 5 km at least, though its area is 5,000 m²', () => {
-    const tip = [0.05, 0.1 + 5000 * M];
-    const square: Ring = [
-      [0, 0],
-      [0.1, 0],
-      [0.1, 0.1],
-      [0.05 + 1 * M, 0.1],
-      tip,
-      [0.05 - 1 * M, 0.1],
-      [0, 0.1],
-      [0, 0],
-    ];
+    const { tip, square } = spikeSquare();
     const [weight] = weightsOf([[unit('S', square)]], [tip]);
     expect(weight).toBeGreaterThanOrEqual(5000);
   });
 
   it('a notch holding an island weighs more than the same notch with no island in it', () => {
-    const notch = [0.05, 0.1 - 300 * M];
-    const square: Ring = [
-      [0, 0],
-      [0.1, 0],
-      [0.1, 0.1],
-      [0.05 + 300 * M, 0.1],
-      notch,
-      [0.05 - 300 * M, 0.1],
-      [0, 0.1],
-      [0, 0],
-    ];
-    const c = [0.05, 0.1 - 100 * M];
-    const d = 10 * M;
-    const islet: Ring = [
-      [c[0] - d, c[1] - d],
-      [c[0] + d, c[1] - d],
-      [c[0] + d, c[1] + d],
-      [c[0] - d, c[1] + d],
-      [c[0] - d, c[1] - d],
-    ];
+    const { notch, square, islet } = notchWithIslet();
     const [alone] = weightsOf([[unit('S', square)]], [notch]);
     const [held] = weightsOf([[unit('S', square), unit('I', islet)]], [notch]);
     expect(alone).toBeLessThan(1000);
