@@ -13,6 +13,16 @@ export function fileUrl(base: string, path: string): string {
   return base + path.split('/').map(encodeURIComponent).join('/');
 }
 
+/**
+ * Returns a file's way back to the folder its path is relative to, e.g.
+ * "../../" for "earth/CHL/index.html", "./" for "index.html": the base of a
+ * page or document that links relatively (a release's; every STAC document).
+ */
+export function relativeBase(path: string): string {
+  const depth = path.split('/').length - 1;
+  return depth === 0 ? './' : '../'.repeat(depth);
+}
+
 /** A path of segments encodeURIComponent leaves as they are (letters, digits and "-_.!~*'()"). */
 const UNRESERVED = /^[A-Za-z0-9\-_.!~*'()/]*$/;
 

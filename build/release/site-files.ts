@@ -6,18 +6,12 @@
 // files that must name their own URL (the sitemap, the 404 page) or their
 // release (the front page) keep the marks, which `build` replaces by
 // BASE/releases/VERSION/ and VERSION when it publishes them.
-import { WORLD_PICTURE } from '../core/dist-paths.ts';
+import { relativeBase, WORLD_PICTURE } from '../core/dist-paths.ts';
 import { BASE_MARK, VERSION_MARK } from './ledger.ts';
 
 const TOKEN = BASE_MARK.slice(1, -1); // the mark however it is written (a JSON string may escape "/")
 /** What both marks begin with, e.g. "geoshelf-release-": text without it holds neither. */
 const MARKS = commonStart(TOKEN, VERSION_MARK);
-
-/** Returns a page's way back to its release's folder, e.g. "../../" for "earth/CHL/index.html", "./" for "index.html". */
-export function relativeBase(path: string): string {
-  const depth = path.split('/').length - 1;
-  return depth === 0 ? './' : '../'.repeat(depth);
-}
 
 /**
  * The files of a release that name its own URL or version, and are stored

@@ -20,6 +20,7 @@ import { mapFile, separateMaps } from './atlas-page.ts';
 import type { CountryAtlas } from './atlas.ts';
 import { renderSearchIndex, type SearchCache } from './search-index.ts';
 import { unitsPages } from './units-list.ts';
+import { renderStac } from './stac.ts';
 import { searchBox } from './search-box.ts';
 import type { GeometryByFile } from './geometry-status.ts';
 import type { CoverageByLevel } from './coverage-status.ts';
@@ -145,6 +146,7 @@ export function renderSite(
     if (history) files.set(history.path, `${JSON.stringify(history.doc)}\n`);
   }
   for (const [path, text] of renderSearchIndex(loaded, atlas, searchCache)) files.set(path, text);
+  for (const [path, text] of renderStac(loaded, downloads ?? new Map())) files.set(path, text);
   files.set('sitemap.xml', renderSitemap(options, ['', ...loaded.map((l) => countryPage(l.manifest))]));
   files.set('robots.txt', renderRobots(options));
   return files;

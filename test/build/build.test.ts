@@ -182,10 +182,10 @@ describe('geoshelf build', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('kept for', 'still kept for'));
     const result = await build(root);
     const after = snapshot(out);
-    // The manifest, its page, its API document, and the country archive (which holds the manifest) with
-    // its SHA256SUMS; the level's other formats and its simplified copies come from the cache (same
-    // source sha256).
-    expect(result.write.written).toBe(5);
+    // The manifest, its page, its API document, the country archive (which holds the manifest) with
+    // its SHA256SUMS, and its STAC collection (which gives the archive's checksum); the level's other
+    // formats, its STAC item and its simplified copies come from the cache (same source sha256).
+    expect(result.write.written).toBe(6);
     expect(Object.keys(after).filter((f) => f.startsWith('downloads/earth/ANT/')).length).toBe(9);
     expect(after['earth/ANT/index.html']).toContain(sha256(readFileSync(join(out, 'earth/ANT/index.html'))));
     expect(readFileSync(join(out, 'earth/ANT/index.html'), 'utf8')).toContain('still kept for');

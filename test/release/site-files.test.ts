@@ -4,7 +4,8 @@
 // cannot replace is a bug, never a published broken link.
 import { describe, expect, it } from 'vitest';
 import { BASE_MARK, VERSION_MARK } from '../../build/release/ledger.ts';
-import { heldMark, publishedTemplate, relativeBase, storedSiteFile } from '../../build/release/site-files.ts';
+import { relativeBase } from '../../build/core/dist-paths.ts';
+import { heldMark, publishedTemplate, storedSiteFile } from '../../build/release/site-files.ts';
 
 // Stored from bytes and from text (as the build renders pages): the same file either way.
 const stored = (path: string, text: string): { text: string; template: boolean } | { mark: string } => {
