@@ -79,6 +79,14 @@ describe('geoshelf build with releases', () => {
       '"url": "../../../data/earth/CHL/CHL_ADM1.geojson"',
     );
     await expectLinksLead(out, 'releases/1.0.0/');
+    // Its own STAC catalogue, whose assets are the release's files.
+    const item = JSON.parse(
+      readFileSync(join(out, 'releases/1.0.0/stac/earth/CHL/CHL_ADM1.json'), 'utf8'),
+    ) as {
+      assets: { geojson: { href: string; 'file:checksum': string } };
+    };
+    expect(item.assets.geojson.href).toBe('../../../data/earth/CHL/CHL_ADM1.geojson');
+    expect(item.assets.geojson['file:checksum']).toBe(`1220${first['data/earth/CHL/CHL_ADM1.geojson']}`);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('This is release <strong>1.0.0</strong>');
     const api = () => JSON.parse(readFileSync(join(out, 'api/releases.json'), 'utf8')) as ApiReleases;
     expect(api().current).toEqual({ release: '1.0.0', latest: '1.0.0', unreleased_changes: false });
