@@ -12,7 +12,7 @@ import type { ReleaseFeed } from '../core/release-feed.ts';
 import type { ApiReleaseStatus } from '../core/shared/api.ts';
 import { listFiles, PACKAGE_DIR } from '../core/files.ts';
 import type { Problem } from '../core/problem.ts';
-import { prepareDownloads } from '../formats/downloads.ts';
+import { prepareDownloads, type CountryDownloads } from '../formats/downloads.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
 import type { CheckedManifestFile, Validation } from '../manifest/validate.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
@@ -23,6 +23,7 @@ import { countryPlanes } from '../site/map-planes.ts';
 import { changesPage, renderChangesPage } from '../site/pages/changes-page.ts';
 import { openSearchCache } from '../site/search-cache.ts';
 import { renderSite } from '../site/site.ts';
+import { geojsonCopies } from '../site/datapackage.ts';
 import { WORLD_TITLE, worldMap } from '../site/world-map.ts';
 import { countryTiles, nameTiles, noCountryTiles } from '../tiles/country-tiles.ts';
 import { worldTiles } from '../tiles/world-tiles.ts';
@@ -67,6 +68,16 @@ function dataFiles(manifests: CheckedManifestFile[]): Map<string, string> {
   const files = new Map<string, string>();
   for (const m of manifests) for (const f of m.files) if (f.path !== m.file) files.set(f.path, f.sha256);
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** Returns the data files each country's downloads folder holds again (its Data Package's GeoJSON): dist path → source. */
+function dataCopies(manifests: CheckedManifestFile[], byManifest: Map<string, CountryDownloads>) {
+  return new Map(
+    manifests.flatMap(({ file, manifest }) => {
+      const dl = byManifest.get(file);
+      return dl ? [...geojsonCopies(manifest, dl)] : [];
+    }),
+  );
 }
 
 /** Returns the plan of the catalogue of `input.manifests`: every file, generated, copied or built. */
@@ -145,7 +156,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
     generated.set(changesPage(feed.version), renderChangesPage(context, feed));
   const built = new Map([...downloads.files, ...tiles.built]);
   return {
-    plan: { generated, data: dataFiles(loaded), built },
+    plan: { generated, data: dataFiles(loaded), built, copies: dataCopies(loaded, downloads.byManifest) },
     filesRead: drawn.filesRead + tiles.filesRead,
     bytesRead: drawn.bytesRead + tiles.bytesRead,
     conversionWarnings: downloads.warnings,

@@ -59,6 +59,8 @@ export interface DistPlan {
   generated: Map<string, string | Buffer>; // path inside dist → contents, e.g. "earth/CHL/index.html"
   data: Map<string, string>; // files copied from the root to the same path → the sha256 validate measured
   built?: Map<string, BuiltFile>; // by dist path, e.g. "downloads/earth/CHL/CHL.zip"
+  /** Data files published at a second path, e.g. "downloads/earth/CHL/CHL_ADM1.geojson" → its source and sha256. */
+  copies?: Map<string, { source: string; sha256: string }>;
   stored?: Map<string, StoredFile>; // by dist path, e.g. "releases/2026.11/earth/CHL/index.html"
 }
 
@@ -190,6 +192,9 @@ function entriesOf(root: string, plan: DistPlan): Entry[] {
   }
   for (const [path, sha256] of plan.data) {
     entries.push({ path, sha256, bytes: -1, make: copyData(root, path, sha256), data: true });
+  }
+  for (const [path, { source, sha256 }] of plan.copies ?? []) {
+    entries.push({ path, sha256, bytes: -1, make: copyData(root, source, sha256), data: true });
   }
   for (const [path, { from, sha256 }] of plan.built ?? []) {
     // A copy (a clone where the file system can): an edit in dist/ must never reach the cache.

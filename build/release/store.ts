@@ -104,6 +104,12 @@ export async function storePlan(
     ...[...(plan.built ?? [])].map(([path, b]): Source => [path, b.from, b.sha256]),
   ];
   await storeSources(storing, sources);
+  // A data file published at a second path is the same stored bytes: recorded, not read again.
+  const data = new Map(out.files.map((f) => [f.path, f]));
+  for (const [path, { source, sha256 }] of plan.copies ?? []) {
+    const stored = data.get(source);
+    if (stored?.sha256 === sha256) out.files.push(siteFile(path, sha256, stored.bytes));
+  }
   await storing.packer.finish();
   if (marked.length) out.problems.unshift(markProblem(marked));
   out.files.sort((a, b) => (a.path < b.path ? -1 : 1));

@@ -21,6 +21,7 @@ import type { CountryAtlas } from './atlas.ts';
 import { renderSearchIndex, type SearchCache } from './search-index.ts';
 import { unitsPages } from './units-list.ts';
 import { renderStac } from './stac.ts';
+import { downloadsFolder, folderFiles, renderDataPackage } from './datapackage.ts';
 import { searchBox } from './search-box.ts';
 import type { GeometryByFile } from './geometry-status.ts';
 import type { CoverageByLevel } from './coverage-status.ts';
@@ -70,7 +71,9 @@ function addCountryPages(
   for (const { level, svg } of separateMaps(atlas)) files.set(mapFile(manifest, level), svg);
   const dl = facts.downloads;
   if (dl) {
-    files.set(`${dl.archive.url.slice(0, dl.archive.url.lastIndexOf('/') + 1)}SHA256SUMS`, checksums(dl));
+    const folder = folderFiles(manifest, dl);
+    files.set(`${downloadsFolder(dl)}SHA256SUMS`, checksums(folder));
+    files.set(`${downloadsFolder(dl)}datapackage.json`, renderDataPackage(manifest, folder));
   }
 }
 

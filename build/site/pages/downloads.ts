@@ -66,13 +66,7 @@ ${notConverted}`;
 }
 
 /** Returns the SHA256SUMS text of a country's downloads: "sha256  file" per line, sorted by file. */
-export function checksums(downloads: CountryDownloads): string {
-  const files = [downloads.archive];
-  for (const d of downloads.datasets) {
-    if (d.whole) files.push(...d.whole.files);
-    for (const p of d.parts) files.push(...p.files);
-    files.push(...d.simplified);
-  }
+export function checksums(files: readonly { file: string; sha256: string }[]): string {
   return files
     .map((f) => `${f.sha256}  ${f.file}\n`)
     .sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1))
