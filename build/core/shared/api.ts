@@ -21,6 +21,10 @@ export interface ApiUnit {
   display_bbox: BBox; // west > east across the antimeridian (RFC 7946 §5.2)
   part?: string; // code of the part file holding the unit
   page: string; // permalink: by unit_id when it has one, e.g. "/earth/USA/#unit-k3f9a2m7x0qp", else "/earth/USA/#unit-US-TX"
+  // Its facts, when its units are read from the level's own files (not a preview): docs/catalogue.md#unit-facts
+  area_km2?: number; // geodesic area on its body (WGS 84 ellipsoid on the Earth), 6 significant digits
+  label_point?: [number, number]; // [lon, lat], inside the unit: the pole of inaccessibility of its largest polygon
+  geojson_url?: string; // the unit alone: its feature as the source writes it, in a FeatureCollection
 }
 
 /** Where a country document and its page are: URLs that already include the base. */
