@@ -173,7 +173,9 @@ export interface ApiIndex {
  * only the names with a word in it; the other-language names (a unit's
  * "Bayern", "Baviera") rank after its own and English ones, and are left out
  * when there are none ([] when a unit ID follows); unit_id: a unit's release ID,
- * when it has one.
+ * when it has one ("" when facts follow without one); facts: a unit's area in
+ * km², its label point and its own GeoJSON's link (relative to the base), when
+ * it has them (ApiUnit's area_km2, label_point, geojson_url).
  */
 export type SearchRecord = [
   kind: 'c' | 'r' | 'u',
@@ -186,7 +188,11 @@ export type SearchRecord = [
   countries: string,
   others?: string[],
   unit_id?: string,
+  facts?: UnitSearchFacts,
 ];
+
+/** A unit's facts in a search record: [area in km², label longitude, label latitude (null without one), GeoJSON link]. */
+export type UnitSearchFacts = [area_km2: number, lon: number | null, lat: number | null, geojson: string];
 
 /**
  * One unit of the registry a release publishes (and keeps in its ledger):
