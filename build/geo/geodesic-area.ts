@@ -27,7 +27,7 @@ const Q_POLE = authalicQ(1);
 export const WGS84_AUTHALIC_RADIUS_M = WGS84_A * Math.sqrt(Q_POLE / 2);
 
 /** Returns the authalic latitude (radians) of the WGS 84 geodetic latitude `lat` (degrees). */
-export function authalicLatitude(lat: number): number {
+function authalicLatitude(lat: number): number {
   const q = authalicQ(Math.sin(lat * RAD));
   return Math.asin(Math.max(-1, Math.min(1, q / Q_POLE)));
 }
@@ -54,7 +54,7 @@ type Position = number[];
  * span the short way, so a ring that steps across ±180° is measured as drawn
  * across it, and one that goes round a pole (Antarctica's) encloses it.
  */
-export function ringSteradians(ring: Position[], latitude: (lat: number) => number): number {
+function ringSteradians(ring: Position[], latitude: (lat: number) => number): number {
   const n = ring.length;
   if (n < 3) return 0;
   let excess = 0; // the signed area between each edge and the equator, summed (tan-half formula)

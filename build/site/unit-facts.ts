@@ -44,7 +44,7 @@ export function unitFacts(geometry: unknown, body: Body): UnitFacts {
  * thinner than its cells), the middle of the widest run inside on a
  * horizontal line that passes no vertex.
  */
-export function labelPoint(polygon: Position[][], body: Body): [number, number] | null {
+function labelPoint(polygon: Position[][], body: Body): [number, number] | null {
   const rings = polygon.map((ring) => flatRing(ring)).filter((r) => r.length >= 6);
   if (rings.length === 0) return null;
   unwrapAntimeridian(rings);

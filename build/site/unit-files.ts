@@ -19,7 +19,7 @@ import { unitFacts, type UnitFacts } from './unit-facts.ts';
 import type { Unit } from './units.ts';
 
 /** One feature's facts and its file in the cache folder (`{feature}.geojson`). */
-export interface FeatureFacts extends UnitFacts {
+interface FeatureFacts extends UnitFacts {
   bytes: number;
   sha256: string;
 }
