@@ -16,8 +16,9 @@ import { prepareDownloads, type CountryDownloads } from '../formats/downloads.ts
 import type { UnitIds } from '../identity/unit-ids.ts';
 import type { CheckedManifestFile, Validation } from '../manifest/validate.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
-import type { DistPlan } from '../output/write-dist.ts';
-import { readAtlas } from '../site/atlas.ts';
+import type { BuiltFile, DistPlan } from '../output/write-dist.ts';
+import { readAtlas, unitSources } from '../site/atlas.ts';
+import { sourceFacts, type FactsSource } from '../site/unit-files.ts';
 import { clientBundle } from '../site/client-bundle.ts';
 import { countryPlanes } from '../site/map-planes.ts';
 import { changesPage, renderChangesPage } from '../site/pages/changes-page.ts';
@@ -80,6 +81,38 @@ function dataCopies(manifests: CheckedManifestFile[], byManifest: Map<string, Co
   );
 }
 
+/** Returns the files whose features are units (unitSources, but never a preview), with their sha256 and body. */
+function factsSources(manifests: CheckedManifestFile[]): FactsSource[] {
+  const sources: FactsSource[] = [];
+  for (const { manifest: m, files } of manifests) {
+    const sha = new Map(files.map((f) => [f.path, f.sha256]));
+    for (const d of m.datasets) {
+      for (const path of unitSources(d)) {
+        const sha256 = sha.get(path);
+        if (path !== d.preview && sha256) sources.push({ path, sha256, body: m.body });
+      }
+    }
+  }
+  return sources;
+}
+
+/**
+ * Returns the atlas (units and maps) of every manifest, its units with their
+ * facts, and the units' own files (`facts.built`).
+ */
+async function readUnits(
+  root: string,
+  loaded: CheckedManifestFile[],
+  planes: Parameters<typeof readAtlas>[2],
+  unitIds: UnitIds | undefined,
+) {
+  const facts = {
+    sources: await sourceFacts(root, factsSources(loaded)),
+    built: new Map<string, BuiltFile>(),
+  };
+  return { drawn: await readAtlas(root, loaded, planes, unitIds, facts), facts };
+}
+
 /** Returns the plan of the catalogue of `input.manifests`: every file, generated, copied or built. */
 export async function planCatalogue(input: CatalogueInput): Promise<CataloguePlan> {
   const { root, base, manifests: loaded, unitIds, onProgress: progress } = input;
@@ -97,7 +130,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
     unitIds,
   );
   progress('reading units and drawing maps');
-  const drawn = await readAtlas(root, loaded, planes, unitIds);
+  const { drawn, facts } = await readUnits(root, loaded, planes, unitIds);
   progress('cutting map tiles');
   const tiles = await cutting;
   nameTiles(
@@ -154,7 +187,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
   const context = { base, script: bundle.script, styles: bundle.styles };
   for (const feed of input.feeds ?? [])
     generated.set(changesPage(feed.version), renderChangesPage(context, feed));
-  const built = new Map([...downloads.files, ...tiles.built]);
+  const built = new Map([...downloads.files, ...tiles.built, ...facts.built]);
   return {
     plan: { generated, data: dataFiles(loaded), built, copies: dataCopies(loaded, downloads.byManifest) },
     filesRead: drawn.filesRead + tiles.filesRead,

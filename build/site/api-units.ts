@@ -3,7 +3,7 @@
 // bbox, which stays small across the antimeridian (RFC 7946 §5.2).
 import type { ApiUnit, CountryDocument } from '../core/shared/api.ts';
 import type { BBox, Level, Manifest } from '../core/shared/manifest.ts';
-import { countryPage } from '../core/dist-paths.ts';
+import { countryPage, fileUrl } from '../core/dist-paths.ts';
 import type { CountryAtlas } from './atlas.ts';
 import { bboxes } from './units.ts';
 
@@ -27,6 +27,9 @@ export function apiUnits(base: string, m: Manifest, atlas: CountryAtlas): Countr
       display_bbox: u.display_bbox,
       part: u.part || undefined,
       page: page + (u.unit_id ?? u.id),
+      area_km2: u.area_km2,
+      label_point: u.label,
+      geojson_url: u.geojson && fileUrl(base, u.geojson),
     }));
   }
   return out;

@@ -21,6 +21,8 @@ import type { LoadedManifest } from '../manifest/validate.ts';
 import { readFeatureBytes } from '../geojson/features.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
 import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './units.ts';
+import { attachFacts, type SourceFacts } from './unit-files.ts';
+import type { BuiltFile } from '../output/write-dist.ts';
 
 /** Largest full file read for units; above it the units come from the preview (bboxes then approximate). */
 export const MAX_UNITS_FILE_BYTES = 32 * 2 ** 20;
@@ -63,8 +65,14 @@ async function features(root: string, path: string): Promise<{ features: unknown
   return { features: await readLevelFeatures(root, path) };
 }
 
+/** The unit facts of each source file (unit-files.ts), and the dist files their units' own GeoJSON adds. */
+export interface UnitFactsInput {
+  sources: Map<string, SourceFacts>; // by path, e.g. "data/earth/CHL/CHL_ADM1.geojson"
+  built: Map<string, BuiltFile>;
+}
+
 /** Returns the files a level's units come from: the full file when small enough, else the preview, else the parts. */
-function unitSources(d: Dataset): string[] {
+export function unitSources(d: Dataset): string[] {
   if (d.path && (d.bytes ?? Infinity) <= MAX_UNITS_FILE_BYTES) return [d.path];
   if (d.preview) return [d.preview];
   if (d.path) return [d.path];
@@ -98,6 +106,7 @@ export async function readAtlas(
   loaded: LoadedManifest[],
   planes: Map<string, Plane> = new Map(), // by manifest file: map-planes.ts
   unitIds?: UnitIds, // the release IDs the units show (none: no ID)
+  facts?: UnitFactsInput, // each source's unit facts; their files are added to `facts.built`
 ): Promise<{ atlas: Map<string, CountryAtlas> } & Read> {
   const caches = await loadCountryCaches(root, loaded);
   const read: Read = { filesRead: 0, bytesRead: 0 };
@@ -151,7 +160,7 @@ export async function readAtlas(
     const levels: AtlasLevel[] = [];
     const entry = entryIn(caches.get(file)!);
     for (const d of manifest.datasets)
-      levels.push(await readLevel(manifest, d, entry, planes.get(file), unitIds));
+      levels.push(await readLevel(manifest, d, entry, planes.get(file), unitIds, facts));
     parsed.clear(); // keep one manifest's files in memory at most
     atlas.set(file, { levels, mapLevel: mapSource(manifest)?.level });
   }
@@ -218,7 +227,22 @@ type Entry = (
  */
 function unitCopy(u: Unit, unit_id: string | undefined): Unit {
   const { id, name, names, code, parent, bbox, display_bbox, part, feature } = u;
-  return { id, name, names, code, parent, bbox, display_bbox, part, feature, unit_id };
+  const [area_km2, label, geojson] = [undefined, undefined, undefined]; // attachFacts gives them
+  return {
+    id,
+    name,
+    names,
+    code,
+    parent,
+    bbox,
+    display_bbox,
+    part,
+    feature,
+    unit_id,
+    area_km2,
+    label,
+    geojson,
+  };
 }
 
 async function readLevel(
@@ -227,18 +251,27 @@ async function readLevel(
   entry: Entry,
   plane?: Plane,
   unitIds?: UnitIds,
+  facts?: UnitFactsInput,
 ): Promise<AtlasLevel> {
   const units: Unit[] = [];
   const sources = unitSources(d);
+  const bySource: [string, Unit[]][] = [];
   for (const path of sources) {
+    const read: Unit[] = [];
+    bySource.push([path, read]);
     const hit = await entry(path, `units ${path}`, undefined, (fs, rows) => ({
       units: rows ? unitsOfRows(rows, d) : levelUnits(fs as Parameters<typeof levelUnits>[0], d),
     }));
     // Copies: the cache keeps what the file gave. IDs go by feature index, in the released file only (not a preview).
     const ids = unitIds?.files.get(path)?.ids;
-    for (const u of hit.units ?? []) units.push(unitCopy(u, ids?.[u.feature] || undefined));
+    for (const u of hit.units ?? []) read.push(unitCopy(u, ids?.[u.feature] || undefined));
+    units.push(...read);
   }
   if (sources.length > 1) dedupeIds(units); // parts of one level: ids unique per file only
+  for (const [path, read] of bySource) {
+    const found = facts?.sources.get(path); // none for a preview: its features are not the unit's
+    if (found) attachFacts(m, d.level, read, found, facts!.built);
+  }
   if (d.level === 'ADM1') for (const u of units) u.parent ||= m.iso_a3; // an ADM1 unit's parent is the country
   const drawn = drawnSource(d);
   if (!drawn) return { level: d.level, units };

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { SearchRecord } from '../core/shared/api.ts';
+import type { SearchRecord, UnitSearchFacts } from '../core/shared/api.ts';
 import { fold, nameShardKeys, words } from '../core/shared/fold.ts';
 import type { Manifest } from '../core/shared/manifest.ts';
 import { countryPage } from '../core/dist-paths.ts';
@@ -22,7 +22,13 @@ export interface SearchInput {
   country: Pick<Manifest, 'body' | 'iso_a3' | 'iso_a2' | 'm49_region'> & {
     name: Pick<Manifest['name'], 'en' | 'es'>;
   };
-  levels: { level: string; units: Pick<Unit, 'id' | 'unit_id' | 'name' | 'names' | 'code' | 'parent'>[] }[];
+  levels: {
+    level: string;
+    units: Pick<
+      Unit,
+      'id' | 'unit_id' | 'name' | 'names' | 'code' | 'parent' | 'area_km2' | 'label' | 'geojson'
+    >[];
+  }[];
 }
 
 /** Returns the search input of a country: a copy of the fields its records use, nothing else. */
@@ -32,13 +38,16 @@ export function searchInput(m: Manifest, atlas: CountryAtlas | undefined): Searc
     country: { body, iso_a3, iso_a2, m49_region, name: { en: m.name.en, es: m.name.es } },
     levels: (atlas?.levels ?? []).map((l) => ({
       level: l.level,
-      units: l.units.map(({ id, unit_id, name, names, code, parent }) => ({
+      units: l.units.map(({ id, unit_id, name, names, code, parent, area_km2, label, geojson }) => ({
         id,
         unit_id,
         name,
         names,
         code,
         parent,
+        area_km2,
+        label,
+        geojson,
       })),
     })),
   };
@@ -121,6 +130,7 @@ interface Entry {
   names: IndexedName[]; // every name and code it is found by
   others: IndexedName[]; // names in other languages, ranked after `names`
   unitId?: string; // a unit's release ID
+  facts?: UnitSearchFacts; // a unit's area, label point and own GeoJSON
 }
 
 /** A name folded once: its folded words joined, which tell repeats apart ("Québec" = "Quebec"), and its shards. */
@@ -173,6 +183,10 @@ function unitEntries({ country: m, levels }: SearchInput): Entry[] {
         names,
         others: more?.other ? distinct(more.other, names) : [],
         unitId: u.unit_id,
+        facts:
+          u.area_km2 !== undefined && u.geojson
+            ? [u.area_km2, u.label?.[0] ?? null, u.label?.[1] ?? null, u.geojson]
+            : undefined,
       });
     }
   }
@@ -217,8 +231,9 @@ function addRecords(shards: Map<string, string[]>, e: Entry): void {
     // The matching names; [] when only the displayed name matches (most units), to keep shards small.
     const matched = names.length === 1 && names[0] === e.name ? [] : names;
     const record: SearchRecord = [e.kind, e.name, matched, e.level, e.country, e.parent, e.link, e.countries];
-    if (others.has(key) || e.unitId) record.push(others.get(key) ?? []);
-    if (e.unitId) record.push(e.unitId);
+    if (others.has(key) || e.unitId || e.facts) record.push(others.get(key) ?? []);
+    if (e.unitId || e.facts) record.push(e.unitId ?? '');
+    if (e.facts) record.push(e.facts);
     // Its JSON at once: arrays kept until the last shard is written are more for the garbage collector to copy.
     const text = JSON.stringify(record);
     const shard = shards.get(key);

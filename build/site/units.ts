@@ -16,6 +16,9 @@ export interface Unit {
   part?: string; // code of the part file holding it, for a split level, e.g. "US-AL"
   feature: number; // its index among its file's features
   unit_id?: string; // its release ID (build/identity/unit-ids.ts), when it has one
+  area_km2?: number; // its geodesic area on its body (unit-facts.ts), when read from its level's own file
+  label?: [number, number]; // [lon, lat] inside it
+  geojson?: string; // its own GeoJSON's path in dist/ (unit-files.ts)
 }
 
 type Position = number[];

@@ -1,7 +1,8 @@
 // Naming the selected unit: its name, code and parent below the map (with a
 // link to its entry in the units list), and in the caption with the level shown.
 import type { TilesInfo } from '../../build/core/shared/tiles.ts';
-import { countryDocument, parentName, type CountryDocument } from './country-data.ts';
+import { countryDocument, documentLink, parentName, type CountryDocument } from './country-data.ts';
+import { areaText } from '../../build/core/shared/area-text.ts';
 import type { MapView } from './map-view.ts';
 
 const PROMPT = 'Click, tap or focus a unit to name it.';
@@ -62,9 +63,16 @@ export class MapSelection {
           unit.code && `code ${unit.code}`,
           unit.unit_id && `ID ${unit.unit_id}`,
           unit.parent && `in ${parentName(doc!, unit.parent)}`,
+          unit.area_km2 !== undefined && areaText(unit.area_km2),
         ].filter(Boolean)
       : [];
     if (details.length) info.append(` (${details.join(', ')})`);
+    if (unit?.geojson_url) {
+      const link = document.createElement('a');
+      link.href = documentLink(unit.geojson_url); // a release's document links relatively to itself
+      link.textContent = 'its GeoJSON';
+      info.append(' · ', link);
+    }
     if (unit && document.getElementById(`units`)) {
       const link = document.createElement('a');
       link.href = `#unit-${unit.unit_id ?? id}`;

@@ -4,6 +4,7 @@
 // the best results in #results; the countries found (and those of a region
 // found) are announced to the index table as an "atlas-countries" event.
 import type { SearchRecord } from '../../build/core/shared/api.ts';
+import { areaText } from '../../build/core/shared/area-text.ts';
 import { fold, SHARD_PREFIX, words } from '../../build/core/shared/fold.ts';
 import { correctQuery } from './did-you-mean.ts';
 import { queryShardKeys, rank, type Hit } from './place-ranking.ts';
@@ -46,6 +47,23 @@ function renderHit(base: string, hit: Hit): HTMLLIElement {
   what.className = 'result-kind';
   what.textContent = describe(hit);
   li.append(a, ' ', what);
+  const facts = hit.record[10];
+  if (kind === 'u' && facts) {
+    // The unit's area and its own GeoJSON (issue 30 §8).
+    const geojson = document.createElement('a');
+    geojson.href = `${base}${facts[3]}`;
+    geojson.textContent = 'GeoJSON';
+    geojson.className = 'result-geojson';
+    li.append(
+      ' ',
+      Object.assign(document.createElement('span'), {
+        className: 'result-area',
+        textContent: areaText(facts[0]),
+      }),
+      ' · ',
+      geojson,
+    );
+  }
   if (fold(hit.via) !== fold(name)) {
     const via = document.createElement('span');
     via.className = 'result-via';

@@ -193,6 +193,9 @@ describe('search cache', () => {
       ['names', (i) => (i.levels[0].units[0].names = ['Lone Star State'])],
       ['code', (i) => (i.levels[0].units[0].code = 'US-XX')],
       ['parent', (i) => (i.levels[0].units[0].parent = 'US')],
+      ['area_km2', (i) => (i.levels[0].units[0].area_km2 = 1)],
+      ['label', (i) => (i.levels[0].units[0].label = [0, 0])],
+      ['geojson', (i) => (i.levels[0].units[0].geojson = 'api/v1/earth/USB/units/ADM1/X.geojson')],
     ];
     for (const [field, change] of variants) {
       const copy = structuredClone(input);

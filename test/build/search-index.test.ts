@@ -92,6 +92,13 @@ const atlas = new Map<string, CountryAtlas>([
     },
   ],
 ]);
+// One unit with its facts (build/site/unit-files.ts gives them to units read from their level's own file).
+const dallas = atlas.get('data/earth/USA/manifest.json')!.levels[1]!.units.find((u) => u.name === 'Dallas')!;
+Object.assign(dallas, {
+  area_km2: 2350.5,
+  label: [-96.78, 32.77],
+  geojson: 'api/v1/earth/USA/units/ADM2/x.geojson',
+});
 const files = renderSearchIndex(loaded, atlas);
 
 const published = new Set(JSON.parse(files.get(SHARD_LIST)!) as string[]);
@@ -140,6 +147,13 @@ describe('search index', () => {
       'Chile',
       'Chile',
     ]);
+  });
+
+  it("a unit's result carries its area, label point and GeoJSON link; one without facts carries none", () => {
+    const [hit] = hits('Dallas');
+    expect(hit!.record[10]).toEqual([2350.5, -96.78, 32.77, 'api/v1/earth/USA/units/ADM2/x.geojson']);
+    expect(hit!.record[9]).toBe(''); // no release ID
+    expect(hits('US-TX')[0]!.record.length).toBe(8);
   });
 
   it('a unit by code: "US-TX" → Texas', () => {

@@ -21,6 +21,10 @@ export interface ApiUnit {
   display_bbox: BBox; // west > east across the antimeridian (RFC 7946 §5.2)
   part?: string; // code of the part file holding the unit
   page: string; // permalink: by unit_id when it has one, e.g. "/earth/USA/#unit-k3f9a2m7x0qp", else "/earth/USA/#unit-US-TX"
+  // Its facts, when its units are read from the level's own files (not a preview): docs/catalogue.md#unit-facts
+  area_km2?: number; // geodesic area on its body (WGS 84 ellipsoid on the Earth), 6 significant digits
+  label_point?: [number, number]; // [lon, lat], inside the unit: the pole of inaccessibility of its largest polygon
+  geojson_url?: string; // the unit alone: its feature as the source writes it, in a FeatureCollection
 }
 
 /** Where a country document and its page are: URLs that already include the base. */
@@ -169,7 +173,9 @@ export interface ApiIndex {
  * only the names with a word in it; the other-language names (a unit's
  * "Bayern", "Baviera") rank after its own and English ones, and are left out
  * when there are none ([] when a unit ID follows); unit_id: a unit's release ID,
- * when it has one.
+ * when it has one ("" when facts follow without one); facts: a unit's area in
+ * km², its label point and its own GeoJSON's link (relative to the base), when
+ * it has them (ApiUnit's area_km2, label_point, geojson_url).
  */
 export type SearchRecord = [
   kind: 'c' | 'r' | 'u',
@@ -182,7 +188,11 @@ export type SearchRecord = [
   countries: string,
   others?: string[],
   unit_id?: string,
+  facts?: UnitSearchFacts,
 ];
+
+/** A unit's facts in a search record: [area in km², label longitude, label latitude (null without one), GeoJSON link]. */
+export type UnitSearchFacts = [area_km2: number, lon: number | null, lat: number | null, geojson: string];
 
 /**
  * One unit of the registry a release publishes (and keeps in its ledger):
