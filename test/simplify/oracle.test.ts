@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GeoFeature } from '../../build/geojson/level-features.ts';
 import type { Manifest } from '../../build/core/shared/manifest.ts';
-import { BODY_RADIUS_M } from '../../build/core/shared/manifest.ts';
+import { BODY_RADIUS_M } from '../../build/core/shared/crs.ts';
 import { prepare, render } from '../../build/preview/simplify.ts';
 import { coverageArcs } from '../../build/simplify/arcs.ts';
 import { TOLERANCES_M, writeSimplifiedCopies } from '../../build/simplify/copies.ts';
