@@ -11,7 +11,7 @@ export interface DatasetContext {
   strict?: boolean; // OGC geometry rules are errors, not warnings (validate --strict)
   previews?: Pick<PreviewChecker, 'check'>; // compares each preview with its data; absent: not compared
   previewsMustMatch?: boolean; // preview-stale is an error, not a warning (release)
-  lonLat?: boolean; // the manifest's crs is lon/lat in degrees (OGC CRS84, EPSG:4326): coordinate ranges are checked
+  lonLat?: boolean; // the manifest's crs is an accepted one (lon/lat in degrees, build/core/shared/crs.ts): coordinate ranges are checked
   index: number;
   dataset: Dataset;
 }
