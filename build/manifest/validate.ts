@@ -311,6 +311,7 @@ async function checkSubject(
   const context: Omit<DatasetContext, 'index' | 'dataset'> = {
     file,
     folder: `data/${folder.body}/${folder.iso}/`,
+    body: subject.body ?? 'earth', // a body the schema refused: that manifest cannot pass anyway
     data,
     strict,
     previews: checks.previews,

@@ -7,7 +7,7 @@
 // are GDAL's own (`gdalsrsinfo`).
 import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,43 +21,27 @@ import {
   crsName,
   type CrsDefinition,
 } from '../../build/core/shared/crs.ts';
-import type { Body } from '../../build/core/shared/manifest.ts';
 import { prepareDownloads, type Downloads } from '../../build/formats/downloads.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
-import { measureGeoJSON } from '../../build/measure/measure.ts';
+import { boxFeature, writeCountry, type BodyCountry } from '../support/body-tree.ts';
 import { HAS_GDAL } from './gdal.ts';
 
 const run = promisify(execFile);
 
 /** One country per accepted CRS: its folder, level and CRS. */
-const COUNTRIES: { body: Body; iso: string; level: string; crs: CrsDefinition }[] = [
+const COUNTRIES: (BodyCountry & { crs: CrsDefinition })[] = [
   { body: 'earth', iso: 'AND', level: 'ADM1', crs: ACCEPTED_CRS.find((c) => c.code === 'CRS84')! },
   { body: 'earth', iso: 'LIE', level: 'ADM1', crs: ACCEPTED_CRS.find((c) => c.code === '4326')! },
   { body: 'moon', iso: 'LAC', level: 'QUAD', crs: ACCEPTED_CRS.find((c) => c.body === 'moon')! },
   { body: 'mars', iso: 'MCQ', level: 'QUAD', crs: ACCEPTED_CRS.find((c) => c.body === 'mars')! },
 ];
 
-/** Two latitude/longitude boxes side by side, sharing an edge, west of and east of `x`. */
-function boxes(x: number, y: number): unknown {
-  const box = (w: number, code: string) => ({
-    type: 'Feature',
-    properties: { shapeISO: code, shapeName: `Box ${code}` },
-    geometry: {
-      type: 'Polygon',
-      coordinates: [
-        [
-          [w, y],
-          [w + 1, y],
-          [w + 1, y + 1],
-          [w, y + 1],
-          [w, y],
-        ],
-      ],
-    },
-  });
-  return { type: 'FeatureCollection', features: [box(x - 1, 'A-1'), box(x, 'A-2')] };
-}
+/** Two latitude/longitude boxes side by side, sharing an edge at longitude `x`. */
+const boxes = (x: number, y: number) => [
+  boxFeature([x - 1, y, x, y + 1], 'A-1'),
+  boxFeature([x, y, x + 1, y + 1], 'A-2'),
+];
 
 let root = '';
 let downloads: Downloads;
@@ -65,33 +49,7 @@ const oracle = () => join(root, 'gdal'); // GDAL's own files of each source
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'geoshelf-crs-'));
-  for (const [i, c] of COUNTRIES.entries()) {
-    const folder = `data/${c.body}/${c.iso}`;
-    const path = `${folder}/${c.iso}_${c.level}.geojson`;
-    mkdirSync(join(root, folder), { recursive: true });
-    writeFileSync(join(root, path), JSON.stringify(boxes(10 + 20 * i, 40 - 20 * i)));
-    const { bytes, sha256, features, bbox, geometry_types, properties } = await measureGeoJSON(
-      join(root, path),
-    );
-    const manifest = {
-      schema_version: 1,
-      body: c.body,
-      iso_a3: c.iso,
-      name: { en: `Test ${c.iso}` },
-      crs: { authority: c.crs.authority, code: c.crs.code, epsg: c.crs.epsg },
-      status: 'ok',
-      source: { name: 'test', url: 'https://example.org/', license: 'CC0-1.0', retrieved: '2026-11-27' },
-      datasets: [
-        {
-          level: c.level,
-          path,
-          ...{ bytes, sha256, features, bbox, geometry_types, properties },
-          license: 'CC0-1.0',
-        },
-      ],
-    };
-    writeFileSync(join(root, folder, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
-  }
+  for (const [i, c] of COUNTRIES.entries()) await writeCountry(root, c, boxes(10 + 20 * i, 40 - 20 * i));
   const measurer = new MeasurementCache();
   const { manifests, problems } = await validateManifests(root, { measurer });
   expect(problems).toEqual([]);

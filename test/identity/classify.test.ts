@@ -13,6 +13,7 @@ import { DEFAULT_THRESHOLDS } from '../../build/identity/thresholds.ts';
 import { scale, translate, type MP } from '../release/model/geometry.ts';
 import { rng } from '../release/model/level.ts';
 import { counties, state, unit, type Feature } from './counties.ts';
+import { METRES_PER_DEGREE } from '../../build/core/shared/crs.ts';
 
 type Geometry = Extract<Change, { type: 'geometry' }>;
 const IGNORED = new Set(['shapeName', 'shapeISO', 'src_shape_id']);
@@ -30,6 +31,7 @@ function geometryChanges(
     olds.map((f) => unit(f)),
     after,
     DEFAULT_THRESHOLDS,
+    METRES_PER_DEGREE.earth,
     IGNORED,
   );
   expect(r.identity.size).toBe(olds.length);
@@ -93,6 +95,7 @@ describe('a level of one unit is judged by its lineage: the country’s larger l
       country: 'USA',
       registry,
       thresholds: DEFAULT_THRESHOLDS,
+      perDegree: METRES_PER_DEGREE.earth,
       ignored: IGNORED,
     };
     const levels = (x: { adm0: LevelUnit; adm1?: LevelUnit[] }) =>

@@ -39,6 +39,17 @@ export const BODY_RADIUS_M: Record<Body, number> = {
   mars: BODIES.mars.radiusM,
 };
 
+/**
+ * Metres per degree along each body's equator, a·π/180 of its figure (e.g.
+ * 111,319.49 on the Earth): the equirectangular scale that turns short
+ * distances in degrees into metres (identity matching, previews).
+ */
+export const METRES_PER_DEGREE: Record<Body, number> = {
+  earth: (BODIES.earth.figure.semiMajorM * Math.PI) / 180,
+  moon: (BODIES.moon.figure.semiMajorM * Math.PI) / 180,
+  mars: (BODIES.mars.figure.semiMajorM * Math.PI) / 180,
+};
+
 /** A `crs` as a manifest names it, e.g. {authority: "IAU_2015", code: "30100", epsg: 0}. */
 export interface ManifestCrs {
   authority: string;
