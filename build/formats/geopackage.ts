@@ -153,33 +153,7 @@ function createSchema(
     CREATE TABLE gpkg_extensions (table_name TEXT, column_name TEXT, extension_name TEXT NOT NULL,
       definition TEXT NOT NULL, scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
   `);
-  const srs = db.prepare('INSERT INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)');
-  srs.run(
-    'Undefined cartesian SRS',
-    -1,
-    'NONE',
-    -1,
-    'undefined',
-    'undefined cartesian coordinate reference system',
-  );
-  srs.run(
-    'Undefined geographic SRS',
-    0,
-    'NONE',
-    0,
-    'undefined',
-    'undefined geographic coordinate reference system',
-  );
-  // EPSG:4326 is in every GeoPackage (requirement 11); the manifest's CRS beside it when another.
-  for (const { gpkg: row } of crs.gpkg.srsId === EPSG_4326.gpkg.srsId ? [EPSG_4326] : [EPSG_4326, crs])
-    srs.run(
-      row.srsName,
-      row.srsId,
-      row.organization,
-      row.organizationCoordsysId,
-      row.definition,
-      row.description,
-    );
+  insertSpatialRefSys(db, crs);
   const srsId = crs.gpkg.srsId;
   const [minX, minY, maxX, maxY] = info.bbox;
   db.prepare(`INSERT INTO gpkg_contents VALUES (?, 'features', ?, '', ?, ?, ?, ?, ?, ?)`).run(
@@ -207,6 +181,40 @@ function createSchema(
   db.prepare(
     `INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index', 'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')`,
   ).run(layer);
+}
+
+/**
+ * Fills gpkg_spatial_ref_sys: the rows every GeoPackage holds (requirement
+ * 11: undefined cartesian and geographic, EPSG:4326), and the manifest's
+ * `crs` beside them when it is another.
+ */
+function insertSpatialRefSys(db: Database.Database, crs: CrsDefinition): void {
+  const srs = db.prepare('INSERT INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)');
+  srs.run(
+    'Undefined cartesian SRS',
+    -1,
+    'NONE',
+    -1,
+    'undefined',
+    'undefined cartesian coordinate reference system',
+  );
+  srs.run(
+    'Undefined geographic SRS',
+    0,
+    'NONE',
+    0,
+    'undefined',
+    'undefined geographic coordinate reference system',
+  );
+  for (const { gpkg: row } of crs.gpkg.srsId === EPSG_4326.gpkg.srsId ? [EPSG_4326] : [EPSG_4326, crs])
+    srs.run(
+      row.srsName,
+      row.srsId,
+      row.organization,
+      row.organizationCoordsysId,
+      row.definition,
+      row.description,
+    );
 }
 
 /**
