@@ -16,7 +16,7 @@ import { feature } from 'topojson-client';
 import type { Topology } from 'topojson-specification';
 import { checkCoverage, EDGE_WIDTH_M, GAP_WIDTH_M } from '../build/coverage/coverage.ts';
 import { checkLevel } from '../build/coverage/cache.ts';
-import { BODY_RADIUS_M } from '../build/coverage/measure.ts';
+import { BODY_RADIUS_M } from '../build/core/shared/crs.ts';
 import { shapeOf } from '../build/identity/shape.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -8,6 +8,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { fitBudget, PREVIEW_PROPERTIES } from '../build/preview/preview.ts';
 import { decimalsFor, prepare, render, type Prepared } from '../build/preview/simplify.ts';
+import { METRES_PER_DEGREE } from '../build/core/shared/crs.ts';
 import { benchmarkLevel } from './preview-data.ts';
 import type { GeoFeature } from '../build/geojson/level-features.ts';
 
@@ -32,7 +33,13 @@ async function load(path: string): Promise<{ prepared: Prepared; parse: number; 
   const t0 = performance.now();
   const { features } = JSON.parse(await readFile(path, 'utf8')) as { features: GeoFeature[] };
   const t1 = performance.now();
-  const prepared = prepare(path, features, METHOD, (key) => PREVIEW_PROPERTIES.has(key));
+  const prepared = prepare(
+    path,
+    features,
+    METHOD,
+    (key) => PREVIEW_PROPERTIES.has(key),
+    METRES_PER_DEGREE.earth,
+  );
   return { prepared, parse: (t1 - t0) / 1000, prep: (performance.now() - t1) / 1000 };
 }
 
@@ -66,7 +73,11 @@ async function phase(name: string, path: string, arg?: string): Promise<Report> 
   if (name === 'single') {
     const threshold = Number(arg);
     const { prepared } = await load(path);
-    const r = render(prepared, threshold, decimalsFor(threshold < 0 ? 0 : threshold));
+    const r = render(
+      prepared,
+      threshold,
+      decimalsFor(threshold < 0 ? 0 : threshold, METRES_PER_DEGREE.earth),
+    );
     return {
       seconds: (performance.now() - start) / 1000,
       cpuSeconds: cpu(),
@@ -83,7 +94,7 @@ async function phase(name: string, path: string, arg?: string): Promise<Report> 
     let k = 0;
     while (k < prepared.thresholds.length && prepared.keptAbove[k]! > keep) k++;
     const threshold = k === 0 ? -1 : prepared.thresholds[k - 1]!;
-    const r = render(prepared, threshold, decimalsFor(k === 0 ? 0 : threshold));
+    const r = render(prepared, threshold, decimalsFor(k === 0 ? 0 : threshold, METRES_PER_DEGREE.earth));
     if (r.bytes <= BUDGET || k === prepared.thresholds.length) {
       return {
         seconds: (performance.now() - start) / 1000,

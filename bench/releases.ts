@@ -22,6 +22,7 @@ type LevelUnits = LevelUnit[];
 import { matchUnits } from '../build/identity/match.ts';
 import { DEFAULT_THRESHOLDS } from '../build/identity/thresholds.ts';
 import { vintages } from '../test/support/vintages.ts';
+import { METRES_PER_DEGREE } from '../build/core/shared/crs.ts';
 
 const ROUNDS = Number(process.env.GEOSHELF_BENCH_ROUNDS ?? 3);
 const REPEATS = 3;
@@ -44,7 +45,7 @@ function ours(
   for (let i = 0; i < repeats; i++) {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    const r = matchUnits(olds, news, DEFAULT_THRESHOLDS, IGNORED);
+    const r = matchUnits(olds, news, DEFAULT_THRESHOLDS, METRES_PER_DEGREE.earth, IGNORED);
     const wall = performance.now() - t0;
     const c = process.cpuUsage(c0);
     const cpu = (c.user + c.system) / 1000;

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mapshaper from 'mapshaper';
 import type { GeoFeature } from '../build/geojson/level-features.ts';
-import { BODY_RADIUS_M } from '../build/core/shared/manifest.ts';
+import { BODY_RADIUS_M } from '../build/core/shared/crs.ts';
 import { coverageArcs } from '../build/simplify/arcs.ts';
 import { TOLERANCES_M } from '../build/simplify/copies.ts';
 import { CoverageSimplifier } from '../build/simplify/tpvw.ts';

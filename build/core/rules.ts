@@ -11,6 +11,7 @@ export const MANIFEST_RULES = [
   'too-large', // the manifest is over 64 MiB (preview and split: a level too large to read whole)
   'schema', // the JSON Schema (spec 2.2)
   'folder', // body and iso_a3 match the manifest's folder
+  'crs', // crs is a longitude/latitude CRS geoshelf accepts for the body, with its epsg (build/core/shared/crs.ts)
   'level-duplicate',
   'license', // dataset licences agree with source.license(s)
   'no-data', // a dataset with neither path nor parts

@@ -13,7 +13,7 @@ import type { HashedFile } from '../identity/nesting-cache.ts';
 import type { UnitRef } from '../identity/nesting.ts';
 import type { Shape } from '../identity/shape.ts';
 import { checkCoverage, EDGE_WIDTH_M, parentHoles, type CoverageFinding } from './coverage.ts';
-import { BODY_RADIUS_M } from './measure.ts';
+import { BODY_RADIUS_M } from '../core/shared/crs.ts';
 
 /** A finding with its units named (file, feature, code and name) rather than numbered. */
 export interface LevelFinding extends Omit<CoverageFinding, 'units'> {

@@ -41,7 +41,7 @@ export interface CoverageCounts {
 
 /** What checkCoverage is told about the level and its body. */
 export interface CoverageOptions {
-  radiusM: number; // the body's mean radius, e.g. 6,371,008.8 for the Earth
+  radiusM: number; // the body's radius (BODY_RADIUS_M), e.g. 6,371,008.8 for the Earth
   gapWidthM: number; // holes of the union at most this wide are gaps (validate --gap-width)
   edgeWidthM: number; // pieces at most this wide are edges that do not match (EDGE_WIDTH_M)
 }

@@ -3,11 +3,6 @@
 // inside it (that circle's centre), as polylabel finds the pole of
 // inaccessibility. Faces of an arrangement come as closed rings of lon/lat
 // degrees, the first the outer one.
-import type { Body } from '../core/shared/manifest.ts';
-
-/** Mean radius of each body, in metres (IUGG for the Earth; IAU for the Moon and Mars). */
-export const BODY_RADIUS_M: Record<Body, number> = { earth: 6_371_008.8, moon: 1_737_400, mars: 3_389_500 };
-
 const RAD = Math.PI / 180;
 
 /**

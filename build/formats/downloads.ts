@@ -9,6 +9,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheDir } from '../core/files.ts';
 import type { Problem } from '../core/problem.ts';
+import { crsDefinition, type CrsDefinition } from '../core/shared/crs.ts';
 import type { Manifest } from '../core/shared/manifest.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
@@ -71,6 +72,7 @@ export interface Downloads {
 interface Job {
   source: string; // e.g. "data/earth/CHL/CHL_ADM1.geojson"
   layer: string;
+  crs: CrsDefinition; // the manifest's, which every format declares
   folder: string; // e.g. "downloads/earth/CHL/"
   set: (l: LayerDownloads) => void;
   warnings?: Problem[];
@@ -146,17 +148,19 @@ function listJobs(loaded: LoadedManifest[]): { jobs: Job[]; countries: Country[]
   for (const { file, text, manifest: m } of loaded) {
     const datasets: DatasetDownloads[] = [];
     const folder = downloadsFolder(m);
+    const crs = crsDefinition(m.crs);
     for (const d of m.datasets) {
       const entry: DatasetDownloads = { level: d.level, parts: [], simplified: [] };
       datasets.push(entry);
       const stem = `${m.iso_a3}_${d.level}`; // levels are unique within a manifest (rule level-duplicate)
-      if (d.path) jobs.push({ source: d.path, layer: stem, folder, set: (l) => (entry.whole = l) });
+      if (d.path) jobs.push({ source: d.path, layer: stem, crs, folder, set: (l) => (entry.whole = l) });
       for (const part of d.parts ?? []) {
         const index = entry.parts.length;
         entry.parts.push({ code: part.code, layer: '', files: [], shapefileRenamed: [], skipped: [] });
         jobs.push({
           source: part.path,
           layer: `${stem}_${part.code}`, // part codes are unique within a level
+          crs,
           folder,
           set: (l) => (entry.parts[index] = { ...l, code: part.code }),
         });
@@ -291,7 +295,7 @@ async function lookUp(cache: FormatsCache, keyed: Keyed, found: Found): Promise<
     return !copies;
   });
   const conversionMisses = keyed.conversions.filter(({ job, sha256, ids }) => {
-    const hit = cache.indexedConversion(sha256, job.layer, ids);
+    const hit = cache.indexedConversion(sha256, job.layer, job.crs, ids);
     if (hit) found.conversion(job, hit.dir, hit.conversion, false);
     return !hit;
   });
@@ -309,7 +313,7 @@ async function lookUp(cache: FormatsCache, keyed: Keyed, found: Found): Promise<
       return copies !== undefined;
     }),
     runAll(conversionMisses, LOOKUPS, async (miss) => {
-      const hit = await cache.findConversion(miss.sha256, miss.job.layer, miss.ids);
+      const hit = await cache.findConversion(miss.sha256, miss.job.layer, miss.job.crs, miss.ids);
       if (hit) found.conversion(miss.job, hit.dir, hit.conversion, false);
       const size = hit ? 0 : (await stat(miss.path)).size; // only a miss is scheduled by size
       return { ...miss, found: hit !== undefined, size };
@@ -337,7 +341,7 @@ async function makeMissing(cache: FormatsCache, root: string, misses: Misses, fo
     bySize,
     2,
     async ({ job, path, sha256, ids }) => {
-      const made = await cache.cachedConversion(path, sha256, job.layer, ids, job.source);
+      const made = await cache.cachedConversion(path, sha256, job.layer, job.crs, ids, job.source);
       found.conversion(job, made.dir, made.conversion, made.converted);
     },
     (miss) => (miss.size >= WORKER_FROM_BYTES ? 2 : 1),

@@ -18,6 +18,7 @@ import { GeometryType } from 'flatgeobuf/lib/mjs/flat-geobuf/geometry-type.js';
 import { Header } from 'flatgeobuf/lib/mjs/flat-geobuf/header.js';
 import { calcTreeSize, generateLevelBounds, NODE_ITEM_BYTE_LEN } from 'flatgeobuf/lib/mjs/packedrtree.js';
 import { tempPathBeside } from '../core/atomic-write.ts';
+import type { CrsDefinition } from '../core/shared/crs.ts';
 import { BufferedFile, IN_MEMORY_BELOW_BYTES, MemoryFile } from './buffered-file.ts';
 import { fieldValue, type Field } from './fields.ts';
 import type { GeoFeature } from '../geojson/level-features.ts';
@@ -35,8 +36,8 @@ const COLUMN_TYPE: Record<Field['type'], ColumnType> = {
   text: ColumnType.String,
 };
 
-/** Returns the size-prefixed header of the file. */
-function headerBytes(layer: string, info: SourceScan): Uint8Array {
+/** Returns the size-prefixed header of the file, its crs table as GDAL writes `crs`'s. */
+function headerBytes(layer: string, info: SourceScan, crs: CrsDefinition): Uint8Array {
   const b = new flatbuffers.Builder(1024);
   const columns = info.fields.map((f) => {
     const name = b.createString(f.name);
@@ -48,11 +49,15 @@ function headerBytes(layer: string, info: SourceScan): Uint8Array {
   });
   const columnsVector = Header.createColumnsVector(b, columns);
   const name = b.createString(layer);
-  const org = b.createString('EPSG');
+  const org = crs.fgb.org === undefined ? 0 : b.createString(crs.fgb.org);
+  const crsName = b.createString(crs.fgb.name);
+  const wkt = b.createString(crs.fgb.wkt);
   Crs.startCrs(b);
-  Crs.addOrg(b, org);
-  Crs.addCode(b, 4326);
-  const crs = Crs.endCrs(b);
+  if (org) Crs.addOrg(b, org);
+  Crs.addCode(b, crs.fgb.code);
+  Crs.addName(b, crsName);
+  Crs.addWkt(b, wkt);
+  const crsTable = Crs.endCrs(b);
   const envelope = Header.createEnvelopeVector(b, info.bbox);
   const layout = layoutOf(info);
   Header.startHeader(b);
@@ -63,7 +68,7 @@ function headerBytes(layer: string, info: SourceScan): Uint8Array {
   Header.addColumns(b, columnsVector);
   Header.addFeaturesCount(b, BigInt(info.count));
   Header.addIndexNodeSize(b, FGB_NODE_SIZE);
-  Header.addCrs(b, crs);
+  Header.addCrs(b, crsTable);
   b.finishSizePrefixed(Header.endHeader(b));
   return b.asUint8Array();
 }
@@ -205,6 +210,7 @@ export async function openFlatGeobuf(
   out: string,
   layer: string,
   info: SourceScan,
+  crs: CrsDefinition,
   inMemoryBelow = IN_MEMORY_BELOW_BYTES,
 ): Promise<FeatureSink<void>> {
   const bodyPath = tempPathBeside(out);
@@ -232,7 +238,7 @@ export async function openFlatGeobuf(
       try {
         await bodyWriter.flush();
         const end = bodyWriter.position;
-        const header = headerBytes(layer, info);
+        const header = headerBytes(layer, info, crs);
         const order = hilbertOrder(info.boxes, info.bbox);
         const offsets = new Float64Array(info.count); // each feature's offset in the features section
         output = await open(temp, 'w');
@@ -276,9 +282,10 @@ export async function writeFlatGeobuf(
   source: string,
   out: string,
   layer: string,
+  crs: CrsDefinition,
   scan?: SourceScan,
   inMemoryBelow = IN_MEMORY_BELOW_BYTES,
 ): Promise<void> {
   const info = scan ?? (await scanSource(source));
-  await pump(source, info, [await openFlatGeobuf(out, layer, info, inMemoryBelow)]);
+  await pump(source, info, [await openFlatGeobuf(out, layer, info, crs, inMemoryBelow)]);
 }

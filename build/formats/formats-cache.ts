@@ -15,6 +15,7 @@ import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { codeIdentity, readCacheFileSync, saveCacheFileSync, type CacheFile } from '../core/cache.ts';
 import { UserError } from '../core/errors.ts';
+import type { CrsDefinition } from '../core/shared/crs.ts';
 import { problem } from '../core/problem.ts';
 import { isCount, isObject } from '../core/json-value.ts';
 import { RULES } from '../core/rules.ts';
@@ -124,9 +125,10 @@ export class FormatsCache {
   indexedConversion(
     sourceSha256: string,
     layer: string,
+    crs: CrsDefinition,
     unitIds?: string[],
   ): { dir: string; conversion: Conversion } | undefined {
-    const id = `${conversionKey(sourceSha256, unitIds)}/${layer}`; // e.g. "8ab2…/CHL_ADM1"
+    const id = `${conversionKey(sourceSha256, crs, unitIds)}/${layer}`; // e.g. "8ab2…-OGC-CRS84/CHL_ADM1"
     const entry = this.conversions.get(id);
     if (!entry || !isConversion(entry.conversion, layer)) return undefined;
     const dir = `${this.dir}/${id}`; // the layer is a file stem, e.g. "USA_ADM2_US-CA"
@@ -143,11 +145,12 @@ export class FormatsCache {
   async findConversion(
     sourceSha256: string,
     layer: string,
+    crs: CrsDefinition,
     unitIds?: string[],
   ): Promise<{ dir: string; conversion: Conversion } | undefined> {
-    const indexed = this.indexedConversion(sourceSha256, layer, unitIds);
+    const indexed = this.indexedConversion(sourceSha256, layer, crs, unitIds);
     if (indexed) return indexed;
-    const id = `${conversionKey(sourceSha256, unitIds)}/${layer}`;
+    const id = `${conversionKey(sourceSha256, crs, unitIds)}/${layer}`;
     const dir = `${this.dir}/${id}`;
     // Stamped before the files are checked: a file deleted meanwhile changes the folder after its stamp.
     const stamp = folderStamp(dir);
@@ -177,14 +180,15 @@ export class FormatsCache {
     source: string,
     sourceSha256: string,
     layer: string,
+    crs: CrsDefinition,
     unitIds?: string[],
     shown = source, // the source as problems name it, e.g. "data/earth/CHL/CHL_ADM1.geojson"
   ): Promise<{ dir: string; conversion: Conversion; converted: boolean }> {
-    const found = await this.findConversion(sourceSha256, layer, unitIds);
+    const found = await this.findConversion(sourceSha256, layer, crs, unitIds);
     if (found) return { ...found, converted: false };
-    const key = conversionKey(sourceSha256, unitIds);
+    const key = conversionKey(sourceSha256, crs, unitIds);
     const dir = this.conversionDir(key, layer);
-    const conversion = await convertLevel(source, dir, layer, unitIds);
+    const conversion = await convertLevel(source, dir, layer, crs, unitIds);
     // Read again after: an edit during the conversion (its several passes) shows here.
     const now = await sha256File(source);
     if (now !== sourceSha256) {

@@ -2,16 +2,18 @@
 // TopoJSON (second-thread.ts) while the main thread writes the others.
 import { parentPort, workerData } from 'node:worker_threads';
 import { UserError } from '../core/errors.ts';
+import type { CrsDefinition } from '../core/shared/crs.ts';
 import { writeSecondHalf } from './second-thread.ts';
 import type { SourceScan } from './source-scan.ts';
 
-const { source, scan, layer, paths } = workerData as {
+const { source, scan, layer, paths, crs } = workerData as {
   source: string;
   scan: SourceScan;
   layer: string;
   paths: { fgb: string; topojson: string };
+  crs: CrsDefinition;
 };
-writeSecondHalf(source, scan, layer, paths).then(
+writeSecondHalf(source, scan, layer, paths, crs).then(
   (result) => parentPort!.postMessage({ result }),
   (error: Error) =>
     parentPort!.postMessage({

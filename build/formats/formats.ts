@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
 import type { Rule } from '../core/rules.ts';
 import { compiledScript } from '../core/compiled.ts';
+import type { CrsDefinition } from '../core/shared/crs.ts';
 import { hashFileInWorker } from '../measure/hash.ts';
 import { openGeoPackage } from './geopackage.ts';
 import { openShapefile, type ShapefileResult } from './shapefile.ts';
@@ -26,10 +27,11 @@ function secondHalfOnWorker(
   scan: SourceScan,
   layer: string,
   paths: { fgb: string; topojson: string },
+  crs: CrsDefinition,
 ): Promise<SecondHalf> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(compiledScript('build/formats/formats-worker.ts'), {
-      workerData: { source, scan, layer, paths },
+      workerData: { source, scan, layer, paths, crs },
     });
     worker.once(
       'message',
@@ -96,13 +98,15 @@ export async function sha256File(path: string): Promise<string> {
 
 /**
  * Writes every format of `source` (a GeoJSON file) into the folder `dir`
- * (created, and replaced when it exists), named `layer` + FORMAT_SUFFIX.
- * The folder appears whole or not at all: it is built beside and renamed.
+ * (created, and replaced when it exists), named `layer` + FORMAT_SUFFIX,
+ * each declaring `crs` (the manifest's) as GDAL would. The folder appears
+ * whole or not at all: it is built beside and renamed.
  */
 export async function convertLevel(
   source: string,
   dir: string,
   layer: string,
+  crs: CrsDefinition,
   unitIds?: string[], // each feature's release ID, written as its first property (UNIT_ID_PROPERTY)
 ): Promise<Conversion> {
   const staging = `${dir}.${process.pid}.tmp`;
@@ -118,13 +122,13 @@ export async function convertLevel(
     const paths = { fgb: path('fgb'), topojson: path('topojson') };
     const second =
       size >= WORKER_FROM_BYTES
-        ? secondHalfOnWorker(source, scan, layer, paths)
-        : writeSecondHalf(source, scan, layer, paths);
+        ? secondHalfOnWorker(source, scan, layer, paths, crs)
+        : writeSecondHalf(source, scan, layer, paths, crs);
     let shp: ShapefileResult;
     try {
       const sinks = [
-        openGeoPackage(path('gpkg'), layer, scan),
-        await openShapefile(path('shp'), layer, scan),
+        openGeoPackage(path('gpkg'), layer, scan, crs),
+        await openShapefile(path('shp'), layer, scan, crs),
       ];
       shp = (await pump(source, scan, sinks))[1] as ShapefileResult;
     } finally {
@@ -180,11 +184,13 @@ export async function convertLevel(
 }
 
 /**
- * Returns the cache key of a conversion: the source's sha256, and a hash of
- * the unit IDs written into it, when any (the same file released again
- * with other IDs is another conversion).
+ * Returns the cache key of a conversion: the source's sha256 and CRS (the
+ * same file under another manifest crs is another conversion), e.g.
+ * "8ab2…-IAU_2015-30100", and a hash of the unit IDs written into it, when
+ * any (the same file released again with other IDs is another conversion).
  */
-export function conversionKey(sourceSha256: string, unitIds?: string[]): string {
-  if (!unitIds) return sourceSha256;
-  return `${sourceSha256}-${createHash('sha256').update(unitIds.join('\n')).digest('hex').slice(0, 16)}`;
+export function conversionKey(sourceSha256: string, crs: CrsDefinition, unitIds?: string[]): string {
+  const key = `${sourceSha256}-${crs.authority}-${crs.code}`;
+  if (!unitIds) return key;
+  return `${key}-${createHash('sha256').update(unitIds.join('\n')).digest('hex').slice(0, 16)}`;
 }

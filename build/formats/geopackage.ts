@@ -1,4 +1,5 @@
-// Writes a level as an OGC GeoPackage 1.2 (EPSG:4326) with better-sqlite3:
+// Writes a level as an OGC GeoPackage 1.2 in the manifest's CRS (its row of
+// gpkg_spatial_ref_sys as GDAL writes it, build/core/shared/crs.ts) with better-sqlite3:
 // one feature table in source order, geometries as GeoPackage blobs (header
 // + envelope + ISO WKB, coordinates exactly the source's doubles, with z
 // when the level has any), and the gpkg_rtree_index extension filled in
@@ -10,15 +11,10 @@ import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { tempPathBeside } from '../core/atomic-write.ts';
+import { EPSG_4326, type CrsDefinition } from '../core/shared/crs.ts';
 import { fieldValue, uniqueNames, type Field } from './fields.ts';
 import { shapeBbox, shapeOf, wkbSize, writeWkb, type Layout, type Shape } from './geometry.ts';
 import { layoutOf, type FeatureSink, type SourceScan } from './source-scan.ts';
-
-const WGS84_WKT =
-  'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],' +
-  'AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],' +
-  'UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AXIS["Latitude",NORTH],AXIS["Longitude",EAST],' +
-  'AUTHORITY["EPSG","4326"]]';
 
 /** Fixed so that the same source gives byte-identical files (and the same sha256). */
 const LAST_CHANGE = '2000-01-01T00:00:00.000Z';
@@ -32,17 +28,17 @@ let scratch = Buffer.allocUnsafe(1 << 16);
 
 /**
  * Returns the GeoPackage geometry blob of a shape: "GP", version 0, flags
- * (little-endian, xy envelope), srs 4326, envelope, WKB as `layout` says.
+ * (little-endian, xy envelope), `srsId`, envelope, WKB as `layout` says.
  * The bytes are valid until the next call.
  */
-function gpkgBlob(shape: Shape, layout: Layout): Buffer {
+function gpkgBlob(shape: Shape, layout: Layout, srsId: number): Buffer {
   const size = 40 + wkbSize(shape, layout);
   if (size > scratch.length) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
   const [minX, minY, maxX, maxY] = shapeBbox(shape);
   scratch.write('GP', 0, 'latin1');
   scratch.writeUInt8(0, 2);
   scratch.writeUInt8(0b0000_0011, 3);
-  scratch.writeInt32LE(4326, 4);
+  scratch.writeInt32LE(srsId, 4);
   scratch.writeDoubleLE(minX, 8);
   scratch.writeDoubleLE(maxX, 16);
   scratch.writeDoubleLE(minY, 24);
@@ -56,10 +52,16 @@ export interface GeoPackageResult {
 
 /**
  * Opens a GeoPackage being written to a temporary file beside `out`, with one
- * layer named `layer` (e.g. "CHL_ADM1") holding the fields of `info`; add()
- * takes the features in source order, finish() renames the file into place.
+ * layer named `layer` (e.g. "CHL_ADM1") holding the fields of `info`, in
+ * `crs`; add() takes the features in source order, finish() renames the
+ * file into place.
  */
-export function openGeoPackage(out: string, layer: string, info: SourceScan): FeatureSink<GeoPackageResult> {
+export function openGeoPackage(
+  out: string,
+  layer: string,
+  info: SourceScan,
+  crs: CrsDefinition,
+): FeatureSink<GeoPackageResult> {
   const temp = tempPathBeside(out);
   const layout = layoutOf(info);
   const db = new Database(temp);
@@ -75,7 +77,8 @@ export function openGeoPackage(out: string, layer: string, info: SourceScan): Fe
       info.fields.map((f) => f.name),
       { reserved: ['fid', 'geom'] },
     );
-    createSchema(db, layer, info, names, layout);
+    createSchema(db, layer, info, names, layout, crs);
+    const srsId = crs.gpkg.srsId;
     const insert = db.prepare(
       `INSERT INTO ${quote(layer)} (fid, geom${names.map((n) => ', ' + quote(n)).join('')}) VALUES (?, ?${', ?'.repeat(names.length)})`,
     );
@@ -84,7 +87,11 @@ export function openGeoPackage(out: string, layer: string, info: SourceScan): Fe
       add(feature, index) {
         const fid = index + 1;
         const props = feature.properties;
-        insert.run(fid, gpkgBlob(shapeOf(feature), layout), ...info.fields.map((f) => sqlValue(f, props)));
+        insert.run(
+          fid,
+          gpkgBlob(shapeOf(feature), layout, srsId),
+          ...info.fields.map((f) => sqlValue(f, props)),
+        );
         const b = info.boxes.subarray(index * 4, index * 4 + 4);
         insertRtree.run(fid, b[0], b[2], b[1], b[3]);
       },
@@ -121,6 +128,7 @@ function createSchema(
   info: SourceScan,
   names: string[],
   layout: Layout,
+  crs: CrsDefinition,
 ): void {
   const geometryType = layout.multi ? 'MULTIPOLYGON' : 'POLYGON';
   // A temporary file renamed into place when complete: no journal or fsync needed.
@@ -145,6 +153,42 @@ function createSchema(
     CREATE TABLE gpkg_extensions (table_name TEXT, column_name TEXT, extension_name TEXT NOT NULL,
       definition TEXT NOT NULL, scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
   `);
+  insertSpatialRefSys(db, crs);
+  const srsId = crs.gpkg.srsId;
+  const [minX, minY, maxX, maxY] = info.bbox;
+  db.prepare(`INSERT INTO gpkg_contents VALUES (?, 'features', ?, '', ?, ?, ?, ?, ?, ?)`).run(
+    layer,
+    layer,
+    LAST_CHANGE,
+    minX,
+    minY,
+    maxX,
+    maxY,
+    srsId,
+  );
+  // z: 1 (mandatory) when written with z, 0 (prohibited) otherwise; never m.
+  db.prepare(`INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', ?, ?, ?, 0)`).run(
+    layer,
+    geometryType,
+    srsId,
+    layout.z ? 1 : 0,
+  );
+  const columns = info.fields.map((f, i) => `, ${quote(names[i])} ${SQL_TYPE[f.type]}`).join('');
+  db.exec(
+    `CREATE TABLE ${quote(layer)} (fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, geom ${geometryType}${columns})`,
+  );
+  db.exec(`CREATE VIRTUAL TABLE ${quote(`rtree_${layer}_geom`)} USING rtree(id, minx, maxx, miny, maxy)`);
+  db.prepare(
+    `INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index', 'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')`,
+  ).run(layer);
+}
+
+/**
+ * Fills gpkg_spatial_ref_sys: the rows every GeoPackage holds (requirement
+ * 11: undefined cartesian and geographic, EPSG:4326), and the manifest's
+ * `crs` beside them when it is another.
+ */
+function insertSpatialRefSys(db: Database.Database, crs: CrsDefinition): void {
   const srs = db.prepare('INSERT INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)');
   srs.run(
     'Undefined cartesian SRS',
@@ -162,38 +206,15 @@ function createSchema(
     'undefined',
     'undefined geographic coordinate reference system',
   );
-  srs.run(
-    'WGS 84 geodetic',
-    4326,
-    'EPSG',
-    4326,
-    WGS84_WKT,
-    'longitude/latitude coordinates in decimal degrees',
-  );
-  const [minX, minY, maxX, maxY] = info.bbox;
-  db.prepare(`INSERT INTO gpkg_contents VALUES (?, 'features', ?, '', ?, ?, ?, ?, ?, 4326)`).run(
-    layer,
-    layer,
-    LAST_CHANGE,
-    minX,
-    minY,
-    maxX,
-    maxY,
-  );
-  // z: 1 (mandatory) when written with z, 0 (prohibited) otherwise; never m.
-  db.prepare(`INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', ?, 4326, ?, 0)`).run(
-    layer,
-    geometryType,
-    layout.z ? 1 : 0,
-  );
-  const columns = info.fields.map((f, i) => `, ${quote(names[i])} ${SQL_TYPE[f.type]}`).join('');
-  db.exec(
-    `CREATE TABLE ${quote(layer)} (fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, geom ${geometryType}${columns})`,
-  );
-  db.exec(`CREATE VIRTUAL TABLE ${quote(`rtree_${layer}_geom`)} USING rtree(id, minx, maxx, miny, maxy)`);
-  db.prepare(
-    `INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index', 'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')`,
-  ).run(layer);
+  for (const { gpkg: row } of crs.gpkg.srsId === EPSG_4326.gpkg.srsId ? [EPSG_4326] : [EPSG_4326, crs])
+    srs.run(
+      row.srsName,
+      row.srsId,
+      row.organization,
+      row.organizationCoordsysId,
+      row.definition,
+      row.description,
+    );
 }
 
 /**

@@ -1,4 +1,4 @@
-// Writes a level as a zipped ESRI Shapefile: .shp, .shx, .dbf, .prj (WGS 84)
+// Writes a level as a zipped ESRI Shapefile: .shp, .shx, .dbf, .prj (the manifest's CRS)
 // and .cpg (UTF-8), written by hand (the format is small and fixed; no npm
 // writer streams, handles UTF-8 names and keeps doubles exact). Every
 // feature is a Polygon record (type 5; PolygonZ, 15, when the level has z)
@@ -11,12 +11,9 @@ import { BufferedFile, IN_MEMORY_BELOW_BYTES, MemoryFile } from './buffered-file
 import { dbfFields, dbfHeader, dbfRecord, type DbfField } from './dbase.ts';
 import { ringArea2, shapeBbox, shapeOf, zOf, type Ring, type Shape } from './geometry.ts';
 import { UserError } from '../core/errors.ts';
+import type { CrsDefinition } from '../core/shared/crs.ts';
 import { layoutOf, pump, scanSource, type FeatureSink, type SourceScan } from './source-scan.ts';
 import { writeZip } from './zip.ts';
-
-const WGS84_PRJ =
-  'GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],' +
-  'PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]';
 
 /** .shp offsets are 32-bit counts of 16-bit words: files stop at 4 GiB (GDAL reads up to that). */
 const SHP_MAX_BYTES = 2 ** 32 - 2;
@@ -122,6 +119,7 @@ export async function openShapefile(
   out: string,
   layer: string,
   info: SourceScan,
+  crs: CrsDefinition,
   inMemoryBelow = IN_MEMORY_BELOW_BYTES,
 ): Promise<FeatureSink<ShapefileResult>> {
   const fields: DbfField[] = dbfFields(info.fields);
@@ -151,7 +149,7 @@ export async function openShapefile(
     },
     async finish() {
       try {
-        await zipParts(parts, out, layer, info.bbox, zRange);
+        await zipParts(parts, out, layer, info.bbox, zRange, crs.prj);
       } finally {
         await parts.abort();
       }
@@ -222,6 +220,7 @@ async function zipParts(
   layer: string,
   bbox: [number, number, number, number],
   zRange: number[] | undefined,
+  prj: string, // the .prj's text, e.g. 'GEOGCS["GCS_Moon_2015_-_Sphere_Ocentric",…]'
 ): Promise<void> {
   const { shp, shx, dbf, dir, handles } = parts;
   const names = (ext: string) => `${layer}.${ext}`;
@@ -237,7 +236,7 @@ async function zipParts(
       { data: a, name: names('shp') },
       { data: b, name: names('shx') },
       { data: c, name: names('dbf') },
-      { data: Buffer.from(WGS84_PRJ), name: names('prj') },
+      { data: Buffer.from(prj), name: names('prj') },
       { data: Buffer.from('UTF-8'), name: names('cpg') },
     ]);
     return;
@@ -246,7 +245,7 @@ async function zipParts(
   await handles[0].write(shpHeader, 0, 100, 0);
   await handles[1].write(shxHeader, 0, 100, 0);
   await parts.close();
-  await writeFile(path('prj'), WGS84_PRJ);
+  await writeFile(path('prj'), prj);
   await writeFile(path('cpg'), 'UTF-8');
   await writeZip(
     out,
@@ -259,10 +258,11 @@ export async function writeShapefile(
   source: string,
   out: string,
   layer: string,
+  crs: CrsDefinition,
   scan?: SourceScan,
   inMemoryBelow = IN_MEMORY_BELOW_BYTES,
 ): Promise<ShapefileResult> {
   const info = scan ?? (await scanSource(source));
-  const [result] = await pump(source, info, [await openShapefile(out, layer, info, inMemoryBelow)]);
+  const [result] = await pump(source, info, [await openShapefile(out, layer, info, crs, inMemoryBelow)]);
   return result as ShapefileResult;
 }

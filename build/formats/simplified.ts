@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { UserError } from '../core/errors.ts';
 import type { Problem } from '../core/problem.ts';
-import { BODY_RADIUS_M, type Manifest } from '../core/shared/manifest.ts';
+import { BODY_RADIUS_M } from '../core/shared/crs.ts';
+import type { Manifest } from '../core/shared/manifest.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
 import {

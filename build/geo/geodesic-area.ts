@@ -5,7 +5,8 @@
 // area there is its area on the ellipsoid, up to how its edges are drawn
 // between vertices (here great-circle arcs of that sphere; for the short
 // edges of boundary data within a few mm² of the geodesics GeographicLib draws).
-import { BODY_RADIUS_M, type Body } from '../core/shared/manifest.ts';
+import { BODY_RADIUS_M } from '../core/shared/crs.ts';
+import type { Body } from '../core/shared/manifest.ts';
 
 const RAD = Math.PI / 180;
 

@@ -1,21 +1,13 @@
 // Coordinates outside longitude/latitude range. GEOS does not check ranges
 // (its plane is unbounded), so this is not one of its rules: a feature's first
 // position outside [-180, 180] × [-90, 90] is reported beside the feature's
-// validity problem, if any, and only for datasets whose CRS is lon/lat in
-// degrees (validate's geometry rule, build/manifest/validate-geometry.ts).
+// validity problem, if any, and only for datasets whose CRS is one geoshelf
+// accepts, all lon/lat in degrees (validate's geometry rule,
+// build/manifest/validate-geometry.ts).
 import type { GeometryIssue } from './validity.ts';
 import type { FlatGeometry } from './flat-geometry.ts';
 
 export const COORDINATE_OUT_OF_RANGE = 'coordinate out of range';
-
-/** Returns whether a manifest's crs is longitude/latitude in degrees (OGC CRS84 or EPSG:4326), where ranges apply. */
-export function isLonLat(crs: { authority: string; code: string; epsg: number }): boolean {
-  return (
-    (crs.authority === 'OGC' && crs.code === 'CRS84') ||
-    (crs.authority === 'EPSG' && crs.code === '4326') ||
-    crs.epsg === 4326
-  );
-}
 
 /** Returns whether a bbox [minX, minY, maxX, maxY] lies within [-180, 180] × [-90, 90] (an empty one does). */
 export function inRange(box: ArrayLike<number>): boolean {

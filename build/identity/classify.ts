@@ -34,19 +34,25 @@ interface Measured {
 }
 
 /**
- * Returns the geometry change of each pair. `lineage`: the median offset of
- * the country's other levels, for a pair with no other pair in its level
- * (an ADM0); without one, such a pair is held to the fixed limits.
+ * Returns the geometry change of each pair, in metres of a body of
+ * `perDegree` metres per degree (METRES_PER_DEGREE). `lineage`: the median
+ * offset of the country's other levels, for a pair with no other pair in
+ * its level (an ADM0); without one, such a pair is held to the fixed limits.
  */
-export function classifyGeometry(pairs: DrawnPair[], t: Thresholds, lineage?: number): Classified {
-  const measured: (Measured | undefined)[] = pairs.map(measure);
+export function classifyGeometry(
+  pairs: DrawnPair[],
+  t: Thresholds,
+  perDegree: number,
+  lineage?: number,
+): Classified {
+  const measured: (Measured | undefined)[] = pairs.map((p) => measure(p, perDegree));
   const both: number[] = []; // pairs with an area on both sides
   pairs.forEach((p, i) => {
     if (p.old && p.new) both.push(i);
   });
   const offsets = both.map((i) => measured[i]?.offset ?? 0);
   const lat = median(both.map((i) => (pairs[i]!.old!.box[1] + pairs[i]!.old!.box[3]) / 2));
-  const [kx, ky] = scaleAt(Number.isNaN(lat) ? 0 : lat);
+  const [kx, ky] = scaleAt(Number.isNaN(lat) ? 0 : lat, perDegree);
   const xs = Float64Array.from(both, (i) => ((pairs[i]!.old!.box[0] + pairs[i]!.old!.box[2]) / 2) * kx);
   const ys = Float64Array.from(both, (i) => ((pairs[i]!.old!.box[1] + pairs[i]!.old!.box[3]) / 2) * ky);
   const around = neighbourMedians(xs, ys, Float64Array.from(offsets), t.noiseNeighbours);
@@ -73,11 +79,11 @@ export function classifyGeometry(pairs: DrawnPair[], t: Thresholds, lineage?: nu
 }
 
 /** Returns the measures of a pair whose two drawings differ, undefined when they are the same. */
-function measure(p: DrawnPair): Measured | undefined {
+function measure(p: DrawnPair, perDegree: number): Measured | undefined {
   const a = p.old;
   const b = p.new;
   if (!a || !b || sameShape(a, b)) return undefined;
-  const [kx, ky] = scaleAt((a.box[1] + a.box[3]) / 2);
+  const [kx, ky] = scaleAt((a.box[1] + a.box[3]) / 2, perDegree);
   const { hausdorff, offset } = hausdorffAndOffset(a, b, kx, ky);
   return {
     relativeArea: (b.area - a.area) / a.area,

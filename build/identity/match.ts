@@ -111,7 +111,7 @@ function byCode(m: Matcher): void {
       i = ou.shape.area; // unchanged: no overlay
       m.setOverlap(o, n, i);
     } else i = m.overlap(o, n);
-    const near = sameName && (i > 0 || boxGapMetres(ou.shape, nu.shape) <= m.t.nearMetres);
+    const near = sameName && (i > 0 || boxGapMetres(ou.shape, nu.shape, m.perDegree) <= m.t.nearMetres);
     if (i / Math.min(ou.shape.area, nu.shape.area) >= m.t.codeShare || near) {
       m.pair(o, n, 'code');
       if (i >= (1 - m.t.settle) * ou.shape.area && i >= (1 - m.t.settle) * nu.shape.area) m.settle(o, n);
@@ -220,7 +220,8 @@ function byNameWithoutArea(m: Matcher): void {
 
 /**
  * Returns which new unit is which old one and every change between the
- * two vintages. `ignored`: properties that are the name, the code or
+ * two vintages, distances in metres of a body of `perDegree` metres per
+ * degree (METRES_PER_DEGREE in build/core/shared/crs.ts). `ignored`: properties that are the name, the code or
  * identifiers, left out of `attributes` changes. `lineage`: the noise of
  * the country's other levels, for a unit that has no neighbour in its own
  * (build/identity/classify.ts).
@@ -229,10 +230,11 @@ export function matchUnits(
   olds: MatchUnit[],
   news: MatchUnit[],
   t: Thresholds,
+  perDegree: number,
   ignored: Set<string> = new Set(),
   lineage?: number,
 ): MatchResult {
-  const m = new Matcher(olds, news, t);
+  const m = new Matcher(olds, news, t, perDegree);
   byShape(m);
   byCode(m);
   candidates(m);
@@ -260,7 +262,7 @@ export function matchUnits(
     new: news[n]!.shape,
     shared: () => m.overlap(o, n),
   }));
-  const geometry = classifyGeometry(drawn, t, lineage);
+  const geometry = classifyGeometry(drawn, t, perDegree, lineage);
   pairs.forEach(([n, o], k) => {
     const ou = olds[o]!;
     const nu = news[n]!;

@@ -34,6 +34,7 @@ export class Matcher {
     readonly olds: MatchUnit[],
     readonly news: MatchUnit[],
     readonly t: Thresholds,
+    readonly perDegree: number, // metres per degree on the body (METRES_PER_DEGREE)
   ) {
     this.settledOld = new Uint8Array(olds.length);
     this.settledNew = new Uint8Array(news.length);

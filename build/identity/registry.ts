@@ -43,6 +43,7 @@ export interface IdentifyInput {
   previous: Map<Level, PreviousLevel>; // empty for a country's first release
   registry: Map<string, RegistryUnit>; // every ID recorded so far (any country): entries are updated in place
   thresholds: Thresholds;
+  perDegree: number; // metres per degree on the country's body (METRES_PER_DEGREE in build/core/shared/crs.ts)
   ignored: Set<string>; // properties left out of `attributes` changes (names, codes, identifiers)
   retired?: RetiredUnits; // the geometry of removed units, so that one that comes back gets its ID again
   // The country was in the previous release, so every unit it adds is reported, even when
@@ -89,7 +90,7 @@ function matchLevels(input: IdentifyInput): Map<Level, MatchResult> {
   for (const v of order) {
     const previous = input.previous.get(v.level)!;
     const lineage = noise.length ? median(noise) : undefined;
-    const r = matchUnits(previous.units, v.units, input.thresholds, input.ignored, lineage);
+    const r = matchUnits(previous.units, v.units, input.thresholds, input.perDegree, input.ignored, lineage);
     noise.push(...r.offsets);
     results.set(v.level, r);
   }
@@ -145,6 +146,7 @@ export async function identifyCountry(
       added.map((c) => vintage.units[(c as { new: number }).new]!),
       input.retired,
       input.thresholds,
+      input.perDegree,
     );
     const restored = new Map(added.map((c, k) => [(c as { new: number }).new, back[k]]));
     for (const [n, id] of restored) if (id) ids[n] = id;

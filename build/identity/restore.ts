@@ -86,6 +86,7 @@ export async function restoredIds(
   added: LevelUnit[],
   lookup: RetiredUnits | undefined,
   t: Thresholds,
+  perDegree: number, // metres per degree on the body (METRES_PER_DEGREE)
 ): Promise<(string | undefined)[]> {
   const out = new Array<string | undefined>(added.length);
   if (!lookup || candidates.length === 0 || added.length === 0) return out;
@@ -97,6 +98,6 @@ export async function restoredIds(
     ids.push(candidates[i]!.id);
     units.push(u);
   });
-  for (const [n, o] of matchUnits(units, added, t).identity) out[n] = ids[o];
+  for (const [n, o] of matchUnits(units, added, t, perDegree).identity) out[n] = ids[o];
   return out;
 }

@@ -212,17 +212,18 @@ export function sameShape(a: Shape, b: Shape): boolean {
   return true;
 }
 
-/** Metres per degree along the equator (WGS 84), the equirectangular scale. */
-export const M_PER_DEGREE = 111_319.49;
-
-/** Returns metres per degree of longitude and of latitude at latitude `lat`. */
-export function scaleAt(lat: number): [number, number] {
-  return [Math.cos((lat * Math.PI) / 180) * M_PER_DEGREE, M_PER_DEGREE];
+/**
+ * Returns metres per degree of longitude and of latitude at latitude `lat`
+ * on a body of `perDegree` metres per degree (METRES_PER_DEGREE in
+ * build/core/shared/crs.ts, e.g. 111,319.49 on the Earth).
+ */
+export function scaleAt(lat: number, perDegree: number): [number, number] {
+  return [Math.cos((lat * Math.PI) / 180) * perDegree, perDegree];
 }
 
-/** Returns the gap in metres between two shapes' boxes (0 when they meet). */
-export function boxGapMetres(a: Shape, b: Shape): number {
-  const [kx, ky] = scaleAt((a.box[1] + a.box[3]) / 2);
+/** Returns the gap in metres between two shapes' boxes (0 when they meet), `perDegree` as scaleAt's. */
+export function boxGapMetres(a: Shape, b: Shape, perDegree: number): number {
+  const [kx, ky] = scaleAt((a.box[1] + a.box[3]) / 2, perDegree);
   const dx = Math.max(0, a.box[0] - b.box[2], b.box[0] - a.box[2]) * kx;
   const dy = Math.max(0, a.box[1] - b.box[3], b.box[1] - a.box[3]) * ky;
   return Math.hypot(dx, dy);

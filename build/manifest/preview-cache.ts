@@ -84,10 +84,10 @@ export class PreviewChecker {
   }
 }
 
-/** Returns the stamp of what a check's answer depends on besides the code. */
+/** Returns the stamp of what a check's answer depends on besides the code: the files, the simplification, the body's scale. */
 function stampOf(subject: PreviewCheck): string {
   const files = [...subject.files, subject.preview].map((f) => `${f.path}\t${f.sha256}`);
-  const text = [...files, JSON.stringify(subject.simplification ?? null)].join('\n');
+  const text = [...files, JSON.stringify(subject.simplification ?? null), subject.perDegree].join('\n');
   return createHash('sha256').update(text).digest('hex');
 }
 

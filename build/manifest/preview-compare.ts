@@ -24,6 +24,7 @@ export interface PreviewComparison {
   preview: ReadFile;
   properties: { data: string[]; preview: string[] }; // the property names each side's features have
   simplification?: Simplification; // as the manifest states it; without it, extents are not compared
+  perDegree: number; // metres per degree on the manifest's body (METRES_PER_DEGREE), what tolerance_m is measured in
 }
 
 /** How a stale preview differs: the first difference, e.g. `"Valparaíso" (CL-VS) is missing from it`, and how many units differ. */
@@ -61,7 +62,7 @@ interface Difference {
  */
 export async function comparePreview(c: PreviewComparison): Promise<Staleness | undefined> {
   const keys = sharedKeys(c.properties.data, c.properties.preview);
-  const rule = c.simplification ? extentRule(c.simplification) : undefined;
+  const rule = c.simplification ? extentRule(c.simplification, c.perDegree) : undefined;
   const previewUnits: PreviewUnit[] = [];
   await eachUnit([c.preview], keys, (identity, g) => {
     const { box, vertices } = summary(g);

@@ -13,13 +13,17 @@
 // Anything beyond these bounds was not made from this data.
 import type { Simplification } from '../core/shared/manifest.ts';
 import type { FlatGeometry } from '../geometry/flat-geometry.ts';
-import { M_PER_DEGREE } from '../identity/shape.ts';
 
-/** A preview's simplification as bounds: `t`, the largest threshold in metres; `h`, half the largest rounding step in degrees. */
+/**
+ * A preview's simplification as bounds: `t`, the largest threshold in
+ * metres; `h`, half the largest rounding step in degrees; `perDegree`,
+ * metres per degree on the body (METRES_PER_DEGREE).
+ */
 export interface ExtentRule {
   method: Simplification['method'];
   t: number;
   h: number;
+  perDegree: number;
 }
 
 /** A unit's extent ([west, south, east, north]) and its positions less each ring's closing one. */
@@ -32,10 +36,14 @@ export interface Extent {
 const EPSILON = 1e-9;
 const SIDES = ['west', 'south', 'east', 'north'];
 
-/** Returns the bounds of a preview made with `s`; the decimals follow build/preview/simplify.ts's decimalsFor (at most 6). */
-export function extentRule(s: Simplification): ExtentRule {
+/**
+ * Returns the bounds of a preview made with `s` on a body of `perDegree`
+ * metres per degree; the decimals follow build/preview/simplify.ts's
+ * decimalsFor (at most 6).
+ */
+export function extentRule(s: Simplification, perDegree: number): ExtentRule {
   const t = s.method === 'none' ? 0 : s.tolerance_m + 0.5; // the threshold, rounded to tolerance_m
-  return { method: s.method, t, h: Math.max(t / M_PER_DEGREE, 1e-6) / 2 + EPSILON };
+  return { method: s.method, t, h: Math.max(t / perDegree, 1e-6) / 2 + EPSILON, perDegree };
 }
 
 /**
@@ -51,11 +59,11 @@ export function extentDifference(
 ): string | undefined {
   const d = data.box;
   const p = preview.box;
-  const { h, t } = rule;
+  const { h, t, perDegree: k } = rule;
   // Metres per degree of longitude are fewest at the unit's highest latitude: the most lenient bound.
   const cos = Math.max(Math.cos((Math.max(Math.abs(d[1]!), Math.abs(d[3]!)) * Math.PI) / 180), 1e-9);
   const perDegree = (side: number) =>
-    side % 2 === 1 ? M_PER_DEGREE : M_PER_DEGREE * Math.cos((((d[1]! + d[3]!) / 2) * Math.PI) / 180);
+    side % 2 === 1 ? k : k * Math.cos((((d[1]! + d[3]!) / 2) * Math.PI) / 180);
   let worst: { metres: number; text: string } | undefined;
   const note = (side: number, by: number, where: string) => {
     const metres = by * perDegree(side);
@@ -64,11 +72,10 @@ export function extentDifference(
   };
   /** Whether simplifying could have cut the data's extent back by `by` degrees on `side`. */
   const simplified = (side: number, by: number): boolean => {
-    if (rule.method === 'douglas-peucker')
-      return by <= h + t / (side % 2 === 1 ? M_PER_DEGREE : M_PER_DEGREE * cos);
+    if (rule.method === 'douglas-peucker') return by <= h + t / (side % 2 === 1 ? k : k * cos);
     if (rule.method !== 'visvalingam') return false; // "none" drops no position
     const dropped = Math.max(0, data.vertices - preview.vertices);
-    const allowed = (dropped * t * t) / (cos * M_PER_DEGREE * M_PER_DEGREE);
+    const allowed = (dropped * t * t) / (cos * k * k);
     const line = side < 2 ? p[side]! - h : p[side]! + h;
     return areaBeyond(g, side, line) <= allowed * (1 + 1e-9);
   };

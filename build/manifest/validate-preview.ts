@@ -4,6 +4,7 @@
 // a release). Only files that measured as GeoJSON are read: a missing or
 // malformed file is its own problem.
 import type { Problem } from '../core/problem.ts';
+import { METRES_PER_DEGREE } from '../core/shared/crs.ts';
 import type { DatasetContext } from './dataset-context.ts';
 import type { HashedFile } from './preview-cache.ts';
 
@@ -20,6 +21,7 @@ export async function checkPreviewMatches(context: DatasetContext): Promise<Prob
     preview: preview.file,
     properties: { data: [...new Set(files.flatMap((f) => f.properties))], preview: preview.properties },
     simplification: dataset.simplification,
+    perDegree: METRES_PER_DEGREE[context.body],
   });
   if (!stale) return [];
   const more = stale.units - 1;

@@ -30,7 +30,8 @@ import { CHECKED_PARALLEL_MIN_BYTES } from '../measure/measure.ts';
 import { warmSegmentWorker } from '../measure/parallel.ts';
 import { GeometryChecker } from '../geometry/cache.ts';
 import { invalidFeatures } from '../geometry/verdict.ts';
-import { isLonLat } from '../geometry/range.ts';
+import { findCrs, type ManifestCrs } from '../core/shared/crs.ts';
+import { crsMistake, isCrsShaped } from './validate-crs.ts';
 import type { GeometryCounts } from './validate-geometry.ts';
 import { isValid } from './schema.ts';
 import type { DatasetContext } from './dataset-context.ts';
@@ -53,7 +54,8 @@ interface Subject {
   body?: Body;
   isoA3?: string;
   source?: Source;
-  lonLat: boolean; // the crs is lon/lat in degrees: coordinates are checked against their range
+  crs?: ManifestCrs;
+  lonLat: boolean; // the crs is an accepted one, lon/lat in degrees: coordinates are checked against their range
   datasets: { index: number; dataset: Dataset }[];
 }
 
@@ -240,7 +242,8 @@ function subjectOf(file: string, manifest: Manifest): Subject {
     body: manifest.body,
     isoA3: manifest.iso_a3,
     source: manifest.source,
-    lonLat: isLonLat(manifest.crs),
+    crs: manifest.crs,
+    lonLat: findCrs(manifest.crs) !== undefined,
     datasets: manifest.datasets.map((dataset, index) => ({ index, dataset })),
   };
 }
@@ -255,7 +258,8 @@ function partialSubjectOf(file: string, value: unknown): Subject {
     body: isValid.body(raw.body) ? raw.body : undefined,
     isoA3: isValid.isoA3(raw.iso_a3) ? raw.iso_a3 : undefined,
     source: isValid.source(raw.source) ? raw.source : undefined,
-    lonLat: false, // a crs the schema refused says nothing sure
+    crs: isCrsShaped(raw.crs) ? raw.crs : undefined,
+    lonLat: false, // a manifest the schema refused says nothing sure
     datasets: datasets.flatMap((dataset, index) => (isValid.dataset(dataset) ? [{ index, dataset }] : [])),
   };
 }
@@ -284,6 +288,10 @@ async function checkSubject(
 
   const misnamed = misnamedFolder(subject);
   checkFolder(subject, misnamed, add);
+  // A body its folder contradicts is already a folder problem: the crs is then not held to either.
+  const body = subject.body === folder.body ? subject.body : undefined;
+  const crs = subject.crs && crsMistake(subject.crs, body);
+  if (crs) add('/crs', 'crs', crs);
 
   const levels = new Map<string, number>(); // level → index of its first dataset
   for (const { index, dataset } of subject.datasets) {
@@ -303,6 +311,7 @@ async function checkSubject(
   const context: Omit<DatasetContext, 'index' | 'dataset'> = {
     file,
     folder: `data/${folder.body}/${folder.iso}/`,
+    body: subject.body ?? 'earth', // a body the schema refused: that manifest cannot pass anyway
     data,
     strict,
     previews: checks.previews,

@@ -62,6 +62,7 @@ export async function makePreview(
   root: string,
   paths: string[],
   options: PreviewOptions,
+  perDegree: number, // metres per degree on the manifest's body (METRES_PER_DEGREE): what tolerances are in
 ): Promise<PreviewResult> {
   const features: GeoFeature[] = [];
   for (const path of paths) features.push(...(await readLevelFeatures(root, path)));
@@ -70,7 +71,7 @@ export async function makePreview(
   // A level that may fit whole is tried whole first: that needs no weights.
   let whole: Rendering | undefined;
   if (wholeBytesEstimate(shape) <= options.maxBytes * 1.5) {
-    whole = render(shape, -1, decimalsFor(0));
+    whole = render(shape, -1, decimalsFor(0, perDegree));
     if (whole.bytes <= options.maxBytes) {
       const vertices = shape.arcs.x.length;
       const none = { method: 'none', tolerance_m: 0 } as const;
@@ -79,7 +80,7 @@ export async function makePreview(
         text,
         bytes,
         simplification: none,
-        decimals: decimalsFor(0),
+        decimals: decimalsFor(0, perDegree),
         threshold: -1,
         passes: 1,
         vertices,
@@ -87,7 +88,7 @@ export async function makePreview(
       };
     }
   }
-  return fitBudget(source, weigh(shape, options.method), options, whole);
+  return fitBudget(source, weigh(shape, options.method, perDegree), options, whole);
 }
 
 /** Returns about how many bytes the level takes written whole: its heads, and 24 bytes a position (6 decimals). */
@@ -117,14 +118,14 @@ export function fitBudget(
   options: PreviewOptions,
   whole?: Rendering,
 ): PreviewResult {
-  const { thresholds, keptAbove, fixedVertices } = prepared;
+  const { thresholds, keptAbove, fixedVertices, perDegree } = prepared;
   const last = thresholds.length; // the most simplified candidate
   let passes = whole ? 1 : 0;
   const tries = new Map<number, Rendering>();
   const attempt = (k: number): Rendering => {
     passes++;
     const threshold = k === 0 ? -1 : thresholds[k - 1]!;
-    const rendering = render(prepared, threshold, decimalsFor(k === 0 ? 0 : threshold));
+    const rendering = render(prepared, threshold, decimalsFor(k === 0 ? 0 : threshold, perDegree));
     tries.set(k, rendering);
     return rendering;
   };
@@ -142,7 +143,7 @@ export function fitBudget(
   let fits = last;
   let fails = -1; // index known (or assumed, for -1) not to fit
   // Model for the unknown side: about 2 × (decimals + 5) bytes per extra vertex.
-  let failsBytes = smallest.bytes + (kept(0) - kept(last)) * 2 * (decimalsFor(0) + 5);
+  let failsBytes = smallest.bytes + (kept(0) - kept(last)) * 2 * (decimalsFor(0, perDegree) + 5);
   if (whole && last > 0) {
     tries.set(0, whole);
     [fails, failsBytes] = [0, whole.bytes];
@@ -184,7 +185,7 @@ export function fitBudget(
       fits === 0
         ? { method: 'none', tolerance_m: 0 }
         : { method: prepared.method, tolerance_m: Math.round(threshold) },
-    decimals: decimalsFor(threshold),
+    decimals: decimalsFor(threshold, perDegree),
     threshold: fits === 0 ? -1 : threshold,
     passes,
     vertices: kept(fits),

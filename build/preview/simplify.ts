@@ -12,12 +12,6 @@ import { arcOf, CoverageSimplifier } from '../simplify/tpvw.ts';
 
 export type Method = 'visvalingam' | 'douglas-peucker';
 
-/** Metres per degree of latitude (and of longitude at the equator), WGS84 mean. */
-export const METRES_PER_DEGREE = 111_320;
-
-/** The sphere on which a degree is METRES_PER_DEGREE long, the coverage simplifier's measure. */
-const RADIUS_M = (METRES_PER_DEGREE * 180) / Math.PI;
-
 /** Most decimals a preview coordinate gets (6 ≈ 0.1 m, the corpus data's precision). */
 const MAX_DECIMALS = 6;
 /** Most decimals tried to keep a tiny ring from rounding to nothing. */
@@ -57,11 +51,13 @@ export interface Prepared extends Outline {
   keptAbove: Int32Array;
   /** Vertices never removed: arc endpoints and those that keep each ring a triangle. */
   fixedVertices: number;
+  perDegree: number; // metres per degree on the body the weights are in (METRES_PER_DEGREE)
 }
 
 /**
  * Returns `features` ready to render: their shared borders as arcs (exact
- * coordinate matches), each vertex weighted by `method` in metres, every ring
+ * coordinate matches), each vertex weighted by `method` in metres of a body
+ * of `perDegree` metres per degree (METRES_PER_DEGREE), every ring
  * guaranteed at least three vertices, and each feature's properties reduced
  * by `keepProperty`. Throws a UserError naming the feature for a geometry
  * other than Polygon/MultiPolygon.
@@ -71,8 +67,9 @@ export function prepare(
   features: GeoFeature[],
   method: Method,
   keepProperty: (key: string) => boolean,
+  perDegree: number,
 ): Prepared {
-  return weigh(outline(source, features, keepProperty), method);
+  return weigh(outline(source, features, keepProperty), method, perDegree);
 }
 
 /**
@@ -105,21 +102,24 @@ export function outline(
 }
 
 /**
- * Returns `outline` with each vertex weighted by `method` in metres.
- * Visvalingam's weights come from the coverage simplifier
+ * Returns `outline` with each vertex weighted by `method` in metres of a
+ * body of `perDegree` metres per degree. Visvalingam's weights come from the coverage simplifier
  * (build/simplify/tpvw.ts), so that below any threshold no border crosses
  * another and every ring keeps three vertices.
  */
-export function weigh(outline: Outline, method: Method): Prepared {
+export function weigh(outline: Outline, method: Method, perDegree: number): Prepared {
   const { coverage } = outline;
+  const radiusM = (perDegree * 180) / Math.PI; // the sphere on which a degree is perDegree long
   const w =
-    method === 'visvalingam' ? new CoverageSimplifier(coverage, RADIUS_M).rank() : douglasPeucker(coverage);
+    method === 'visvalingam'
+      ? new CoverageSimplifier(coverage, radiusM).rank()
+      : douglasPeucker(coverage, perDegree);
   if (method === 'douglas-peucker') {
     // Douglas-Peucker's weights do not keep every ring a triangle by themselves.
     for (let r = 0; r + 1 < coverage.ringArcStart.length; r++)
       keepTriangle(coverage.arcStart, w, ringOf(coverage, r));
   }
-  return { ...outline, method, arcs: { ...outline.arcs, w }, ...thresholdTable(w) };
+  return { ...outline, method, arcs: { ...outline.arcs, w }, ...thresholdTable(w), perDegree };
 }
 
 /** Returns ring r's arc references. */
@@ -141,7 +141,7 @@ function featureHead(feature: GeoFeature, keepProperty: (key: string) => boolean
  * the chord that split it off, capped by its parent's weight, so a threshold
  * t keeps exactly the vertices Douglas-Peucker with tolerance t keeps.
  */
-function douglasPeucker({ x, y, arcStart }: CoverageArcs): Float64Array {
+function douglasPeucker({ x, y, arcStart }: CoverageArcs, perDegree: number): Float64Array {
   const w = new Float64Array(x.length);
   const stack: number[] = []; // triples (first, last, cap)
   for (let a = 0; a + 1 < arcStart.length; a++) {
@@ -157,7 +157,7 @@ function douglasPeucker({ x, y, arcStart }: CoverageArcs): Float64Array {
       let best = -1;
       let k = i + 1;
       for (let m = i + 1; m < j; m++) {
-        const d = distanceToChord(x, y, m, i, j);
+        const d = distanceToChord(x, y, m, i, j, perDegree);
         if (d > best) [best, k] = [d, m];
       }
       const weight = Math.min(best, cap);
@@ -168,8 +168,15 @@ function douglasPeucker({ x, y, arcStart }: CoverageArcs): Float64Array {
   return w;
 }
 
-/** Distance in metres from vertex p to segment a–b, on a local equirectangular projection. */
-function distanceToChord(x: Float64Array, y: Float64Array, p: number, a: number, b: number): number {
+/** Distance in metres from vertex p to segment a–b, on a local equirectangular projection of `perDegree` metres per degree. */
+function distanceToChord(
+  x: Float64Array,
+  y: Float64Array,
+  p: number,
+  a: number,
+  b: number,
+  perDegree: number,
+): number {
   const kx = Math.cos((((y[a] + y[b]) / 2) * Math.PI) / 180);
   const ax = x[a] * kx;
   const bx = x[b] * kx;
@@ -178,7 +185,7 @@ function distanceToChord(x: Float64Array, y: Float64Array, p: number, a: number,
   const dy = y[b] - y[a];
   const length2 = dx * dx + dy * dy;
   const t = length2 === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (y[p] - y[a]) * dy) / length2));
-  return Math.hypot(px - ax - t * dx, y[p] - y[a] - t * dy) * METRES_PER_DEGREE;
+  return Math.hypot(px - ax - t * dx, y[p] - y[a] - t * dy) * perDegree;
 }
 
 /** Marks the heaviest removable vertices of `ring` as kept until it has three vertices that always stay. */
@@ -222,10 +229,13 @@ function thresholdTable(w: Float64Array): Pick<Prepared, 'thresholds' | 'keptAbo
   };
 }
 
-/** Returns the decimals whose rounding step (≈ 111 km × 10^-d) is at most `toleranceM`, within [0, 6]. */
-export function decimalsFor(toleranceM: number): number {
+/**
+ * Returns the decimals whose rounding step (`perDegree` × 10^-d, ≈ 111 km ×
+ * 10^-d on the Earth) is at most `toleranceM`, within [0, 6].
+ */
+export function decimalsFor(toleranceM: number, perDegree: number): number {
   if (toleranceM <= 0) return MAX_DECIMALS;
-  return Math.max(0, Math.min(MAX_DECIMALS, Math.ceil(Math.log10(METRES_PER_DEGREE / toleranceM))));
+  return Math.max(0, Math.min(MAX_DECIMALS, Math.ceil(Math.log10(perDegree / toleranceM))));
 }
 
 /** One rendering of a prepared level. */

@@ -20,6 +20,7 @@ import { findManifests, loadManifests, type LoadedManifest } from '../manifest/l
 import type { Dataset, Simplification } from '../core/shared/manifest.ts';
 import { writeManifest } from '../manifest/update.ts';
 import { MeasurementCache } from '../measure/cache.ts';
+import { METRES_PER_DEGREE } from '../core/shared/crs.ts';
 import {
   makePreview,
   previewInputs,
@@ -77,6 +78,10 @@ async function write(
   const problems: Problem[] = [];
 
   for (const { loaded, jobs } of selected) {
+    const { body } = loaded.manifest;
+    const perDegree = METRES_PER_DEGREE[body]; // tolerances are metres on the manifest's body
+    // Earth's key as before bodies were told apart, so its previews stay current.
+    const key = body === 'earth' ? optionsKey : `${optionsKey}:${body}`;
     const written: { job: Job; temp: string; entry: CacheEntry }[] = [];
     try {
       for (const job of jobs) {
@@ -85,17 +90,17 @@ async function write(
             job.inputs.map(async (p) => (await measurer.measure(join(root, p))).sha256),
           );
           const previous = cache[job.preview];
-          if (!options.force && previous && (await isCurrent(root, job, previous, inputs, optionsKey))) {
+          if (!options.force && previous && (await isCurrent(root, job, previous, inputs, key))) {
             events.push({ preview: job.preview, skipped: true });
             continue;
           }
-          const { text, ...result } = await makePreview(root, job.inputs, options);
+          const { text, ...result } = await makePreview(root, job.inputs, options, perDegree);
           const temp = tempPathBeside(join(root, job.preview));
           await mkdir(dirname(temp), { recursive: true });
           await writeFileAtomic(temp, text);
           const entry: CacheEntry = {
             inputs,
-            options: optionsKey,
+            options: key,
             preview_sha256: sha256(text),
             preview_bytes: result.bytes,
             simplification: result.simplification,

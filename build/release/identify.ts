@@ -28,6 +28,7 @@ import { LEDGER_VERSION, readRegistry } from './ledger.ts';
 import { copyObjectTo } from './object-store.ts';
 import { countryDetailsChange, previousManifest } from './country-details.ts';
 import { isObject } from '../core/json-value.ts';
+import { METRES_PER_DEGREE } from '../core/shared/crs.ts';
 
 /** Properties that never count as an `attributes` change: names, codes, parents and per-build identifiers. */
 const IDENTIFYING = ['shapeID', 'parentID', 'id'];
@@ -164,6 +165,7 @@ async function releaseCountry(
     previous: await previousLevels(input, old, now),
     registry,
     thresholds: input.thresholds,
+    perDegree: METRES_PER_DEGREE[manifest.body],
     ignored: context.ignored,
     retired: context.retired, // units removed before, which may come back with their IDs
     released: old.length > 0, // its added units are reported, though no level of it is kept

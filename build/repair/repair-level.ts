@@ -14,7 +14,7 @@ import { problem, type Problem } from '../core/problem.ts';
 import type { Body } from '../core/shared/manifest.ts';
 import { checkLevel } from '../coverage/cache.ts';
 import { GAP_WIDTH_M } from '../coverage/coverage.ts';
-import { BODY_RADIUS_M } from '../coverage/measure.ts';
+import { BODY_RADIUS_M } from '../core/shared/crs.ts';
 import { readLevelFeatures, type GeoFeature } from '../geojson/level-features.ts';
 import { checkGeometry } from '../geometry/validity.ts';
 import { featureIssue } from '../geometry/verdict.ts';

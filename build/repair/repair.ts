@@ -21,7 +21,7 @@ export const SNAP_M = 1;
 const SETTLE_ROUNDS = 3;
 
 export interface RepairOptions {
-  radiusM: number; // the body's mean radius
+  radiusM: number; // the body's radius (BODY_RADIUS_M)
   gapWidthM: number; // holes of the union at most this wide are filled
   snapM: number; // vertices (and vertices and segments) of neighbours closer than this are joined
 }

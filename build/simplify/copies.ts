@@ -39,7 +39,7 @@ export function simplifiedName(stem: string, toleranceM: number): string {
 /**
  * Writes the simplified copies of `levels` (files under `root`) at every
  * tolerance into the folder `dir` (replaced when it exists), on a body of
- * mean radius `radiusM`, and returns them level by level, finest first.
+ * radius `radiusM` (BODY_RADIUS_M), and returns them level by level, finest first.
  * A bad source is a UserError naming it (readLevelFeatures).
  */
 export async function writeSimplifiedCopies(

@@ -48,7 +48,7 @@ export class CoverageSimplifier {
   private readonly k: number; // metres per degree on the body
   private tolerance = 0;
 
-  /** `radius`: the body's mean radius in metres, e.g. 6,371,008.8 for the Earth. */
+  /** `radius`: the body's radius in metres (BODY_RADIUS_M), e.g. 6,371,008.8 for the Earth. */
   constructor(
     private readonly arcs: CoverageArcs,
     radius: number,

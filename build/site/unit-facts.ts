@@ -4,7 +4,8 @@
 // as build/coverage/measure.ts finds the widest point of a defect).
 import { inscribedCircle } from '../coverage/measure.ts';
 import { polygonAreaM2, polygonsOf } from '../geo/geodesic-area.ts';
-import { BODY_RADIUS_M, type Body } from '../core/shared/manifest.ts';
+import { BODY_RADIUS_M } from '../core/shared/crs.ts';
+import type { Body } from '../core/shared/manifest.ts';
 
 type Position = number[];
 

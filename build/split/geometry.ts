@@ -1,7 +1,8 @@
-// Geometry for `split`: bounding boxes, areas in m², and the area a feature
-// shares with a candidate parent (polygon-clipping's intersection).
+// Geometry for `split`: bounding boxes, areas, and the area a feature shares
+// with a candidate parent (polygon-clipping's intersection). Areas are only
+// compared with each other (the largest overlap, its share of the feature),
+// so they are in degrees² scaled to one latitude, and no body's radius enters.
 import polygonClipping, { type MultiPolygon } from 'polygon-clipping';
-import { METRES_PER_DEGREE } from '../preview/simplify.ts';
 
 export type Box = [number, number, number, number]; // [west, south, east, north]
 
@@ -37,12 +38,13 @@ export function boxesMeet(a: Box, b: Box): boolean {
 }
 
 /**
- * Returns the area in m² of `polygons` (outer rings minus holes), on an
- * equirectangular projection true at latitude `lat0`: close enough to compare
- * a feature's overlaps with its candidate parents, which share `lat0`.
+ * Returns the area of `polygons` (outer rings minus holes) in degrees² of
+ * latitude, on an equirectangular projection true at latitude `lat0`: close
+ * enough to compare a feature's overlaps with its candidate parents, which
+ * share `lat0`.
  */
-export function areaM2(polygons: MultiPolygon, lat0: number): number {
-  const kx = Math.cos((lat0 * Math.PI) / 180) * METRES_PER_DEGREE;
+export function planarArea(polygons: MultiPolygon, lat0: number): number {
+  const kx = Math.cos((lat0 * Math.PI) / 180);
   let total = 0;
   for (const polygon of polygons) {
     polygon.forEach((ring, i) => {
@@ -55,7 +57,7 @@ export function areaM2(polygons: MultiPolygon, lat0: number): number {
       total += (i === 0 ? 1 : -1) * Math.abs(twice / 2);
     });
   }
-  return Math.max(0, total) * kx * METRES_PER_DEGREE;
+  return Math.max(0, total) * kx;
 }
 
 /** Returns `polygons` clipped to `box` (Sutherland–Hodgman per ring; area-exact). */
@@ -107,12 +109,12 @@ const atY = (a: [number, number], b: [number, number], y: number): [number, numb
 ];
 
 /**
- * Returns the area in m² that `feature` shares with `parent`. The parent is
+ * Returns the area (planarArea's) that `feature` shares with `parent`. The parent is
  * first cut down to the feature's bbox (a large province against a small
  * district), then polygon-clipping intersects the two exactly.
  */
-export function overlapM2(feature: Shape, parent: Shape, lat0: number): number {
+export function overlapArea(feature: Shape, parent: Shape, lat0: number): number {
   const near = clipToBox(parent.polygons, feature.box);
   if (near.length === 0) return 0;
-  return areaM2(polygonClipping.intersection(feature.polygons, near), lat0);
+  return planarArea(polygonClipping.intersection(feature.polygons, near), lat0);
 }

@@ -6,7 +6,7 @@ import { problem } from '../core/problem.ts';
 import type { Dataset, Level, Manifest } from '../core/shared/manifest.ts';
 import { byCodepoint } from '../measure/measure.ts';
 import type { GeoFeature } from '../geojson/level-features.ts';
-import { areaM2, boxesMeet, overlapM2, shapeOf, type Shape } from './geometry.ts';
+import { boxesMeet, overlapArea, planarArea, shapeOf, type Shape } from './geometry.ts';
 
 /** The property each feature of a part gets: its parent's part code, as in the corpus. */
 const PARENT_PROPERTY = 'adm1ISO';
@@ -98,14 +98,14 @@ function assignByOverlap(feature: GeoFeature, index: number, name: string, paren
   const shape = shapeOf(feature.geometry);
   if (!shape) return { index, name, code: 'unassigned', how: 'unassigned', note: 'no geometry' };
   const lat0 = (shape.box[1] + shape.box[3]) / 2;
-  const own = areaM2(shape.polygons, lat0);
+  const own = planarArea(shape.polygons, lat0);
   let best: { parent: Parent; area: number } | undefined;
   const notes: string[] = [];
   for (const parent of parents) {
     if (!parent.shape || !boxesMeet(shape.box, parent.shape.box)) continue;
     let area = 0;
     try {
-      area = overlapM2(shape, parent.shape, lat0);
+      area = overlapArea(shape, parent.shape, lat0);
     } catch (error) {
       notes.push(`overlap with ${parent.code} not computed: ${(error as Error).message}`);
     }

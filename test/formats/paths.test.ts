@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { writeFlatGeobuf } from '../../build/formats/flatgeobuf.ts';
 import { writeShapefile } from '../../build/formats/shapefile.ts';
+import { EPSG_4326 } from '../../build/core/shared/crs.ts';
 
 const REPO = new URL('../../', import.meta.url).pathname;
 const SOURCE = join(REPO, 'data/earth/CHL/CHL_ADM1.geojson');
@@ -15,8 +16,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 test('Shapefile in memory and through files → the same .shp, .shx, .dbf, .prj, .cpg bytes', async () => {
   const memory = join(dir, 'memory.shp.zip');
   const files = join(dir, 'files.shp.zip');
-  await writeShapefile(SOURCE, memory, 'CHL_ADM1', undefined, Infinity);
-  await writeShapefile(SOURCE, files, 'CHL_ADM1', undefined, 0);
+  await writeShapefile(SOURCE, memory, 'CHL_ADM1', EPSG_4326, undefined, Infinity);
+  await writeShapefile(SOURCE, files, 'CHL_ADM1', EPSG_4326, undefined, 0);
   for (const ext of ['shp', 'shx', 'dbf', 'prj', 'cpg']) {
     const read = (zip: string) =>
       execFileSync('unzip', ['-p', zip, `CHL_ADM1.${ext}`], { maxBuffer: 1 << 28 });
@@ -25,7 +26,7 @@ test('Shapefile in memory and through files → the same .shp, .shx, .dbf, .prj,
 });
 
 test('FlatGeobuf in memory and through files → the same bytes', async () => {
-  await writeFlatGeobuf(SOURCE, join(dir, 'memory.fgb'), 'CHL_ADM1', undefined, Infinity);
-  await writeFlatGeobuf(SOURCE, join(dir, 'files.fgb'), 'CHL_ADM1', undefined, 0);
+  await writeFlatGeobuf(SOURCE, join(dir, 'memory.fgb'), 'CHL_ADM1', EPSG_4326, undefined, Infinity);
+  await writeFlatGeobuf(SOURCE, join(dir, 'files.fgb'), 'CHL_ADM1', EPSG_4326, undefined, 0);
   expect(readFileSync(join(dir, 'memory.fgb')).equals(readFileSync(join(dir, 'files.fgb')))).toBe(true);
 });

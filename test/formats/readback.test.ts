@@ -26,6 +26,7 @@ import {
 } from './gdal.ts';
 import { dbfFields } from '../../build/formats/dbase.ts';
 import { scanSource } from '../../build/formats/source-scan.ts';
+import { EPSG_4326 } from '../../build/core/shared/crs.ts';
 
 const REPO = new URL('../../', import.meta.url).pathname;
 let tmp = '';
@@ -281,7 +282,7 @@ function converted(name: string): Promise<Conversion> {
   let conversion = conversions.get(name);
   if (!conversion) {
     const source = cases.find((c) => c.name === name)!.source;
-    conversion = convertLevel(source, join(tmp, 'out', name), name);
+    conversion = convertLevel(source, join(tmp, 'out', name), name, EPSG_4326);
     conversions.set(name, conversion);
   }
   return conversion;

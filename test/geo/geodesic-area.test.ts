@@ -6,7 +6,7 @@
 // test/geo/unit-facts-oracle.test.ts.
 import { describe, expect, it } from 'vitest';
 import { geometryAreaM2, WGS84_AUTHALIC_RADIUS_M } from '../../build/geo/geodesic-area.ts';
-import { BODY_RADIUS_M } from '../../build/core/shared/manifest.ts';
+import { BODY_RADIUS_M } from '../../build/core/shared/crs.ts';
 
 const RAD = Math.PI / 180;
 const A = 6_378_137;

@@ -183,13 +183,14 @@ describe('validate: geometry', () => {
     expect(strict.problems.map((p) => p.severity)).toEqual(Array(8).fill('error'));
   });
 
-  it('a dataset in a projected CRS (EPSG:3857): coordinates are not checked against lon/lat ranges', async () => {
+  it('a dataset in a projected CRS (EPSG:3857): one crs error, and coordinates are not checked against lon/lat ranges', async () => {
     const r = root();
     await tree(r, outOfRange, { authority: 'EPSG', code: '3857', epsg: 3857 });
     const { problems } = await validateManifests(r, { measurer: new MeasurementCache(), coverage: false });
-    expect(problems.map((p) => p.message)).toEqual([
-      'self-intersection at or near [0.099, 0]',
-      'self-intersection at or near [0.099, 0]',
+    expect(problems.map((p) => `${p.rule}: ${p.severity}: ${p.message}`)).toEqual([
+      'crs: error: EPSG:3857 is not a longitude/latitude CRS geoshelf accepts on earth: use OGC:CRS84 (epsg 4326) or EPSG:4326 (epsg 4326)',
+      'geometry: warning: self-intersection at or near [0.099, 0]',
+      'geometry: warning: self-intersection at or near [0.099, 0]',
     ]);
   });
 

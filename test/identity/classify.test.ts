@@ -13,6 +13,7 @@ import { DEFAULT_THRESHOLDS } from '../../build/identity/thresholds.ts';
 import { scale, translate, type MP } from '../release/model/geometry.ts';
 import { rng } from '../release/model/level.ts';
 import { counties, state, unit, type Feature } from './counties.ts';
+import { METRES_PER_DEGREE } from '../../build/core/shared/crs.ts';
 
 type Geometry = Extract<Change, { type: 'geometry' }>;
 const IGNORED = new Set(['shapeName', 'shapeISO', 'src_shape_id']);
@@ -22,6 +23,7 @@ function geometryChanges(
   olds: Feature[],
   news: Feature[],
   edit?: [string, (g: MP) => MP],
+  perDegree = METRES_PER_DEGREE.earth, // the body's, e.g. METRES_PER_DEGREE.moon
 ): Map<string, Geometry> {
   const after = news.map((f) =>
     unit(f, edit && f.properties.src_shape_id === edit[0] ? edit[1](f.geometry) : f.geometry),
@@ -30,6 +32,7 @@ function geometryChanges(
     olds.map((f) => unit(f)),
     after,
     DEFAULT_THRESHOLDS,
+    perDegree,
     IGNORED,
   );
   expect(r.identity.size).toBe(olds.length);
@@ -42,6 +45,17 @@ const kinds = (changes: Map<string, Geometry>) =>
   Object.fromEntries([...changes].map(([code, c]) => [code, c.kind]));
 
 describe('re-digitisation is judged against the neighbours, not the pair itself', () => {
+  it('distances are metres of the body: a county moved 150 m on the Earth is a boundary change; the same move in degrees on the Moon is 41 m, a re-digitisation', () => {
+    const ri = counties(2017, 'US-RI');
+    const move: [string, (g: MP) => MP] = ['44009', (g) => translate(g, 150, 0)]; // 150 m of the Earth's
+    const earth = geometryChanges(ri, ri, move).get('44009')!;
+    const moon = geometryChanges(ri, ri, move, METRES_PER_DEGREE.moon).get('44009')!;
+    expect([earth.kind, moon.kind]).toEqual(['boundary', 'redigitised']);
+    // The Moon's IAU 2015 sphere (1,737,400 m) against the WGS 84 equator (6,378,137 m).
+    expect(moon.max_distance_m! / earth.max_distance_m!).toBeCloseTo(1_737_400 / 6_378_137, 9);
+    expect(Math.round(moon.max_distance_m!)).toBe(41);
+  });
+
   it('a county whose radius doubles while its neighbours stay put is a boundary change (one lineage)', () => {
     const ri = counties(2017, 'US-RI');
     const changes = geometryChanges(ri, ri, ['44003', (g) => scale(g, 2)]);
@@ -93,6 +107,7 @@ describe('a level of one unit is judged by its lineage: the country’s larger l
       country: 'USA',
       registry,
       thresholds: DEFAULT_THRESHOLDS,
+      perDegree: METRES_PER_DEGREE.earth,
       ignored: IGNORED,
     };
     const levels = (x: { adm0: LevelUnit; adm1?: LevelUnit[] }) =>

@@ -7,6 +7,7 @@ import { matchUnits } from '../../build/identity/match.ts';
 import { DEFAULT_THRESHOLDS } from '../../build/identity/thresholds.ts';
 import { cut, scale, union, type MP } from '../release/model/geometry.ts';
 import { at, counties, unit, type Feature } from './counties.ts';
+import { METRES_PER_DEGREE } from '../../build/core/shared/crs.ts';
 
 const IGNORED = new Set(['shapeName', 'shapeISO', 'src_shape_id']);
 
@@ -21,7 +22,7 @@ function growBesideMerge(list: Feature[], grown: string, k: number, a: string, b
       const g: MP = code === grown ? scale(f.geometry, k) : code === a ? merged : f.geometry;
       return unit(f, g);
     });
-  return { olds, news, r: matchUnits(olds, news, DEFAULT_THRESHOLDS, IGNORED) };
+  return { olds, news, r: matchUnits(olds, news, DEFAULT_THRESHOLDS, METRES_PER_DEGREE.earth, IGNORED) };
 }
 
 describe('a unit that keeps its labels and its whole old shape keeps its ID beside a merge', () => {
@@ -61,7 +62,7 @@ describe('a unit that keeps its labels and its whole old shape keeps its ID besi
         }),
       );
     });
-    const r = matchUnits(olds, news, DEFAULT_THRESHOLDS, IGNORED);
+    const r = matchUnits(olds, news, DEFAULT_THRESHOLDS, METRES_PER_DEGREE.earth, IGNORED);
     const washington = news.findIndex((u) => u.code === '50023');
     expect(olds[r.identity.get(washington)!]!.code).toBe('50023');
     const components = r.changes.filter((c) => 'links' in c);

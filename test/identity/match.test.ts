@@ -9,6 +9,7 @@ import { intersectionArea } from '../../build/identity/overlap.ts';
 import { hasShapely, skipOracle } from '../geometry/oracle.ts';
 import { EDITS, vintages } from '../support/vintages.ts';
 import { geos, ORACLE_BOUND_MS } from './oracle.ts';
+import { METRES_PER_DEGREE } from '../../build/core/shared/crs.ts';
 
 const v = vintages();
 const units = (file: string) => readLevelUnits([file], 'src_shape_id');
@@ -50,7 +51,11 @@ function summary(olds: LevelUnit[], news: LevelUnit[], r: MatchResult) {
 describe('identity matching: two real vintages of the U.S. counties', () => {
   it('2015 → 2017: every county keeps its identity by code; almost every line is re-digitised, nothing else changed', async () => {
     const [olds, news] = await Promise.all([units(v.counties2015), units(v.counties2017)]);
-    const s = summary(olds, news, matchUnits(olds, news, DEFAULT_THRESHOLDS, IGNORED));
+    const s = summary(
+      olds,
+      news,
+      matchUnits(olds, news, DEFAULT_THRESHOLDS, METRES_PER_DEGREE.earth, IGNORED),
+    );
     expect(olds.length).toBe(3142);
     expect(s.identities).toBe(3142);
     expect([s.added, s.removed, s.renamed, s.recoded, s.merged, s.split, s.attributes]).toEqual([
@@ -71,14 +76,18 @@ describe('identity matching: two real vintages of the U.S. counties', () => {
   it('the re-digitisation limits can be overridden: fixed limits (k = 0) call most independent drawings boundary changes', async () => {
     const [olds, news] = await Promise.all([units(v.counties2015), units(v.counties2017)]);
     const fixed = { ...DEFAULT_THRESHOLDS, redigitiseKDistance: 0, redigitiseKArea: 0 };
-    const s = summary(olds, news, matchUnits(olds, news, fixed, IGNORED));
+    const s = summary(olds, news, matchUnits(olds, news, fixed, METRES_PER_DEGREE.earth, IGNORED));
     expect(s.identities).toBe(3142);
     expect(s.boundary.length).toBeGreaterThan(0.5 * 3142);
   });
 
   it('2017 → 2017 with known edits: exactly the rename, re-code, merge, split and moved boundary', async () => {
     const [olds, news] = await Promise.all([units(v.counties2017), units(v.counties2017Edited)]);
-    const s = summary(olds, news, matchUnits(olds, news, DEFAULT_THRESHOLDS, IGNORED));
+    const s = summary(
+      olds,
+      news,
+      matchUnits(olds, news, DEFAULT_THRESHOLDS, METRES_PER_DEGREE.earth, IGNORED),
+    );
     expect(s).toEqual({
       identities: 3139,
       added: [],
@@ -95,7 +104,11 @@ describe('identity matching: two real vintages of the U.S. counties', () => {
 
   it('2015 → 2017 with known edits: the identity edits are found across independent drawings', async () => {
     const [olds, news] = await Promise.all([units(v.counties2015), units(v.counties2017Edited)]);
-    const s = summary(olds, news, matchUnits(olds, news, DEFAULT_THRESHOLDS, IGNORED));
+    const s = summary(
+      olds,
+      news,
+      matchUnits(olds, news, DEFAULT_THRESHOLDS, METRES_PER_DEGREE.earth, IGNORED),
+    );
     expect(s.renamed).toEqual([[EDITS.rename.code, EDITS.rename.from, EDITS.rename.to]]);
     expect(s.recoded).toEqual([[EDITS.recode.from, EDITS.recode.to, 'name']]);
     expect(s.merged).toEqual([[[EDITS.merge.into, EDITS.merge.absorbed], [EDITS.merge.into]]]);
@@ -108,7 +121,7 @@ describe('identity matching: two real vintages of the U.S. counties', () => {
       readLevelUnits([v.counties2015]),
       readLevelUnits([v.counties2017]),
     ]);
-    const r = matchUnits(olds, news, DEFAULT_THRESHOLDS, IGNORED);
+    const r = matchUnits(olds, news, DEFAULT_THRESHOLDS, METRES_PER_DEGREE.earth, IGNORED);
     const of = (type: Change['type']) => r.changes.filter((c) => c.type === type).length;
     // The three cities with no area in 2015 match by name within their state.
     expect(r.identity.size).toBe(3142);

@@ -7,6 +7,7 @@ import { readLevelUnits, type LevelUnit } from '../../build/identity/level.ts';
 import { identifyCountry, type LevelVintage } from '../../build/identity/registry.ts';
 import { DEFAULT_THRESHOLDS } from '../../build/identity/thresholds.ts';
 import { EDITS, vintages } from '../support/vintages.ts';
+import { METRES_PER_DEGREE } from '../../build/core/shared/crs.ts';
 
 const v = vintages();
 const IGNORED = new Set(['shapeName', 'shapeISO', 'src_shape_id', 'id', 'parentID', 'parentISO']);
@@ -40,6 +41,7 @@ async function release(
     previous: prev,
     registry,
     thresholds: DEFAULT_THRESHOLDS,
+    perDegree: METRES_PER_DEGREE.earth,
     ignored: IGNORED,
   });
   const ids = {
@@ -131,6 +133,7 @@ describe('unit IDs across releases', () => {
       previous: new Map(),
       registry,
       thresholds: DEFAULT_THRESHOLDS,
+      perDegree: METRES_PER_DEGREE.earth,
       ignored: IGNORED,
     });
     const stateOf = new Map(r.units.filter((u) => u.level === 'ADM1').map((u) => [u.id, u.code]));

@@ -10,6 +10,7 @@ import { matchUnits } from '../../build/identity/match.ts';
 import { identifyCountry, retiredFromReleases, type PreviousLevel } from '../../build/identity/registry.ts';
 import { DEFAULT_THRESHOLDS } from '../../build/identity/thresholds.ts';
 import { counties, unit, type Feature } from './counties.ts';
+import { METRES_PER_DEGREE } from '../../build/core/shared/crs.ts';
 
 const IGNORED = new Set(['shapeName', 'shapeISO', 'src_shape_id']);
 const COLUMN = ['44007', '44003', '44009']; // Providence, Kent and Washington, north to south
@@ -31,6 +32,7 @@ class Releases {
       previous: new Map(this.previous ? [['ADM2', this.previous] as const] : []),
       registry: this.registry,
       thresholds: DEFAULT_THRESHOLDS,
+      perDegree: METRES_PER_DEGREE.earth,
       ignored: IGNORED,
       retired: retiredFromReleases(async (version) => this.released.get(version)),
     });
@@ -170,7 +172,13 @@ describe('a rename that only respells is spelling_only: case, diacritics, hyphen
   const renamed = (from: string, to: string) => {
     const f = counties(2017, 'US-RI')[0]!;
     const named = (name: string) => unit({ ...f, properties: { ...f.properties, shapeName: name } });
-    const c = matchUnits([named(from)], [named(to)], DEFAULT_THRESHOLDS, IGNORED).changes;
+    const c = matchUnits(
+      [named(from)],
+      [named(to)],
+      DEFAULT_THRESHOLDS,
+      METRES_PER_DEGREE.earth,
+      IGNORED,
+    ).changes;
     expect(c).toHaveLength(1);
     return c[0]!.type === 'renamed' && c[0]!.spelling_only;
   };

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatProblem } from '../../build/core/problem.ts';
+import { METRES_PER_DEGREE } from '../../build/core/shared/crs.ts';
 import { PreviewChecker } from '../../build/manifest/preview-cache.ts';
 import { comparePreview } from '../../build/manifest/preview-compare.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
@@ -128,13 +129,19 @@ describe('preview-stale: previews made by geoshelf preview', () => {
       preview: { path: 'data/spike.preview.geojson', real: preview },
       properties: { data: ['shapeISO', 'shapeName'], preview: ['shapeISO', 'shapeName'] },
       simplification,
+      perDegree: METRES_PER_DEGREE.earth,
     });
 
   it('Visvalingam (the coverage simplifier) keeps a thin spike at tolerances shorter than the spike, and the fresh preview passes', async () => {
     const { root, data } = spikeData();
     const options = { maxBytes: 1 << 20, method: 'visvalingam' } as const;
-    const whole = (await makePreview(root, ['data/spike.geojson'], options)).bytes;
-    const made = await makePreview(root, ['data/spike.geojson'], { ...options, maxBytes: whole - 1 });
+    const whole = (await makePreview(root, ['data/spike.geojson'], options, METRES_PER_DEGREE.earth)).bytes;
+    const made = await makePreview(
+      root,
+      ['data/spike.geojson'],
+      { ...options, maxBytes: whole - 1 },
+      METRES_PER_DEGREE.earth,
+    );
     // Its tip's triangle is 557 m on a side, but the tip is 55.7 km from the chord that would replace it:
     // the preview's north edge is within its tolerance (and half a rounding step) of the data's.
     const north = Math.max(

@@ -9,7 +9,8 @@ import type { Manifest } from '../../build/core/shared/manifest.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 import { MAX_PREVIEW_BYTES } from '../../build/core/shared/manifest.ts';
 import { fitBudget, makePreview } from '../../build/preview/preview.ts';
-import { decimalsFor, METRES_PER_DEGREE, prepare, render } from '../../build/preview/simplify.ts';
+import { decimalsFor, prepare, render } from '../../build/preview/simplify.ts';
+import { METRES_PER_DEGREE } from '../../build/core/shared/crs.ts';
 import { validateManifests } from '../../build/manifest/validate.ts';
 import { parsedFeatures, type GeoFeature } from '../../build/geojson/level-features.ts';
 import {
@@ -35,8 +36,8 @@ const copy = () => {
 /** Returns the size of the most simplified preview of `path`. */
 async function smallestBytes(path: string): Promise<number> {
   const features = await parsedFeatures(join(FIXTURE, path));
-  const prepared = prepare(path, features, 'visvalingam', () => true);
-  return render(prepared, Infinity, decimalsFor(Infinity)).bytes;
+  const prepared = prepare(path, features, 'visvalingam', () => true, METRES_PER_DEGREE.earth);
+  return render(prepared, Infinity, decimalsFor(Infinity, METRES_PER_DEGREE.earth)).bytes;
 }
 
 /** Checks that `preview` has the features of `input` in order, each ring a closed ring of ≥ 4 positions. */
@@ -57,17 +58,24 @@ describe('preview (stage)', () => {
   it('a budget forcing the heaviest simplification still keeps every feature, polygon and ring', async () => {
     const input = readFeatures(join(FIXTURE, ADM2));
     const budget = (await smallestBytes(ADM2)) + 50;
-    const result = await makePreview(FIXTURE, [ADM2], { maxBytes: budget, method: 'visvalingam' });
+    const result = await makePreview(
+      FIXTURE,
+      [ADM2],
+      { maxBytes: budget, method: 'visvalingam' },
+      METRES_PER_DEGREE.earth,
+    );
     expect(result.bytes).toBeLessThanOrEqual(budget);
     expect(result.vertices).toBeLessThan(result.inputVertices / 10);
     expectSameFeatures(featuresOf(result.text), input);
   });
 
   it('the tiny island (0.4 km across) survives as a triangle at a 1000+ m tolerance', async () => {
-    const result = await makePreview(FIXTURE, [ADM1], {
-      maxBytes: (await smallestBytes(ADM1)) + 20,
-      method: 'visvalingam',
-    });
+    const result = await makePreview(
+      FIXTURE,
+      [ADM1],
+      { maxBytes: (await smallestBytes(ADM1)) + 20, method: 'visvalingam' },
+      METRES_PER_DEGREE.earth,
+    );
     expect(result.simplification.tolerance_m).toBeGreaterThan(1000);
     const island = polygonsOf(featuresOf(result.text)[2]!)[1]![0]!;
     expect(new Set(island.map((p) => p.join())).size).toBe(3); // rounded with more decimals than the tolerance asks
@@ -75,12 +83,23 @@ describe('preview (stage)', () => {
 
   it('the preview never exceeds the budget, at any budget from the smallest possible to the whole file', async () => {
     const smallest = await smallestBytes(ADM2);
-    const whole = (await makePreview(FIXTURE, [ADM2], { maxBytes: MAX_PREVIEW_BYTES, method: 'visvalingam' }))
-      .bytes;
+    const whole = (
+      await makePreview(
+        FIXTURE,
+        [ADM2],
+        { maxBytes: MAX_PREVIEW_BYTES, method: 'visvalingam' },
+        METRES_PER_DEGREE.earth,
+      )
+    ).bytes;
     const input = readFeatures(join(FIXTURE, ADM2));
     for (const method of ['visvalingam', 'douglas-peucker'] as const) {
       for (let budget = smallest; budget <= whole + 1000; budget += Math.ceil((whole - smallest) / 9)) {
-        const result = await makePreview(FIXTURE, [ADM2], { maxBytes: budget, method });
+        const result = await makePreview(
+          FIXTURE,
+          [ADM2],
+          { maxBytes: budget, method },
+          METRES_PER_DEGREE.earth,
+        );
         expect(result.bytes, `${method} at ${budget}`).toBeLessThanOrEqual(budget);
         expect(result.bytes).toBe(Buffer.byteLength(result.text));
         expectSameFeatures(featuresOf(result.text), input);
@@ -90,7 +109,7 @@ describe('preview (stage)', () => {
 
   it('the result is the least simplified candidate that fits: one threshold less does not fit', async () => {
     const features = await parsedFeatures(join(FIXTURE, ADM2));
-    const prepared = prepare(ADM2, features, 'douglas-peucker', () => true);
+    const prepared = prepare(ADM2, features, 'douglas-peucker', () => true, METRES_PER_DEGREE.earth);
     const budget = 12_000;
     const result = fitBudget(ADM2, prepared, { maxBytes: budget, method: 'douglas-peucker' });
     const k = prepared.thresholds.findIndex((t) => Math.round(t) === result.simplification.tolerance_m);
@@ -98,21 +117,34 @@ describe('preview (stage)', () => {
     // The candidate just below the used threshold (keeping one more weight class of vertices) is over budget.
     let used = k;
     while (
-      render(prepared, prepared.thresholds[used]!, decimalsFor(prepared.thresholds[used]!)).bytes > budget
+      render(
+        prepared,
+        prepared.thresholds[used]!,
+        decimalsFor(prepared.thresholds[used]!, METRES_PER_DEGREE.earth),
+      ).bytes > budget
     )
       used++;
     const below = prepared.thresholds[used - 1]!;
-    expect(render(prepared, below, decimalsFor(below)).bytes).toBeGreaterThan(budget);
+    expect(render(prepared, below, decimalsFor(below, METRES_PER_DEGREE.earth)).bytes).toBeGreaterThan(
+      budget,
+    );
   });
 
   it('a budget below the smallest possible preview → one-line error naming the file', async () => {
-    await expect(makePreview(FIXTURE, [ADM2], { maxBytes: 1000, method: 'visvalingam' })).rejects.toThrow(
+    await expect(
+      makePreview(FIXTURE, [ADM2], { maxBytes: 1000, method: 'visvalingam' }, METRES_PER_DEGREE.earth),
+    ).rejects.toThrow(
       /^data\/earth\/XTA\/XTA_ADM2\.geojson: cannot fit 1000 bytes: even keeping 3 vertices per ring the preview is \d+ bytes/,
     );
   });
 
   it('shared borders are simplified once: neighbours keep the same vertices along their common border', async () => {
-    const result = await makePreview(FIXTURE, [ADM1], { maxBytes: 6000, method: 'visvalingam' });
+    const result = await makePreview(
+      FIXTURE,
+      [ADM1],
+      { maxBytes: 6000, method: 'visvalingam' },
+      METRES_PER_DEGREE.earth,
+    );
     expect(result.simplification.method).toBe('visvalingam');
     const [a, b] = featuresOf(result.text).map((f) => polygonsOf(f)[0]![0]!);
     // The A–B border runs near longitude -70 (wiggle ±0.01°); vertices there are shared.
@@ -128,7 +160,7 @@ describe('preview (stage)', () => {
   });
 
   it('Visvalingam never runs a border across another unit: a notch holding an islet keeps it, at every threshold', () => {
-    const M = 1 / METRES_PER_DEGREE;
+    const M = 1 / METRES_PER_DEGREE.earth;
     const notch = [0.05, Math.round((0.1 - 300 * M) * 1e9) / 1e9]; // 300 m deep, 600 m wide: 90,000 m²
     const square = [
       [0, 0],
@@ -154,7 +186,7 @@ describe('preview (stage)', () => {
       properties: {},
       geometry: { type: 'Polygon', coordinates: [ring] },
     }));
-    const prepared = prepare('notch', features, 'visvalingam', () => true);
+    const prepared = prepare('notch', features, 'visvalingam', () => true, METRES_PER_DEGREE.earth);
     expect(prepared.thresholds.length).toBeGreaterThan(0);
     for (const threshold of prepared.thresholds) {
       const ring = polygonsOf(featuresOf(render(prepared, threshold, 9).text)[0]!)[0]![0]!;
@@ -164,12 +196,17 @@ describe('preview (stage)', () => {
 
   it('coordinates are rounded to the decimals whose step is at most the tolerance', async () => {
     for (const maxBytes of [5000, 9000, 15_000]) {
-      const result = await makePreview(FIXTURE, [ADM2], { maxBytes, method: 'douglas-peucker' });
+      const result = await makePreview(
+        FIXTURE,
+        [ADM2],
+        { maxBytes, method: 'douglas-peucker' },
+        METRES_PER_DEGREE.earth,
+      );
       const { tolerance_m } = result.simplification;
-      expect(10 ** -result.decimals * METRES_PER_DEGREE).toBeLessThanOrEqual(
+      expect(10 ** -result.decimals * METRES_PER_DEGREE.earth).toBeLessThanOrEqual(
         Math.max(tolerance_m, 0.5) + 0.5,
       );
-      expect(10 ** -(result.decimals - 1) * METRES_PER_DEGREE).toBeGreaterThan(tolerance_m - 0.5);
+      expect(10 ** -(result.decimals - 1) * METRES_PER_DEGREE.earth).toBeGreaterThan(tolerance_m - 0.5);
       const numbers = result.text.match(/-?\d+\.\d+/g) ?? [];
       const decimals = Math.max(...numbers.map((n) => n.split('.')[1]!.length));
       expect(decimals).toBeLessThanOrEqual(Math.max(result.decimals, 3)); // 3: the fixture's tiny island's rescue
@@ -177,7 +214,12 @@ describe('preview (stage)', () => {
   });
 
   it('a level that fits unsimplified gets method "none", tolerance 0, and only identifying properties', async () => {
-    const result = await makePreview(FIXTURE, [ADM2], { maxBytes: MAX_PREVIEW_BYTES, method: 'visvalingam' });
+    const result = await makePreview(
+      FIXTURE,
+      [ADM2],
+      { maxBytes: MAX_PREVIEW_BYTES, method: 'visvalingam' },
+      METRES_PER_DEGREE.earth,
+    );
     expect(result.simplification).toEqual({ method: 'none', tolerance_m: 0 });
     expect(result.vertices).toBe(result.inputVertices);
     const props = featuresOf(result.text).map((f) => Object.keys(f.properties).join());

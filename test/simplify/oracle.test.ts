@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GeoFeature } from '../../build/geojson/level-features.ts';
 import type { Manifest } from '../../build/core/shared/manifest.ts';
-import { BODY_RADIUS_M } from '../../build/core/shared/manifest.ts';
+import { BODY_RADIUS_M, METRES_PER_DEGREE } from '../../build/core/shared/crs.ts';
 import { prepare, render } from '../../build/preview/simplify.ts';
 import { coverageArcs } from '../../build/simplify/arcs.ts';
 import { TOLERANCES_M, writeSimplifiedCopies } from '../../build/simplify/copies.ts';
@@ -173,7 +173,7 @@ describe.skipIf(!HAS_ORACLE)("the U.S. counties' preview weights (geoshelf previ
   const { counties } = usCounties();
   const original = join(dir, 'preview-counties.geojson');
   writeFileSync(original, JSON.stringify(counties));
-  const prepared = prepare('counties', counties.features, 'visvalingam', () => true);
+  const prepared = prepare('counties', counties.features, 'visvalingam', () => true, METRES_PER_DEGREE.earth);
   let whole = 0; // the counties' positions
   for (const f of counties.features)
     for (const polygon of (f.geometry?.type === 'Polygon'

@@ -4,7 +4,7 @@
 // than the tolerance, and no removal runs a border across another unit.
 import { describe, expect, it } from 'vitest';
 import type { GeoFeature } from '../../build/geojson/level-features.ts';
-import { BODY_RADIUS_M } from '../../build/core/shared/manifest.ts';
+import { BODY_RADIUS_M } from '../../build/core/shared/crs.ts';
 import { coverageArcs } from '../../build/simplify/arcs.ts';
 import { CoverageSimplifier } from '../../build/simplify/tpvw.ts';
 import { ArcTexts, levelText, VertexTexts } from '../../build/simplify/write.ts';

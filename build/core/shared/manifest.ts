@@ -3,9 +3,6 @@
 // downstream takes these types and never re-validates.
 
 export type Body = 'earth' | 'moon' | 'mars';
-
-/** Each body's mean radius in metres (IUGG's for the Earth, IAU's for the Moon and Mars): what "metres" means on it. */
-export const BODY_RADIUS_M: Record<Body, number> = { earth: 6_371_008.8, moon: 1_737_400, mars: 3_389_500 };
 type Status = 'ok' | 'review' | 'deprecated';
 export type Level = 'ADM0' | 'ADM1' | 'ADM2' | 'ADM3' | 'ADM4' | 'ADM5' | 'QUAD';
 

@@ -4,6 +4,7 @@ import type { UnitIds } from '../../identity/unit-ids.ts';
 import type { ApiCountryHistory, ReleaseChangeType } from '../../core/shared/api.ts';
 import type { Dataset, GeometryTypes, Manifest, Part } from '../../core/shared/manifest.ts';
 import { MAX_TILED_BYTES } from '../../core/shared/tiles.ts';
+import { crsDefinition, crsName } from '../../core/shared/crs.ts';
 import { formatBytes, formatInt, licenseLink, markup, nameText, raw, type Html } from './html.ts';
 import { statusBadge } from './index-page.ts';
 import { renderPage, type PageContext } from './layout.ts';
@@ -36,6 +37,12 @@ const STATUS_NOTES: Record<string, string> = {
 };
 
 /** Returns a link only for http(s) URLs; anything else (e.g. "javascript:") is shown as text. */
+/** Returns how the page names a manifest's CRS, e.g. "OGC:CRS84, WGS 84 (EPSG:4326)" or "IAU_2015:30100, Moon (2015) - Sphere / Ocentric". */
+function crsLabel(crs: Manifest['crs']): string {
+  const { name, epsg } = crsDefinition(crs);
+  return `${crsName(crs)}, ${name}${epsg ? ` (EPSG:${epsg})` : ''}`;
+}
+
 function safeLink(url: string, text: string): Html {
   return /^https?:\/\//i.test(url) ? markup`<a href="${url}">${text}</a>` : markup`${text} (${url})`;
 }
@@ -172,7 +179,7 @@ function metadata(base: string, file: string, m: Manifest): Html {
 <dt>Status</dt><dd>${statusBadge(m.status)}</dd>
 <dt>ISO 3166 codes</dt><dd><code>${m.iso_a3}</code>${m.iso_a2 ? markup` · <code>${m.iso_a2}</code>` : ''}</dd>
 ${region}<dt>Body</dt><dd>${m.body}</dd>
-<dt>Coordinates</dt><dd>${m.crs.authority}:${m.crs.code} (EPSG:${m.crs.epsg})</dd>
+<dt>Coordinates</dt><dd>${crsLabel(m.crs)}</dd>
 <dt>Source</dt><dd>${safeLink(s.url, s.name)}</dd>
 <dt>Retrieved</dt><dd><time datetime="${s.retrieved}">${s.retrieved}</time></dd>
 <dt>Licence</dt><dd>${license}</dd>

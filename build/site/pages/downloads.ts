@@ -60,7 +60,7 @@ export function downloadsSection(base: string, name: string, downloads: CountryD
   return markup`<h2 id="downloads">Whole country and other formats</h2>
 <p><a class="download archive" href="${fileUrl(base, a.url)}" download="${a.file}">${nameText(name)}: everything in one .zip</a> <small>(${formatBytes(a.bytes)})</small>: the manifest and every GeoJSON file it lists (levels, parts, previews).
 sha256 <code class="sha">${a.sha256}</code> <button type="button" class="copy" data-copy="${a.sha256}" aria-label="Copy the sha256 of the ${name} archive" hidden>Copy</button></p>
-<p>Each level and part is also published as GeoPackage (EPSG:4326, with an R-tree index), FlatGeobuf (with its spatial index, for HTTP range requests), a zipped Shapefile and TopoJSON, with the same features and properties.${renames}${grid}</p>
+<p>Each level and part is also published as GeoPackage (with an R-tree index), FlatGeobuf (with its spatial index, for HTTP range requests), a zipped Shapefile and TopoJSON, with the same features and properties; the first three declare the manifest’s coordinate reference system, as GDAL writes it.${renames}${grid}</p>
 <p>Each level is also published simplified, as GeoJSON at tolerances of 100 m, 1 km and 10 km: every border shared by two units, or by two levels, is simplified once, so the copies have no gaps or overlaps; every unit keeps every ring, and no line moves farther than the tolerance. Checksums of every file: <a href="${fileUrl(base, `${folder}SHA256SUMS`)}">SHA256SUMS</a> (for <code>sha256sum -c</code>).</p>
 ${notConverted}`;
 }

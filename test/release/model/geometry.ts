@@ -5,6 +5,7 @@
 import polygonClipping from 'polygon-clipping';
 import { orient2d } from 'robust-predicates';
 import { scaleAt } from '../../../build/identity/shape.ts';
+import { METRES_PER_DEGREE } from '../../../build/core/shared/crs.ts';
 
 export type Pos = [number, number];
 export type MP = Pos[][][]; // MultiPolygon coordinates: polygons → rings → positions (closed)
@@ -41,7 +42,7 @@ export function boxOf(mp: MP): [number, number, number, number] {
 /** Returns metres per degree (x, y) at the middle of `mp`. */
 export function metresPerDegree(mp: MP): [number, number] {
   const b = boxOf(mp);
-  return scaleAt((b[1] + b[3]) / 2);
+  return scaleAt((b[1] + b[3]) / 2, METRES_PER_DEGREE.earth);
 }
 
 /** Returns the planar area of `mp` in degree² (holes subtracted). */

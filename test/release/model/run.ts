@@ -14,6 +14,7 @@ import {
 import { DEFAULT_THRESHOLDS } from '../../../build/identity/thresholds.ts';
 import { IGNORED, rng, toLevelUnit } from './level.ts';
 import { editScript, initialState, type ModelState, type Truth } from './script.ts';
+import { METRES_PER_DEGREE } from '../../../build/core/shared/crs.ts';
 
 /** One release chain: the registry, the last release's level, and which ID each token got. */
 class Chain {
@@ -38,6 +39,7 @@ class Chain {
       previous: new Map(this.previous ? [['ADM1', this.previous] as const] : []),
       registry: this.registry,
       thresholds: DEFAULT_THRESHOLDS,
+      perDegree: METRES_PER_DEGREE.earth,
       ignored: IGNORED,
       retired: retiredFromReleases(async (version) => this.released.get(version)),
     });
