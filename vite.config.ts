@@ -47,9 +47,9 @@ export default defineConfig({
     // test starts worker threads from their compiled scripts.
     // Temporary folders in memory when the machine has /dev/shm (test/support/tmp.ts).
     globalSetup: ['test/support/compile.ts', 'test/support/tmp.ts'],
-    // Many files wait more than they compute (a browser, child processes, a
-    // server shutting down, a file watcher): four workers overlap those waits
-    // on 2 cores (docs/benchmarks.md, npm test), and no test asserts on time.
+    // The long project's files wait more than they compute (a browser, child
+    // processes, a server shutting down): four workers overlap those waits on
+    // 2 cores (docs/benchmarks.md, npm test). No test asserts on time.
     maxWorkers: 4,
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -69,6 +69,11 @@ export default defineConfig({
           // once: that halves the quick suite. Files must leave no state behind,
           // so mocks, spies and stubbed variables are restored after every test.
           isolate: false,
+          // One worker per core: each worker imports and warms up the code under
+          // test once, so a worker more costs CPU, and since the browser tests
+          // left for the long project the quick files compute far more than they
+          // wait (docs/benchmarks.md, npm test).
+          maxWorkers: '100%',
         },
       },
       { extends: true, test: { name: 'long', include: LONG } },

@@ -10,10 +10,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
 import type { Manifest } from '../../build/core/shared/manifest.ts';
 import { UserError } from '../../src/cli/command.ts';
+import { copyRoot } from '../support/cli.ts';
 import { filesUnder, fixtureCopy, sha256, snapshot } from './helpers.ts';
 
 const roots: string[] = [];
@@ -22,7 +24,30 @@ function scratch(): string {
   roots.push(root);
   return root;
 }
-afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+const TMP = join(tmpdir(), `geoshelf-build-test-${process.pid}`);
+afterAll(() => {
+  roots.forEach((root) => rmSync(root, { recursive: true, force: true }));
+  rmSync(TMP, { recursive: true, force: true });
+});
+
+// The fixture built once with the defaults (`built`, its dist/ and caches), and once with
+// --base /geo/ --site-url (`absolute`): the tests that only read a build read these; a test
+// that changes a tree works on its own copy of `built` (copyRoot).
+let built: string;
+let cold: Awaited<ReturnType<typeof build>>;
+let absolute: string;
+beforeAll(async () => {
+  built = scratch();
+  cold = await build(built);
+  absolute = scratch();
+  const result = await buildCatalogue({
+    root: absolute,
+    out: join(absolute, 'dist'),
+    base: '/geo/',
+    siteUrl: 'https://example.org',
+  });
+  expect(result.ok).toBe(true);
+}, 120_000); // a bound for a hang only
 
 async function build(root: string, options: { out?: string; base?: string } = {}) {
   const result = await buildCatalogue({ root, out: options.out ?? join(root, 'dist'), base: options.base });
@@ -40,9 +65,8 @@ function manifests(root: string): { file: string; manifest: Manifest }[] {
 }
 
 describe('geoshelf build', () => {
-  it('published files are byte-identical: sha256 and bytes equal the manifests', async () => {
-    const root = scratch();
-    await build(root);
+  it('published files are byte-identical: sha256 and bytes equal the manifests', () => {
+    const root = built;
     let checked = 0;
     for (const { file, manifest } of manifests(root)) {
       expect(readFileSync(join(root, 'dist', file))).toEqual(readFileSync(join(root, file)));
@@ -60,9 +84,8 @@ describe('geoshelf build', () => {
   });
 
   it('a failing manifest → every problem returned, dist/ untouched (bytes, mtime, inode)', async () => {
-    const root = scratch();
+    const root = copyRoot(built, TMP);
     const out = join(root, 'dist');
-    await build(root);
     const before = snapshot(out);
     const file = join(root, 'data/earth/CHL/manifest.json');
     const m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
@@ -88,7 +111,7 @@ describe('geoshelf build', () => {
   });
 
   it('CLI: exit 0 and a one-line summary (manifests, datasets, files, bytes, time); warnings counted on stderr', () => {
-    const root = scratch();
+    const root = copyRoot(built, TMP); // its caches kept: the child converts nothing again
     const run = spawnSync(
       process.execPath,
       ['bin/geoshelf.js', 'build', '--root', root, '--out', join(root, 'site')],
@@ -116,9 +139,8 @@ describe('geoshelf build', () => {
   });
 
   it('no-op rebuild reads no GeoJSON byte and rewrites no file (same inodes)', async () => {
-    const root = scratch();
+    const root = built; // rebuilt in place: nothing changes (what this test checks)
     const out = join(root, 'dist');
-    const cold = await build(root);
     expect(cold.geojsonFilesRead).toBeGreaterThan(0);
     const before = snapshot(out);
     const again = await build(root);
@@ -130,7 +152,7 @@ describe('geoshelf build', () => {
   });
 
   it("the atlas cache is a file per country: one whose data changed is the only one rewritten, a damaged one is read again, a removed country's goes", async () => {
-    const root = scratch();
+    const root = copyRoot(built, TMP);
     const out = join(root, 'dist');
     const dir = join(root, '.cache/geoshelf/atlas');
     const inodes = () => Object.fromEntries(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).ino]));
@@ -160,7 +182,7 @@ describe('geoshelf build', () => {
   });
 
   it('a file deleted or edited in dist/ → the next build puts it back', async () => {
-    const root = scratch();
+    const root = copyRoot(built, TMP);
     const out = join(root, 'dist');
     await build(root);
     const before = readFileSync(join(out, 'earth/CHL/index.html'));
@@ -177,7 +199,7 @@ describe('geoshelf build', () => {
   });
 
   it('changed manifest → only the files that depend on it are rewritten', async () => {
-    const root = scratch();
+    const root = copyRoot(built, TMP);
     const out = join(root, 'dist');
     await build(root);
     const file = join(root, 'data/earth/ANT/manifest.json');
@@ -217,10 +239,8 @@ describe('geoshelf build', () => {
     }
   });
 
-  it('publishes the manifest schema, robots.txt, sitemap.xml and 404.html', async () => {
-    const root = scratch();
-    const out = join(root, 'dist');
-    await build(root);
+  it('publishes the manifest schema, robots.txt, sitemap.xml and 404.html', () => {
+    const out = join(built, 'dist');
     expect(JSON.parse(readFileSync(join(out, 'schema/manifest.v1.json'), 'utf8'))).toHaveProperty(
       'properties',
     );
@@ -229,12 +249,8 @@ describe('geoshelf build', () => {
     expect(readFileSync(join(out, '404.html'), 'utf8')).toContain('<h1>Not found</h1>');
   });
 
-  it('--site-url → every URL in the JSON API is absolute (index, country documents, units)', async () => {
-    const root = scratch();
-    const out = join(root, 'dist');
-    expect((await buildCatalogue({ root, out, base: '/geo/', siteUrl: 'https://example.org' })).ok).toBe(
-      true,
-    );
+  it('--site-url → every URL in the JSON API is absolute (index, country documents, units)', () => {
+    const out = join(absolute, 'dist');
     type Doc = Record<string, unknown> & { entries?: Doc[]; datasets?: Doc[]; urls?: Doc[]; parts?: Doc[] };
     const read = (file: string) => JSON.parse(readFileSync(join(out, file), 'utf8')) as Doc;
     const links = (d: Doc) => ['page', 'api', 'manifest', 'url', 'preview_url'].map((k) => d[k]);
@@ -252,11 +268,8 @@ describe('geoshelf build', () => {
     expect(urls).toContain('https://example.org/geo/earth/CHL/#unit-CL-RM');
   });
 
-  it('--site-url → sitemap.xml has absolute URLs and robots.txt points to it', async () => {
-    const root = scratch();
-    const out = join(root, 'dist');
-    const result = await buildCatalogue({ root, out, base: '/geo/', siteUrl: 'https://example.org' });
-    expect(result.ok).toBe(true);
+  it('--site-url → sitemap.xml has absolute URLs and robots.txt points to it', () => {
+    const out = join(absolute, 'dist');
     expect(readFileSync(join(out, 'sitemap.xml'), 'utf8')).toContain(
       '<loc>https://example.org/geo/earth/FJI/</loc>',
     );
@@ -266,7 +279,7 @@ describe('geoshelf build', () => {
   });
 
   it('a tree an interrupted build left beside dist/ (older than an hour) is removed', async () => {
-    const root = scratch();
+    const root = copyRoot(built, TMP);
     const stale = join(root, '.dist-build-0badc0de');
     mkdirSync(stale);
     writeFileSync(join(stale, 'index.html'), 'half');

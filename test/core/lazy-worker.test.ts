@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, test } from 'vitest';
+import { build } from 'esbuild';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { WorkerRequests } from '../../build/core/worker-requests.ts';
 import { CHILD_BOUND_MS } from '../support/cli.ts';
 
@@ -28,6 +29,26 @@ parentPort.on('message', (m) => {
   held.push(m);
   if (m.flush) for (const h of held.splice(0).reverse()) parentPort.postMessage({ id: h.id, text: h.text, thread: threadId });
 });`;
+
+// The children import the two modules compiled by esbuild, as bin/compile.js compiles lib/: a
+// child under tsx spent most of a second of CPU transforming before its first line.
+let compiled: string;
+beforeAll(async () => {
+  compiled = join(mkdtempSync(join(tmpdir(), 'geoshelf-lazy-worker-')), 'modules.mjs');
+  await build({
+    stdin: {
+      contents: `export { LazyWorker } from ${JSON.stringify(LAZY_WORKER)};
+export { WorkerRequests } from ${JSON.stringify(WORKER_REQUESTS)};`,
+      resolveDir: dirname(LAZY_WORKER),
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: compiled,
+    logLevel: 'silent',
+  });
+});
 
 /** Writes the two test workers into a fresh folder; returns their paths. */
 function writeWorkers(): { echo: string; requests: string } {
@@ -51,8 +72,7 @@ async function runChild(
   const child = join(dirname(scripts.echo), 'child.mjs');
   writeFileSync(
     child,
-    `import { LazyWorker } from ${JSON.stringify(LAZY_WORKER)};
-import { WorkerRequests } from ${JSON.stringify(WORKER_REQUESTS)};
+    `import { LazyWorker, WorkerRequests } from ${JSON.stringify(compiled)};
 const worker = new LazyWorker(
   ${JSON.stringify(scripts.echo)},
   (reply) => { console.log('reply', reply); worker.done(); },
@@ -62,9 +82,8 @@ const requests = new WorkerRequests(${JSON.stringify(scripts.requests)}, 'test')
 ${body}`,
   );
   try {
-    const { stdout } = await promisify(execFile)('node', ['--import', 'tsx', child], {
-      cwd: fileURLToPath(new URL('../..', import.meta.url)), // where tsx is found
-      timeout: CHILD_BOUND_MS, // a hang is killed here; 15 s was too short for tsx's start under load
+    const { stdout } = await promisify(execFile)('node', [child], {
+      timeout: CHILD_BOUND_MS, // a hang is killed here
       killSignal: 'SIGKILL',
     });
     return { code: 0, signal: null, stdout };
