@@ -54,6 +54,11 @@ describe('pages of other bodies', () => {
     expect(moon).not.toContain('<figure'); // no drawable map: no empty figure
   });
 
+  it("a body's manifest page leads back to its body's page, not the front page filtered", () => {
+    expect(site.get('mars/MCQ/index.html')).toContain('<li><a href="/mars/">Mars</a></li>');
+    expect(site.get('earth/CHL/index.html')).toContain('<li><a href="/?body=earth">earth</a></li>');
+  });
+
   it('the sitemap lists the body pages', () => {
     expect(site.get('sitemap.xml')).toContain('<loc>/mars/</loc>');
     expect(site.get('sitemap.xml')).toContain('<loc>/moon/</loc>');

@@ -273,7 +273,7 @@ describe('search index: other bodies', () => {
   } as unknown as LoadedManifest;
   const quad = (shapeName: string, code: string) => ({
     ...unit(shapeName, '', ''),
-    properties: { shapeName, code },
+    properties: { shapeName, shapeISO: '', parentISO: '', code },
   });
   const bodyAtlas = new Map<string, CountryAtlas>([
     [mars.file, { levels: [level('QUAD', [quad('Mare Boreum', 'MC-01'), quad('Diacria', 'MC-02')])] }],

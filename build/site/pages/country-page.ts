@@ -17,6 +17,7 @@ import type { CountryMap } from '../../geo/map-sources.ts';
 import { datasetGeometry, describeGeometry, type GeometryByFile } from '../geometry-status.ts';
 import type { CoverageByLevel } from '../coverage-status.ts';
 import { coverageSection } from './coverage-section.ts';
+import { BODY_HEADINGS, bodyIndexPage } from './bodies.ts';
 
 /** What the build's stages found about one country besides its manifest; a page renders without any of it. */
 export interface CountryFacts {
@@ -191,6 +192,13 @@ function untiledNote(untiled: Record<string, number> = {}): Html {
   return markup`\n<p class="map-note">${each.map((note, i) => (i === 0 ? note : markup` ${note}`))}</p>`;
 }
 
+/** Returns the breadcrumb's body item: the front page filtered to it for the Earth, else the body's own page. */
+export function bodyCrumb(base: string, m: Manifest): Html {
+  return m.body === 'earth'
+    ? markup`<li><a href="${base}?body=${m.body}">${m.body}</a></li>`
+    : markup`<li><a href="${base}${bodyIndexPage(m.body)}">${BODY_HEADINGS[m.body]}</a></li>`;
+}
+
 function mapFigure(
   m: Manifest,
   map: CountryMap | undefined,
@@ -202,7 +210,7 @@ function mapFigure(
   }
   return markup`<figure class="map"${atlas}>
 ${raw(map.svg)}
-<figcaption>${map.level} ${map.preview ? 'preview' : 'file'} <code>${map.from.slice(map.from.lastIndexOf('/') + 1)}</code>, drawn at build time (Lambert azimuthal equal-area centred on the country, simplified to the pixel grid, framed on the main territory; rings mark shapes too small to see).</figcaption>${untiledNote(untiled)}
+<figcaption>${map.level} ${map.preview ? 'preview' : 'file'} <code>${map.from.slice(map.from.lastIndexOf('/') + 1)}</code>, drawn at build time (${m.body === 'earth' ? 'Lambert azimuthal equal-area centred on the country' : 'plate carrée, as the body’s map'}, simplified to the pixel grid, framed on the main territory; rings mark shapes too small to see).</figcaption>${untiledNote(untiled)}
 </figure>`;
 }
 
@@ -263,7 +271,7 @@ export function renderCountryPage(
   const banner = STATUS_NOTES[m.status]
     ? markup`<p class="banner banner-${m.status}" role="note"><strong>${statusBadge(m.status)}</strong> ${STATUS_NOTES[m.status]}</p>\n`
     : '';
-  const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li><li><a href="${base}?body=${m.body}">${m.body}</a></li><li aria-current="page">${nameText(m.name.en)}</li></ol></nav>
+  const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li>${bodyCrumb(base, m)}<li aria-current="page">${nameText(m.name.en)}</li></ol></nav>
 <h1>${nameText(m.name.en)}${es}</h1>
 ${banner}<div class="overview">
 ${mapFigure(m, map, atlasMapAttributes(base, m, atlas), atlas.untiled)}
