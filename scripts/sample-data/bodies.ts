@@ -3,7 +3,8 @@
 // quadrangles), each a QUAD level and its manifest, from the published
 // definitions in quadrangles.ts; then has `geoshelf manifest` recompute the
 // derived numbers. Needs no package of this folder:
-//   npx tsx scripts/sample-data/bodies.ts [--root DIR]   (from the repository root)
+//   npx tsx scripts/sample-data/bodies.ts [--root DIR]   (from the repository root; DIR defaults to it)
+//   npm run bodies                                        (from this folder)
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -99,7 +100,9 @@ async function writeScheme(root: string, scheme: Scheme): Promise<void> {
   }
 }
 
-const { values } = parseArgs({ options: { root: { type: 'string', default: '.' } } });
+const { values } = parseArgs({
+  options: { root: { type: 'string', default: join(import.meta.dirname, '../..') } },
+});
 const root = resolve(values.root);
 for (const scheme of [MARS, MOON]) await writeScheme(root, scheme);
 const geoshelf = join(import.meta.dirname, '../../bin/geoshelf.js');

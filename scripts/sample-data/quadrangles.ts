@@ -122,7 +122,7 @@ export const MOON: Scheme = {
 };
 
 /** Returns a chart's box in east longitude, −180…180: [west, south, east, north]. */
-export function eastBox(scheme: Scheme, chart: Chart): [number, number, number, number] {
+function eastBox(scheme: Scheme, chart: Chart): [number, number, number, number] {
   const [s, n] = chart.lat;
   if (chart.lon[1] - chart.lon[0] === 360) return [-180, s, 180, n];
   // 0…360 east or west → −180…180 east; e.g. 300°–360° W is 0°–60° E, 120°–180° W is −180…−120.
@@ -142,7 +142,7 @@ function edge(a: Position, b: Position): Position[] {
 }
 
 /** Returns the closed ring of a box, counter-clockwise (RFC 7946), a vertex every degree. */
-export function boxRing([w, s, e, n]: [number, number, number, number]): Position[] {
+function boxRing([w, s, e, n]: [number, number, number, number]): Position[] {
   const corners: Position[] = [
     [w, s],
     [e, s],
@@ -153,7 +153,7 @@ export function boxRing([w, s, e, n]: [number, number, number, number]): Positio
 }
 
 /** One chart as a GeoJSON feature; `id` like "MCQ:QUAD:MC-01". */
-export interface QuadFeature {
+interface QuadFeature {
   id: string;
   properties: { shapeName: string; code: string; shapeType: 'QUAD'; shapeGroup: string };
   geometry: { type: 'Polygon'; coordinates: Position[][] };
