@@ -11,7 +11,7 @@ import { renderPage, type PageContext } from './pages/layout.ts';
 import { countryApi, countryPage, fileUrl } from '../core/dist-paths.ts';
 import type { AtlasLevel, CountryAtlas } from './atlas.ts';
 import type { Unit } from './units.ts';
-import { bodyCrumb } from './pages/country-page.ts';
+import { bodyCrumb } from './pages/bodies.ts';
 
 /** Returns the levels listed: every level but ADM0 that has units. */
 function listedLevels(atlas: CountryAtlas): AtlasLevel[] {

@@ -1,7 +1,7 @@
 // The catalogue's bodies as its pages name them: the front page lists the
 // Earth's manifests and links every other body that has some, and each such
 // body (the Moon, Mars) gets an index page of its own at {body}/.
-import type { Body } from '../../core/shared/manifest.ts';
+import type { Body, Manifest } from '../../core/shared/manifest.ts';
 import { formatInt, markup, type Html } from './html.ts';
 
 /** A body's name in running text, e.g. "the Moon". */
@@ -32,4 +32,11 @@ export function bodiesNav(base: string, { body, others }: IndexBodies): Html | s
   const lead = body === 'earth' ? 'Other bodies in the catalogue:' : 'Also in the catalogue:';
   return markup`<nav class="bodies" aria-label="Bodies"><p>${lead} ${links}</p></nav>
 `;
+}
+
+/** Returns the breadcrumb's body item: the front page filtered to it for the Earth, else the body's own page. */
+export function bodyCrumb(base: string, m: Manifest): Html {
+  return m.body === 'earth'
+    ? markup`<li><a href="${base}?body=${m.body}">${m.body}</a></li>`
+    : markup`<li><a href="${base}${bodyIndexPage(m.body)}">${BODY_HEADINGS[m.body]}</a></li>`;
 }

@@ -17,7 +17,7 @@ import type { CountryMap } from '../../geo/map-sources.ts';
 import { datasetGeometry, describeGeometry, type GeometryByFile } from '../geometry-status.ts';
 import type { CoverageByLevel } from '../coverage-status.ts';
 import { coverageSection } from './coverage-section.ts';
-import { BODY_HEADINGS, bodyIndexPage } from './bodies.ts';
+import { bodyCrumb } from './bodies.ts';
 
 /** What the build's stages found about one country besides its manifest; a page renders without any of it. */
 export interface CountryFacts {
@@ -190,13 +190,6 @@ function untiledNote(untiled: Record<string, number> = {}): Html {
       markup`${level} is drawn at preview detail at every zoom: its data (${formatBytes(bytes)}) is larger than the ${formatBytes(MAX_TILED_BYTES)} the build cuts into map tiles.`,
   );
   return markup`\n<p class="map-note">${each.map((note, i) => (i === 0 ? note : markup` ${note}`))}</p>`;
-}
-
-/** Returns the breadcrumb's body item: the front page filtered to it for the Earth, else the body's own page. */
-export function bodyCrumb(base: string, m: Manifest): Html {
-  return m.body === 'earth'
-    ? markup`<li><a href="${base}?body=${m.body}">${m.body}</a></li>`
-    : markup`<li><a href="${base}${bodyIndexPage(m.body)}">${BODY_HEADINGS[m.body]}</a></li>`;
 }
 
 function mapFigure(
