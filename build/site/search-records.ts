@@ -101,9 +101,14 @@ function countriesByIso3(): Map<string, WorldCountry> {
 
 type SearchCountry = SearchInput['country'];
 
+/** Returns world-countries' entry of an Earth manifest; none for another body's, whose code may be an Earth country's too. */
+function earthCountry(m: SearchCountry): WorldCountry | undefined {
+  return m.body === 'earth' ? countriesByIso3().get(m.iso_a3) : undefined;
+}
+
 /** Returns every name of a country: the manifest's, then world-countries' (common, official, alternative, native, translated). */
 function countryNames(m: SearchCountry): string[] {
-  const wc = countriesByIso3().get(m.iso_a3);
+  const wc = earthCountry(m);
   const names = [m.name.en, m.name.es, m.iso_a3, m.iso_a2];
   if (wc) {
     names.push(wc.name.common, wc.name.official, ...(wc.altSpellings ?? []));
@@ -115,7 +120,7 @@ function countryNames(m: SearchCountry): string[] {
 
 /** Returns the M49 region and subregion of a country, e.g. ["South America", "Americas"]. */
 function regionsOf(m: SearchCountry): string[] {
-  const wc = countriesByIso3().get(m.iso_a3);
+  const wc = earthCountry(m);
   return [...new Set([m.m49_region, wc?.subregion, wc?.region].filter((r): r is string => !!r))];
 }
 
