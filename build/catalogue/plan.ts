@@ -45,6 +45,7 @@ export interface CatalogueInput {
   measurer: MeasurementCache; // the one validate used: its measurements are known
   release?: ApiReleaseStatus; // which release the catalogue is, or that it has unreleased changes
   frozen: boolean; // a release's own copy (releases/VERSION/), not the root
+  releaseDate?: string; // a release's copy: the day it is recorded, for its citation
   unitIds?: UnitIds;
   feeds?: ReleaseFeed[]; // newest first: each release's "What changed" page and the histories
   tiles: boolean; // false: no map tiles (pages keep their pictures); bench:tiles's baseline
@@ -143,6 +144,11 @@ async function bodyMaps(
   return bodies;
 }
 
+/** Returns the named fields of `from`. */
+function pick<T, K extends keyof T>(from: T, ...keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
+}
+
 /** Returns the plan of the catalogue of `input.manifests`: every file, generated, copied or built. */
 export async function planCatalogue(input: CatalogueInput): Promise<CataloguePlan> {
   const { root, base, manifests: loaded, unitIds, onProgress: progress } = input;
@@ -190,9 +196,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
       base,
       script: bundle.script,
       styles: bundle.styles,
-      siteUrl: input.siteUrl,
-      release: input.release,
-      frozen: input.frozen,
+      ...pick(input, 'siteUrl', 'release', 'frozen', 'releaseDate'),
     },
     loaded,
     {

@@ -13,6 +13,9 @@ const TOKEN = BASE_MARK.slice(1, -1); // the mark however it is written (a JSON 
 /** What both marks begin with, e.g. "geoshelf-release-": text without it holds neither. */
 const MARKS = commonStart(TOKEN, VERSION_MARK);
 
+/** A release's citation files (build/site/citation.ts): templates holding both marks. */
+export const CITATIONS = new Set(['CITATION.cff', 'citation.bib']);
+
 /**
  * The files of a release that name its own URL or version, and are stored
  * with the marks in place (`template`): the sitemap and the 404 page (served
@@ -20,7 +23,7 @@ const MARKS = commonStart(TOKEN, VERSION_MARK);
  * BASE_MARK, the front page VERSION_MARK. No other file may hold a mark:
  * `build` replaces the marks in these three only.
  */
-const TEMPLATES = new Set(['index.html', '404.html', 'sitemap.xml']);
+const TEMPLATES = new Set(['index.html', '404.html', 'sitemap.xml', ...CITATIONS]);
 
 /** A file as the ledger stores it, or the mark it holds where no mark may be. */
 export type StoredForm<T> = { contents: T; template: boolean } | { mark: string };
@@ -47,7 +50,14 @@ export function storedSiteFile<T extends string | Buffer>(path: string, contents
     return { contents: (typeof contents === 'string' ? stored : Buffer.from(stored)) as T, template: false };
   }
   // The marks a template may hold: its own; anything else is the data's.
-  const allowed = path === 'index.html' ? [VERSION_MARK] : TEMPLATES.has(path) ? [BASE_MARK] : [];
+  const allowed =
+    path === 'index.html'
+      ? [VERSION_MARK]
+      : CITATIONS.has(path)
+        ? [BASE_MARK, VERSION_MARK]
+        : TEMPLATES.has(path)
+          ? [BASE_MARK]
+          : [];
   const rest = allowed.reduce((t, mark) => t.replaceAll(mark, ''), stored);
   const stray = heldMark(rest);
   if (stray !== undefined || !TEMPLATES.has(path)) return { mark: stray ?? held };
@@ -79,6 +89,22 @@ function isApiDocument(path: string): boolean {
  */
 export function publishedTemplate(text: string, releaseBase: string, version: string): string {
   return text.replaceAll(BASE_MARK, releaseBase).replaceAll(VERSION_MARK, version);
+}
+
+/**
+ * Returns a citation template published: the marks replaced by the
+ * release's absolute URL and its version; without an absolute URL (a build
+ * with neither --site-url nor an absolute --base) the lines naming the URL
+ * are left out, as CFF accepts only an absolute one.
+ */
+export function publishedCitation(text: string, releaseUrl: string | undefined, version: string): string {
+  const kept = releaseUrl
+    ? text
+    : text
+        .split('\n')
+        .filter((line) => !line.includes(TOKEN))
+        .join('\n');
+  return publishedTemplate(kept, releaseUrl ?? '', version);
 }
 
 /** Returns the mark `text` holds (however written), or undefined. */

@@ -23,6 +23,7 @@ import type { CountryAtlas } from './atlas.ts';
 import { renderSearchIndex, type SearchCache } from './search-index.ts';
 import { unitsPages } from './units-list.ts';
 import { renderStac } from './stac.ts';
+import { citeBlock, citedSources, renderBibtex, renderCff, type Citation } from './citation.ts';
 import { downloadsFolder, folderFiles, renderDataPackage } from './datapackage.ts';
 import { searchBox } from './search-box.ts';
 import type { GeometryByFile } from './geometry-status.ts';
@@ -32,6 +33,19 @@ export interface SiteOptions extends PageContext {
   siteUrl?: string; // e.g. "https://boundaries.example.org"; makes sitemap URLs absolute
   release?: ApiReleaseStatus; // which release this catalogue is (absent: no release made yet)
   frozen?: boolean; // the copy of a release, published under releases/VERSION/
+  releaseDate?: string; // a release's copy: the day it is recorded, e.g. "2026-12-01", for its citation
+}
+
+/** Returns what a release's copy cites (its version and the release URL are marks there), or undefined for the root. */
+function releaseCitation(options: SiteOptions, loaded: readonly LoadedManifest[]): Citation | undefined {
+  const version = options.release?.release;
+  if (!options.frozen || !version || !options.releaseDate) return undefined;
+  return {
+    version,
+    date: options.releaseDate,
+    url: options.base,
+    sources: citedSources(loaded.map((l) => l.manifest)),
+  };
 }
 
 /** Returns the sitemap: absolute URLs with `siteUrl`, else paths from the base (see README). */
@@ -100,7 +114,13 @@ function addIndexPages(
   });
   const { release, frozen } = options;
   const earth = bodyMaps.size > 0 ? of('earth') : loaded.map((l) => l.manifest);
-  files.set('index.html', renderIndexPage(context, earth, release, frozen, world, nav('earth')));
+  const citation = releaseCitation(options, loaded);
+  if (citation) {
+    files.set('CITATION.cff', renderCff(citation));
+    files.set('citation.bib', renderBibtex(citation));
+  }
+  const cite = citation && citeBlock(context.base, citation);
+  files.set('index.html', renderIndexPage(context, earth, release, frozen, world, nav('earth'), cite));
   for (const [body, map] of bodyMaps) {
     const page = renderIndexPage(context, of(body), release, frozen, map.svg ? map : undefined, nav(body));
     files.set(`${bodyIndexPage(body)}index.html`, page);

@@ -160,11 +160,12 @@ export function renderIndexPage(
   frozen = false, // the copy published under releases/VERSION/, which has no pages about releases
   world?: WorldFigure,
   bodies: IndexBodies = { body: 'earth', others: [] },
+  cite?: Html, // a release's "Cite this release" block (citation.ts)
 ): string {
   const texts = bodyTexts(context, manifests, bodies.body);
   const main = markup`<h1>${texts.heading}</h1>
 <p class="lead">${texts.lead}</p>
-${bodiesNav(context.base, bodies)}${release ? releaseNote(context, release, frozen) : ''}<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
+${bodiesNav(context.base, bodies)}${release ? releaseNote(context, release, frozen) : ''}${cite ?? ''}<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
 <div class="search"><label for="q">Search places by name or code</label><input id="q" name="q" type="search" placeholder="${texts.example}" autocomplete="off" spellcheck="false" aria-describedby="q-hint"><p id="q-hint" class="hint">${texts.hint}</p></div>
 ${select('f-body', 'body', 'Body', options(manifests.map((m) => m.body)))}
 ${select(
