@@ -20,10 +20,17 @@ export const CITATIONS = new Set(['CITATION.cff', 'citation.bib']);
  * The files of a release that name its own URL or version, and are stored
  * with the marks in place (`template`): the sitemap and the 404 page (served
  * at any missing path, where relative links would lead nowhere) hold
- * BASE_MARK, the front page VERSION_MARK. No other file may hold a mark:
- * `build` replaces the marks in these three only.
+ * BASE_MARK, the front page and another body's index page VERSION_MARK, the
+ * citations both. No other file may hold a mark: `build` replaces the marks
+ * in these only.
  */
 const TEMPLATES = new Set(['index.html', '404.html', 'sitemap.xml', ...CITATIONS]);
+
+/** The front page, and another body's index page (e.g. "mars/index.html"): each says which release it is. */
+const INDEX_PAGE = /^(?:[a-z]+\/)?index\.html$/;
+
+/** Whether `path` is a template: a file that names its release's URL or version. */
+const isTemplate = (path: string) => TEMPLATES.has(path) || INDEX_PAGE.test(path);
 
 /** A file as the ledger stores it, or the mark it holds where no mark may be. */
 export type StoredForm<T> = { contents: T; template: boolean } | { mark: string };
@@ -50,17 +57,16 @@ export function storedSiteFile<T extends string | Buffer>(path: string, contents
     return { contents: (typeof contents === 'string' ? stored : Buffer.from(stored)) as T, template: false };
   }
   // The marks a template may hold: its own; anything else is the data's.
-  const allowed =
-    path === 'index.html'
-      ? [VERSION_MARK]
-      : CITATIONS.has(path)
-        ? [BASE_MARK, VERSION_MARK]
-        : TEMPLATES.has(path)
-          ? [BASE_MARK]
-          : [];
+  const allowed = INDEX_PAGE.test(path)
+    ? [VERSION_MARK]
+    : CITATIONS.has(path)
+      ? [BASE_MARK, VERSION_MARK]
+      : isTemplate(path)
+        ? [BASE_MARK]
+        : [];
   const rest = allowed.reduce((t, mark) => t.replaceAll(mark, ''), stored);
   const stray = heldMark(rest);
-  if (stray !== undefined || !TEMPLATES.has(path)) return { mark: stray ?? held };
+  if (stray !== undefined || !isTemplate(path)) return { mark: stray ?? held };
   if (stored === text) return { contents, template: true };
   return { contents: (typeof contents === 'string' ? stored : Buffer.from(stored)) as T, template: true };
 }

@@ -7,7 +7,7 @@
 // crediting every source with its licence; its front page shows the block;
 // a rebuild publishes the same bytes; text from the data cannot break either
 // format.
-import { readFileSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -32,6 +32,10 @@ const cff = ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')));
 let released: string;
 beforeAll(async () => {
   released = copyDataTree(FIXTURE, TMP);
+  // And Mars's sample quadrangles: another body's index page names its release too.
+  cpSync(new URL('../../data/mars', import.meta.url).pathname, join(released, 'data/mars'), {
+    recursive: true,
+  });
   expect((await makeRelease(released, '1.0.0', { date: '2026-12-03' })).status).toBe('recorded');
 }, 120_000); // a bound for a hang only
 
@@ -63,10 +67,10 @@ describe('citing a release', () => {
       'date-released': '2026-12-03',
       url: 'https://example.org/geo/releases/1.0.0/',
     });
-    const manifests = ['ANT', 'CHL', 'FJI'].map(
-      (iso) => JSON.parse(readFileSync(join(root, `data/earth/${iso}/manifest.json`), 'utf8')) as Manifest,
+    const manifests = ['earth/ANT', 'earth/CHL', 'earth/FJI', 'mars/MCQ'].map(
+      (folder) => JSON.parse(readFileSync(join(root, `data/${folder}/manifest.json`), 'utf8')) as Manifest,
     );
-    expect(doc.references.map((r) => r.license ?? null).sort()).toEqual(['CC-BY-4.0', 'CC0-1.0', null]);
+    expect(doc.references.map((r) => r.license ?? null).sort()).toEqual(['CC-BY-4.0', 'CC0-1.0', null, null]);
     const bib = readFileSync(join(out, 'releases/1.0.0/citation.bib'), 'utf8');
     expect(bib).toMatch(/^@misc\{geoshelf-1\.0\.0,\n/);
     expect(bib).toContain('  version = {1.0.0},');
@@ -78,6 +82,9 @@ describe('citing a release', () => {
     expect(page).toContain('<h2 id="cite-h">Cite this release</h2>');
     expect(page).toContain('release 1.0.0 (2026-12-03)');
     expect(page).toContain('<a href="./CITATION.cff" download>');
+    expect(readFileSync(join(out, 'releases/1.0.0/mars/index.html'), 'utf8')).toContain(
+      'This is release <strong>1.0.0</strong>',
+    );
     // A rebuild publishes the same bytes.
     expect((await buildCatalogue(withOrigin)).ok).toBe(true);
     expect(readFileSync(join(out, 'releases/1.0.0/CITATION.cff'), 'utf8')).toBe(text);
