@@ -151,7 +151,7 @@ describe('search index', () => {
 
   it("a unit's result carries its area, label point and GeoJSON link; one without facts carries none", () => {
     const [hit] = hits('Dallas');
-    expect(hit!.record[10]).toEqual([2350.5, -96.78, 32.77, 'api/v1/earth/USA/units/ADM2/x.geojson']);
+    expect(hit!.record[10]).toEqual([2350.5, -96.78, 32.77, 'ADM2/x']); // the file under the country's units folder
     expect(hit!.record[9]).toBe(''); // no release ID
     expect(hits('US-TX')[0]!.record.length).toBe(8);
   });

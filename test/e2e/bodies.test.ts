@@ -60,7 +60,17 @@ describe.skipIf(!HAVE_CHROMIUM)('Mars and the Moon in Chromium', () => {
     await page.goto(`${server.origin}/mars/`);
     await page.fill('#q', 'Mare Boreum');
     const results = () => page.$$eval('#results-list li', (items) => items.map((li) => li.textContent));
-    await expect.poll(results).toEqual(['Mare Boreum QUAD in Mars Chart (MC) quadrangles']);
+    // The unit's facts: its area on Mars's sphere and its own GeoJSON (2π R² (1 − sin 65°) = 6,789,660 km²).
+    await expect
+      .poll(results)
+      .toEqual(['Mare Boreum QUAD in Mars Chart (MC) quadrangles 6,789,660 km² · GeoJSON']);
+    const href = await page.getAttribute('#results-list a.result-geojson', 'href');
+    expect(href).toBe('/api/v1/mars/MCQ/units/QUAD/MC-01.geojson');
+    const file = (await (await fetch(`${server.origin}${href}`)).json()) as {
+      features: { properties: object }[];
+    };
+    expect(file.features).toHaveLength(1);
+    expect(file.features[0]!.properties).toMatchObject({ code: 'MC-01' });
     await page.click('#results-list a');
     await page.waitForURL(`${server.origin}/mars/MCQ/#unit-MC-01`);
   });
