@@ -222,7 +222,11 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
   const context = { base, script: bundle.script, styles: bundle.styles };
   for (const feed of input.feeds ?? [])
     generated.set(changesPage(feed.version), renderChangesPage(context, feed));
-  const built = new Map([...downloads.files, ...tiles.built, ...facts.built]);
+  // By path: the units' files are found as levels finish, in no fixed order, and a release
+  // stores (and packs) its files in the plan's order: the same tree must pack the same way.
+  const built = new Map(
+    [...downloads.files, ...tiles.built, ...facts.built].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   return {
     plan: { generated, data: dataFiles(loaded), built, copies: dataCopies(loaded, downloads.byManifest) },
     filesRead: drawn.filesRead + tiles.filesRead,

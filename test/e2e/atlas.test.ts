@@ -37,7 +37,10 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
   it('search: a unit by name shows its level, parent and country, and its link opens its row', async () => {
     await page.goto(`${server.origin}/`);
     await page.fill('#q', 'puente');
-    await expect.poll(results).toEqual(['Puente Alto ADM2 in Región Metropolitana de Santiago, Chile']);
+    // With the unit's facts: its area and its own GeoJSON (issue 30 §8).
+    await expect
+      .poll(results)
+      .toEqual(['Puente Alto ADM2 in Región Metropolitana de Santiago, Chile 119 km² · GeoJSON']);
     expect(await page.textContent('#results-status')).toBe('1 place found');
     expect(page.url()).toContain('?q=puente');
     await page.click('#results-list a');
@@ -62,7 +65,7 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
 
   it('search: a query matching only units lists their countries in the table, not an empty one', async () => {
     await page.goto(`${server.origin}/?q=calama`);
-    await expect.poll(results).toEqual(['Calama ADM2 in Antofagasta, Chile']);
+    await expect.poll(results).toEqual(['Calama ADM2 in Antofagasta, Chile 7,298 km² · GeoJSON']);
     const rows = () =>
       page.$$eval('#catalogue tbody tr:not([hidden])', (trs) =>
         trs.map((tr) => (tr as HTMLTableRowElement).cells[1].textContent),
@@ -154,8 +157,13 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
     await page.click('.map-view path[data-u="CL-RM"]');
     await expect
       .poll(() => page.textContent('.map-info'))
-      .toBe('Región Metropolitana de Santiago (code CL-RM, in Chile) · entry in the units list');
-    expect(await page.getAttribute('.map-info a', 'href')).toBe('#unit-CL-RM');
+      .toBe(
+        'Región Metropolitana de Santiago (code CL-RM, in Chile, 22,085 km²) · its GeoJSON · entry in the units list',
+      );
+    expect(await page.getAttribute('.map-info a[href^="#"]', 'href')).toBe('#unit-CL-RM');
+    expect(await page.getAttribute('.map-info a:not([href^="#"])', 'href')).toMatch(
+      /\/api\/v1\/earth\/CHL\/units\/ADM1\/CL-RM\.geojson$/,
+    );
     await page.focus('.map-view');
     await page.keyboard.press('Tab'); // into the units: one tab stop
     expect(await page.evaluate(() => (document.activeElement as SVGElement).dataset.u)).toBe('CL-AN');
@@ -250,7 +258,7 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
     // Named once, though the map and the units list both follow the permalink.
     await expect
       .poll(() => page.textContent('.map-info'))
-      .toBe('Antofagasta (code CL-AN, in Chile) · entry in the units list');
+      .toBe('Antofagasta (code CL-AN, in Chile, 141,712 km²) · its GeoJSON · entry in the units list');
     await page.click('#unit-CL-RM a');
     await expect.poll(() => page.textContent('.map-info strong')).toBe('Región Metropolitana de Santiago');
     expect(page.url()).toMatch(/#unit-CL-RM$/);
@@ -285,7 +293,7 @@ describe.skipIf(!HAVE_CHROMIUM)('atlas in Chromium', () => {
   it('the 404 page searches too', async () => {
     await page.goto(`${server.origin}/nowhere/`);
     await page.fill('#q', 'calama');
-    await expect.poll(results).toEqual(['Calama ADM2 in Antofagasta, Chile']);
+    await expect.poll(results).toEqual(['Calama ADM2 in Antofagasta, Chile 7,298 km² · GeoJSON']);
   });
 
   it('without script: the index says search needs it; the map stays a picture; the units list is in the page (first page per level)', async () => {

@@ -93,7 +93,9 @@ describe.skipIf(!HAVE_CHROMIUM)('catalogue in Chromium', () => {
       await expect.poll(status).toBe('No place found for “xyzzy”.');
       await page.fill('#q', 'santaigo');
       await expect.poll(status).toBe('No place found for “santaigo”; 2 places found for “santiago”.');
-      expect(await page.$$eval('#results-list li a', (as) => as.map((a) => a.textContent))).toEqual([
+      expect(
+        await page.$$eval('#results-list li a:not(.result-geojson)', (as) => as.map((a) => a.textContent)),
+      ).toEqual([
         'Santiago', // the commune (ADM2), an exact name
         'Región Metropolitana de Santiago',
       ]);

@@ -37,6 +37,10 @@ const format = (root: string, version: string) =>
  * was made, and its published files by path only (their bytes change with
  * geoshelf's own pages and scripts, and a script's name with its hash).
  */
+/** The files a release made today holds that one made by the code of the ledger_version 3 fixture did not. */
+const SINCE_V3 =
+  /^(?:stac\/.*|CITATION\.cff|citation\.bib|api\/v1\/[a-z]+\/[A-Z]{3}\/units\/.*|downloads\/[a-z]+\/[A-Z]{3}\/(?:datapackage\.json|[^/.]+\.geojson))$/;
+
 async function held(root: string, version: string) {
   const r = await ledgerRelease(root, version);
   const { released: _, ledger_version: __, ...record } = r.record as typeof r.record & { released?: string };
@@ -111,7 +115,13 @@ describe('ledgers of earlier versions', () => {
     const made = await cli('release', '1.0.0', '--root', fresh);
     expect(made.code, made.stderr).toBe(0);
     expect([format(old, '1.0.0'), format(fresh, '1.0.0')]).toEqual([3, 4]);
-    expect(await held(old, '1.0.0')).toEqual(await held(fresh, '1.0.0'));
+    // The same record, registry and feed; today's release publishes files the code that wrote the
+    // fixture did not make (issue 30: the STAC catalogue, the citations, each unit's own GeoJSON, the
+    // downloads folder's Data Package and GeoJSON), and every file the fixture's release holds.
+    const [was, now] = [await held(old, '1.0.0'), await held(fresh, '1.0.0')];
+    const since = (path: string) => SINCE_V3.test(path);
+    expect(was.site.filter(since)).toEqual([]);
+    expect(was).toEqual({ ...now, site: now.site.filter((path) => !since(path)) });
 
     await editLevel(old, 'data/earth/CHL/CHL_ADM1.geojson', '"Antofagasta"', '"Antofagasta Norte"');
     const next = await cli('release', '1.1.0', '--root', old);
