@@ -154,7 +154,7 @@ export async function convertLevel(
         format: 'topojson',
         rule: 'z-dropped',
         pointer: scan.zAt,
-        message: `${layer}.topojson is 2D: the z of every position is left out there (GeoPackage, FlatGeobuf and Shapefile keep it)`,
+        message: `${layer}.topojson is 2D: the z of every position is left out there (GeoPackage, FlatGeobuf, Shapefile and GeoParquet keep it)`,
       });
     }
     const formats = (Object.keys(FORMAT_SUFFIX) as FormatName[]).filter((f) => existsSync(path(f)));

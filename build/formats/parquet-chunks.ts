@@ -17,6 +17,7 @@ export const OPTIONAL = 1;
 export const UTF8 = 0; // ConvertedType
 const PLAIN = 0;
 const RLE = 3;
+const UNCOMPRESSED = 0;
 const GZIP = 2;
 /** Text statistics longer than this are left out (a footer holds two per row group and column). */
 const MAX_STAT_BYTES = 256;
@@ -180,15 +181,24 @@ export interface Chunk {
   offset: number; // of its page header
   uncompressed: number; // page header and page, as Parquet counts them
   compressed: number;
+  codec: number; // GZIP, or UNCOMPRESSED for a small page (each chunk names its own)
 }
 
-/** Compresses a column's page (definition levels, then values) and returns its header and body. */
-async function page(column: Leaf): Promise<{ header: Buffer; body: Buffer; raw: number }> {
+/**
+ * Compresses a column's page (definition levels, then values) and returns
+ * its header and body. A page under GZIP_FROM_BYTES, or one gzip does not
+ * shrink, is stored as it is: a deflate stream's own state (some 300 KB) costs
+ * more than the bytes it would save, and most columns of a small level are
+ * a few hundred bytes.
+ */
+async function page(column: Leaf): Promise<{ header: Buffer; body: Buffer; raw: number; codec: number }> {
   const values = column.values.contents();
   const raw = column.optional
     ? Buffer.concat([definitionLevels(column.defs.subarray(0, column.rows)), values])
     : values;
-  const body = await gzipAsync(raw, { level: GZIP_LEVEL });
+  const packed = raw.length >= GZIP_FROM_BYTES ? await gzipAsync(raw, { level: GZIP_LEVEL }) : raw;
+  const codec = packed.length < raw.length ? GZIP : UNCOMPRESSED;
+  const body = codec === GZIP ? packed : raw;
   const header = ThriftWriter.message((w) =>
     w
       .i32(1, 0) // DATA_PAGE
@@ -196,22 +206,25 @@ async function page(column: Leaf): Promise<{ header: Buffer; body: Buffer; raw: 
       .i32(3, body.length)
       .struct(5, (d) => d.i32(1, column.rows).i32(2, PLAIN).i32(3, RLE).i32(4, RLE)),
   );
-  return { header, body, raw: raw.length };
+  return { header, body, raw: raw.length, codec };
 }
 
 /** The gzip level of every page: higher levels cost more time for little on WKB doubles (docs/benchmarks.md). */
 const GZIP_LEVEL = 1;
+/** Pages smaller than this are stored uncompressed (see page). */
+const GZIP_FROM_BYTES = 4096;
 
 /** Writes one row group's column chunks (compressed at once on zlib's threads) and returns them. */
 export async function writeRowGroup(out: BufferedFile, leaves: Leaf[]): Promise<Chunk[]> {
   const pages = await Promise.all(leaves.map(page));
   const chunks: Chunk[] = [];
-  for (const [i, { header, body, raw }] of pages.entries()) {
+  for (const [i, { header, body, raw, codec }] of pages.entries()) {
     chunks.push({
       leaf: leaves[i],
       offset: out.position,
       uncompressed: header.length + raw,
       compressed: header.length + body.length,
+      codec,
     });
     await out.write(header);
     await out.write(body);
@@ -223,11 +236,11 @@ export const sum = (chunks: Chunk[], key: 'uncompressed' | 'compressed') =>
   chunks.reduce((n, c) => n + c[key], 0);
 
 /** Writes a column chunk's ColumnMetaData. */
-export function columnMeta(m: ThriftWriter, { leaf, offset, uncompressed, compressed }: Chunk): void {
+export function columnMeta(m: ThriftWriter, { leaf, offset, uncompressed, compressed, codec }: Chunk): void {
   m.i32(1, leaf.type)
     .i32s(2, leaf.optional ? [PLAIN, RLE] : [PLAIN])
     .strings(3, leaf.path)
-    .i32(4, GZIP)
+    .i32(4, codec)
     .i64(5, leaf.rows)
     .i64(6, uncompressed)
     .i64(7, compressed)

@@ -200,6 +200,39 @@ describe('GeoParquet writer', () => {
     });
   }
 
+  test('a page of 4 KiB or more is gzipped (when that shrinks it), a smaller one stored as it is', async () => {
+    const source = join(dir, 'codecs.geojson');
+    const out = join(dir, 'codecs.parquet');
+    const notes = Array.from({ length: 10 }, (_, i) => `note ${i}: ${'a long repeated text '.repeat(40)}`);
+    const features = notes.map((note, i) => ({
+      type: 'Feature',
+      properties: { note, n: i },
+      geometry: { type: 'Polygon', coordinates: [square(i, 0, 1)] },
+    }));
+    writeFileSync(source, JSON.stringify({ type: 'FeatureCollection', features }));
+    const scan = await scanSource(source);
+    await pump(source, scan, [await openGeoParquet(out, scan, EPSG_4326)]);
+    const bytes = readFileSync(out);
+    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+    const metadata = parquetMetadata(file);
+    const codecs = metadata.row_groups[0].columns.map((c) => [
+      c.meta_data!.path_in_schema.join('.'),
+      c.meta_data!.codec,
+    ]);
+    expect(Object.fromEntries(codecs)).toEqual({
+      note: 'GZIP',
+      n: 'UNCOMPRESSED',
+      geometry: 'UNCOMPRESSED',
+      'bbox.xmin': 'UNCOMPRESSED',
+      'bbox.ymin': 'UNCOMPRESSED',
+      'bbox.xmax': 'UNCOMPRESSED',
+      'bbox.ymax': 'UNCOMPRESSED',
+    });
+    const compressors = { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
+    const rows = (await parquetReadObjects({ file, compressors, metadata, columns: ['note'] })) as Row[];
+    expect(rows.map((r) => r.note).sort()).toEqual([...notes].sort());
+  });
+
   test('the same source gives the same bytes', async () => {
     const a = (await roundTrip('same-1')).bytes;
     const b = (await roundTrip('same-2')).bytes;
