@@ -4,7 +4,7 @@
 // field of the same struct, so a struct must list its fields in id order.
 
 /** Compact protocol type ids. */
-export const T = { TRUE: 1, FALSE: 2, I32: 5, I64: 6, BINARY: 8, LIST: 9, STRUCT: 12 } as const;
+const T = { TRUE: 1, FALSE: 2, I32: 5, I64: 6, BINARY: 8, LIST: 9, STRUCT: 12 } as const;
 
 /** Writes one Thrift message (a struct and what it holds) into a growing buffer. */
 export class ThriftWriter {
