@@ -118,7 +118,9 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
   if (!validated.ok || hasErrors(validated.problems)) return { ok: false, problems: validated.problems };
   const loaded = [...validated.manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
-  const released = releases ? await publishReleased(root, base, releases, loaded) : undefined;
+  const released = releases
+    ? await publishReleased(root, base, releases, loaded, options.siteUrl)
+    : undefined;
   const planned = await planCatalogue({
     root,
     base,
@@ -222,9 +224,15 @@ async function validateWithCaches(root: string, measurer: MeasurementCache) {
  * catalogue's plan, the release status of the current files, what was
  * published and the latest release's unit ids.
  */
-async function publishReleased(root: string, base: string, releases: Ledger, loaded: CheckedManifestFile[]) {
+async function publishReleased(
+  root: string,
+  base: string,
+  releases: Ledger,
+  loaded: CheckedManifestFile[],
+  origin: string | undefined,
+) {
   const status: ApiReleaseStatus = releaseStatus(releases, releasedFiles(loaded));
-  const published = await publishReleases(root, base, releases, status);
+  const published = await publishReleases(root, base, releases, status, origin);
   const latest = releases.releases.at(-1)!.record;
   const unitIds = unitIdsOf(latest.version, latest.levels, currentLevelFiles(loaded.map((l) => l.manifest)));
   return { status, published, unitIds };

@@ -17,7 +17,7 @@ import type { UnitIds } from '../identity/unit-ids.ts';
 import type { CheckedManifestFile, Validation } from '../manifest/validate.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
 import type { BuiltFile, DistPlan } from '../output/write-dist.ts';
-import { readAtlas, unitSources } from '../site/atlas.ts';
+import { readAtlas, unitSources, type CountryAtlas } from '../site/atlas.ts';
 import { sourceFacts, type FactsSource } from '../site/unit-files.ts';
 import { clientBundle } from '../site/client-bundle.ts';
 import { countryPlanes } from '../site/map-planes.ts';
@@ -25,9 +25,14 @@ import { changesPage, renderChangesPage } from '../site/pages/changes-page.ts';
 import { openSearchCache } from '../site/search-cache.ts';
 import { renderSite } from '../site/site.ts';
 import { geojsonCopies } from '../site/datapackage.ts';
-import { WORLD_TITLE, worldMap } from '../site/world-map.ts';
+import { bodyTitle, WORLD_TITLE, worldMap } from '../site/world-map.ts';
+import type { WorldFigure } from '../site/pages/index-page.ts';
+import type { Body } from '../core/shared/manifest.ts';
 import { countryTiles, nameTiles, noCountryTiles } from '../tiles/country-tiles.ts';
 import { worldTiles } from '../tiles/world-tiles.ts';
+
+/** The bodies besides Earth that get an index page of their own when the catalogue has any of theirs. */
+const OTHER_BODIES: Body[] = ['moon', 'mars'];
 
 /** What planning a catalogue needs: validated manifests and what the build or release adds. */
 export interface CatalogueInput {
@@ -40,6 +45,7 @@ export interface CatalogueInput {
   measurer: MeasurementCache; // the one validate used: its measurements are known
   release?: ApiReleaseStatus; // which release the catalogue is, or that it has unreleased changes
   frozen: boolean; // a release's own copy (releases/VERSION/), not the root
+  releaseDate?: string; // a release's copy: the day it is recorded, for its citation
   unitIds?: UnitIds;
   feeds?: ReleaseFeed[]; // newest first: each release's "What changed" page and the histories
   tiles: boolean; // false: no map tiles (pages keep their pictures); bench:tiles's baseline
@@ -113,6 +119,36 @@ async function readUnits(
   return { drawn: await readAtlas(root, loaded, planes, unitIds, facts), facts };
 }
 
+/**
+ * Returns the map of each other body the catalogue has manifests of, its
+ * units named by the atlas's permalinks (no tiles: a scheme of boxes needs
+ * none); an empty picture when nothing of it can be drawn.
+ */
+async function bodyMaps(
+  root: string,
+  base: string,
+  loaded: CheckedManifestFile[],
+  atlas: Map<string, CountryAtlas>,
+): Promise<Map<Body, WorldFigure>> {
+  const anchors = (file: string, level: string) =>
+    atlas
+      .get(file)
+      ?.levels.find((l) => l.level === level)
+      ?.units.map((u) => u.id);
+  const bodies = new Map<Body, WorldFigure>();
+  for (const body of OTHER_BODIES) {
+    if (!loaded.some((l) => l.manifest.body === body)) continue;
+    const map = await worldMap(root, base, loaded, body, anchors);
+    bodies.set(body, { svg: map?.svg ?? '', title: bodyTitle(body) });
+  }
+  return bodies;
+}
+
+/** Returns the named fields of `from`. */
+function pick<T, K extends keyof T>(from: T, ...keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
+}
+
 /** Returns the plan of the catalogue of `input.manifests`: every file, generated, copied or built. */
 export async function planCatalogue(input: CatalogueInput): Promise<CataloguePlan> {
   const { root, base, manifests: loaded, unitIds, onProgress: progress } = input;
@@ -160,9 +196,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
       base,
       script: bundle.script,
       styles: bundle.styles,
-      siteUrl: input.siteUrl,
-      release: input.release,
-      frozen: input.frozen,
+      ...pick(input, 'siteUrl', 'release', 'frozen', 'releaseDate'),
     },
     loaded,
     {
@@ -173,6 +207,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
       unitIds,
       feeds: input.feeds,
       world: world && { svg: world.svg, title: WORLD_TITLE, tiles: globe?.info },
+      bodies: await bodyMaps(root, base, loaded, drawn.atlas),
       searchCache,
     },
   );

@@ -9,6 +9,8 @@
 // everywhere and polar countries keep their shape (Antarctica is a disc, not
 // a strip). The world view uses Equal Earth. Both are continuous across the
 // antimeridian, so Fiji and Russia stay whole without shifting longitudes.
+// Other bodies' maps use plate carrée (x = longitude, y = latitude), the
+// cylindrical map their quadrangle schemes are drawn on as rectangles.
 import { MAP_WIDTH } from '../core/shared/tiles.ts';
 import { mainFrame, type Box } from './map-frame.ts';
 import { longitudeSpan } from './map-frame.ts';
@@ -23,7 +25,11 @@ const POLAR = 5;
 
 export type Projection =
   | { name: 'laea'; lon0: number; lat0: number } // degrees
-  | { name: 'equal-earth' };
+  | { name: 'equal-earth' }
+  | { name: 'plate-carree' };
+
+/** The projections a whole-globe plane can be drawn in: Earth's world map, another body's map. */
+export type WholeProjection = 'equal-earth' | 'plate-carree';
 
 /** A level's plane: projection, then the affine map onto SVG units (y down). JSON-able. */
 export interface Plane {
@@ -90,6 +96,12 @@ type Raw = (lon: number, lat: number, out: Float64Array) => void;
  * 2,000,000 points, within 5e-13 of it (bench:libraries, 2026-11-27, load 12–16).
  */
 export function rawProjection(p: Projection): Raw {
+  if (p.name === 'plate-carree') {
+    return (lon, lat, out) => {
+      out[0] = lon * RAD;
+      out[1] = lat * RAD;
+    };
+  }
   if (p.name === 'equal-earth') {
     // Šavrič, Patterson & Jenny (2018).
     const [a1, a2, a3, a4, m] = [1.340264, -0.081106, 0.000893, 0.003796, Math.sqrt(3) / 2];
@@ -178,13 +190,14 @@ function massCentre(rings: FlatRings): [number, number, number, number] {
 
 /**
  * Returns the plane of a level from its polygons' outer rings: a country's
- * (`world` false) is centred on its main mass and framed on it
- * (map-frame.ts); the world's is Equal Earth, framed whole. Undefined when
- * there is nothing to frame.
+ * (no `whole`) is centred on its main mass and framed on it (map-frame.ts);
+ * with `whole` (Equal Earth for the world, plate carrée for another body) it
+ * is framed on everything. Undefined when there is nothing to frame.
  */
-export function planeOf(rings: FlatRings, world = false): Plane | undefined {
+export function planeOf(rings: FlatRings, whole?: WholeProjection): Plane | undefined {
   if (rings.coords.length === 0) return undefined;
-  let projection: Projection = { name: 'equal-earth' };
+  const world = whole !== undefined;
+  let projection: Projection = { name: whole ?? 'equal-earth' };
   if (!world) {
     const [lon, lat, south, north] = massCentre(rings);
     const lat0 = south < -90 + POLAR ? -90 : north > 90 - POLAR ? 90 : lat;

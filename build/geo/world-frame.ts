@@ -13,9 +13,9 @@ const ORDER = ['ADM0', 'ADM1', 'ADM2', 'ADM3', 'ADM4', 'ADM5', 'QUAD'];
 
 /** The countries of the world map and its plane: what the picture and the world's tiles share. */
 export interface WorldFrame {
-  plane: Plane; // Equal Earth, framed on every country
-  ids: string[]; // the id of each country drawn, in order: tile feature i is ids[i]
-  countries: WorldCountry[]; // the countries drawn, in the same order
+  plane: Plane; // Equal Earth, framed on every country (another body's: plate carrée)
+  ids: string[]; // the id of each country drawn, in order: tile feature i is ids[i] (another body's: each unit's permalink)
+  countries: WorldCountry[]; // the countries drawn, in the same order (another body's: each once)
 }
 
 /** One country of the world map: the dataset it is drawn from and its id. */
@@ -37,6 +37,26 @@ export function worldCountries(base: string, manifests: Manifest[]): WorldCountr
     }
   }
   return out;
+}
+
+/**
+ * Returns each feature of a GeoJSON file, in order, with its properties and
+ * its polygons cut at the antimeridian (a body map's units); [] when unreadable.
+ */
+export async function fileUnits(path: string): Promise<{ properties: unknown; polygons: unknown[] }[]> {
+  const out: { properties: unknown; polygons: unknown[] }[] = [];
+  try {
+    for await (const { bytes } of readFeatureBytes(path)) {
+      const feature = JSON.parse(bytes.toString('utf8')) as { geometry?: unknown; properties?: unknown };
+      out.push({
+        properties: feature?.properties,
+        polygons: polygonsOf(feature?.geometry).flatMap(splitAtAntimeridian),
+      });
+    }
+    return out;
+  } catch {
+    return []; // the validator reports data files; an unreadable one is left off the map
+  }
 }
 
 /**

@@ -19,7 +19,7 @@ import { sameFiles } from './files.ts';
 import { releaseCoverage } from './coverage-record.ts';
 import { readRegistry, type Ledger, type ReleasedFile } from './ledger.ts';
 import { copyObjectTo, DamagedObject, readObject } from './object-store.ts';
-import { publishedTemplate } from './site-files.ts';
+import { CITATIONS, publishedCitation, publishedTemplate } from './site-files.ts';
 
 export interface PublishedReleases {
   status: ApiReleaseStatus;
@@ -49,12 +49,19 @@ async function checked<T>(file: string, read: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Returns `path` as an absolute URL: as it is when absolute already (an absolute --base), else on `origin`. */
+function absoluteUrl(path: string, origin: string | undefined): string | undefined {
+  if (/^https?:\/\//.test(path)) return path;
+  return origin ? `${origin.replace(/\/+$/, '')}${path}` : undefined;
+}
+
 /** Returns the dist files of every release in `ledger` (which has no problems), and the releases API. */
 export async function publishReleases(
   root: string,
   base: string,
   ledger: Ledger,
   status: ApiReleaseStatus,
+  origin?: string, // e.g. "https://example.org" (--site-url): makes the citations name the release's URL
 ): Promise<PublishedReleases> {
   const generated = new Map<string, string>();
   const stored = new Map<string, StoredFile>();
@@ -65,7 +72,11 @@ export async function publishReleases(
       const object = ledger.objects.get(file.sha256)!; // readLedger checked every file is stored
       if (site.layout === 2 && 'template' in file && file.template) {
         const text = (await checked(where, () => readObject(root, file.sha256, object))).toString('utf8');
-        generated.set(folder + file.path, publishedTemplate(text, fileUrl(base, folder), record.version));
+        const url = fileUrl(base, folder);
+        const published = CITATIONS.has(file.path)
+          ? publishedCitation(text, absoluteUrl(url, origin), record.version)
+          : publishedTemplate(text, url, record.version);
+        generated.set(folder + file.path, published);
       } else {
         const { sha256, bytes } = file;
         const unpack = (dest: string) => checked(where, () => copyObjectTo(root, sha256, object, dest));

@@ -154,6 +154,7 @@ async function release(root: string, version: string, options: ReleaseOptions): 
     measurer,
     release: { release: VERSION_MARK, latest: VERSION_MARK, unreleased_changes: false },
     frozen: true,
+    releaseDate: date,
     unitIds: ids,
     tiles: options.tiles ?? true,
     onProgress: options.onProgress ?? (() => {}),

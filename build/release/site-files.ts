@@ -13,14 +13,24 @@ const TOKEN = BASE_MARK.slice(1, -1); // the mark however it is written (a JSON 
 /** What both marks begin with, e.g. "geoshelf-release-": text without it holds neither. */
 const MARKS = commonStart(TOKEN, VERSION_MARK);
 
+/** A release's citation files (build/site/citation.ts): templates holding both marks. */
+export const CITATIONS = new Set(['CITATION.cff', 'citation.bib']);
+
 /**
  * The files of a release that name its own URL or version, and are stored
  * with the marks in place (`template`): the sitemap and the 404 page (served
  * at any missing path, where relative links would lead nowhere) hold
- * BASE_MARK, the front page VERSION_MARK. No other file may hold a mark:
- * `build` replaces the marks in these three only.
+ * BASE_MARK, the front page and another body's index page VERSION_MARK, the
+ * citations both. No other file may hold a mark: `build` replaces the marks
+ * in these only.
  */
-const TEMPLATES = new Set(['index.html', '404.html', 'sitemap.xml']);
+const TEMPLATES = new Set(['index.html', '404.html', 'sitemap.xml', ...CITATIONS]);
+
+/** The front page, and another body's index page (e.g. "mars/index.html"): each says which release it is. */
+const INDEX_PAGE = /^(?:[a-z]+\/)?index\.html$/;
+
+/** Whether `path` is a template: a file that names its release's URL or version. */
+const isTemplate = (path: string) => TEMPLATES.has(path) || INDEX_PAGE.test(path);
 
 /** A file as the ledger stores it, or the mark it holds where no mark may be. */
 export type StoredForm<T> = { contents: T; template: boolean } | { mark: string };
@@ -47,10 +57,16 @@ export function storedSiteFile<T extends string | Buffer>(path: string, contents
     return { contents: (typeof contents === 'string' ? stored : Buffer.from(stored)) as T, template: false };
   }
   // The marks a template may hold: its own; anything else is the data's.
-  const allowed = path === 'index.html' ? [VERSION_MARK] : TEMPLATES.has(path) ? [BASE_MARK] : [];
+  const allowed = INDEX_PAGE.test(path)
+    ? [VERSION_MARK]
+    : CITATIONS.has(path)
+      ? [BASE_MARK, VERSION_MARK]
+      : isTemplate(path)
+        ? [BASE_MARK]
+        : [];
   const rest = allowed.reduce((t, mark) => t.replaceAll(mark, ''), stored);
   const stray = heldMark(rest);
-  if (stray !== undefined || !TEMPLATES.has(path)) return { mark: stray ?? held };
+  if (stray !== undefined || !isTemplate(path)) return { mark: stray ?? held };
   if (stored === text) return { contents, template: true };
   return { contents: (typeof contents === 'string' ? stored : Buffer.from(stored)) as T, template: true };
 }
@@ -79,6 +95,22 @@ function isApiDocument(path: string): boolean {
  */
 export function publishedTemplate(text: string, releaseBase: string, version: string): string {
   return text.replaceAll(BASE_MARK, releaseBase).replaceAll(VERSION_MARK, version);
+}
+
+/**
+ * Returns a citation template published: the marks replaced by the
+ * release's absolute URL and its version; without an absolute URL (a build
+ * with neither --site-url nor an absolute --base) the lines naming the URL
+ * are left out, as CFF accepts only an absolute one.
+ */
+export function publishedCitation(text: string, releaseUrl: string | undefined, version: string): string {
+  const kept = releaseUrl
+    ? text
+    : text
+        .split('\n')
+        .filter((line) => !line.includes(TOKEN))
+        .join('\n');
+  return publishedTemplate(kept, releaseUrl ?? '', version);
 }
 
 /** Returns the mark `text` holds (however written), or undefined. */

@@ -8,7 +8,7 @@
 import { readLevelFeatures } from '../geojson/level-features.ts';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Dataset, Manifest } from '../core/shared/manifest.ts';
+import type { Body, Dataset, Manifest } from '../core/shared/manifest.ts';
 import { cacheFiles } from '../output/build-cache.ts';
 import { readCacheFile, saveCacheFile } from '../core/cache.ts';
 import { sameStamp, stampOf, type FileStamp } from '../core/files.ts';
@@ -32,10 +32,11 @@ function planeSource(m: Manifest): string | undefined {
  * `root`), or undefined when it has none. The file was validated: one that no
  * longer reads is a problem naming it, never a map quietly left out.
  */
-async function framedOn(root: string, path: string): Promise<Plane | undefined> {
+async function framedOn(root: string, path: string, body: Body): Promise<Plane | undefined> {
   const outer = new OuterRings();
   for (const feature of await readLevelFeatures(root, path)) outer.add(feature.geometry);
-  return planeOf(outer);
+  // Another body's schemes tile the globe as latitude/longitude boxes: drawn as its body map is.
+  return planeOf(outer, body === 'earth' ? undefined : 'plate-carree');
 }
 
 /** Returns the plane of every manifest that has a drawable level, keyed by manifest file. */
@@ -54,7 +55,7 @@ export async function countryPlanes(root: string, loaded: LoadedManifest[]): Pro
     if (!path || !info) continue;
     let hit = cache.data[path];
     if (!hit || !sameStamp(hit, info)) {
-      const plane = await framedOn(root, path);
+      const plane = await framedOn(root, path, loaded[i]!.manifest.body); // the path names the body: cache keys stay apart
       hit = { ...stampOf(info), plane: plane ?? null };
     }
     used[path] = hit;
@@ -81,7 +82,9 @@ export function isPlane(value: unknown): value is Plane {
   const numbers = (o: Record<string, unknown>, keys: string[]) =>
     keys.every((key) => typeof o[key] === 'number' && Number.isFinite(o[key]));
   return (
-    (p.name === 'equal-earth' || (p.name === 'laea' && numbers(p, ['lon0', 'lat0']))) &&
+    (p.name === 'equal-earth' ||
+      p.name === 'plate-carree' ||
+      (p.name === 'laea' && numbers(p, ['lon0', 'lat0']))) &&
     numbers(value, ['height', 'scale', 'x0', 'y1', 'offsetX', 'offsetY']) &&
     Array.isArray(extent) &&
     extent.length === 4 &&

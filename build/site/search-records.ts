@@ -17,6 +17,25 @@ import type { CountryAtlas } from './atlas.ts';
 import type { Unit } from './units.ts';
 import { SUBDIVISION_NAMES_FILE, subdivisionNames } from './subdivision-names.ts';
 
+/**
+ * Returns a unit's GeoJSON link as a search record keeps it: short, since
+ * every search shard holds it for each unit it names. Under the country's
+ * units folder it is the rest without ".geojson" (e.g. "ADM1/UY-AR" for
+ * api/v1/earth/URY/units/ADM1/UY-AR.geojson, with the record's page
+ * "earth/URY/"); any other link is kept whole (it starts with "api/").
+ */
+function unitFileKey(page: string, geojson: string): string {
+  const folder = `api/v1/${page}units/`;
+  return geojson.startsWith(folder) && geojson.endsWith('.geojson')
+    ? geojson.slice(folder.length, -'.geojson'.length)
+    : geojson;
+}
+
+/** A label coordinate as a search record keeps it: 4 decimals (about 11 m; the API keeps 7). */
+function round4(value: number | undefined): number | null {
+  return value === undefined ? null : Math.round(value * 1e4) / 1e4;
+}
+
 /** What a country's records are made from, besides the word lists. */
 export interface SearchInput {
   country: Pick<Manifest, 'body' | 'iso_a3' | 'iso_a2' | 'm49_region'> & {
@@ -101,9 +120,14 @@ function countriesByIso3(): Map<string, WorldCountry> {
 
 type SearchCountry = SearchInput['country'];
 
+/** Returns world-countries' entry of an Earth manifest; none for another body's, whose code may be an Earth country's too. */
+function earthCountry(m: SearchCountry): WorldCountry | undefined {
+  return m.body === 'earth' ? countriesByIso3().get(m.iso_a3) : undefined;
+}
+
 /** Returns every name of a country: the manifest's, then world-countries' (common, official, alternative, native, translated). */
 function countryNames(m: SearchCountry): string[] {
-  const wc = countriesByIso3().get(m.iso_a3);
+  const wc = earthCountry(m);
   const names = [m.name.en, m.name.es, m.iso_a3, m.iso_a2];
   if (wc) {
     names.push(wc.name.common, wc.name.official, ...(wc.altSpellings ?? []));
@@ -115,7 +139,7 @@ function countryNames(m: SearchCountry): string[] {
 
 /** Returns the M49 region and subregion of a country, e.g. ["South America", "Americas"]. */
 function regionsOf(m: SearchCountry): string[] {
-  const wc = countriesByIso3().get(m.iso_a3);
+  const wc = earthCountry(m);
   return [...new Set([m.m49_region, wc?.subregion, wc?.region].filter((r): r is string => !!r))];
 }
 
@@ -185,7 +209,7 @@ function unitEntries({ country: m, levels }: SearchInput): Entry[] {
         unitId: u.unit_id,
         facts:
           u.area_km2 !== undefined && u.geojson
-            ? [u.area_km2, u.label?.[0] ?? null, u.label?.[1] ?? null, u.geojson]
+            ? [u.area_km2, round4(u.label?.[0]), round4(u.label?.[1]), unitFileKey(page, u.geojson)]
             : undefined,
       });
     }

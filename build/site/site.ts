@@ -11,6 +11,8 @@ import { escapeHtml, markup } from './pages/html.ts';
 import { renderCountryPage, type CountryFacts } from './pages/country-page.ts';
 import { renderIndexPage, worldPicture, type WorldFigure } from './pages/index-page.ts';
 import { renderPage, type PageContext } from './pages/layout.ts';
+import { bodyIndexPage, type IndexBodies } from './pages/bodies.ts';
+import type { Body } from '../core/shared/manifest.ts';
 import { countryApi, countryPage, fileUrl, WORLD_PICTURE } from '../core/dist-paths.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { CountryDownloads } from '../formats/downloads.ts';
@@ -21,6 +23,7 @@ import type { CountryAtlas } from './atlas.ts';
 import { renderSearchIndex, type SearchCache } from './search-index.ts';
 import { unitsPages } from './units-list.ts';
 import { renderStac } from './stac.ts';
+import { citeBlock, citedSources, renderBibtex, renderCff, type Citation } from './citation.ts';
 import { downloadsFolder, folderFiles, renderDataPackage } from './datapackage.ts';
 import { searchBox } from './search-box.ts';
 import type { GeometryByFile } from './geometry-status.ts';
@@ -30,6 +33,19 @@ export interface SiteOptions extends PageContext {
   siteUrl?: string; // e.g. "https://boundaries.example.org"; makes sitemap URLs absolute
   release?: ApiReleaseStatus; // which release this catalogue is (absent: no release made yet)
   frozen?: boolean; // the copy of a release, published under releases/VERSION/
+  releaseDate?: string; // a release's copy: the day it is recorded, e.g. "2026-12-01", for its citation
+}
+
+/** Returns what a release's copy cites (its version and the release URL are marks there), or undefined for the root. */
+function releaseCitation(options: SiteOptions, loaded: readonly LoadedManifest[]): Citation | undefined {
+  const version = options.release?.release;
+  if (!options.frozen || !version || !options.releaseDate) return undefined;
+  return {
+    version,
+    date: options.releaseDate,
+    url: options.base,
+    sources: citedSources(loaded.map((l) => l.manifest)),
+  };
 }
 
 /** Returns the sitemap: absolute URLs with `siteUrl`, else paths from the base (see README). */
@@ -78,6 +94,40 @@ function addCountryPages(
 }
 
 /**
+ * Adds the index pages to `files`: the front page, listing the Earth's
+ * manifests (every manifest when there is no other body), and each other
+ * body's page with its map, each linking the others.
+ */
+function addIndexPages(
+  files: Map<string, string>,
+  context: PageContext,
+  options: SiteOptions,
+  loaded: LoadedManifest[],
+  world: WorldFigure | undefined,
+  bodyMaps: Map<Body, WorldFigure>,
+): void {
+  const of = (body: Body) => loaded.filter((l) => l.manifest.body === body).map((l) => l.manifest);
+  const bodies: Body[] = ['earth', ...bodyMaps.keys()];
+  const nav = (body: Body): IndexBodies => ({
+    body,
+    others: bodies.filter((b) => b !== body).map((b) => ({ body: b, count: of(b).length })),
+  });
+  const { release, frozen } = options;
+  const earth = bodyMaps.size > 0 ? of('earth') : loaded.map((l) => l.manifest);
+  const citation = releaseCitation(options, loaded);
+  if (citation) {
+    files.set('CITATION.cff', renderCff(citation));
+    files.set('citation.bib', renderBibtex(citation));
+  }
+  const cite = citation && citeBlock(context.base, citation);
+  files.set('index.html', renderIndexPage(context, earth, release, frozen, world, nav('earth'), cite));
+  for (const [body, map] of bodyMaps) {
+    const page = renderIndexPage(context, of(body), release, frozen, map.svg ? map : undefined, nav(body));
+    files.set(`${bodyIndexPage(body)}index.html`, page);
+  }
+}
+
+/**
  * Returns every generated file of the site, keyed by its path inside dist/
  * (e.g. "earth/CHL/index.html" → HTML). `maps` holds the map of each manifest
  * that has one, keyed by manifest file; `geometry` the geometry counts of
@@ -94,10 +144,12 @@ export function renderSite(
     unitIds?: UnitIds; // the release IDs the units show
     feeds?: ReleaseFeed[]; // every release's changes, newest first: the countries' histories
     world?: WorldFigure; // the index's world map (world-map.ts)
+    bodies?: Map<Body, WorldFigure>; // each other body's map, for its index page {body}/ (world-map.ts)
     searchCache?: SearchCache; // each country's search records from the last runs (search-cache.ts)
   },
 ): Map<string, string> {
   const { atlas, downloads, geometry, coverage, unitIds, feeds = [], world, searchCache } = facts;
+  const bodyMaps = facts.bodies ?? new Map<Body, WorldFigure>();
   // With --site-url, links inside the API are absolute (clients fetch them from anywhere).
   const apiBase =
     options.siteUrl && !/^https?:\/\//.test(options.base)
@@ -127,16 +179,7 @@ export function renderSite(
   // release to the next until a country's outline changes (120 KB of 230 saved per release).
   const linked = options.frozen && world ? { ...world, file: fileUrl(options.base, WORLD_PICTURE) } : world;
   if (linked?.file) files.set(WORLD_PICTURE, worldPicture(linked.svg));
-  files.set(
-    'index.html',
-    renderIndexPage(
-      context,
-      loaded.map((l) => l.manifest),
-      options.release,
-      options.frozen,
-      linked,
-    ),
-  );
+  addIndexPages(files, context, options, loaded, linked, bodyMaps);
   for (const entry of loaded) addCountryPages(files, context, entry, factsOf(entry.file));
   files.set('404.html', renderNotFound(context));
   files.set('api/v1/index.json', renderApiIndex(apiBase, loaded, geometry));
@@ -150,7 +193,11 @@ export function renderSite(
   }
   for (const [path, text] of renderSearchIndex(loaded, atlas, searchCache)) files.set(path, text);
   for (const [path, text] of renderStac(loaded, downloads ?? new Map())) files.set(path, text);
-  files.set('sitemap.xml', renderSitemap(options, ['', ...loaded.map((l) => countryPage(l.manifest))]));
+  const bodyPages = [...bodyMaps.keys()].map(bodyIndexPage);
+  files.set(
+    'sitemap.xml',
+    renderSitemap(options, ['', ...bodyPages, ...loaded.map((l) => countryPage(l.manifest))]),
+  );
   files.set('robots.txt', renderRobots(options));
   return files;
 }

@@ -11,6 +11,7 @@ import { renderPage, type PageContext } from './pages/layout.ts';
 import { countryApi, countryPage, fileUrl } from '../core/dist-paths.ts';
 import type { AtlasLevel, CountryAtlas } from './atlas.ts';
 import type { Unit } from './units.ts';
+import { bodyCrumb } from './pages/bodies.ts';
 
 /** Returns the levels listed: every level but ADM0 that has units. */
 function listedLevels(atlas: CountryAtlas): AtlasLevel[] {
@@ -145,7 +146,7 @@ export function unitsPages(context: PageContext, m: Manifest, atlas: CountryAtla
   for (const level of paged) {
     const units = sorted(level.units);
     for (let n = 2; (n - 1) * UNITS_PAGE < units.length; n++) {
-      const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li><li><a href="${base}?body=${m.body}">${m.body}</a></li><li><a href="${country}">${nameText(m.name.en)}</a></li><li aria-current="page">${level.level} units, page ${n}</li></ol></nav>
+      const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li>${bodyCrumb(base, m)}<li><a href="${country}">${nameText(m.name.en)}</a></li><li aria-current="page">${level.level} units, page ${n}</li></ol></nav>
 <h1>${nameText(m.name.en)}: ${level.level} <span class="units-shown">${shownCount(level, n)}</span></h1>
 <p>Each name links to the unit's entry on the <a href="${country}">country page</a>, with the map and downloads.</p>
 ${table(base, m, parent, level, units.slice((n - 1) * UNITS_PAGE, n * UNITS_PAGE), (id) => `${country}#unit-${id}`)}${pager(base, m, level, n)}`;

@@ -182,7 +182,9 @@ export class MapView {
     for (const el of this.svg.querySelectorAll<SVGElement>('[data-u], [data-t]')) {
       const id = el.dataset.u ?? el.dataset.t;
       el.classList.toggle('selected', id === this.selectedId && id !== undefined);
-      el.classList.toggle('match', matches !== null && id !== undefined && matches.has(id));
+      // A body map's unit ("/mars/MCQ/#unit-MC-01") matches when its page's row is shown.
+      const page = id?.split('#')[0];
+      el.classList.toggle('match', matches !== null && page !== undefined && matches.has(page));
     }
   }
 

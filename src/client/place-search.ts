@@ -37,6 +37,11 @@ function describe(hit: Hit): string {
   return `${level}${within ? ` in ${within}` : ''}`;
 }
 
+/** Returns a unit's GeoJSON path from the base, from its record's page link and file key (UnitSearchFacts). */
+function unitGeojson(link: string, key: string): string {
+  return key.startsWith('api/') ? key : `api/v1/${link.slice(0, link.indexOf('#'))}units/${key}.geojson`;
+}
+
 function renderHit(base: string, hit: Hit): HTMLLIElement {
   const [kind, name, , , , , link] = hit.record;
   const li = document.createElement('li');
@@ -51,7 +56,7 @@ function renderHit(base: string, hit: Hit): HTMLLIElement {
   if (kind === 'u' && facts) {
     // The unit's area and its own GeoJSON (issue 30 §8).
     const geojson = document.createElement('a');
-    geojson.href = `${base}${facts[3]}`;
+    geojson.href = `${base}${unitGeojson(link, facts[3])}`;
     geojson.textContent = 'GeoJSON';
     geojson.className = 'result-geojson';
     li.append(

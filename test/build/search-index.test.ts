@@ -151,7 +151,7 @@ describe('search index', () => {
 
   it("a unit's result carries its area, label point and GeoJSON link; one without facts carries none", () => {
     const [hit] = hits('Dallas');
-    expect(hit!.record[10]).toEqual([2350.5, -96.78, 32.77, 'api/v1/earth/USA/units/ADM2/x.geojson']);
+    expect(hit!.record[10]).toEqual([2350.5, -96.78, 32.77, 'ADM2/x']); // the file under the country's units folder
     expect(hit!.record[9]).toBe(''); // no release ID
     expect(hits('US-TX')[0]!.record.length).toBe(8);
   });
@@ -270,5 +270,44 @@ describe('search index', () => {
     expect(editDistance('kitten', 'sitting', 1)).toBe(2); // max + 1 once past max
     expect(editDistance('', 'abc', 5)).toBe(3);
     expect(editDistance('valdiate', 'validate')).toBe(1); // no bound: the CLI's "did you mean"
+  });
+});
+
+describe('search index: other bodies', () => {
+  const mars = {
+    file: 'data/mars/MCQ/manifest.json',
+    manifest: { body: 'mars', iso_a3: 'MCQ', name: { en: 'Mars Chart (MC) quadrangles' }, datasets: [] },
+    text: '',
+  } as unknown as LoadedManifest;
+  // A Moon manifest whose code happens to be an Earth country's.
+  const moon = {
+    file: 'data/moon/CHL/manifest.json',
+    manifest: { body: 'moon', iso_a3: 'CHL', name: { en: 'Lunar quadrangles' }, datasets: [] },
+    text: '',
+  } as unknown as LoadedManifest;
+  const quad = (shapeName: string, code: string) => ({
+    ...unit(shapeName, '', ''),
+    properties: { shapeName, shapeISO: '', parentISO: '', code },
+  });
+  const bodyAtlas = new Map<string, CountryAtlas>([
+    [mars.file, { levels: [level('QUAD', [quad('Mare Boreum', 'MC-01'), quad('Diacria', 'MC-02')])] }],
+  ]);
+  const bodyFiles = renderSearchIndex([mars, moon], bodyAtlas);
+  const keys = new Set(JSON.parse(bodyFiles.get(SHARD_LIST)!) as string[]);
+  const find = (query: string) =>
+    rank(
+      queryShardKeys(query, keys).map(
+        (key) => JSON.parse(bodyFiles.get(`search/${key}.json`)!) as SearchRecord[],
+      ),
+      query,
+    ).map(({ record: r }) => [r[1], r[3], r[6]]);
+
+  it.each(['Mare Boreum', 'MC-01', 'mare bor'])('a quadrangle of Mars by its name or code: %s', (query) => {
+    expect(find(query)[0]).toEqual(['Mare Boreum', 'QUAD', 'mars/MCQ/#unit-MC-01']);
+  });
+
+  it("another body's manifest takes no Earth country's names (a Moon code CHL is not Chile)", () => {
+    expect(find('Chile')).toEqual([]);
+    expect(find('South America')).toEqual([]);
   });
 });

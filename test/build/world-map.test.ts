@@ -2,7 +2,7 @@
 // and its antimeridian rule (build/geo/antimeridian.ts), in-process on small
 // hand-made trees: one unit per country, ids that are page URLs, rings for
 // countries too small to see, and no ring drawn across the whole map.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -186,5 +186,50 @@ describe('worldTiles', () => {
     const again = (await worldTiles(root, '/', world))!;
     expect(again.filesRead).toBe(0);
     expect(again.file[1].equals(first.file[1])).toBe(true);
+  });
+});
+
+describe('body maps (the Moon, Mars)', () => {
+  /** Returns a scratch root holding Chile and the committed Mars quadrangles (data/mars/MCQ/), and their loaded manifests. */
+  function withMars(): { root: string; loaded: LoadedManifest[] } {
+    const { root, loaded } = tree([{ iso: 'CHL', name: 'Chile', polygons: [box(-75, -50, -67, -18)] }]);
+    const path = 'data/mars/MCQ/MCQ_QUAD.geojson';
+    mkdirSync(join(root, 'data/mars/MCQ'), { recursive: true });
+    copyFileSync(join(import.meta.dirname, '../..', path), join(root, path));
+    const manifest = {
+      body: 'mars',
+      iso_a3: 'MCQ',
+      name: { en: 'Mars Chart (MC) quadrangles' },
+      datasets: [{ level: 'QUAD', path, bytes: 1, sha256: 'a'.repeat(64) }],
+    } as unknown as Manifest;
+    return { root, loaded: [...loaded, { file: 'data/mars/MCQ/manifest.json', manifest } as LoadedManifest] };
+  }
+  const codes = Array.from({ length: 30 }, (_, i) => `MC-${String(i + 1).padStart(2, '0')}`);
+  const anchors = (file: string, level: string) =>
+    file === 'data/mars/MCQ/manifest.json' && level === 'QUAD' ? codes : undefined;
+
+  it("the world map draws the Earth's countries only: no Mars quadrangle on Equal Earth", async () => {
+    const { root, loaded } = withMars();
+    const world = await worldMap(root, '/', loaded);
+    expect(world?.ids).toEqual(['/earth/CHL/']);
+    expect(world?.svg).not.toContain('/mars/');
+  });
+
+  it("a body's map: its units only, one path each, ids their permalinks, in plate carrée", async () => {
+    const { root, loaded } = withMars();
+    const mars = (await worldMap(root, '/atlas/', loaded, 'mars', anchors))!;
+    expect(mars.ids).toEqual(codes.map((code) => `/atlas/mars/MCQ/#unit-${code}`));
+    expect(mars.plane.projection).toEqual({ name: 'plate-carree' });
+    expect(mars.svg).toContain('<title>Mare Boreum</title>');
+    expect(mars.svg).not.toContain('/earth/');
+    // plate carrée: 360° by 180° framed whole, twice as wide as tall; a polar cap spans the width
+    const [x0, y0, x1, y1] = mars.plane.extent;
+    expect((x1 - x0) / (y1 - y0)).toBeCloseTo(600 / 312, 2);
+    const w = widths(mars.svg);
+    expect(w.get('/atlas/mars/MCQ/#unit-MC-01')).toBe(w.get('/atlas/mars/MCQ/#unit-MC-30'));
+    expect(w.get('/atlas/mars/MCQ/#unit-MC-02')! * 6).toBeCloseTo(w.get('/atlas/mars/MCQ/#unit-MC-01')!, -1);
+    // a second run takes the cache, with the same countries
+    const again = (await worldMap(root, '/atlas/', loaded, 'mars', anchors))!;
+    expect(again).toEqual(mars);
   });
 });

@@ -4,6 +4,7 @@
 // boxes anywhere, across the antimeridian, round a pole, with holes and as
 // parts of a multipolygon. GeographicLib (pyproj) checks real units in
 // test/geo/unit-facts-oracle.test.ts.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { geometryAreaM2, WGS84_AUTHALIC_RADIUS_M } from '../../build/geo/geodesic-area.ts';
 import { BODY_RADIUS_M } from '../../build/core/shared/crs.ts';
@@ -122,4 +123,32 @@ describe('geodesic area: boxes against the closed form', () => {
     ).toBe(0);
     expect(geometryAreaM2(null, 'earth')).toBe(0);
   });
+});
+
+describe('the sample quadrangles of Mars and the Moon (data/mars/MCQ, data/moon/LQS)', () => {
+  it.each([
+    ['mars', 'data/mars/MCQ/MCQ_QUAD.geojson'],
+    ['moon', 'data/moon/LQS/LQS_QUAD.geojson'],
+  ] as const)(
+    '%s: each chart’s area is its latitude/longitude box’s on the body’s sphere, within 0.1 %%',
+    (body, file) => {
+      const path = new URL(`../../${file}`, import.meta.url).pathname;
+      const { features } = JSON.parse(readFileSync(path, 'utf8')) as {
+        features: { geometry: { coordinates: number[][][] } }[];
+      };
+      expect(features).toHaveLength(30);
+      let total = 0;
+      for (const f of features) {
+        const points = f.geometry.coordinates.flat();
+        const box = [0, 1, 0, 1].map((axis, i) =>
+          (i < 2 ? Math.min : Math.max)(...points.map((p) => p[axis]!)),
+        );
+        const area = geometryAreaM2(f.geometry, body);
+        expect(Math.abs(area / sphereBox(box, BODY_RADIUS_M[body]) - 1)).toBeLessThan(1e-3);
+        total += area;
+      }
+      // The 30 charts cover the sphere once.
+      expect(Math.abs(total / (4 * Math.PI * BODY_RADIUS_M[body] ** 2) - 1)).toBeLessThan(1e-3);
+    },
+  );
 });

@@ -61,7 +61,8 @@ describe('geoshelf build with releases', () => {
     // What the release stored the day it was made (its templates given their URL), and a catalogue of its own.
     const site = { files: (await ledgerRelease(root, '1.0.0')).site };
     const templates = site.files.filter((f) => 'template' in f && f.template).map((f) => f.path);
-    expect(templates).toEqual(['404.html', 'index.html', 'sitemap.xml']); // the URL, the URL, the version
+    // 404: the URL; the two citations: the URL and the version; index: the version; sitemap: the URL.
+    expect(templates).toEqual(['404.html', 'CITATION.cff', 'citation.bib', 'index.html', 'sitemap.xml']);
     expect(Object.keys(first)).toEqual(site.files.map((f) => f.path));
     for (const file of site.files)
       if (!templates.includes(file.path)) expect(first[file.path], file.path).toBe(file.sha256);

@@ -25,9 +25,9 @@ const stored = (path: string, text: string): { text: string; template: boolean }
 /**
  * The stored form as the rule says it, plainly: the oracle for storedSiteFile,
  * which finds every mark in one pass. Pages, API documents and the world
- * picture link relatively; only the front page may keep the version mark,
- * only the sitemap and the 404 page the base mark; any other mark (however
- * written) is text from the data.
+ * picture link relatively; only the front page and another body's index page
+ * may keep the version mark, only the sitemap and the 404 page the base mark,
+ * the two citations both; any other mark (however written) is text from the data.
  */
 function storedByRule(path: string, text: string): { text: string; template: boolean } | { mark: string } {
   const token = BASE_MARK.slice(1, -1);
@@ -37,12 +37,14 @@ function storedByRule(path: string, text: string): { text: string; template: boo
     path === 'map-world.svg';
   const out = relative ? text.replaceAll(BASE_MARK, relativeBase(path)) : text;
   const allowed =
-    path === 'index.html'
-      ? VERSION_MARK
+    path === 'index.html' || path === 'mars/index.html' || path === 'moon/index.html'
+      ? [VERSION_MARK]
       : path === '404.html' || path === 'sitemap.xml'
-        ? BASE_MARK
-        : undefined;
-  const rest = allowed ? out.replaceAll(allowed, '') : out;
+        ? [BASE_MARK]
+        : path === 'CITATION.cff' || path === 'citation.bib'
+          ? [BASE_MARK, VERSION_MARK]
+          : [];
+  const rest = allowed.reduce((t, mark) => t.replaceAll(mark, ''), out);
   if (rest.includes(token)) return { mark: BASE_MARK };
   if (rest.includes(VERSION_MARK)) return { mark: VERSION_MARK };
   return { text: out, template: out !== rest };
@@ -88,6 +90,21 @@ describe('a release file as the ledger stores it', () => {
     });
     // Only the front page's: another SVG naming the base holds text from the data.
     expect(stored('earth/map-world.svg', `data-u="${BASE_MARK}earth/CHL/"`)).toEqual({ mark: BASE_MARK });
+  });
+
+  it("another body's index page names its release too: it keeps the version mark; a country page may not", () => {
+    const page = `<a href="${BASE_MARK}mars/MCQ/">MCQ</a> This is release <strong>${VERSION_MARK}</strong>`;
+    expect(stored('mars/index.html', page)).toEqual({
+      text: `<a href="../mars/MCQ/">MCQ</a> This is release <strong>${VERSION_MARK}</strong>`,
+      template: true,
+    });
+    expect(stored('mars/MCQ/index.html', page)).toEqual({ mark: VERSION_MARK });
+  });
+
+  it('the citations keep both marks, which build fills in', () => {
+    const cff = `version: "${VERSION_MARK}"\nurl: "${BASE_MARK}"\n`;
+    expect(stored('CITATION.cff', cff)).toEqual({ text: cff, template: true });
+    expect(stored('earth/CITATION.cff', cff)).toEqual({ mark: BASE_MARK });
   });
 
   it('a page naming its release keeps the version mark, which build replaces by the version', () => {

@@ -191,7 +191,13 @@ export type SearchRecord = [
   facts?: UnitSearchFacts,
 ];
 
-/** A unit's facts in a search record: [area in km², label longitude, label latitude (null without one), GeoJSON link]. */
+/**
+ * A unit's facts in a search record: [area in km², label longitude, label
+ * latitude (4 decimals; null without one), its GeoJSON: the path under the
+ * country's units folder without ".geojson", e.g. "ADM1/UY-AR" for
+ * api/v1/earth/URY/units/ADM1/UY-AR.geojson (the record's page is
+ * "earth/URY/"), or a whole path from the base starting with "api/"].
+ */
 export type UnitSearchFacts = [area_km2: number, lon: number | null, lat: number | null, geojson: string];
 
 /**

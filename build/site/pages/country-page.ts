@@ -18,6 +18,7 @@ import type { CountryMap } from '../../geo/map-sources.ts';
 import { datasetGeometry, describeGeometry, type GeometryByFile } from '../geometry-status.ts';
 import type { CoverageByLevel } from '../coverage-status.ts';
 import { coverageSection } from './coverage-section.ts';
+import { bodyCrumb } from './bodies.ts';
 
 /** What the build's stages found about one country besides its manifest; a page renders without any of it. */
 export interface CountryFacts {
@@ -209,7 +210,7 @@ function mapFigure(
   }
   return markup`<figure class="map"${atlas}>
 ${raw(map.svg)}
-<figcaption>${map.level} ${map.preview ? 'preview' : 'file'} <code>${map.from.slice(map.from.lastIndexOf('/') + 1)}</code>, drawn at build time (Lambert azimuthal equal-area centred on the country, simplified to the pixel grid, framed on the main territory; rings mark shapes too small to see).</figcaption>${untiledNote(untiled)}
+<figcaption>${map.level} ${map.preview ? 'preview' : 'file'} <code>${map.from.slice(map.from.lastIndexOf('/') + 1)}</code>, drawn at build time (${m.body === 'earth' ? 'Lambert azimuthal equal-area centred on the country' : 'plate carrée, as the body’s map'}, simplified to the pixel grid, framed on the main territory; rings mark shapes too small to see).</figcaption>${untiledNote(untiled)}
 </figure>`;
 }
 
@@ -270,7 +271,7 @@ export function renderCountryPage(
   const banner = STATUS_NOTES[m.status]
     ? markup`<p class="banner banner-${m.status}" role="note"><strong>${statusBadge(m.status)}</strong> ${STATUS_NOTES[m.status]}</p>\n`
     : '';
-  const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li><li><a href="${base}?body=${m.body}">${m.body}</a></li><li aria-current="page">${nameText(m.name.en)}</li></ol></nav>
+  const main = markup`<nav class="breadcrumb" aria-label="Breadcrumb"><ol><li><a href="${base}">Catalogue</a></li>${bodyCrumb(base, m)}<li aria-current="page">${nameText(m.name.en)}</li></ol></nav>
 <h1>${nameText(m.name.en)}${es}</h1>
 ${banner}<div class="overview">
 ${mapFigure(m, map, atlasMapAttributes(base, m, atlas), atlas.untiled)}

@@ -12,6 +12,8 @@ import { renderPage, type PageContext } from './layout.ts';
 import { manifestLevels, manifestLicenses } from '../../manifest/summary.ts';
 import { countryPage } from '../../core/dist-paths.ts';
 import { searchResults } from '../search-box.ts';
+import type { Body } from '../../core/shared/manifest.ts';
+import { BODY_HEADINGS, BODY_NAMES, bodiesNav, type IndexBodies } from './bodies.ts';
 
 const STATUS_LABELS: Record<string, string> = { ok: 'OK', review: 'Under review', deprecated: 'Deprecated' };
 
@@ -59,12 +61,16 @@ export interface WorldFigure {
  * (data-maps, data-level, data-tiles), so the same script explores it;
  * data-world tells it that choosing a country opens the country's page.
  */
-function worldFigure(world: WorldFigure): Html {
+function worldFigure(world: WorldFigure, body: Body = 'earth'): Html {
   const tiles = world.tiles ? markup` data-tiles="${JSON.stringify({ world: world.tiles })}"` : '';
   const picture = world.file ? linkedPicture(world) : raw(world.svg);
+  const caption =
+    body === 'earth'
+      ? 'Every country and territory in the catalogue, drawn at build time in the Equal Earth projection; rings mark those too small to see. Choose one to open its page, or zoom in for full-detail borders.'
+      : `Every unit on ${BODY_NAMES[body]} in the catalogue, drawn at build time in plate carrée (longitude and latitude as x and y, east to the right, 180° W at the left edge); choose one to open it on its page.`;
   return markup`<figure class="map world" data-world data-maps="${JSON.stringify({ world: world.file ?? '' })}" data-level="world"${tiles}>
 ${picture}
-<figcaption>Every country and territory in the catalogue, drawn at build time in the Equal Earth projection; rings mark those too small to see. Choose one to open its page, or zoom in for full-detail borders.</figcaption>
+<figcaption>${caption}</figcaption>
 </figure>
 `;
 }
@@ -116,19 +122,51 @@ function subdivisionNote(manifests: Manifest[]): string {
   return `Subdivisions (ADM1 and deeper) can be searched in ${formatInt(subdivided)} of the ${formatInt(all)} countries and territories; the others are found by their own names and codes.`;
 }
 
-/** Returns the index page of `manifests` (already in catalogue order). */
+/** What an index page says about its body: heading, lead, search hint, page title. */
+function bodyTexts(context: PageContext, manifests: Manifest[], body: Body) {
+  const datasets = manifests.reduce((n, m) => n + m.datasets.length, 0);
+  const json = markup`Programs can read the same catalogue as <a href="${context.base}api/v1/index.json">JSON</a>.`;
+  if (body === 'earth') {
+    return {
+      heading: 'Administrative boundaries',
+      lead: markup`${formatInt(manifests.length)} countries and territories, ${formatInt(datasets)} datasets, each a GeoJSON file with its size, sha256, source and licence. ${json}`,
+      hint: subdivisionNote(manifests),
+      example: 'e.g. Texas, Santiago, UK, Fiyi, CHL',
+      description: `Browse and download administrative boundaries of ${manifests.length} countries and territories as GeoJSON, with sources and licences.`,
+      caption: 'Every country and territory in the catalogue',
+    };
+  }
+  const n = manifests.length;
+  const of = `${formatInt(n)} ${n === 1 ? 'catalogue' : 'catalogues'}`;
+  return {
+    heading: BODY_HEADINGS[body],
+    lead: markup`${of} of ${BODY_NAMES[body]}, ${formatInt(datasets)} ${datasets === 1 ? 'dataset' : 'datasets'}, each a GeoJSON file in the body's own coordinates (its manifest names the CRS), with its size, sha256, source and licence. ${json}`,
+    hint: `Every unit on ${BODY_NAMES[body]} can be searched by its name and code.`,
+    example: `e.g. a quadrangle's name or code`,
+    description: `Browse and download the mapped units of ${BODY_NAMES[body]} (${of}) as GeoJSON, with sources and licences.`,
+    caption: `Every catalogue of ${BODY_NAMES[body]}`,
+  };
+}
+
+/**
+ * Returns the index page of `manifests` (already in catalogue order): the
+ * front page (Earth's), or with `bodies.body` another body's page; `bodies`
+ * also names the other bodies to link.
+ */
 export function renderIndexPage(
   context: PageContext,
   manifests: Manifest[],
   release?: ApiReleaseStatus,
   frozen = false, // the copy published under releases/VERSION/, which has no pages about releases
   world?: WorldFigure,
+  bodies: IndexBodies = { body: 'earth', others: [] },
+  cite?: Html, // a release's "Cite this release" block (citation.ts)
 ): string {
-  const datasets = manifests.reduce((n, m) => n + m.datasets.length, 0);
-  const main = markup`<h1>Administrative boundaries</h1>
-<p class="lead">${formatInt(manifests.length)} countries and territories, ${formatInt(datasets)} datasets, each a GeoJSON file with its size, sha256, source and licence. Programs can read the same catalogue as <a href="${context.base}api/v1/index.json">JSON</a>.</p>
-${release ? releaseNote(context, release, frozen) : ''}<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
-<div class="search"><label for="q">Search places by name or code</label><input id="q" name="q" type="search" placeholder="e.g. Texas, Santiago, UK, Fiyi, CHL" autocomplete="off" spellcheck="false" aria-describedby="q-hint"><p id="q-hint" class="hint">${subdivisionNote(manifests)}</p></div>
+  const texts = bodyTexts(context, manifests, bodies.body);
+  const main = markup`<h1>${texts.heading}</h1>
+<p class="lead">${texts.lead}</p>
+${bodiesNav(context.base, bodies)}${release ? releaseNote(context, release, frozen) : ''}${cite ?? ''}<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
+<div class="search"><label for="q">Search places by name or code</label><input id="q" name="q" type="search" placeholder="${texts.example}" autocomplete="off" spellcheck="false" aria-describedby="q-hint"><p id="q-hint" class="hint">${texts.hint}</p></div>
 ${select('f-body', 'body', 'Body', options(manifests.map((m) => m.body)))}
 ${select(
   'f-status',
@@ -143,18 +181,18 @@ ${select('f-license', 'license', 'Licence', options(manifests.flatMap(manifestLi
 ${select('f-level', 'level', 'Level', options(manifests.flatMap(manifestLevels)))}
 <div><button type="reset">Clear</button></div>
 </form>
-${searchResults()}${world ? worldFigure(world) : ''}<p id="count" class="count" role="status" aria-live="polite">${formatInt(manifests.length)} entries</p>
+${searchResults()}${world ? worldFigure(world, bodies.body) : ''}<p id="count" class="count" role="status" aria-live="polite">${formatInt(manifests.length)} entries</p>
 <div class="table-scroll">
 <table id="catalogue" class="catalogue stack" role="table">
-<caption class="visually-hidden">Every country and territory in the catalogue; column buttons sort the table</caption>
+<caption class="visually-hidden">${texts.caption}; column buttons sort the table</caption>
 <thead role="rowgroup"><tr role="row">${sortable('Name', 'name', true)}${sortable('ISO3', 'iso3')}<th scope="col" role="columnheader">ISO2</th>${sortable('Body', 'body')}${sortable('Region', 'region')}${sortable('Status', 'status')}${sortable('Levels', 'levels')}<th scope="col" role="columnheader">Licence</th></tr></thead>
 <tbody role="rowgroup">
 ${manifests.map((m) => row(context, m))}</tbody>
 </table>
 </div>`;
   return renderPage(context, {
-    title: 'Administrative boundaries',
-    description: `Browse and download administrative boundaries of ${manifests.length} countries and territories as GeoJSON, with sources and licences.`,
+    title: texts.heading,
+    description: texts.description,
     head: markup`<noscript><style>#filters { display: none; }</style></noscript>
 `, // the form needs the script
     main,
