@@ -1,5 +1,5 @@
 // GeoParquet against the field's readers (issue 30 §5; the long project):
-// every level and part of the sample data, and a small level under each
+// every level and part of the sample data (the Earth, Mars, the Moon), and a small level under each
 // accepted CRS and one with z, written by build/formats/geoparquet.ts, then
 // read by pyarrow (schema, geo metadata), shapely ≥ 2 (every WKB: the same
 // doubles as the source, bit for bit; the bbox column is each geometry's
@@ -45,21 +45,23 @@ async function write(
   return { parquet, source, crs: crsName(crs), bbox: scan.bbox };
 }
 
-/** Every level file and part of the sample data, with its manifest's CRS. */
+/** Every level file and part of the sample data (every body), with its manifest's CRS. */
 function sampleLevels(): { source: string; name: string; crs: Manifest['crs'] }[] {
-  const earth = join(ROOT, 'data/earth');
-  return readdirSync(earth).flatMap((iso) => {
-    const file = join(earth, iso, 'manifest.json');
-    if (!existsSync(file)) return [];
-    const m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
-    return m.datasets.flatMap((d) => [
-      ...(d.path ? [{ source: join(ROOT, d.path), name: `${iso}_${d.level}`, crs: m.crs }] : []),
-      ...(d.parts ?? []).map((p) => ({
-        source: join(ROOT, p.path),
-        name: `${iso}_${d.level}_${p.code}`,
-        crs: m.crs,
-      })),
-    ]);
+  return ['earth', 'mars', 'moon'].flatMap((body) => {
+    const folder = join(ROOT, 'data', body);
+    return readdirSync(folder).flatMap((iso) => {
+      const file = join(folder, iso, 'manifest.json');
+      if (!existsSync(file)) return [];
+      const m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+      return m.datasets.flatMap((d) => [
+        ...(d.path ? [{ source: join(ROOT, d.path), name: `${body}_${iso}_${d.level}`, crs: m.crs }] : []),
+        ...(d.parts ?? []).map((p) => ({
+          source: join(ROOT, p.path),
+          name: `${body}_${iso}_${d.level}_${p.code}`,
+          crs: m.crs,
+        })),
+      ]);
+    });
   });
 }
 
@@ -143,6 +145,7 @@ describe('GeoParquet against pyarrow, shapely ≥ 2 and pyproj', () => {
       ),
     );
     expect(files.length).toBeGreaterThan(250); // the sample has a level per country at least
+    expect(new Set(files.map((f) => f.crs))).toEqual(new Set(ACCEPTED_CRS.map(crsName))); // the Moon and Mars too
     const verdicts = oracle(files);
     expect(verdicts.map((v) => v.file)).toEqual(files.map((f) => f.parquet));
     expect(verdicts.filter((v) => v.problems.length > 0).map((v) => [v.file, v.problems])).toEqual([]);
