@@ -38,6 +38,7 @@ const LONG = [
   'test/server/npm-start.test.ts', // `npm start` itself (npm, sh, node): a busy port, a flag without --, SIGTERM; three npm processes and a build
   'test/release/publish-old-ledgers.test.ts', // ledgers of three earlier formats, each built or released twice
   'test/release/trust-pages.test.ts', // a country added, one described differently: two releases and a build each, pages read
+  'test/formats/geoparquet-oracle.test.ts', // pyarrow, shapely ≥ 2 and pyproj read every level of the sample written as GeoParquet
   'test/geo/unit-facts-oracle.test.ts', // every unit's area against GeographicLib (pyproj) and label point against GEOS, real levels
 ];
 

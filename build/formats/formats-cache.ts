@@ -410,12 +410,22 @@ function isFormatFile(value: unknown, format: FormatName | 'zip', file: string):
   );
 }
 
-/** Whether `value` is a conversion record of `layer` as convertLevel writes it; its files are named after the layer. */
+/**
+ * Whether `value` is a conversion record of `layer` as convertLevel writes
+ * it: its files named after the layer, every format either written or
+ * skipped (a record of an older writer, e.g. one without GeoParquet, is
+ * incomplete and converted again).
+ */
 function isConversion(value: unknown, layer: string): value is Conversion {
   if (!isObject(value) || value.layer !== layer) return false;
   const { files, shapefileRenamed, topojson, skipped, warnings } = value;
   const strings = (o: unknown, keys: string[]) => isObject(o) && keys.every((k) => typeof o[k] === 'string');
+  const listed = (format: string) =>
+    [files, skipped].some(
+      (list) => Array.isArray(list) && list.some((f) => isObject(f) && f.format === format),
+    );
   return (
+    [...FORMATS].every(listed) &&
     Array.isArray(files) &&
     files.every(
       (f) =>

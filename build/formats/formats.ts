@@ -12,6 +12,7 @@ import { compiledScript } from '../core/compiled.ts';
 import type { CrsDefinition } from '../core/shared/crs.ts';
 import { hashFileInWorker } from '../measure/hash.ts';
 import { openGeoPackage } from './geopackage.ts';
+import { openGeoParquet } from './geoparquet.ts';
 import { openShapefile, type ShapefileResult } from './shapefile.ts';
 import { UNIT_ID_PROPERTY } from '../core/shared/api.ts';
 import { pump, scanSource, type SourceScan } from './source-scan.ts';
@@ -53,7 +54,7 @@ function secondHalfOnWorker(
   });
 }
 
-export type FormatName = 'gpkg' | 'fgb' | 'shp' | 'topojson';
+export type FormatName = 'gpkg' | 'fgb' | 'shp' | 'topojson' | 'parquet';
 
 /** File name ending of each format, e.g. "CHL_ADM1" → "CHL_ADM1.shp.zip". */
 export const FORMAT_SUFFIX: Record<FormatName, string> = {
@@ -61,6 +62,7 @@ export const FORMAT_SUFFIX: Record<FormatName, string> = {
   fgb: '.fgb',
   shp: '.shp.zip',
   topojson: '.topojson',
+  parquet: '.parquet',
 };
 
 export const FORMAT_LABEL: Record<FormatName, string> = {
@@ -68,6 +70,7 @@ export const FORMAT_LABEL: Record<FormatName, string> = {
   fgb: 'FlatGeobuf',
   shp: 'Shapefile (zip)',
   topojson: 'TopoJSON',
+  parquet: 'GeoParquet',
 };
 
 export interface FormatFile {
@@ -117,7 +120,7 @@ export async function convertLevel(
     const scan = await scanSource(source, {}, unitIds);
     const skipped: Conversion['skipped'] = [];
     // Two halves, each parsing every feature once: FlatGeobuf + TopoJSON (on a second core for
-    // large sources) and GeoPackage + Shapefile here, meanwhile.
+    // large sources) and GeoPackage + Shapefile + GeoParquet here, meanwhile.
     const { size } = await stat(source);
     const paths = { fgb: path('fgb'), topojson: path('topojson') };
     const second =
@@ -129,6 +132,7 @@ export async function convertLevel(
       const sinks = [
         openGeoPackage(path('gpkg'), layer, scan, crs),
         await openShapefile(path('shp'), layer, scan, crs),
+        await openGeoParquet(path('parquet'), scan, crs),
       ];
       shp = (await pump(source, scan, sinks))[1] as ShapefileResult;
     } finally {
@@ -150,7 +154,7 @@ export async function convertLevel(
         format: 'topojson',
         rule: 'z-dropped',
         pointer: scan.zAt,
-        message: `${layer}.topojson is 2D: the z of every position is left out there (GeoPackage, FlatGeobuf and Shapefile keep it)`,
+        message: `${layer}.topojson is 2D: the z of every position is left out there (GeoPackage, FlatGeobuf, Shapefile and GeoParquet keep it)`,
       });
     }
     const formats = (Object.keys(FORMAT_SUFFIX) as FormatName[]).filter((f) => existsSync(path(f)));

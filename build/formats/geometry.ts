@@ -96,6 +96,7 @@ export function wkbSize(shape: Shape, layout: Layout): number {
 export function writeWkb(shape: Shape, layout: Layout, buffer: Buffer, at: number): number {
   let o = at;
   const z = layout.z;
+  const dims = z ? 3 : 2;
   const header = (type: number, count: number) => {
     buffer.writeUInt8(1, o);
     buffer.writeUInt32LE(z ? type + 1000 : type, o + 1);
@@ -107,15 +108,27 @@ export function writeWkb(shape: Shape, layout: Layout, buffer: Buffer, at: numbe
     for (const ring of rings) {
       buffer.writeUInt32LE(ring.length, o);
       o += 4;
-      for (const p of ring) {
-        buffer.writeDoubleLE(p[0], o);
-        buffer.writeDoubleLE(p[1], o + 8);
-        o += 16;
-        if (z) {
-          buffer.writeDoubleLE(zOf(p), o);
-          o += 8;
+      if (!LITTLE_ENDIAN) {
+        for (const p of ring) {
+          for (let d = 0; d < dims; d++) buffer.writeDoubleLE(d < 2 ? p[d] : zOf(p), o + d * 8);
+          o += dims * 8;
         }
+        continue;
       }
+      // The ring's doubles into an aligned array, then one copy: a WKB double sits at any offset.
+      const n = ring.length * dims;
+      if (n > wkbDoubles.length) {
+        wkbDoubles = new Float64Array(Math.max(n, wkbDoubles.length * 2));
+        wkbBytes = new Uint8Array(wkbDoubles.buffer);
+      }
+      let k = 0;
+      for (const p of ring) {
+        wkbDoubles[k++] = p[0];
+        wkbDoubles[k++] = p[1];
+        if (z) wkbDoubles[k++] = zOf(p);
+      }
+      buffer.set(wkbBytes.subarray(0, n * 8), o);
+      o += n * 8;
     }
   };
   if (shape.multi || layout.multi) {
@@ -124,3 +137,9 @@ export function writeWkb(shape: Shape, layout: Layout, buffer: Buffer, at: numbe
   } else polygon(shape.polygons[0]);
   return o;
 }
+
+/** Whether this machine stores doubles little-endian, as WKB (here) wants them: then they are copied as they lie. */
+const LITTLE_ENDIAN = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f;
+/** Reused between rings by writeWkb. */
+let wkbDoubles = new Float64Array(1 << 12);
+let wkbBytes = new Uint8Array(wkbDoubles.buffer);

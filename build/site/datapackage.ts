@@ -89,6 +89,7 @@ const MEDIA_TYPES: Record<string, string> = {
   fgb: 'application/vnd.flatgeobuf',
   shp: 'application/zip',
   topojson: 'application/json',
+  parquet: 'application/vnd.apache.parquet',
   zip: 'application/zip',
 };
 

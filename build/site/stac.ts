@@ -32,6 +32,7 @@ const MEDIA_TYPES: Record<string, string> = {
   fgb: 'application/vnd.flatgeobuf',
   shp: 'application/zip', // a zipped Shapefile
   topojson: 'application/json',
+  parquet: 'application/vnd.apache.parquet',
   zip: 'application/zip',
 };
 

@@ -211,7 +211,7 @@ describe('geoshelf build', () => {
     // the level's other formats, its STAC item and its simplified copies come from the cache (same
     // source sha256).
     expect(result.write.written).toBe(7);
-    expect(Object.keys(after).filter((f) => f.startsWith('downloads/earth/ANT/')).length).toBe(11);
+    expect(Object.keys(after).filter((f) => f.startsWith('downloads/earth/ANT/')).length).toBe(12);
     expect(after['earth/ANT/index.html']).toContain(sha256(readFileSync(join(out, 'earth/ANT/index.html'))));
     expect(readFileSync(join(out, 'earth/ANT/index.html'), 'utf8')).toContain('still kept for');
     expect(result.geojsonFilesRead).toBe(0);

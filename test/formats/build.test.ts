@@ -85,7 +85,7 @@ test('a level with z → built, and one warning line: FILE: POINTER: warning: it
   // The file is named from the current folder (the root is absolute here).
   expect(stderr).toBe(
     `${root}/data/earth/AND/AND_ADM1.geojson: /features/1/geometry/coordinates/0/0: warning: ` +
-      'AND_ADM1.topojson is 2D: the z of every position is left out there (GeoPackage, FlatGeobuf and Shapefile keep it)\n',
+      'AND_ADM1.topojson is 2D: the z of every position is left out there (GeoPackage, FlatGeobuf, Shapefile and GeoParquet keep it)\n',
   );
   // Again from the cache (dist/ removed, so not a no-op), with --json: the same problem in the reporter's JSON shape.
   rmSync(out, { recursive: true, force: true });
@@ -97,7 +97,7 @@ test('a level with z → built, and one warning line: FILE: POINTER: warning: it
       rule: 'z-dropped',
       severity: 'warning',
       message:
-        'AND_ADM1.topojson is 2D: the z of every position is left out there (GeoPackage, FlatGeobuf and Shapefile keep it)',
+        'AND_ADM1.topojson is 2D: the z of every position is left out there (GeoPackage, FlatGeobuf, Shapefile and GeoParquet keep it)',
     },
   ]);
 }, 120_000);

@@ -65,6 +65,7 @@ describe('a level edited during build', () => {
     expect(downloadsHolding(out, 'Antofagasta').sort()).toEqual([
       'CHL_ADM1.fgb',
       'CHL_ADM1.gpkg',
+      'CHL_ADM1.parquet', // its statistics and its pages (under 4 KiB: not gzipped)
       'CHL_ADM1.topojson', // (the Shapefile is deflated in its zip)
     ]);
   });

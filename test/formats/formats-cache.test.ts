@@ -156,6 +156,25 @@ describe('formats cache: a cache is never a source of truth', () => {
     expect(published(again)).toEqual(published(first));
   });
 
+  it("a cached record without one of the formats (an older writer's, e.g. before GeoParquet) → converted again", async () => {
+    const { root, first } = await converted();
+    const dir = join(first.files.get('downloads/earth/ANT/ANT_ADM0.parquet')!.from, '..');
+    const drop = (conversion: { files: { format: string }[] }) => ({
+      ...conversion,
+      files: conversion.files.filter((f) => f.format !== 'parquet'),
+    });
+    // Rewritten in place, as an older build left them: the folder's stamp holds.
+    const record = JSON.parse(readFileSync(join(dir, 'conversion.json'), 'utf8'));
+    writeFileSync(join(dir, 'conversion.json'), JSON.stringify(drop(record)));
+    const index = JSON.parse(readFileSync(indexFile(root), 'utf8'));
+    const id = Object.keys(index.data.conversions).find((k) => k.endsWith('/ANT_ADM0'))!;
+    index.data.conversions[id].conversion = drop(index.data.conversions[id].conversion);
+    writeFileSync(indexFile(root), JSON.stringify(index));
+    const again = await downloads(root);
+    expect([again.converted, again.reused]).toEqual([1, ITEMS - 1]);
+    expect(published(again)).toEqual(published(first));
+  });
+
   it('a cached file deleted by hand → the next build publishes it again in dist/, the same bytes', async () => {
     const root = fixtureCopy();
     roots.push(root);

@@ -471,7 +471,7 @@ describe.skipIf(!HAS_GDAL)('formats read back by GDAL', () => {
         rule: 'z-dropped',
         pointer: '/features/0/geometry/coordinates/0/0',
         message:
-          'z.topojson is 2D: the z of every position is left out there (GeoPackage, FlatGeobuf and Shapefile keep it)',
+          'z.topojson is 2D: the z of every position is left out there (GeoPackage, FlatGeobuf, Shapefile and GeoParquet keep it)',
       },
     ]);
     // Only the generated cases: z is the one with a z (the samples are converted by the tests above).

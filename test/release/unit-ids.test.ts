@@ -7,6 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   ApiCountryHistory,
@@ -68,6 +70,18 @@ function gdalIds(path: string): Record<string, string | undefined> {
     out[field('shapeName')!] = field('unit_id');
   }
   return out;
+}
+
+/** Returns each row's shapeName → unit_id as hyparquet reads the GeoParquet `path` (GDAL here has no Parquet driver). */
+async function parquetIds(path: string): Promise<Record<string, string | undefined>> {
+  const bytes = readFileSync(path);
+  const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+  const compressors = { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
+  const rows = (await parquetReadObjects({ file, compressors, columns: ['shapeName', 'unit_id'] })) as {
+    shapeName: string;
+    unit_id?: string;
+  }[];
+  return Object.fromEntries(rows.map((r) => [r.shapeName, r.unit_id]));
 }
 
 describe('unit IDs in a released catalogue', () => {
@@ -138,18 +152,22 @@ describe('unit IDs in a released catalogue', () => {
     }
   });
 
-  it.skipIf(!HAS_GDAL)('every download format holds unit_id, as GDAL reads it back', () => {
-    const expected = idsByName(root, registry, ADM1);
-    const folder = join(dist, 'downloads/earth/CHL');
-    for (const file of ['CHL_ADM1.gpkg', 'CHL_ADM1.fgb', 'CHL_ADM1.topojson', 'CHL_ADM1.1km.geojson']) {
-      expect([file, gdalIds(join(folder, file))]).toEqual([file, expected]);
-    }
-    expect(gdalIds(`/vsizip/${join(folder, 'CHL_ADM1.shp.zip')}`)).toEqual(expected);
-    const part = 'data/earth/CHL/ADM2/CL-AN.geojson';
-    expect(gdalIds(join(folder, 'CHL_ADM2_CL-AN.gpkg'))).toEqual(idsByName(root, registry, part));
-    // A level given in parts is simplified whole: its copy carries every part's IDs.
-    expect(gdalIds(join(folder, 'CHL_ADM2.10km.geojson'))).toMatchObject(idsByName(root, registry, part));
-  });
+  it.skipIf(!HAS_GDAL)(
+    'every download format holds unit_id, as GDAL (hyparquet for GeoParquet) reads it back',
+    async () => {
+      const expected = idsByName(root, registry, ADM1);
+      const folder = join(dist, 'downloads/earth/CHL');
+      for (const file of ['CHL_ADM1.gpkg', 'CHL_ADM1.fgb', 'CHL_ADM1.topojson', 'CHL_ADM1.1km.geojson']) {
+        expect([file, gdalIds(join(folder, file))]).toEqual([file, expected]);
+      }
+      expect(gdalIds(`/vsizip/${join(folder, 'CHL_ADM1.shp.zip')}`)).toEqual(expected);
+      expect(await parquetIds(join(folder, 'CHL_ADM1.parquet'))).toEqual(expected);
+      const part = 'data/earth/CHL/ADM2/CL-AN.geojson';
+      expect(gdalIds(join(folder, 'CHL_ADM2_CL-AN.gpkg'))).toEqual(idsByName(root, registry, part));
+      // A level given in parts is simplified whole: its copy carries every part's IDs.
+      expect(gdalIds(join(folder, 'CHL_ADM2.10km.geojson'))).toMatchObject(idsByName(root, registry, part));
+    },
+  );
 
   it("the release's own published copy carries the IDs it gave", () => {
     const doc = read<CountryDocument>(dist, 'releases/1.0.0/api/v1/earth/CHL.json');

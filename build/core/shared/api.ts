@@ -46,7 +46,7 @@ interface ApiFile {
  * of a whole level ("geojson", with its tolerance: docs/catalogue.md).
  */
 export interface ApiDownload extends ApiFile {
-  format: 'gpkg' | 'fgb' | 'shp' | 'topojson' | 'geojson';
+  format: 'gpkg' | 'fgb' | 'shp' | 'topojson' | 'parquet' | 'geojson';
   quantization?: number[]; // TopoJSON's grid, when it is quantised
   scale?: number[];
   tolerance_m?: number; // a simplified copy's tolerance in metres: 100, 1000 or 10000

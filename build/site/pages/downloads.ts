@@ -7,7 +7,13 @@ import { formatBytes, formatInt, markup, nameText, type Html } from './html.ts';
 import { fileUrl } from '../../core/dist-paths.ts';
 
 /** Short labels for the crowded parts table, e.g. "GPKG". */
-const SHORT: Record<string, string> = { gpkg: 'GPKG', fgb: 'FGB', shp: 'SHP', topojson: 'TopoJSON' };
+const SHORT: Record<string, string> = {
+  gpkg: 'GPKG',
+  fgb: 'FGB',
+  shp: 'SHP',
+  topojson: 'TopoJSON',
+  parquet: 'Parquet',
+};
 
 function link(base: string, f: Download, label: string, describedBy: string, withSha: boolean): Html {
   const title = withSha ? `${formatInt(f.bytes)} bytes, sha256 ${f.sha256}` : `${formatInt(f.bytes)} bytes`;
@@ -60,7 +66,7 @@ export function downloadsSection(base: string, name: string, downloads: CountryD
   return markup`<h2 id="downloads">Whole country and other formats</h2>
 <p><a class="download archive" href="${fileUrl(base, a.url)}" download="${a.file}">${nameText(name)}: everything in one .zip</a> <small>(${formatBytes(a.bytes)})</small>: the manifest and every GeoJSON file it lists (levels, parts, previews).
 sha256 <code class="sha">${a.sha256}</code> <button type="button" class="copy" data-copy="${a.sha256}" aria-label="Copy the sha256 of the ${name} archive" hidden>Copy</button></p>
-<p>Each level and part is also published as GeoPackage (with an R-tree index), FlatGeobuf (with its spatial index, for HTTP range requests), a zipped Shapefile and TopoJSON, with the same features and properties; the first three declare the manifest’s coordinate reference system, as GDAL writes it.${renames}${grid}</p>
+<p>Each level and part is also published as GeoPackage (with an R-tree index), FlatGeobuf (with its spatial index, for HTTP range requests), a zipped Shapefile, TopoJSON and GeoParquet (1.1, with a bbox column, rows in Hilbert order, for DuckDB, GeoPandas and BigQuery), with the same features and properties; all but TopoJSON declare the manifest’s coordinate reference system (GeoParquet as PROJJSON).${renames}${grid}</p>
 <p>Each level is also published simplified, as GeoJSON at tolerances of 100 m, 1 km and 10 km: every border shared by two units, or by two levels, is simplified once, so the copies have no gaps or overlaps; every unit keeps every ring, and no line moves farther than the tolerance. Checksums of every file: <a href="${fileUrl(base, `${folder}SHA256SUMS`)}">SHA256SUMS</a> (for <code>sha256sum -c</code>).</p>
 ${notConverted}`;
 }
