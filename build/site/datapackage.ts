@@ -9,6 +9,7 @@
 // files with the same content), copied from the data as it is published.
 import type { CheckedDataset, Manifest } from '../core/shared/manifest.ts';
 import type { CountryDownloads } from '../formats/downloads.ts';
+import { mediaType } from '../core/media-types.ts';
 
 /** One file of a country's downloads folder. */
 export interface FolderFile {
@@ -82,17 +83,6 @@ function bytesOf(m: Manifest, path: string): number | undefined {
   return undefined;
 }
 
-/** Media types by format (IANA's where one is registered). */
-const MEDIA_TYPES: Record<string, string> = {
-  geojson: 'application/geo+json',
-  gpkg: 'application/geopackage+sqlite3',
-  fgb: 'application/vnd.flatgeobuf',
-  shp: 'application/zip',
-  topojson: 'application/json',
-  parquet: 'application/vnd.apache.parquet',
-  zip: 'application/zip',
-};
-
 /** The licences' pages, for the Data Package's `licenses[].path`. */
 const LICENSE_PAGES: Record<string, string> = {
   'CC0-1.0': 'https://creativecommons.org/publicdomain/zero/1.0/',
@@ -128,7 +118,7 @@ export function renderDataPackage(m: Manifest, files: readonly FolderFile[]): st
       name: f.file.toLowerCase().replace(/[^-a-z0-9._]/g, '-'), // the names the spec allows
       path: f.file,
       format: f.format,
-      mediatype: MEDIA_TYPES[f.format] ?? 'application/octet-stream',
+      mediatype: mediaType(f.format),
       bytes: f.bytes,
       hash: `sha256:${f.sha256}`,
       ...(f.level && licences.length > 1 ? { licenses: [licence(levelLicence.get(f.level)!)] } : {}),

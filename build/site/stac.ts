@@ -19,24 +19,13 @@ import { countryPage, fileUrl, relativeBase } from '../core/dist-paths.ts';
 import type { Body, CheckedDataset, Manifest } from '../core/shared/manifest.ts';
 import type { CountryDownloads, Download, LayerDownloads } from '../formats/downloads.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
+import { mediaType } from '../core/media-types.ts';
+import { BODY_HEADINGS, BODY_NAMES } from './pages/bodies.ts';
 
 const STAC_VERSION = '1.1.0';
 const FILE_EXT = 'https://stac-extensions.github.io/file/v2.1.0/schema.json';
 const TABLE_EXT = 'https://stac-extensions.github.io/table/v1.2.0/schema.json';
 const PROJ_EXT = 'https://stac-extensions.github.io/projection/v2.0.0/schema.json';
-
-/** Media types of the published files, by format (IANA's where one is registered). */
-const MEDIA_TYPES: Record<string, string> = {
-  geojson: 'application/geo+json',
-  gpkg: 'application/geopackage+sqlite3',
-  fgb: 'application/vnd.flatgeobuf',
-  shp: 'application/zip', // a zipped Shapefile
-  topojson: 'application/json',
-  parquet: 'application/vnd.apache.parquet',
-  zip: 'application/zip',
-};
-
-const BODY_TITLES: Record<Body, string> = { earth: 'Earth', moon: 'Moon', mars: 'Mars' };
 
 type Json = Record<string, unknown>;
 interface Link {
@@ -139,8 +128,8 @@ function bodyCollection(body: Body, entries: readonly LoadedManifest[]): Json {
     type: 'Collection',
     stac_version: STAC_VERSION,
     id: body,
-    title: BODY_TITLES[body],
-    description: `Boundaries on ${BODY_TITLES[body] === 'Mars' ? 'Mars' : `the ${BODY_TITLES[body]}`}: one collection per country or catalogue.`,
+    title: BODY_HEADINGS[body],
+    description: `Boundaries on ${BODY_NAMES[body]}: one collection per country or catalogue.`,
     license: 'other', // each country's collection names its own
     extent: {
       spatial: { bbox: [union(entries.flatMap((e) => e.manifest.datasets.map((d) => d.bbox)))] },
@@ -200,7 +189,7 @@ function countryCollection(m: Manifest, dl: CountryDownloads | undefined, items:
 function asset(from: string, file: Download, title: string, roles: string[]): Asset {
   return {
     href: fileUrl(relativeBase(from), file.url),
-    type: MEDIA_TYPES[file.format] ?? 'application/octet-stream',
+    type: mediaType(file.format),
     title,
     roles,
     'file:size': file.bytes,
@@ -219,7 +208,7 @@ function dataAsset(
 ): Asset {
   return {
     href: fileUrl(relativeBase(from), path),
-    type: MEDIA_TYPES.geojson!,
+    type: mediaType('geojson'),
     title,
     roles,
     ...(bytes !== undefined ? { 'file:size': bytes } : {}),
