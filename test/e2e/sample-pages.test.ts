@@ -222,7 +222,11 @@ describe.skipIf(!HAVE_CHROMIUM)('sample data pages in Chromium', () => {
       await plain.goto(`${server.origin}/earth/USA/`);
       expect(await plain.locator('#units-ADM2 ~ .table-scroll tbody tr').count()).toBe(100);
       await plain.click('#units-ADM2 ~ .pager a[rel=next]');
-      await plain.waitForURL(`${server.origin}/earth/USA/units/ADM2/2/`);
+      // Its own document, not every picture it loads: a bound for a hang (a clean-clone CI at load 8+ took over 30 s).
+      await plain.waitForURL(`${server.origin}/earth/USA/units/ADM2/2/`, {
+        waitUntil: 'domcontentloaded',
+        timeout: 90_000,
+      });
       expect(await plain.textContent('h1')).toBe(
         'United States of America: ADM2 units 101–200 of 3,141, by name',
       );

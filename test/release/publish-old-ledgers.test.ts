@@ -39,7 +39,7 @@ const format = (root: string, version: string) =>
  */
 /** The files a release made today holds that one made by the code of the ledger_version 3 fixture did not. */
 const SINCE_V3 =
-  /^(?:stac\/.*|CITATION\.cff|citation\.bib|api\/v1\/[a-z]+\/[A-Z]{3}\/units\/.*|downloads\/[a-z]+\/[A-Z]{3}\/(?:datapackage\.json|[^/.]+\.geojson))$/;
+  /^(?:stac\/.*|CITATION\.cff|citation\.bib|api\/v1\/[a-z]+\/[A-Z]{3}\/units\/.*|downloads\/[a-z]+\/[A-Z]{3}\/(?:datapackage\.json|[^/.]+\.geojson|[^/]+\.parquet))$/;
 
 async function held(root: string, version: string) {
   const r = await ledgerRelease(root, version);
@@ -117,7 +117,7 @@ describe('ledgers of earlier versions', () => {
     expect([format(old, '1.0.0'), format(fresh, '1.0.0')]).toEqual([3, 4]);
     // The same record, registry and feed; today's release publishes files the code that wrote the
     // fixture did not make (issue 30: the STAC catalogue, the citations, each unit's own GeoJSON, the
-    // downloads folder's Data Package and GeoJSON), and every file the fixture's release holds.
+    // downloads folder's Data Package and GeoJSON, GeoParquet), and every file the fixture's release holds.
     const [was, now] = [await held(old, '1.0.0'), await held(fresh, '1.0.0')];
     const since = (path: string) => SINCE_V3.test(path);
     expect(was.site.filter(since)).toEqual([]);
