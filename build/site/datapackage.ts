@@ -7,7 +7,8 @@
 // part's) under its layer name, e.g. CHL_ADM1.geojson: the same bytes as
 // data/earth/CHL/CHL_ADM1.geojson, one file in dist/ (write-dist.ts links
 // files with the same content), copied from the data as it is published.
-import type { CheckedDataset, Manifest } from '../core/shared/manifest.ts';
+import type { CheckedDataset, License, Manifest } from '../core/shared/manifest.ts';
+import { LICENSE_URLS } from './pages/html.ts';
 import type { CountryDownloads } from '../formats/downloads.ts';
 import { mediaType } from '../core/media-types.ts';
 
@@ -83,24 +84,11 @@ function bytesOf(m: Manifest, path: string): number | undefined {
   return undefined;
 }
 
-/** The licences' pages, for the Data Package's `licenses[].path`. */
-const LICENSE_PAGES: Record<string, string> = {
-  'CC0-1.0': 'https://creativecommons.org/publicdomain/zero/1.0/',
-  'CC-BY-2.5': 'https://creativecommons.org/licenses/by/2.5/',
-  'CC-BY-3.0': 'https://creativecommons.org/licenses/by/3.0/',
-  'CC-BY-3.0-IGO': 'https://creativecommons.org/licenses/by/3.0/igo/',
-  'CC-BY-4.0': 'https://creativecommons.org/licenses/by/4.0/',
-  'DL-DE-BY-2.0': 'https://www.govdata.de/dl-de/by-2-0',
-  'Etalab-2.0': 'https://www.etalab.gouv.fr/licence-ouverte-open-licence/',
-  'ODC-By-1.0': 'https://opendatacommons.org/licenses/by/1-0/',
-  'OGL-Canada-2.0': 'https://open.canada.ca/en/open-government-licence-canada',
-  'OGL-UK-3.0': 'https://www.nationalarchives.gov.uk/doc/open-government-licence/version/3/',
-};
-
 /** Returns a licence as a Data Package names one: its Open Definition identifier ("other-pd" for public domain) and page. */
 function licence(name: string): { name: string; path?: string; title?: string } {
   if (name === 'public-domain') return { name: 'other-pd', title: 'Public domain' };
-  return { name, ...(LICENSE_PAGES[name] ? { path: LICENSE_PAGES[name] } : {}) };
+  const path = LICENSE_URLS[name as License];
+  return { name, ...(path ? { path } : {}) };
 }
 
 /** Returns a country's datapackage.json (Frictionless Data Package v2) for its downloads folder. */

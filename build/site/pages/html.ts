@@ -73,7 +73,8 @@ export function formatBytes(n: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
-const LICENSE_URLS: Partial<Record<License, string>> = {
+/** Each licence's text, where it has one. */
+export const LICENSE_URLS: Partial<Record<License, string>> = {
   'CC0-1.0': 'https://creativecommons.org/publicdomain/zero/1.0/',
   'CC-BY-2.5': 'https://creativecommons.org/licenses/by/2.5/',
   'CC-BY-3.0': 'https://creativecommons.org/licenses/by/3.0/',
