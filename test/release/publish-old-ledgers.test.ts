@@ -43,7 +43,14 @@ const SINCE_V3 =
 
 async function held(root: string, version: string) {
   const r = await ledgerRelease(root, version);
-  const { released: _, ledger_version: __, ...record } = r.record as typeof r.record & { released?: string };
+  const {
+    released: _,
+    ledger_version: __,
+    date: ___,
+    ...record
+  } = r.record as typeof r.record & {
+    released?: string;
+  };
   return {
     record: { ...record },
     registry: r.registry,
