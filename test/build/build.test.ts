@@ -218,9 +218,10 @@ describe('geoshelf build', () => {
   });
 
   it('--base /sub/ → every link and asset starts with /sub/ and points to a published file', async () => {
-    const root = scratch();
-    const out = join(root, 'dist');
-    await build(root, { base: '/sub' });
+    // A copy of `built`, its caches warm, into a folder of its own: only the pages differ by base.
+    const root = copyRoot(built, TMP);
+    const out = join(root, 'dist-sub');
+    await build(root, { base: '/sub', out });
     const published = new Set(filesUnder(out));
     const urls: string[] = [];
     for (const page of [...published].filter((f) => f.endsWith('.html'))) {
