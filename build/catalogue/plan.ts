@@ -13,6 +13,7 @@ import type { ApiReleaseStatus } from '../core/shared/api.ts';
 import { listFiles, PACKAGE_DIR } from '../core/files.ts';
 import type { Problem } from '../core/problem.ts';
 import { prepareDownloads, type CountryDownloads } from '../formats/downloads.ts';
+import { prepareWorldFiles } from '../formats/world-files.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
 import type { CheckedManifestFile, Validation } from '../manifest/validate.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
@@ -165,6 +166,12 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
     (done, total) => progress('converting downloads', done, total),
     unitIds,
   );
+  // The world files change with any country: `build` publishes them at their one URL, and a
+  // release's copy leaves them out (docs/releases.md), so a release adds no world per version.
+  progress('writing world files');
+  const worldFiles = input.frozen
+    ? undefined
+    : await prepareWorldFiles(root, loaded, input.measurer, unitIds);
   progress('reading units and drawing maps');
   const { drawn, facts } = await readUnits(root, loaded, planes, unitIds);
   progress('cutting map tiles');
@@ -209,6 +216,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
       world: world && { svg: world.svg, title: WORLD_TITLE, tiles: globe?.info },
       bodies: await bodyMaps(root, base, loaded, drawn.atlas),
       searchCache,
+      worldFiles: worldFiles?.files,
     },
   );
   await searchCache.save();
@@ -225,7 +233,9 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
   // By path: the units' files are found as levels finish, in no fixed order, and a release
   // stores (and packs) its files in the plan's order: the same tree must pack the same way.
   const built = new Map(
-    [...downloads.files, ...tiles.built, ...facts.built].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    [...downloads.files, ...(worldFiles?.built ?? []), ...tiles.built, ...facts.built].sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    ),
   );
   return {
     plan: { generated, data: dataFiles(loaded), built, copies: dataCopies(loaded, downloads.byManifest) },
