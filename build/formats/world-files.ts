@@ -30,7 +30,7 @@ import { pumpSources, scanSource, type SourceScan } from './source-scan.ts';
 import { WorldCache, WORLD_SUFFIX, type WorldFormat, type WorldRecord } from './world-cache.ts';
 
 /** The columns a world file adds to every feature, after the unit's own (which they replace when it has one of the same name). */
-export const WORLD_COLUMNS = ['country', 'license', 'attribution'] as const;
+const WORLD_COLUMNS = ['country', 'license', 'attribution'] as const;
 
 /** What a world file's features of one source get, e.g. {country: "CHL", license: "CC-BY-4.0", attribution: "… via https://…"}. */
 type WorldExtra = Record<(typeof WORLD_COLUMNS)[number], string>;
@@ -69,7 +69,7 @@ interface WorldLevel {
 }
 
 /** Returns the folder of a body's world files inside dist/, e.g. "downloads/earth/world/". */
-export function worldFolder(body: Body): string {
+function worldFolder(body: Body): string {
   return `downloads/${body}/world/`;
 }
 

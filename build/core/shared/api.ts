@@ -161,7 +161,7 @@ interface ApiIndexEntry extends ApiLinks {
  * (e.g. all ADM1 of the Earth as GeoPackage), rebuilt by every build and
  * published at its one URL, never frozen into a release.
  */
-export interface ApiWorldFile {
+interface ApiWorldFile {
   body: Manifest['body'];
   level: Level;
   format: 'geojson' | 'gpkg' | 'parquet';
