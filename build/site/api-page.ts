@@ -19,8 +19,8 @@ export function renderApiPage(context: PageContext, apiBase: string): string {
 <dd>After a release: <code>{api_version, file, sha256, property, ids}</code>, the release ID of each feature of one GeoJSON file by feature index (<code>ids[i]</code> is feature <code>i</code>'s), for the file whose sha256 it gives; the other formats hold the ID as the property <code>unit_id</code>.</dd>
 <dt><code>api/v1/{body}/{ISO3}/history.json</code></dt>
 <dd>After a release: the country in each release (its changes, links to the release and its "What changed" page), and every unit it ever had by ID: <code>first_seen</code>, <code>last_seen</code>, <code>last_changed</code>, <code>supersedes</code>, <code>superseded_by</code> and its changes per release. The releases themselves, each with the levels that became clean in it (<code>coverage.became_clean</code>): <code>api/releases.json</code>.</dd>
-<dt><code>search/{xx}.json</code>, <code>search/keys.json</code></dt>
-<dd>The front page's search index, one file per first two letters of a word (folded: lowercase, no accents), and the list of those files. Internal to the site; its shape may change.</dd>
+<dt><code>search/{x}/{xx}.json</code>, <code>search/keys.json</code></dt>
+<dd>The front page's search index, one file per first two letters of a word (folded: lowercase, no accents), in a folder per first letter, and the list of those files. Internal to the site; its shape may change.</dd>
 </dl>
 <h2>Bounding boxes</h2>
 <p><code>bbox</code> is <code>[west, south, east, north]</code>, the plain minimum and maximum of the coordinates, as in the manifest. A shape crossing the antimeridian (Fiji, Chukotka, the Aleutians) then spans nearly the whole world; <code>display_bbox</code> is the box to show it in, with <code>west &gt; east</code> when it crosses, as RFC 7946 §5.2 allows (Fiji: <code>[177.0, -20.7, -178.2, -12.5]</code>).</p>

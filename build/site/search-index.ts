@@ -1,5 +1,5 @@
 // The front page's search index, precomputed at build time and split into
-// shards by the first two folded letters of each word (search/te.json holds
+// shards by the first two folded letters of each word (search/t/te.json holds
 // every entry with a word starting "te": Texas, Tennessee, Tétouan…), so the
 // browser loads one small file per query instead of the whole catalogue.
 // Each country's records come from search-records.ts (the names it is found
@@ -7,7 +7,7 @@
 // only; the browser gets the shards), or from the records kept the last time
 // its input was the same (search-cache.ts).
 import type { LoadedManifest } from '../manifest/validate.ts';
-import { SHARD_LIST } from '../core/shared/fold.ts';
+import { SHARD_LIST, shardPath } from '../core/shared/fold.ts';
 import type { CountryAtlas } from './atlas.ts';
 import {
   addRegionRecords,
@@ -37,7 +37,7 @@ function recordsOf(input: SearchInput, cache: SearchCache | undefined): CountryR
 
 /**
  * Returns the shards of the search index, keyed by their path inside dist/
- * (e.g. "search/te.json"): each holds the records with a word in it, listing
+ * (e.g. "search/t/te.json", shardPath()): each holds the records with a word in it, listing
  * only the names that have such a word (the rest are in other shards). Words
  * shorter than SHARD_PREFIX ("d" in "Côte d'Ivoire") and little words after
  * a name's first ("de" in "Santiago de Cuba") shard nothing: a query loads
@@ -68,7 +68,7 @@ export function renderSearchIndex(
   for (const [region, members] of regions) addRegionRecords(shards, region, members);
   const files = new Map<string, string>();
   const keys = [...shards.keys()].sort();
-  for (const key of keys) files.set(`search/${key}.json`, `[${shards.get(key)!.join(',')}]\n`);
+  for (const key of keys) files.set(shardPath(key), `[${shards.get(key)!.join(',')}]\n`);
   files.set(SHARD_LIST, `${JSON.stringify(keys)}\n`); // a query requests only shards that exist
   return files;
 }

@@ -214,6 +214,10 @@ export function renderSite(
   }
   for (const [path, text] of renderSearchIndex(loaded, atlas, searchCache)) files.set(path, text);
   for (const [path, text] of renderStac(loaded, downloads ?? new Map())) files.set(path, text);
+  // Crawlers read robots.txt and the sitemap it names at the host's root only, and
+  // the root's are the current catalogue's: a release's copy would be read by nobody,
+  // and its sitemap, naming the release's URL, was a new file in every release.
+  if (options.frozen) return files;
   const bodyPages = [...bodyMaps.keys()].map(bodyIndexPage);
   files.set(
     'sitemap.xml',

@@ -1,6 +1,6 @@
 // Search everything from a search box (#q): countries by any of their names,
 // M49 regions and every unit of every level. Loads one shard of the
-// precomputed index per query word prefix (search/te.json), once, and shows
+// precomputed index per query word prefix (search/t/te.json), once, and shows
 // the best results in #results; the countries found (and those of a region
 // found) are announced to the index table as an "atlas-countries" event.
 import type { SearchRecord } from '../../build/core/shared/api.ts';

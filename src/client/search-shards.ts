@@ -1,10 +1,10 @@
-// The search index's shards (search/{key}.json), fetched once each and kept
+// The search index's shards (search/{x}/{key}.json, shardPath()), fetched once each and kept
 // for the page's life: typing "santiago chile" letter by letter fetches "sa"
 // once, then "ch" once. The list of published shards (search/keys.json) is
 // fetched once too, so a query whose words start no name ("xyzzy") requests
 // nothing: no 404, no console error.
 import type { SearchRecord } from '../../build/core/shared/api.ts';
-import { SHARD_LIST } from '../../build/core/shared/fold.ts';
+import { SHARD_LIST, shardPath } from '../../build/core/shared/fold.ts';
 
 const shards = new Map<string, Promise<SearchRecord[]>>();
 let published: Promise<ReadonlySet<string> | undefined> | undefined;
@@ -13,7 +13,7 @@ let published: Promise<ReadonlySet<string> | undefined> | undefined;
 function loadShard(base: string, key: string): Promise<SearchRecord[]> {
   let shard = shards.get(key);
   if (!shard) {
-    shard = fetch(`${base}search/${key}.json`)
+    shard = fetch(`${base}${shardPath(key)}`)
       .then((r) => (r.ok ? (r.json() as Promise<SearchRecord[]>) : []))
       .catch(() => {
         shards.delete(key); // offline for a moment: try again on the next keystroke

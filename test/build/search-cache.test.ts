@@ -115,8 +115,8 @@ describe('search cache', () => {
     const { files, counts } = await throughCache(root, renamed);
     expect(counts).toEqual({ hits: 1, misses: 1 });
     expect(files).toEqual(renderSearchIndex(renamed.loaded, renamed.atlas));
-    expect(files.get('search/bi.json')).toContain('Big D');
-    expect(files.has('search/da.json')).toBe(false);
+    expect(files.get('search/b/bi.json')).toContain('Big D');
+    expect(files.has('search/d/da.json')).toBe(false);
     expect(cacheFiles(root)).toHaveLength(2); // the stale file is removed
   });
 

@@ -7,7 +7,7 @@ import { renderSearchIndex } from '../../build/site/search-index.ts';
 import { levelUnits } from '../../build/site/units.ts';
 import type { Dataset, Level, Manifest } from '../../build/core/shared/manifest.ts';
 import type { LoadedManifest } from '../../build/manifest/validate.ts';
-import { fold, nameShardKeys, SHARD_LIST, shardKey, words } from '../../build/core/shared/fold.ts';
+import { fold, nameShardKeys, SHARD_LIST, shardKey, shardPath, words } from '../../build/core/shared/fold.ts';
 import type { SearchRecord } from '../../build/core/shared/api.ts';
 import { correctQuery } from '../../src/client/did-you-mean.ts';
 import { editDistance } from '../../build/core/shared/edit-distance.ts';
@@ -106,8 +106,8 @@ const published = new Set(JSON.parse(files.get(SHARD_LIST)!) as string[]);
 /** Returns the shards the browser loads for `query`: those of its words that are published. */
 function shardsOf(query: string): SearchRecord[][] {
   return queryShardKeys(query, published).map((key) => {
-    const text = files.get(`search/${key}.json`);
-    if (!text) throw new Error(`search/${key}.json is listed in ${SHARD_LIST} but not written`);
+    const text = files.get(shardPath(key));
+    if (!text) throw new Error(`${shardPath(key)} is listed in ${SHARD_LIST} but not written`);
     return JSON.parse(text) as SearchRecord[];
   });
 }
@@ -182,8 +182,17 @@ describe('search index', () => {
     expect(region.slice(0, 3)).toEqual(['South America', 'r', 'M49']);
   });
 
+  it('shards are published in a folder per first character (another script by its 256-code-point block), and nothing else is', () => {
+    expect(['te', 't_e9', '_6771_4eac', '_e6_72'].map(shardPath)).toEqual([
+      'search/t/te.json',
+      'search/t/t_e9.json',
+      'search/_67/_6771_4eac.json',
+      'search/_0/_e6_72.json',
+    ]);
+  });
+
   it('a shard lists only names with a word in it, and holds every record once', () => {
-    const te = JSON.parse(files.get('search/te.json')!) as SearchRecord[];
+    const te = JSON.parse(files.get('search/t/te.json')!) as SearchRecord[];
     for (const record of te) {
       expect(record[2].every((n) => words(fold(n)).some((w) => w.startsWith('te')))).toBe(true);
     }
@@ -232,12 +241,12 @@ describe('search index', () => {
   it('no match → nothing; one letter loads no shard', () => {
     expect(search('zzzz')).toEqual([]);
     const shardFiles = [...files.keys()].filter((f) => f !== SHARD_LIST);
-    expect(shardFiles.every((f) => /^search\/[a-z0-9_]{2,}[a-z0-9_]*\.json$/.test(f))).toBe(true);
+    expect(shardFiles.every((f) => /^search\/[a-z0-9_]+\/[a-z0-9_]{2,}\.json$/.test(f))).toBe(true);
   });
 
   it(`${SHARD_LIST} lists every shard written, so a word no name starts ("xyzzy") requests none`, () => {
-    const written = [...files.keys()].filter((f) => f !== SHARD_LIST).map((f) => f.slice(7, -5));
-    expect([...published].sort()).toEqual(written.sort());
+    const written = [...files.keys()].filter((f) => f !== SHARD_LIST);
+    expect([...published].map(shardPath).sort()).toEqual(written.sort());
     expect(queryShardKeys('xyzzy')).toEqual(['xy']); // without the list it would be requested (a 404)
     expect(queryShardKeys('xyzzy', published)).toEqual([]);
     expect(queryShardKeys('xyzzy texas', published)).toEqual(['te']);
@@ -296,9 +305,7 @@ describe('search index: other bodies', () => {
   const keys = new Set(JSON.parse(bodyFiles.get(SHARD_LIST)!) as string[]);
   const find = (query: string) =>
     rank(
-      queryShardKeys(query, keys).map(
-        (key) => JSON.parse(bodyFiles.get(`search/${key}.json`)!) as SearchRecord[],
-      ),
+      queryShardKeys(query, keys).map((key) => JSON.parse(bodyFiles.get(shardPath(key))!) as SearchRecord[]),
       query,
     ).map(({ record: r }) => [r[1], r[3], r[6]]);
 

@@ -61,8 +61,10 @@ describe('geoshelf build with releases', () => {
     // What the release stored the day it was made (its templates given their URL), and a catalogue of its own.
     const site = { files: (await ledgerRelease(root, '1.0.0')).site };
     const templates = site.files.filter((f) => 'template' in f && f.template).map((f) => f.path);
-    // 404: the URL; the two citations: the URL and the version; index: the version; sitemap: the URL.
-    expect(templates).toEqual(['404.html', 'CITATION.cff', 'citation.bib', 'index.html', 'sitemap.xml']);
+    // 404: the URL; the two citations: the URL and the version; index: the version. No sitemap
+    // or robots.txt: crawlers read only the root's.
+    expect(templates).toEqual(['404.html', 'CITATION.cff', 'citation.bib', 'index.html']);
+    expect(site.files.filter((f) => /^(?:sitemap\.xml|robots\.txt)$/.test(f.path))).toEqual([]);
     expect(Object.keys(first)).toEqual(site.files.map((f) => f.path));
     for (const file of site.files)
       if (!templates.includes(file.path)) expect(first[file.path], file.path).toBe(file.sha256);
@@ -158,7 +160,7 @@ describe('geoshelf build with releases', () => {
       const file = url.pathname.slice('/atlas/'.length);
       expect(existsSync(join(out, file.endsWith('/') ? `${file}index.html` : file)), link).toBe(true);
     }
-    expect(readFileSync(join(out, 'releases/1.0.0/sitemap.xml'), 'utf8')).toContain('/atlas/releases/1.0.0/');
+    expect(readFileSync(join(out, 'releases/1.0.0/404.html'), 'utf8')).toContain('/atlas/releases/1.0.0/');
     await expectLinksLead(out, 'releases/1.0.0/', '/atlas/');
   });
 

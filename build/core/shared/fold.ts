@@ -70,3 +70,18 @@ export function nameShardKeys(nameWords: string[]): string[] {
 }
 
 const PLAIN_KEY = /^[a-z0-9]*$/;
+
+/**
+ * Returns where the shard `key` is published inside dist/, in a folder of
+ * its first character: "te" → "search/t/te.json", and a key starting with
+ * another script by its block of 256 code points, "_6771_4eac" →
+ * "search/_67/_6771_4eac.json". A release that changes a few shards makes
+ * only their folders again; the others are the previous release's
+ * (build/output/write-dist.ts shares identical folders), where one folder
+ * of all 2,222 shards was a 70 KB directory made again in every release.
+ */
+export function shardPath(key: string): string {
+  const first = /^_([0-9a-f]+)/.exec(key);
+  const folder = first ? `_${(parseInt(first[1]!, 16) >> 8).toString(16)}` : key.slice(0, 1);
+  return `search/${folder}/${key}.json`;
+}

@@ -166,7 +166,7 @@ export function renderIndexPage(
   const texts = bodyTexts(context, manifests, bodies.body);
   const main = markup`<h1>${texts.heading}</h1>
 <p class="lead">${texts.lead}</p>
-${bodiesNav(context.base, bodies)}${release ? releaseNote(context, release, frozen) : ''}${cite ?? ''}<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
+${bodiesNav(context.base, bodies)}${release ? releaseNote(context, release, frozen, bodies.body) : ''}${cite ?? ''}<form id="filters" class="filters" role="search" aria-label="Filter the catalogue">
 <div class="search"><label for="q">Search places by name or code</label><input id="q" name="q" type="search" placeholder="${texts.example}" autocomplete="off" spellcheck="false" aria-describedby="q-hint"><p id="q-hint" class="hint">${texts.hint}</p></div>
 ${select('f-body', 'body', 'Body', options(manifests.map((m) => m.body)))}
 ${select(
@@ -201,8 +201,23 @@ ${worldFiles}`;
   });
 }
 
-/** Says which release this catalogue is, or that it has changes not yet released. */
-function releaseNote(context: PageContext, release: ApiReleaseStatus, frozen: boolean): Html | string {
+/**
+ * Says which release this catalogue is, or that it has changes not yet
+ * released. In a release's copy another body's page says only that it is
+ * one and links its front page, which names it: so the page is the same
+ * file from one release to the next, and a release that changes no
+ * quadrangle shares the body's folder with the release before.
+ */
+function releaseNote(
+  context: PageContext,
+  release: ApiReleaseStatus,
+  frozen: boolean,
+  body: Body,
+): Html | string {
+  if (frozen && body !== 'earth') {
+    return markup`<p id="release" class="release">This page belongs to <a href="${context.base}">a release</a>, whose files never change.</p>
+`;
+  }
   if (frozen) {
     return markup`<p id="release" class="release">This is release <strong>${release.release}</strong>; its files never change.</p>
 `;
