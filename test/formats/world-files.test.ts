@@ -107,12 +107,18 @@ beforeAll(async () => {
   const crs = { authority: 'IAU_2015', code: '49900', epsg: 0 };
   const unit = boxFeature([10, 10, 20, 20], 'MX-1') as { properties: Record<string, unknown> };
   unit.properties.shapeName = HOSTILE_UNIT;
-  await writeCountry(root, { body: 'mars', iso: 'MXQ', level: 'QUAD', crs }, [
+  const path = await writeCountry(root, { body: 'mars', iso: 'MXQ', level: 'QUAD', crs }, [
     unit,
     boxFeature([20, 10, 30, 20], 'MX-2'),
+    boxFeature([0, 20, 10, 30], 'MX-3'),
   ]);
+  // A longitude of -0: the same double as 0 to ==, another bit pattern, which every format keeps.
+  const text = readFileSync(join(root, path), 'utf8');
+  writeFileSync(join(root, path), text.replaceAll('[0,20]', '[-0,20]'));
   const manifestPath = join(root, 'data/mars/MXQ/manifest.json');
   const m = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+  const measured = await measureGeoJSON(join(root, path));
+  Object.assign(m.datasets[0], { bytes: measured.bytes, sha256: measured.sha256 });
   m.source.name = HOSTILE_SOURCE;
   writeFileSync(manifestPath, JSON.stringify(m, null, 2) + '\n');
   await build();
@@ -161,6 +167,15 @@ describe('world files', () => {
       expect(unit.properties.shapeName).toBe(HOSTILE_UNIT);
       expect(unit.properties.attribution).toContain(HOSTILE_SOURCE);
     }
+  });
+
+  it('the world GeoJSON keeps each coordinate’s double bit for bit, -0 too', () => {
+    const world = JSON.parse(readFileSync(join(out, 'downloads/mars/world/QUAD.geojson'), 'utf8')) as {
+      features: { properties: { shapeISO: string }; geometry: { coordinates: number[][][] } }[];
+    };
+    const ring = world.features.find((f) => f.properties.shapeISO === 'MX-3')!.geometry.coordinates[0];
+    expect(Object.is(ring[0][0], -0)).toBe(true);
+    expect(Object.is(ring.at(-1)![0], -0)).toBe(true);
   });
 
   it('a rebuild whose change leaves every level’s sources as they were writes no world file again', async () => {
