@@ -39,6 +39,8 @@ export interface FactsSource {
 
 /** Files made at once when the cache lacks them: each is one streaming pass. */
 const AT_ONCE = 2;
+/** A unit's files being written at once, per source (a unit in memory each). */
+const WRITES_AT_ONCE = 16;
 
 /**
  * Returns the facts of every source's features, by path, making what the
@@ -77,6 +79,10 @@ async function makeFacts(
   await mkdir(temp, { recursive: true });
   try {
     const features: (FeatureFacts | null)[] = [];
+    // A few files written at a time while the next features are read (one awaited write per
+    // feature left the thread pool idle between them), each write's failure kept for the end.
+    const writing: Promise<void>[] = [];
+    let failed: { error: unknown } | undefined;
     for await (const { index, bytes } of readFeatureBytes(join(root, source.path))) {
       const text = Buffer.concat([COLLECTION_START, bytes, COLLECTION_END]);
       const feature = JSON.parse(bytes.toString('utf8')) as { geometry?: unknown } | null;
@@ -84,10 +90,18 @@ async function makeFacts(
         features[index] = null;
         continue;
       }
-      await writeFile(join(temp, `${index}.geojson`), text);
+      writing.push(
+        writeFile(join(temp, `${index}.geojson`), text).catch(
+          (error: unknown) => void (failed ??= { error }),
+        ),
+      );
+      if (writing.length >= WRITES_AT_ONCE) await writing.shift();
+      if (failed) break;
       const sha256 = createHash('sha256').update(text).digest('hex');
       features[index] = { ...unitFacts(feature.geometry, source.body), bytes: text.length, sha256 };
     }
+    await Promise.all(writing);
+    if (failed) throw failed.error;
     await saveCacheFile({ file: join(temp, 'facts.json'), stamp: codeIdentity(), data: features });
     await rm(join(top, name), { recursive: true, force: true });
     await rename(temp, join(top, name));

@@ -6,9 +6,9 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CacheEntries,
   codeIdentity,
@@ -19,6 +19,7 @@ import {
 } from '../../build/core/cache.ts';
 import { isObject } from '../../build/core/json-value.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
+import { bundled } from '../support/bundle.ts';
 import { CHILD_BOUND_MS } from '../support/cli.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'geoshelf-cache-'));
@@ -233,6 +234,13 @@ describe('cache: a damaged, truncated or hostile file is a miss, never a crash',
 });
 
 describe('cache: a save is atomic', () => {
+  // The child imports cache.ts bundled into JavaScript (test/support/bundle.ts), not through tsx.
+  let module: string;
+  beforeAll(async () => {
+    module = await bundled(new URL('../../build/core/cache.ts', import.meta.url).pathname);
+  });
+  afterAll(() => rmSync(dirname(module), { recursive: true, force: true }));
+
   /**
    * Runs a child that saves `data` as the cache file `file` and is killed
    * (SIGKILL, by itself) once it has written half of the bytes: the file
@@ -240,7 +248,6 @@ describe('cache: a save is atomic', () => {
    * process at exactly that moment every time. Resolves when it has died.
    */
   function killedMidSave(file: string, data: unknown, sync: boolean): Promise<NodeJS.Signals | null> {
-    const module = new URL('../../build/core/cache.ts', import.meta.url).pathname;
     const script = `
       import fs from 'node:fs';
       import { syncBuiltinESMExports } from 'node:module';
@@ -259,10 +266,7 @@ describe('cache: a save is atomic', () => {
       const saving = { file: ${JSON.stringify(file)}, stamp: 'identity-1', data: ${JSON.stringify(data)} };
       ${sync ? 'cache.saveCacheFileSync(saving)' : 'await cache.saveCacheFile(saving)'};
       console.log('saved: never killed');`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: fileURLToPath(new URL('../..', import.meta.url)), // where tsx is found
-      stdio: 'inherit',
-    });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' });
     const bound = setTimeout(() => child.kill('SIGKILL'), CHILD_BOUND_MS);
     return new Promise((resolve) =>
       child.once('exit', (_, signal) => {

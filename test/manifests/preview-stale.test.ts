@@ -4,6 +4,7 @@
 // --strict), and a release refuses it. A preview `geoshelf preview` makes is
 // never stale, however simplified.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatProblem } from '../../build/core/problem.ts';
@@ -14,6 +15,7 @@ import { validateManifests } from '../../build/manifest/validate.ts';
 import { MeasurementCache } from '../../build/measure/cache.ts';
 import { makePreview } from '../../build/preview/preview.ts';
 import type { Manifest, Simplification } from '../../build/core/shared/manifest.ts';
+import { copyRoot } from '../support/cli.ts';
 import { cli, tempCopy, type TestFeature } from '../support/xta.ts';
 
 const ADM1 = 'data/earth/XTA/XTA_ADM1.geojson';
@@ -22,11 +24,21 @@ const MANIFEST = 'data/earth/XTA/manifest.json';
 const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
+/** The tree with previews made by `geoshelf preview ARGS…`, made once for each ARGS (most tests start from the same one). */
+const made = new Map<string, Promise<string>>();
+
 /** Returns a fresh copy of the XTA tree (two levels, wiggly shared borders, a tiny island) with previews made by `geoshelf preview ARGS…`. */
 async function previewed(...args: string[]): Promise<string> {
-  const root = tempCopy();
+  const key = JSON.stringify(args);
+  let template = made.get(key);
+  if (!template) {
+    const root = tempCopy();
+    roots.push(root);
+    template = run('preview', '--root', root, ...args, 'XTA').then(() => root);
+    made.set(key, template);
+  }
+  const root = copyRoot(await template, tmpdir());
   roots.push(root);
-  await run('preview', '--root', root, ...args, 'XTA');
   return root;
 }
 

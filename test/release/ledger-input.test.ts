@@ -4,11 +4,12 @@
 // marks hidden behind JSON escapes. The fuzz tests try many more
 // (test/release/ledger-fuzz.test.ts, test/e2e/ledger-fuzz.test.ts).
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readLedger } from '../../build/release/ledger.ts';
 import { fixtureCopy } from '../build/helpers.ts';
-import { cli } from '../support/cli.ts';
+import { cli, copyRoot } from '../support/cli.ts';
 import { LedgerEdit, XSS_VERSION } from '../support/ledger-mutations.ts';
 import { seededRandom } from '../support/random.ts';
 
@@ -17,11 +18,21 @@ afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 
+// The fixture released once (a release costs ~1 s of CPU), copied for each test that starts there.
+let template: Promise<string> | undefined;
+afterAll(async () => {
+  if (template) rmSync(await template, { recursive: true, force: true });
+});
+
 /** A copy of the build fixture with release 1.0.0 recorded. */
 async function released(): Promise<string> {
-  const root = fixtureCopy();
+  template ??= (async () => {
+    const root = fixtureCopy();
+    expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
+    return root;
+  })();
+  const root = copyRoot(await template, tmpdir());
   roots.push(root);
-  expect((await cli('release', '1.0.0', '--root', root)).code).toBe(0);
   return root;
 }
 
