@@ -39,6 +39,7 @@ const LONG = [
   'test/release/publish-old-ledgers.test.ts', // ledgers of three earlier formats, each built or released twice
   'test/release/trust-pages.test.ts', // a country added, one described differently: two releases and a build each, pages read
   'test/formats/geoparquet-oracle.test.ts', // pyarrow, shapely ≥ 2 and pyproj read every level of the sample written as GeoParquet
+  'test/formats/world-files-oracle.test.ts', // pyarrow, shapely ≥ 2 and pyproj read the world GeoParquet files of three bodies
   'test/geo/unit-facts-oracle.test.ts', // every unit's area against GeographicLib (pyproj) and label point against GEOS, real levels
 ];
 

@@ -1,7 +1,8 @@
 // Plans the catalogue of validated manifests: every file dist/ (or a
 // release) will hold, without writing any. Planes → tiles (on their own
-// thread) while downloads convert and the atlas reads units and draws maps →
-// world map and tiles → client bundle → pages, JSON API, search → the plan.
+// thread) while downloads convert, the world files are written (`build`
+// only) and the atlas reads units and draws maps → world map and tiles →
+// client bundle → pages, JSON API, search → the plan.
 // `build` writes the plan to dist/ (build/build.ts); `release` stores it in
 // the ledger (build/release/release.ts). Both call this one function, as a
 // plain step: it reads the data and the caches, and writes only caches.
@@ -13,6 +14,7 @@ import type { ApiReleaseStatus } from '../core/shared/api.ts';
 import { listFiles, PACKAGE_DIR } from '../core/files.ts';
 import type { Problem } from '../core/problem.ts';
 import { prepareDownloads, type CountryDownloads } from '../formats/downloads.ts';
+import { prepareWorldFiles, type WorldFiles } from '../formats/world-files.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
 import type { CheckedManifestFile, Validation } from '../manifest/validate.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
@@ -149,6 +151,32 @@ function pick<T, K extends keyof T>(from: T, ...keys: K[]): Pick<T, K> {
   return Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
 }
 
+/** Gives each country's atlas its tiled levels, and the levels left untiled. */
+function attachTiles(
+  atlas: Map<string, CountryAtlas>,
+  tiles: Awaited<ReturnType<typeof countryTiles>>,
+): void {
+  for (const [file, levels] of tiles.byManifest) {
+    const country = atlas.get(file);
+    if (country) country.tiles = levels;
+  }
+  for (const [file, levels] of tiles.untiled) {
+    const country = atlas.get(file);
+    if (country) country.untiled = levels;
+  }
+}
+
+/**
+ * Returns the world files of the catalogue, or none for a release's copy:
+ * they change with any country, so `build` publishes them at their one URL
+ * and a release adds no world per version (docs/releases.md).
+ */
+async function worldFilesOf(input: CatalogueInput): Promise<WorldFiles | undefined> {
+  if (input.frozen) return undefined;
+  input.onProgress('writing world files');
+  return await prepareWorldFiles(input.root, input.manifests, input.measurer, input.unitIds);
+}
+
 /** Returns the plan of the catalogue of `input.manifests`: every file, generated, copied or built. */
 export async function planCatalogue(input: CatalogueInput): Promise<CataloguePlan> {
   const { root, base, manifests: loaded, unitIds, onProgress: progress } = input;
@@ -165,6 +193,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
     (done, total) => progress('converting downloads', done, total),
     unitIds,
   );
+  const worldFiles = await worldFilesOf(input);
   progress('reading units and drawing maps');
   const { drawn, facts } = await readUnits(root, loaded, planes, unitIds);
   progress('cutting map tiles');
@@ -180,14 +209,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
     tiles.filesRead += globe.filesRead;
     tiles.bytesRead += globe.bytesRead;
   }
-  for (const [file, levels] of tiles.byManifest) {
-    const atlas = drawn.atlas.get(file);
-    if (atlas) atlas.tiles = levels;
-  }
-  for (const [file, levels] of tiles.untiled) {
-    const atlas = drawn.atlas.get(file);
-    if (atlas) atlas.untiled = levels;
-  }
+  attachTiles(drawn.atlas, tiles);
   const bundle = await clientBundle();
   const searchCache = openSearchCache(root);
   progress('rendering pages');
@@ -209,6 +231,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
       world: world && { svg: world.svg, title: WORLD_TITLE, tiles: globe?.info },
       bodies: await bodyMaps(root, base, loaded, drawn.atlas),
       searchCache,
+      worldFiles: worldFiles?.files,
     },
   );
   await searchCache.save();
@@ -225,7 +248,9 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
   // By path: the units' files are found as levels finish, in no fixed order, and a release
   // stores (and packs) its files in the plan's order: the same tree must pack the same way.
   const built = new Map(
-    [...downloads.files, ...tiles.built, ...facts.built].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    [...downloads.files, ...(worldFiles?.built ?? []), ...tiles.built, ...facts.built].sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    ),
   );
   return {
     plan: { generated, data: dataFiles(loaded), built, copies: dataCopies(loaded, downloads.byManifest) },

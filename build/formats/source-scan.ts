@@ -82,8 +82,8 @@ export async function scanSource(
   path: string,
   options: ReadOptions = {},
   unitIds?: string[], // one per feature; the caller has checked the count (a source with its own unit_id gets none)
+  collector = new FieldCollector(), // a world file's: shared by every source it joins (world-files.ts)
 ): Promise<SourceScan> {
-  const collector = new FieldCollector();
   let boxes = new Float64Array(4 * 64);
   let starts = new Float64Array(64);
   let ends = new Float64Array(64);
@@ -131,7 +131,8 @@ export async function scanSource(
   );
   if (count === 0) throw new UserError(`${path}: has no features to convert`);
   // The publisher's own unit_id is kept as it is: that download goes without the release IDs.
-  if (clash) return { ...(await scanSource(path, options)), unitIdClash: true };
+  // Adding the same properties again to a shared collector changes none of its fields.
+  if (clash) return { ...(await scanSource(path, options, undefined, collector)), unitIdClash: true };
   return {
     path,
     count,
@@ -204,9 +205,31 @@ async function* sourceFeatures(path: string, scan: SourceScan): AsyncGenerator<S
  * half-written file stays). Returns the sinks' results in order.
  */
 export async function pump(path: string, scan: SourceScan, sinks: FeatureSink[]): Promise<unknown[]> {
+  return await pumpSources([{ path, scan }], sinks);
+}
+
+/** One source of several written as one file, and the properties every feature of it gets (e.g. its country). */
+export interface JoinedSource {
+  path: string;
+  scan: SourceScan;
+  extra?: Record<string, string>; // set over the feature's own properties, e.g. {country: "CHL"}
+}
+
+/**
+ * Feeds every feature of each scanned source in turn to each sink, as pump
+ * does, numbered across the sources (the second source's first feature
+ * follows the first's last), each with its source's `extra` properties.
+ * Returns the sinks' results in order.
+ */
+export async function pumpSources(sources: JoinedSource[], sinks: FeatureSink[]): Promise<unknown[]> {
   try {
-    for await (const { feature, index } of sourceFeatures(path, scan)) {
-      for (const sink of sinks) await sink.add(feature, index);
+    let offset = 0;
+    for (const { path, scan, extra } of sources) {
+      for await (const { feature, index } of sourceFeatures(path, scan)) {
+        if (extra) feature.properties = { ...feature.properties, ...extra };
+        for (const sink of sinks) await sink.add(feature, offset + index);
+      }
+      offset += scan.count;
     }
     const results: unknown[] = [];
     for (const sink of sinks) results.push(await sink.finish());

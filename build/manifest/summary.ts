@@ -1,6 +1,6 @@
 // Facts every listing derives from a manifest: the licences that apply, the
-// levels it publishes, and the order manifests are listed in.
-import type { License, Manifest } from '../core/shared/manifest.ts';
+// levels it publishes, who to credit, and the order manifests are listed in.
+import type { Dataset, License, Manifest } from '../core/shared/manifest.ts';
 
 /** Returns every licence that applies to a manifest: the listed ones when "mixed", sorted. */
 export function manifestLicenses(m: Manifest): License[] {
@@ -21,4 +21,18 @@ export function compareManifests(a: Manifest, b: Manifest): number {
     a.name.en.localeCompare(b.name.en, 'en') ||
     a.iso_a3.localeCompare(b.iso_a3)
   );
+}
+
+/** Returns who to credit for `datasets` of a manifest: their providers (`src_provider`), else the source's name. */
+export function creditedName(m: Manifest, datasets: readonly Dataset[] = m.datasets): string {
+  const providers = [...new Set(datasets.map((d) => d.src_provider).filter(Boolean))].join('; ');
+  return providers || m.source.name;
+}
+
+/**
+ * Returns a dataset's attribution in one line, as the country page credits
+ * it: e.g. "geoBoundaries via https://www.geoboundaries.org (retrieved 2026-08-11)".
+ */
+export function datasetAttribution(m: Manifest, d: Dataset): string {
+  return `${creditedName(m, [d])} via ${m.source.url} (retrieved ${m.source.retrieved})`;
 }

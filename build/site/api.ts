@@ -3,6 +3,7 @@
 // (e.g. "/catalogue/data/earth/CHL/CHL_ADM0.geojson"), so clients never join paths.
 import type { DatasetDownloads, Download, LayerDownloads } from '../formats/downloads.ts';
 import type { Manifest } from '../core/shared/manifest.ts';
+import type { WorldFile } from '../formats/world-files.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { manifestLevels, manifestLicenses } from '../manifest/summary.ts';
 import {
@@ -26,12 +27,14 @@ function links(base: string, file: string, m: Manifest): ApiLinks {
 /**
  * Returns the text of `api/v1/index.json`: a summary of every manifest (names,
  * codes, status, licences, levels, and per dataset its size, sha256 and URL),
- * in catalogue order; `geometry` ({invalid, checked}) where the build checked it.
+ * in catalogue order; `geometry` ({invalid, checked}) where the build checked it;
+ * then `world_files`, each level of each body in one file (world-files.ts).
  */
 export function renderApiIndex(
   base: string,
   loaded: LoadedManifest[],
   byFile: GeometryByFile = new Map(),
+  world: readonly WorldFile[] = [],
 ): string {
   const entries = loaded.map(({ file, manifest: m }) => ({
     body: m.body,
@@ -53,7 +56,16 @@ export function renderApiIndex(
       ...geometryField(d, byFile),
     })),
   }));
-  return `${JSON.stringify({ api_version: API_VERSION, count: entries.length, entries } satisfies ApiIndex)}\n`;
+  const world_files = world.map(({ body, level, format, url, bytes, sha256 }) => ({
+    body,
+    level,
+    format,
+    url: fileUrl(base, url),
+    bytes,
+    sha256,
+  }));
+  const index: ApiIndex = { api_version: API_VERSION, count: entries.length, entries, world_files };
+  return `${JSON.stringify(index)}\n`;
 }
 
 /** Returns one download as the API lists it: format, absolute URL, bytes, sha256 (+ TopoJSON's grid). */

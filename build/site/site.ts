@@ -16,6 +16,8 @@ import type { Body } from '../core/shared/manifest.ts';
 import { countryApi, countryPage, fileUrl, WORLD_PICTURE } from '../core/dist-paths.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { CountryDownloads } from '../formats/downloads.ts';
+import type { WorldFile } from '../formats/world-files.ts';
+import { worldFilesSection } from './pages/world-files-section.ts';
 import { checksums } from './pages/downloads.ts';
 import { renderApiPage } from './api-page.ts';
 import { mapFile, separateMaps } from './atlas-page.ts';
@@ -105,6 +107,7 @@ function addIndexPages(
   loaded: LoadedManifest[],
   world: WorldFigure | undefined,
   bodyMaps: Map<Body, WorldFigure>,
+  worldFiles: readonly WorldFile[],
 ): void {
   const of = (body: Body) => loaded.filter((l) => l.manifest.body === body).map((l) => l.manifest);
   const bodies: Body[] = ['earth', ...bodyMaps.keys()];
@@ -120,9 +123,25 @@ function addIndexPages(
     files.set('citation.bib', renderBibtex(citation));
   }
   const cite = citation && citeBlock(context.base, citation);
-  files.set('index.html', renderIndexPage(context, earth, release, frozen, world, nav('earth'), cite));
+  // Without another body's page, the front page lists every body's world files, as it does every manifest.
+  const worldOf = (body: Body) => worldFiles.filter((f) => f.body === body);
+  const earthFiles = worldFilesSection(context.base, bodyMaps.size > 0 ? worldOf('earth') : worldFiles);
+  files.set(
+    'index.html',
+    renderIndexPage(context, earth, release, frozen, world, nav('earth'), cite, earthFiles),
+  );
   for (const [body, map] of bodyMaps) {
-    const page = renderIndexPage(context, of(body), release, frozen, map.svg ? map : undefined, nav(body));
+    const section = worldFilesSection(context.base, worldOf(body));
+    const page = renderIndexPage(
+      context,
+      of(body),
+      release,
+      frozen,
+      map.svg ? map : undefined,
+      nav(body),
+      undefined,
+      section,
+    );
     files.set(`${bodyIndexPage(body)}index.html`, page);
   }
 }
@@ -146,9 +165,11 @@ export function renderSite(
     world?: WorldFigure; // the index's world map (world-map.ts)
     bodies?: Map<Body, WorldFigure>; // each other body's map, for its index page {body}/ (world-map.ts)
     searchCache?: SearchCache; // each country's search records from the last runs (search-cache.ts)
+    worldFiles?: readonly WorldFile[]; // every level of every body in one file (none in a release's copy)
   },
 ): Map<string, string> {
   const { atlas, downloads, geometry, coverage, unitIds, feeds = [], world, searchCache } = facts;
+  const worldFiles = facts.worldFiles ?? [];
   const bodyMaps = facts.bodies ?? new Map<Body, WorldFigure>();
   // With --site-url, links inside the API are absolute (clients fetch them from anywhere).
   const apiBase =
@@ -179,10 +200,10 @@ export function renderSite(
   // release to the next until a country's outline changes (120 KB of 230 saved per release).
   const linked = options.frozen && world ? { ...world, file: fileUrl(options.base, WORLD_PICTURE) } : world;
   if (linked?.file) files.set(WORLD_PICTURE, worldPicture(linked.svg));
-  addIndexPages(files, context, options, loaded, linked, bodyMaps);
+  addIndexPages(files, context, options, loaded, linked, bodyMaps, worldFiles);
   for (const entry of loaded) addCountryPages(files, context, entry, factsOf(entry.file));
   files.set('404.html', renderNotFound(context));
-  files.set('api/v1/index.json', renderApiIndex(apiBase, loaded, geometry));
+  files.set('api/v1/index.json', renderApiIndex(apiBase, loaded, geometry, worldFiles));
   files.set('api/v1/index.html', renderApiPage(context, apiBase));
   for (const entry of loaded) {
     const doc = renderApiCountry(apiBase, entry, factsOf(entry.file));

@@ -156,11 +156,26 @@ interface ApiIndexEntry extends ApiLinks {
   } & ApiGeometry)[];
 }
 
-/** `api/v1/index.json`: every manifest, in catalogue order. */
+/**
+ * One world file: every country's features of a level of a body in one file
+ * (e.g. all ADM1 of the Earth as GeoPackage), rebuilt by every build and
+ * published at its one URL, never frozen into a release.
+ */
+interface ApiWorldFile {
+  body: Manifest['body'];
+  level: Level;
+  format: 'geojson' | 'gpkg' | 'parquet';
+  url: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** `api/v1/index.json`: every manifest, in catalogue order, and the world files (none in a release's copy). */
 export interface ApiIndex {
   api_version: typeof API_VERSION;
   count: number;
   entries: ApiIndexEntry[];
+  world_files: ApiWorldFile[]; // by body, then level, then format
 }
 
 /**

@@ -194,3 +194,13 @@ export function crsDefinition(crs: { authority: string; code: string }): CrsDefi
   if (!found) throw new Error(`${crsName(crs)} is not an accepted CRS, yet the manifest was validated`);
   return found;
 }
+
+/**
+ * Returns the CRS a file joining every manifest of `body` declares (a world
+ * file): its first accepted CRS. Every CRS of a body is longitude/latitude
+ * in degrees on the same figure, so only the declaration differs: the Earth's
+ * is OGC:CRS84, written as EPSG:4326 as for a manifest naming CRS84.
+ */
+export function bodyCrs(body: Body): CrsDefinition {
+  return ACCEPTED_CRS.find((c) => c.body === body)!;
+}

@@ -19,6 +19,7 @@ import { datasetGeometry, describeGeometry, type GeometryByFile } from '../geome
 import type { CoverageByLevel } from '../coverage-status.ts';
 import { coverageSection } from './coverage-section.ts';
 import { bodyCrumb } from './bodies.ts';
+import { creditedName } from '../../manifest/summary.ts';
 
 /** What the build's stages found about one country besides its manifest; a page renders without any of it. */
 export interface CountryFacts {
@@ -215,8 +216,7 @@ ${raw(map.svg)}
 }
 
 function attribution(m: Manifest): Html {
-  const providers = [...new Set(m.datasets.map((d) => d.src_provider).filter(Boolean))].join('; ');
-  return markup`<p class="attribution">Please credit <strong>${providers || m.source.name}</strong> via ${safeLink(m.source.url, m.source.name)} (retrieved ${m.source.retrieved}) under the licence of each dataset above.</p>`;
+  return markup`<p class="attribution">Please credit <strong>${creditedName(m)}</strong> via ${safeLink(m.source.url, m.source.name)} (retrieved ${m.source.retrieved}) under the licence of each dataset above.</p>`;
 }
 
 const CHANGE_WORDS: Record<ReleaseChangeType, string> = {

@@ -161,6 +161,7 @@ export function renderIndexPage(
   world?: WorldFigure,
   bodies: IndexBodies = { body: 'earth', others: [] },
   cite?: Html, // a release's "Cite this release" block (citation.ts)
+  worldFiles: Html | '' = '', // the body's world files (world-files-section.ts)
 ): string {
   const texts = bodyTexts(context, manifests, bodies.body);
   const main = markup`<h1>${texts.heading}</h1>
@@ -189,7 +190,8 @@ ${searchResults()}${world ? worldFigure(world, bodies.body) : ''}<p id="count" c
 <tbody role="rowgroup">
 ${manifests.map((m) => row(context, m))}</tbody>
 </table>
-</div>`;
+</div>
+${worldFiles}`;
   return renderPage(context, {
     title: texts.heading,
     description: texts.description,
