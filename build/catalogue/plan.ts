@@ -29,6 +29,7 @@ import { bodyTitle, WORLD_TITLE, worldMap } from '../site/world-map.ts';
 import type { WorldFigure } from '../site/pages/index-page.ts';
 import type { Body } from '../core/shared/manifest.ts';
 import { countryTiles, nameTiles, noCountryTiles } from '../tiles/country-tiles.ts';
+import { mercatorStyles } from '../tiles/mercator-style.ts';
 import { worldTiles } from '../tiles/world-tiles.ts';
 
 /** The bodies besides Earth that get an index page of their own when the catalogue has any of theirs. */
@@ -155,7 +156,9 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
   // The tiles are cut on their own thread (build/tiles/cut-level.ts) while
   // this one converts downloads and draws the atlas; both need only the planes.
   const planes = await countryPlanes(root, loaded);
-  const cutting = input.tiles ? countryTiles(root, base, loaded, planes) : Promise.resolve(noCountryTiles());
+  const cutting = input.tiles
+    ? countryTiles(root, base, loaded, planes, unitIds)
+    : Promise.resolve(noCountryTiles());
   cutting.catch(() => {}); // awaited below; this only keeps a failure meanwhile from counting as unhandled
   progress('converting downloads');
   const downloads = await prepareDownloads(
@@ -177,6 +180,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
   const globe = world && input.tiles ? await worldTiles(root, base, world) : undefined;
   if (globe) {
     tiles.files.set(...globe.file);
+    tiles.files.set(...globe.mercator.file);
     tiles.filesRead += globe.filesRead;
     tiles.bytesRead += globe.bytesRead;
   }
@@ -219,6 +223,8 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
     ...tiles.files,
   ]);
   for (const { file, text } of loaded) generated.set(file, text); // manifests are published verbatim
+  const styles = mercatorStyles(loaded, tiles.mercator, globe?.mercator.maxzoom, base, input.siteUrl);
+  for (const [path, style] of styles) generated.set(path, style);
   const context = { base, script: bundle.script, styles: bundle.styles };
   for (const feed of input.feeds ?? [])
     generated.set(changesPage(feed.version), renderChangesPage(context, feed));

@@ -140,3 +140,13 @@ export function unitsOfRows(rows: UnitRow[], dataset: Dataset): Unit[] {
   }
   return units;
 }
+
+/** Makes the ids of a level read from several files (parts) unique: a repeat gets "-2", "-3"…. */
+export function dedupeIds(units: Unit[]): void {
+  const seen = new Set<string>();
+  for (const unit of units) {
+    const base = unit.id;
+    for (let n = 2; seen.has(unit.id); n++) unit.id = `${base}-${n}`;
+    seen.add(unit.id);
+  }
+}

@@ -16,7 +16,7 @@ import { ringAt, type Arcs } from './arcs.ts';
 import { RingClipper, type Box } from './clip.ts';
 import type { CutLine } from './cut-line.ts';
 import type { GridRings, TileGrid } from './grid.ts';
-import { TileEncoder } from './mvt.ts';
+import { TileEncoder, type UnitProperties } from './mvt.ts';
 import type { ArchiveTile } from './pmtiles.ts';
 
 /** A tile holding at most this many points at full detail is a leaf. */
@@ -152,6 +152,7 @@ function encodeTile(
   at: (i: number) => [ArrayLike<number>, ArrayLike<number>, number, number],
   extent: number,
   place: Placement,
+  properties?: UnitProperties,
 ): Uint8Array {
   const order = Array.from({ length: pieces }, (_, i) => i);
   const key = (i: number) => {
@@ -162,7 +163,7 @@ function encodeTile(
     const [p, q] = [key(a), key(b)];
     return p[0] - q[0] || p[1] - q[1] || p[2] - q[2] || a - b;
   });
-  const encoder = new TileEncoder(extent);
+  const encoder = new TileEncoder(extent, properties);
   let unit = -1;
   let outerSeen = -1; // the last polygon whose outer ring is in this tile
   for (const i of order) {
@@ -179,13 +180,22 @@ function encodeTile(
   return encoder.finish();
 }
 
+/** How a pyramid is cut, when not as the catalogue's own map wants it. */
+export interface PyramidOptions {
+  leafPoints?: number; // -1: no tile is a leaf above the deepest level (mercator.ts's standard pyramid)
+  tolerance?: number; // of each level's simplification, in tile units (TOLERANCE)
+  leafTolerance?: boolean; // simplify the deepest level too, instead of storing it at full detail
+  properties?: UnitProperties; // the units' feature properties
+}
+
 /** Returns the stored tiles of the adaptive pyramid of `rings` (its arcs weighted by arcs.ts). */
 export function buildPyramid(
   rings: GridRings,
   arcs: Arcs,
   grid: TileGrid,
-  leafPoints = LEAF_POINTS,
+  options: PyramidOptions = {},
 ): PyramidTile[] {
+  const { leafPoints = LEAF_POINTS, tolerance = TOLERANCE, leafTolerance = false, properties } = options;
   const clipper = new RingClipper();
   const tiles: PyramidTile[] = [];
   let nodes: Node[] = [
@@ -216,7 +226,7 @@ export function buildPyramid(
       const [ox, oy] = [node.x * side, node.y * side];
       const leaf = points <= leafPoints || level === grid.deepest;
       let raw: Uint8Array;
-      if (leaf) {
+      if (leaf && !leafTolerance) {
         const local = (v: Int32Array, o: number) => v.map((g) => g - o);
         const [lx, ly] = [local(node.xs, ox), local(node.ys, oy)];
         raw = encodeTile(
@@ -226,18 +236,22 @@ export function buildPyramid(
           (i) => [lx, ly, node.starts[i], node.starts[i + 1]],
           side,
           { ox, oy, k: 1 },
+          properties,
         );
       } else {
         raw = simplifiedTile(
           rings,
           arcs,
           node,
-          level,
+          (tolerance * scale) ** 2,
           scale,
           simplified,
           clipper,
           buffered(node.x, node.y, side, TILE_BUFFER * scale),
+          properties,
         );
+      }
+      if (!leaf) {
         for (let c = 0; c < 4; c++) {
           const [cx, cy] = [2 * node.x + (c & 1), 2 * node.y + (c >> 1)];
           const box = buffered(cx, cy, side / 2, (TILE_BUFFER * scale) / 2);
@@ -249,7 +263,7 @@ export function buildPyramid(
           if (child.points > 0) next.push(child.node(cx, cy));
         }
       }
-      const extent = leaf ? side : TILE_EXTENT;
+      const extent = leaf && !leafTolerance ? side : TILE_EXTENT;
       tiles.push({ z: level, x: node.x, y: node.y, data: gzipSync(raw, { level: 6 }), leaf, extent });
     }
     nodes = next;
@@ -262,13 +276,13 @@ function simplifiedTile(
   rings: GridRings,
   arcs: Arcs,
   node: Node,
-  level: number,
+  tolerance2: number,
   scale: number,
   simplified: Map<number, [Int32Array, Int32Array]>,
   clipper: RingClipper,
   box: Box,
+  properties?: UnitProperties,
 ): Uint8Array {
-  const tolerance2 = (TOLERANCE * scale) ** 2;
   const out = new NodeBuilder();
   const [ox, oy] = [box[0] + TILE_BUFFER * scale, box[1] + TILE_BUFFER * scale];
   for (const r of new Set(node.ring)) {
@@ -295,5 +309,6 @@ function simplifiedTile(
     (i) => [node2.xs, node2.ys, node2.starts[i], node2.starts[i + 1]],
     TILE_EXTENT,
     { ox, oy, k: scale },
+    properties,
   );
 }
