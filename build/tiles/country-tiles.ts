@@ -84,6 +84,64 @@ interface PendingLevel {
   made: Promise<{ plane?: CachedLevel; mercator?: CachedLevel } | undefined>;
 }
 
+/** What levelArchives() needs of a level and of the build. */
+interface LevelJob {
+  root: string;
+  dir: string; // the tiles cache folder
+  index: TilesIndex;
+  out: CountryTiles; // counts the files read
+  manifest: Manifest;
+  d: Dataset;
+  sources: string[];
+  bytes: number;
+  plane: Plane;
+  unitIds?: UnitIds;
+}
+
+/** Returns a level's archives (its Web Mercator one only on Earth) from the cache, else cut on the tiles worker. */
+async function levelArchives(job: LevelJob): Promise<{ plane?: CachedLevel; mercator?: CachedLevel }> {
+  const { root, dir, index, out, manifest, d, sources, bytes, plane, unitIds } = job;
+  const key = await cacheKey(root, d, sources, plane);
+  // Earth's only: Web Mercator is a projection of Earth's ellipsoid. Made from the units' ids too.
+  const ids = sources.map((path) => unitIds?.files.get(path)?.ids);
+  const attribution = manifest.source.name;
+  const dataset = { level: d.level, parts: d.parts };
+  const mKey =
+    manifest.body === 'earth'
+      ? await cacheKey(root, d, sources, ['mercator', dataset, ids, attribution])
+      : undefined;
+  const [hit, mHit] = [await index.find(key), mKey ? await index.find(mKey) : undefined];
+  if (hit && (!mKey || mHit)) return { plane: hit, mercator: mHit };
+  const [archivePath, infoPath] = [join(dir, `${key}.pmtiles`), join(dir, `${key}.json`)];
+  const name = `${manifest.iso_a3}_${d.level}`;
+  const absolute = sources.map((p) => join(root, p));
+  const mercator =
+    mKey && !mHit
+      ? {
+          archivePath: join(dir, `${mKey}.pmtiles`),
+          infoPath: join(dir, `${mKey}.json`),
+          dataset,
+          ids,
+          attribution,
+        }
+      : undefined;
+  const cut = await cutLevelInWorker({
+    sources: absolute,
+    plane,
+    name,
+    archivePath,
+    infoPath,
+    planeCached: hit !== undefined,
+    mercator,
+  });
+  out.filesRead += sources.length;
+  out.bytesRead += bytes;
+  return {
+    plane: hit ?? (cut.tiles ? await index.add(key, cut.tiles) : undefined),
+    mercator: mHit ?? (mKey && cut.mercator ? await index.add(mKey, cut.mercator) : undefined),
+  };
+}
+
 /** Tiles of no level: what a build without tiles (or before any are cut) holds. */
 export function noCountryTiles(): CountryTiles {
   return {
@@ -129,47 +187,20 @@ export async function countryTiles(
         out.untiled.set(file, { ...out.untiled.get(file), [d.level]: bytes });
         continue;
       }
-      const made = (async () => {
-        const key = await cacheKey(root, d, sources, plane);
-        // Earth's only: Web Mercator is a projection of Earth's ellipsoid. Made from the units' ids too.
-        const ids = sources.map((path) => unitIds?.files.get(path)?.ids);
-        const attribution = manifest.source.name;
-        const dataset = { level: d.level, parts: d.parts };
-        const mKey =
-          manifest.body === 'earth'
-            ? await cacheKey(root, d, sources, ['mercator', dataset, ids, attribution])
-            : undefined;
-        const [hit, mHit] = [await index.find(key), mKey ? await index.find(mKey) : undefined];
-        if (hit && (!mKey || mHit)) return { plane: hit, mercator: mHit };
-        const [archivePath, infoPath] = [join(dir, `${key}.pmtiles`), join(dir, `${key}.json`)];
-        const name = `${manifest.iso_a3}_${d.level}`;
-        const absolute = sources.map((p) => join(root, p));
-        const mercator =
-          mKey && !mHit
-            ? {
-                archivePath: join(dir, `${mKey}.pmtiles`),
-                infoPath: join(dir, `${mKey}.json`),
-                dataset,
-                ids,
-                attribution,
-              }
-            : undefined;
-        const cut = await cutLevelInWorker({
-          sources: absolute,
-          plane,
-          name,
-          archivePath,
-          infoPath,
-          planeCached: hit !== undefined,
-          mercator,
-        });
-        out.filesRead += sources.length;
-        out.bytesRead += bytes;
-        return {
-          plane: hit ?? (cut.tiles ? await index.add(key, cut.tiles) : undefined),
-          mercator: mHit ?? (mKey && cut.mercator ? await index.add(mKey, cut.mercator) : undefined),
-        };
-      })().catch(() => undefined); // unreadable data: reported by the validator; this level keeps its picture
+      const made = levelArchives({
+        root,
+        dir,
+        index,
+        out,
+        manifest,
+        d,
+        sources,
+        bytes,
+        plane,
+        unitIds,
+      }).catch(
+        () => undefined, // unreadable data: reported by the validator; this level keeps its picture
+      );
       levels.push({
         file,
         level: d.level,

@@ -198,16 +198,7 @@ export function buildPyramid(
   const { leafPoints = LEAF_POINTS, tolerance = TOLERANCE, leafTolerance = false, properties } = options;
   const clipper = new RingClipper();
   const tiles: PyramidTile[] = [];
-  let nodes: Node[] = [
-    {
-      x: 0,
-      y: 0,
-      xs: rings.x.data.subarray(0, rings.x.length),
-      ys: rings.y.data.subarray(0, rings.y.length),
-      starts: rings.ringStart.data.subarray(0, rings.rings + 1),
-      ring: Int32Array.from({ length: rings.rings }, (_, i) => i),
-    },
-  ];
+  let nodes: Node[] = [rootNode(rings)];
   for (let level = 0; level <= grid.deepest && nodes.length > 0; level++) {
     const scale = 2 ** (grid.deepest - level); // grid units per tile unit of this level
     const side = TILE_EXTENT * scale;
@@ -269,6 +260,18 @@ export function buildPyramid(
     nodes = next;
   }
   return tiles;
+}
+
+/** Returns the node of the root tile: every ring whole. */
+function rootNode(rings: GridRings): Node {
+  return {
+    x: 0,
+    y: 0,
+    xs: rings.x.data.subarray(0, rings.x.length),
+    ys: rings.y.data.subarray(0, rings.y.length),
+    starts: rings.ringStart.data.subarray(0, rings.rings + 1),
+    ring: Int32Array.from({ length: rings.rings }, (_, i) => i),
+  };
 }
 
 /** Returns the tile of a split node: its rings at this level's detail, clipped to it, in tile units. */
