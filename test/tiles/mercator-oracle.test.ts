@@ -1,7 +1,9 @@
 // The Web Mercator archives (build/tiles/mercator.ts) against their
 // source, every tile of real levels decoded by `@mapbox/vector-tile`: every
-// vertex lands within one tile pixel of its own unit's source boundary, and a
-// border two units share is drawn identically by both at every zoom.
+// vertex lands within one tile pixel of its own unit's source boundary, every
+// source vertex within one pixel of its unit's drawn boundary (so no detail
+// lost beyond a pixel), and a border two units share is drawn identically by
+// both at every zoom.
 import { describe, expect, it } from 'vitest';
 import { TILE_EXTENT } from '../../build/core/shared/tiles.ts';
 import { mercator } from '../../build/tiles/mercator.ts';
@@ -10,49 +12,48 @@ import { cut, decoded } from '../support/mercator-tiles.ts';
 
 const TILE_PX = 512; // a tile drawn as MapLibre draws it
 
-/** Source segments in world fractions (mercator()), bucketed by unit and cell, to find the nearest quickly. */
+/** Segments bucketed by unit and square cell, to find the nearest to a point quickly. */
 class Segments {
   private cells = new Map<string, number[]>(); // "unit cx cy" → segment indices
   private seg: number[] = []; // x0, y0, x1, y1 per segment
-  constructor(
-    rings: LevelRings,
-    private cell: number,
-  ) {
+  constructor(private cell: number) {}
+
+  /** Adds segment a–b of `unit`. */
+  add(unit: unknown, a: [number, number], b: [number, number]): void {
+    const k = this.seg.length / 4;
+    this.seg.push(a[0], a[1], b[0], b[1]);
+    const cell = (v: number) => Math.floor(v / this.cell);
+    for (let cx = cell(Math.min(a[0], b[0])); cx <= cell(Math.max(a[0], b[0])); cx++)
+      for (let cy = cell(Math.min(a[1], b[1])); cy <= cell(Math.max(a[1], b[1])); cy++) {
+        const key = `${String(unit)} ${cx} ${cy}`;
+        const list = this.cells.get(key) ?? [];
+        list.push(k);
+        this.cells.set(key, list);
+      }
+  }
+
+  /** Adds every ring of `rings` (closed), in world fractions (mercator()). */
+  static ofSource(rings: LevelRings, cell: number): Segments {
+    const out = new Segments(cell);
     const c = rings.coords.data;
     for (let r = 0; r < rings.rings; r++) {
       const [s, e] = [rings.ringStart.data[r], rings.ringStart.data[r + 1]];
       for (let i = s; i < e; i++) {
         const j = i + 1 < e ? i + 1 : s;
-        const [a, b] = [mercator(c[2 * i], c[2 * i + 1]), mercator(c[2 * j], c[2 * j + 1])];
-        const k = this.seg.length / 4;
-        this.seg.push(a[0], a[1], b[0], b[1]);
-        const unit = rings.ringUnit.data[r];
-        for (
-          let cx = Math.floor(Math.min(a[0], b[0]) / cell);
-          cx <= Math.floor(Math.max(a[0], b[0]) / cell);
-          cx++
-        )
-          for (
-            let cy = Math.floor(Math.min(a[1], b[1]) / cell);
-            cy <= Math.floor(Math.max(a[1], b[1]) / cell);
-            cy++
-          ) {
-            const key = `${unit} ${cx} ${cy}`;
-            const list = this.cells.get(key) ?? [];
-            list.push(k);
-            this.cells.set(key, list);
-          }
+        out.add(rings.ringUnit.data[r], mercator(c[2 * i], c[2 * i + 1]), mercator(c[2 * j], c[2 * j + 1]));
       }
     }
+    return out;
   }
+
   /** Returns the distance from (x, y) to the nearest segment of `unit` within `reach` (else Infinity). */
-  distance(unit: number, x: number, y: number, reach: number): number {
+  distance(unit: unknown, x: number, y: number, reach: number): number {
     let best = Infinity;
     const n = Math.ceil(reach / this.cell);
     const [cx, cy] = [Math.floor(x / this.cell), Math.floor(y / this.cell)];
     for (let i = cx - n; i <= cx + n; i++)
       for (let j = cy - n; j <= cy + n; j++) {
-        for (const k of this.cells.get(`${unit} ${i} ${j}`) ?? []) {
+        for (const k of this.cells.get(`${String(unit)} ${i} ${j}`) ?? []) {
           const [x0, y0, x1, y1] = this.seg.slice(4 * k, 4 * k + 4);
           const [dx, dy] = [x1 - x0, y1 - y0];
           const l2 = dx * dx + dy * dy;
@@ -71,7 +72,7 @@ describe('Web Mercator tiles against their source', () => {
   ] as const) {
     it(`${iso} ${level}: every vertex inside its tile lies within one tile pixel of its own unit's source boundary, at every zoom`, async () => {
       const c = await cut(iso, level);
-      const segments = new Segments(c.rings, 1 / 2 ** (c.maxzoom + 1) / 4);
+      const segments = Segments.ofSource(c.rings, 1 / 2 ** (c.maxzoom + 1) / 4);
       const units = c.properties.values;
       let checked = 0;
       let worst = 0;
@@ -93,6 +94,37 @@ describe('Web Mercator tiles against their source', () => {
       expect(checked).toBeGreaterThan(10_000);
       expect(worst).toBeLessThanOrEqual(1);
     }, 60_000);
+  }
+
+  for (const [iso, level] of [
+    ['CHL', 'ADM1'],
+    ['USA', 'ADM1'],
+  ] as const) {
+    it(`${iso} ${level}: every source vertex inside a tile lies within one tile pixel of its unit's drawn boundary there, at every zoom`, async () => {
+      const c = await cut(iso, level);
+      const co = c.rings.coords.data;
+      const ids = c.properties.values.map((v) => v[0]);
+      let [checked, worst] = [0, 0];
+      for (const t of await decoded(c.bytes)) {
+        // The tile's drawn rings in tile units (1 px = 8), and the source vertices inside it.
+        const drawn = new Segments(64);
+        for (const f of t.features)
+          for (const ring of f.rings)
+            ring.forEach((p, k) => drawn.add(f.props.id, p, ring[(k + 1) % ring.length]));
+        for (let r = 0; r < c.rings.rings; r++) {
+          const id = ids[c.rings.ringUnit.data[r]];
+          for (let i = c.rings.ringStart.data[r]; i < c.rings.ringStart.data[r + 1]; i++) {
+            const [wx, wy] = mercator(co[2 * i], co[2 * i + 1]);
+            const [x, y] = [(wx * 2 ** t.z - t.x) * TILE_EXTENT, (wy * 2 ** t.z - t.y) * TILE_EXTENT];
+            if (x <= 8 || y <= 8 || x >= TILE_EXTENT - 8 || y >= TILE_EXTENT - 8) continue;
+            worst = Math.max(worst, drawn.distance(id, x, y, 16) / (TILE_EXTENT / TILE_PX));
+            checked++;
+          }
+        }
+      }
+      expect(checked).toBeGreaterThan(10_000);
+      expect(worst).toBeLessThanOrEqual(1);
+    }, 120_000);
   }
 
   for (const [iso, level] of [
