@@ -12,7 +12,7 @@ import type { LevelRings } from './level-rings.ts';
 import type { LevelTiles } from './level-tiles.ts';
 import { LAYER, type UnitProperties } from './mvt.ts';
 import { writeArchive } from './pmtiles.ts';
-import { buildPyramid } from './pyramid.ts';
+import { mercatorPyramid } from './mercator-pyramid.ts';
 
 /** Web Mercator's latitude limit: the world is a square. */
 export const MAX_LATITUDE = 85.0511287798066;
@@ -103,13 +103,7 @@ export function mercatorArchive(
     gy[i] = Math.round(ys[i] * size);
   }
   const rings = ringsOnGrid(level, gx, gy, deepest);
-  const grid = { root: [0, 0, 1] as [number, number, number], deepest, size };
-  const pyramid = buildPyramid(rings, weightedArcs(rings), grid, {
-    leafPoints: -1,
-    tolerance: TOLERANCE,
-    leafTolerance: true,
-    properties,
-  });
+  const pyramid = mercatorPyramid(rings, weightedArcs(rings), deepest, TOLERANCE, properties);
   const box = bounds(level);
   const fields = Object.fromEntries(properties.keys.map((k) => [k, 'String']));
   const metadata = {
@@ -124,7 +118,7 @@ export function mercatorArchive(
   return {
     bytes,
     tiles: {
-      root: grid.root,
+      root: [0, 0, 1],
       levels: deepest,
       units: level.units,
       tiles: pyramid.length,

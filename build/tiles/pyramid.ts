@@ -40,7 +40,7 @@ interface Node {
 }
 
 /** Collects clipped pieces (rounded to the grid, repeats dropped) into a Node. */
-class NodeBuilder {
+export class NodeBuilder {
   xs = new IntList();
   ys = new IntList();
   starts = new IntList();
@@ -143,9 +143,10 @@ function openAtCut(
  * Writes the pieces (pieceRing[i] is piece i's ring) as one MVT tile: one
  * feature per unit, each polygon's outer ring before its holes. `at(i)`
  * gives piece i's points [start, end) of `xs`/`ys`; `place` where they lie
- * on the grid, to find the rings that close across the antimeridian cut.
+ * on the grid, to find the rings that close across the antimeridian cut;
+ * `properties`, the units' feature properties (mercator-pyramid.ts).
  */
-function encodeTile(
+export function encodeTile(
   rings: GridRings,
   pieces: number,
   pieceRing: (i: number) => number,
@@ -180,25 +181,25 @@ function encodeTile(
   return encoder.finish();
 }
 
-/** How a pyramid is cut, when not as the catalogue's own map wants it. */
-export interface PyramidOptions {
-  leafPoints?: number; // -1: no tile is a leaf above the deepest level (mercator.ts's standard pyramid)
-  tolerance?: number; // of each level's simplification, in tile units (TOLERANCE)
-  leafTolerance?: boolean; // simplify the deepest level too, instead of storing it at full detail
-  properties?: UnitProperties; // the units' feature properties
-}
-
 /** Returns the stored tiles of the adaptive pyramid of `rings` (its arcs weighted by arcs.ts). */
 export function buildPyramid(
   rings: GridRings,
   arcs: Arcs,
   grid: TileGrid,
-  options: PyramidOptions = {},
+  leafPoints = LEAF_POINTS,
 ): PyramidTile[] {
-  const { leafPoints = LEAF_POINTS, tolerance = TOLERANCE, leafTolerance = false, properties } = options;
   const clipper = new RingClipper();
   const tiles: PyramidTile[] = [];
-  let nodes: Node[] = [rootNode(rings)];
+  let nodes: Node[] = [
+    {
+      x: 0,
+      y: 0,
+      xs: rings.x.data.subarray(0, rings.x.length),
+      ys: rings.y.data.subarray(0, rings.y.length),
+      starts: rings.ringStart.data.subarray(0, rings.rings + 1),
+      ring: Int32Array.from({ length: rings.rings }, (_, i) => i),
+    },
+  ];
   for (let level = 0; level <= grid.deepest && nodes.length > 0; level++) {
     const scale = 2 ** (grid.deepest - level); // grid units per tile unit of this level
     const side = TILE_EXTENT * scale;
@@ -217,7 +218,7 @@ export function buildPyramid(
       const [ox, oy] = [node.x * side, node.y * side];
       const leaf = points <= leafPoints || level === grid.deepest;
       let raw: Uint8Array;
-      if (leaf && !leafTolerance) {
+      if (leaf) {
         const local = (v: Int32Array, o: number) => v.map((g) => g - o);
         const [lx, ly] = [local(node.xs, ox), local(node.ys, oy)];
         raw = encodeTile(
@@ -227,22 +228,18 @@ export function buildPyramid(
           (i) => [lx, ly, node.starts[i], node.starts[i + 1]],
           side,
           { ox, oy, k: 1 },
-          properties,
         );
       } else {
         raw = simplifiedTile(
           rings,
           arcs,
           node,
-          (tolerance * scale) ** 2,
+          level,
           scale,
           simplified,
           clipper,
           buffered(node.x, node.y, side, TILE_BUFFER * scale),
-          properties,
         );
-      }
-      if (!leaf) {
         for (let c = 0; c < 4; c++) {
           const [cx, cy] = [2 * node.x + (c & 1), 2 * node.y + (c >> 1)];
           const box = buffered(cx, cy, side / 2, (TILE_BUFFER * scale) / 2);
@@ -254,7 +251,7 @@ export function buildPyramid(
           if (child.points > 0) next.push(child.node(cx, cy));
         }
       }
-      const extent = leaf && !leafTolerance ? side : TILE_EXTENT;
+      const extent = leaf ? side : TILE_EXTENT;
       tiles.push({ z: level, x: node.x, y: node.y, data: gzipSync(raw, { level: 6 }), leaf, extent });
     }
     nodes = next;
@@ -262,30 +259,18 @@ export function buildPyramid(
   return tiles;
 }
 
-/** Returns the node of the root tile: every ring whole. */
-function rootNode(rings: GridRings): Node {
-  return {
-    x: 0,
-    y: 0,
-    xs: rings.x.data.subarray(0, rings.x.length),
-    ys: rings.y.data.subarray(0, rings.y.length),
-    starts: rings.ringStart.data.subarray(0, rings.rings + 1),
-    ring: Int32Array.from({ length: rings.rings }, (_, i) => i),
-  };
-}
-
 /** Returns the tile of a split node: its rings at this level's detail, clipped to it, in tile units. */
 function simplifiedTile(
   rings: GridRings,
   arcs: Arcs,
   node: Node,
-  tolerance2: number,
+  level: number,
   scale: number,
   simplified: Map<number, [Int32Array, Int32Array]>,
   clipper: RingClipper,
   box: Box,
-  properties?: UnitProperties,
 ): Uint8Array {
+  const tolerance2 = (TOLERANCE * scale) ** 2;
   const out = new NodeBuilder();
   const [ox, oy] = [box[0] + TILE_BUFFER * scale, box[1] + TILE_BUFFER * scale];
   for (const r of new Set(node.ring)) {
@@ -312,6 +297,5 @@ function simplifiedTile(
     (i) => [node2.xs, node2.ys, node2.starts[i], node2.starts[i + 1]],
     TILE_EXTENT,
     { ox, oy, k: scale },
-    properties,
   );
 }
