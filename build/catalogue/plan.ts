@@ -29,7 +29,7 @@ import { bodyTitle, WORLD_TITLE, worldMap } from '../site/world-map.ts';
 import type { WorldFigure } from '../site/pages/index-page.ts';
 import type { Body } from '../core/shared/manifest.ts';
 import { countryTiles, nameTiles, noCountryTiles } from '../tiles/country-tiles.ts';
-import { mercatorStyles } from '../tiles/mercator-style.ts';
+import { mercatorStyles, styleFile } from '../tiles/mercator-style.ts';
 import { worldTiles } from '../tiles/world-tiles.ts';
 
 /** The bodies besides Earth that get an index page of their own when the catalogue has any of theirs. */
@@ -187,6 +187,11 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
   for (const [file, levels] of tiles.byManifest) {
     const atlas = drawn.atlas.get(file);
     if (atlas) atlas.tiles = levels;
+  }
+  for (const [file, levels] of tiles.mercator) {
+    const atlas = drawn.atlas.get(file);
+    if (atlas)
+      atlas.webMaps = Object.fromEntries(Object.entries(levels).map(([l, t]) => [l, styleFile(t.path)]));
   }
   for (const [file, levels] of tiles.untiled) {
     const atlas = drawn.atlas.get(file);

@@ -18,6 +18,7 @@ import type { LoadedManifest } from '../manifest/validate.ts';
 import type { CountryDownloads } from '../formats/downloads.ts';
 import { checksums } from './pages/downloads.ts';
 import { renderApiPage } from './api-page.ts';
+import { renderWebMapsPage, WEB_MAPS_PAGE } from './web-maps-page.ts';
 import { mapFile, separateMaps } from './atlas-page.ts';
 import type { CountryAtlas } from './atlas.ts';
 import { renderSearchIndex, type SearchCache } from './search-index.ts';
@@ -184,6 +185,8 @@ export function renderSite(
   files.set('404.html', renderNotFound(context));
   files.set('api/v1/index.json', renderApiIndex(apiBase, loaded, geometry));
   files.set('api/v1/index.html', renderApiPage(context, apiBase));
+  if (loaded.some((l) => l.manifest.body === 'earth'))
+    files.set(WEB_MAPS_PAGE, renderWebMapsPage(context, apiBase === options.base ? undefined : apiBase));
   for (const entry of loaded) {
     const doc = renderApiCountry(apiBase, entry, factsOf(entry.file));
     files.set(countryApi(entry.manifest), doc);
