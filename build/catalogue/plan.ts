@@ -28,7 +28,7 @@ import { geojsonCopies } from '../site/datapackage.ts';
 import { bodyTitle, WORLD_TITLE, worldMap } from '../site/world-map.ts';
 import type { WorldFigure } from '../site/pages/index-page.ts';
 import type { Body } from '../core/shared/manifest.ts';
-import { countryTiles, nameTiles, noCountryTiles } from '../tiles/country-tiles.ts';
+import { countryTiles, nameTiles, noCountryTiles, type CountryTiles } from '../tiles/country-tiles.ts';
 import { mercatorStyles, styleFile } from '../tiles/mercator-style.ts';
 import { worldTiles } from '../tiles/world-tiles.ts';
 
@@ -150,6 +150,23 @@ function pick<T, K extends keyof T>(from: T, ...keys: K[]): Pick<T, K> {
   return Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
 }
 
+/** Gives each country's atlas its levels' tiles, the levels too large for them, and its Web Mercator styles. */
+function attachTiles(atlases: Map<string, CountryAtlas>, tiles: CountryTiles): void {
+  for (const [file, levels] of tiles.byManifest) {
+    const atlas = atlases.get(file);
+    if (atlas) atlas.tiles = levels;
+  }
+  for (const [file, levels] of tiles.mercator) {
+    const atlas = atlases.get(file);
+    if (atlas)
+      atlas.webMaps = Object.fromEntries(Object.entries(levels).map(([l, t]) => [l, styleFile(t.path)]));
+  }
+  for (const [file, levels] of tiles.untiled) {
+    const atlas = atlases.get(file);
+    if (atlas) atlas.untiled = levels;
+  }
+}
+
 /** Returns the plan of the catalogue of `input.manifests`: every file, generated, copied or built. */
 export async function planCatalogue(input: CatalogueInput): Promise<CataloguePlan> {
   const { root, base, manifests: loaded, unitIds, onProgress: progress } = input;
@@ -184,19 +201,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
     tiles.filesRead += globe.filesRead;
     tiles.bytesRead += globe.bytesRead;
   }
-  for (const [file, levels] of tiles.byManifest) {
-    const atlas = drawn.atlas.get(file);
-    if (atlas) atlas.tiles = levels;
-  }
-  for (const [file, levels] of tiles.mercator) {
-    const atlas = drawn.atlas.get(file);
-    if (atlas)
-      atlas.webMaps = Object.fromEntries(Object.entries(levels).map(([l, t]) => [l, styleFile(t.path)]));
-  }
-  for (const [file, levels] of tiles.untiled) {
-    const atlas = drawn.atlas.get(file);
-    if (atlas) atlas.untiled = levels;
-  }
+  attachTiles(drawn.atlas, tiles);
   const bundle = await clientBundle();
   const searchCache = openSearchCache(root);
   progress('rendering pages');

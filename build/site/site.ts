@@ -185,7 +185,7 @@ export function renderSite(
   files.set('404.html', renderNotFound(context));
   files.set('api/v1/index.json', renderApiIndex(apiBase, loaded, geometry));
   files.set('api/v1/index.html', renderApiPage(context, apiBase));
-  if (loaded.some((l) => l.manifest.body === 'earth'))
+  if ([...atlas.values()].some((a) => a.webMaps && Object.keys(a.webMaps).length > 0))
     files.set(WEB_MAPS_PAGE, renderWebMapsPage(context, apiBase === options.base ? undefined : apiBase));
   for (const entry of loaded) {
     const doc = renderApiCountry(apiBase, entry, factsOf(entry.file));

@@ -66,11 +66,11 @@ export function renderWebMapsPage(context: PageContext, site: string | undefined
 <p class="lead">Every level of every Earth country, and the world's countries, as a <a href="https://github.com/protomaps/PMTiles">PMTiles</a> archive of vector tiles in Web Mercator (EPSG:3857, the z/x/y tiles of MapLibre GL JS, Leaflet and OpenLayers), with a MapLibre style. One file each, read with HTTP Range requests: no tile server.</p>
 <h2>The files</h2>
 <dl class="meta">
-<dt><code>{body}/{ISO3}/{ISO3}_{LEVEL}.mercator.pmtiles</code>, e.g. <a href="${base}earth/CHL/CHL_ADM1.mercator.pmtiles"><code>earth/CHL/CHL_ADM1.mercator.pmtiles</code></a></dt>
+<dt><code>{body}/{ISO3}/{ISO3}_{LEVEL}.mercator.pmtiles</code>, e.g. <code>earth/CHL/CHL_ADM1.mercator.pmtiles</code></dt>
 <dd>One layer, <code>units</code>: a polygon feature per unit with the properties <code>id</code> (its id on the catalogue's pages and in the API), <code>unit_id</code> (its release ID, after a release), <code>code</code> and <code>name</code>. Shared borders are the same line in both units at every zoom. Zooms 0 to the level's own maximum (the archive's header and <code>vector_layers</code> say which; at most 12); maps draw deeper zooms from it.</dd>
-<dt><code>{body}/{ISO3}/{ISO3}_{LEVEL}.style.json</code>, e.g. <a href="${base}earth/CHL/CHL_ADM1.style.json"><code>earth/CHL/CHL_ADM1.style.json</code></a></dt>
+<dt><code>{body}/{ISO3}/{ISO3}_{LEVEL}.style.json</code>, e.g. <code>earth/CHL/CHL_ADM1.style.json</code>, linked as "Web map style" beside each level's downloads on its country's page</dt>
 <dd>A MapLibre style (version 8): a background, a fill and a line layer over the archive. No fonts, no sprite.</dd>
-<dt><a href="${base}map-world.mercator.pmtiles"><code>map-world.mercator.pmtiles</code></a>, <a href="${base}map-world.style.json"><code>map-world.style.json</code></a></dt>
+<dt><code>map-world.mercator.pmtiles</code>, <code>map-world.style.json</code>, at the site's root</dt>
 <dd>The front page's world: one feature per country, <code>id</code> and <code>code</code> its ISO 3166-1 alpha-3 code.</dd>
 </dl>
 <p>Web Mercator is a projection of the Earth: the Moon's and Mars's catalogues have none of these files. Latitudes beyond ±85.0511° (Antarctica's interior) are drawn at that latitude.</p>

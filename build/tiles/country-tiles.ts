@@ -49,7 +49,7 @@ export interface MercatorTiles {
 }
 
 /** Returns the path inside dist/ of a level's Web Mercator archive, e.g. "earth/CHL/CHL_ADM1.mercator.pmtiles". */
-export function mercatorFile(m: Pick<Manifest, 'body' | 'iso_a3'>, level: string): string {
+function mercatorFile(m: Pick<Manifest, 'body' | 'iso_a3'>, level: string): string {
   return `${countryPage(m)}${m.iso_a3}_${level}.mercator.pmtiles`;
 }
 

@@ -10,7 +10,7 @@ import type { LevelTiles } from './level-tiles.ts';
 import type { MercatorSource } from './mercator-level.ts';
 
 /** The level's Web Mercator archive too (mercator.ts): where it goes, and its units' properties. */
-export interface MercatorJob extends MercatorSource {
+interface MercatorJob extends MercatorSource {
   archivePath: string;
   infoPath: string;
   attribution?: string; // e.g. "Natural Earth", for the archive's metadata

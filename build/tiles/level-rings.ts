@@ -50,7 +50,7 @@ export class LevelRings {
 }
 
 /** A feature as read, for a caller that wants its properties too (mercator-level.ts). */
-export type FeatureSeen = (
+type FeatureSeen = (
   feature: { properties?: Record<string, unknown> | null },
   file: number,
   unit: boolean,

@@ -44,7 +44,7 @@ function projected(level: LevelRings): [Float64Array, Float64Array] {
  * (512 px tiles): past it, over-zooming shows nothing the data lacks. At
  * most MAX_ZOOM, at least 0.
  */
-export function mercatorMaxZoom(level: LevelRings, xs: Float64Array, ys: Float64Array): number {
+function mercatorMaxZoom(level: LevelRings, xs: Float64Array, ys: Float64Array): number {
   const all = new Float64Array(level.points);
   let n = 0;
   const starts = level.ringStart.data;
