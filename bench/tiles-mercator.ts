@@ -59,8 +59,7 @@ function measure(cut: () => { bytes: Buffer }): { cpu: number; ms: number; bytes
 
 console.log(`load average before: ${load()}`);
 const path = largestLevel();
-const level = /_(ADM\d)\./.exec(path)![1];
-const { rings, properties } = await readMercatorLevel([path], { dataset: { level: level as 'ADM2' } });
+const { rings, properties } = await readMercatorLevel([path], {});
 const plane = planeFor(rings);
 console.log(`largest level: ${path} (${(statSync(path).size / 1e6).toFixed(2)} MB, ${rings.points} points)`);
 const runs = { plane: [] as ReturnType<typeof measure>[], mercator: [] as ReturnType<typeof measure>[] };

@@ -233,7 +233,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
     ...tiles.files,
   ]);
   for (const { file, text } of loaded) generated.set(file, text); // manifests are published verbatim
-  const styles = mercatorStyles(loaded, tiles.mercator, globe?.mercator.maxzoom, base, input.siteUrl);
+  const styles = mercatorStyles(loaded, tiles.mercator, globe?.mercator.maxzoom);
   for (const [path, style] of styles) generated.set(path, style);
   const context = { base, script: bundle.script, styles: bundle.styles };
   for (const feed of input.feeds ?? [])

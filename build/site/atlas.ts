@@ -20,7 +20,7 @@ import type { TilesInfo } from '../core/shared/tiles.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { readFeatureBytes } from '../geojson/features.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
-import { dedupeIds, levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './units.ts';
+import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './units.ts';
 import { attachFacts, type SourceFacts } from './unit-files.ts';
 import type { BuiltFile } from '../output/write-dist.ts';
 
@@ -311,6 +311,15 @@ function hasPosition(geometry: unknown): boolean {
   walk(g?.coordinates);
   (g?.geometries ?? []).forEach((x) => walk(x?.coordinates));
   return found;
+}
+
+function dedupeIds(units: Unit[]): void {
+  const seen = new Set<string>();
+  for (const unit of units) {
+    const base = unit.id;
+    for (let n = 2; seen.has(unit.id); n++) unit.id = `${base}-${n}`;
+    seen.add(unit.id);
+  }
 }
 
 /** Whether `value` is a country's atlas cache, every entry whole (it is used as it stands). */

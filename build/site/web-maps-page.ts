@@ -16,13 +16,13 @@ function snippets(site: string): { maplibre: string; addSource: string; leaflet:
 <script>
   const protocol = new pmtiles.Protocol();
   maplibregl.addProtocol('pmtiles', protocol.tile);
-  const site = '${site}';
-  fetch(site + 'earth/CHL/CHL_ADM1.style.json')
+  const styleUrl = '${site}earth/CHL/CHL_ADM1.style.json';
+  fetch(styleUrl)
     .then((response) => response.json())
     .then((style) => {
-      // A style may name its archive by a path from the site's root: make it absolute.
+      // The style names its archive relative to itself: make that absolute.
       for (const source of Object.values(style.sources))
-        source.url = 'pmtiles://' + new URL(source.url.slice('pmtiles://'.length), site);
+        source.url = 'pmtiles://' + new URL(source.url.slice('pmtiles://'.length), styleUrl);
       new maplibregl.Map({ container: 'map', style, center: [-71, -35], zoom: 3 });
     });
 </script>`;
@@ -67,15 +67,15 @@ export function renderWebMapsPage(context: PageContext, site: string | undefined
 <h2>The files</h2>
 <dl class="meta">
 <dt><code>{body}/{ISO3}/{ISO3}_{LEVEL}.mercator.pmtiles</code>, e.g. <code>earth/CHL/CHL_ADM1.mercator.pmtiles</code></dt>
-<dd>One layer, <code>units</code>: a polygon feature per unit with the properties <code>id</code> (its id on the catalogue's pages and in the API), <code>unit_id</code> (its release ID, after a release), <code>code</code> and <code>name</code>. Shared borders are the same line in both units at every zoom. Zooms 0 to the level's own maximum (the archive's header and <code>vector_layers</code> say which; at most 12); maps draw deeper zooms from it.</dd>
+<dd>One layer, <code>units</code>: a polygon feature per unit with the properties <code>unit_id</code> (its release ID, after a release), <code>code</code> and <code>name</code>. Shared borders are the same line in both units at every zoom. Zooms 0 to the level's own maximum (the archive's header and <code>vector_layers</code> say which; at most 12); maps draw deeper zooms from it.</dd>
 <dt><code>{body}/{ISO3}/{ISO3}_{LEVEL}.style.json</code>, e.g. <code>earth/CHL/CHL_ADM1.style.json</code>, linked as "Web map style" beside each level's downloads on its country's page</dt>
 <dd>A MapLibre style (version 8): a background, a fill and a line layer over the archive. No fonts, no sprite.</dd>
 <dt><code>map-world.mercator.pmtiles</code>, <code>map-world.style.json</code>, at the site's root</dt>
-<dd>The front page's world: one feature per country, <code>id</code> and <code>code</code> its ISO 3166-1 alpha-3 code.</dd>
+<dd>The front page's world: one feature per country, <code>code</code> its ISO 3166-1 alpha-3 code.</dd>
 </dl>
 <p>Web Mercator is a projection of the Earth: the Moon's and Mars's catalogues have none of these files. Latitudes beyond ±85.0511° (Antarctica's interior) are drawn at that latitude.</p>
 <h2>MapLibre GL JS</h2>
-<p>Register the <code>pmtiles</code> protocol, then load a published style. Its source's URL is absolute when the catalogue was built with its site's URL; otherwise it is a path from the site's root, which the protocol fetches from the page showing the map, so on another site make it absolute first:</p>
+<p>Register the <code>pmtiles</code> protocol, then load a published style. Its source names the archive relative to the style (<code>pmtiles://CHL_ADM1.mercator.pmtiles</code>, the two files side by side, so a style serves unchanged under any host or release folder): resolve it against the style's URL first.</p>
 <pre><code>${s.maplibre}</code></pre>
 <p>Or add the archive to a map and style of your own:</p>
 <pre><code>${s.addSource}</code></pre>

@@ -105,11 +105,8 @@ async function levelArchives(job: LevelJob): Promise<{ plane?: CachedLevel; merc
   // Earth's only: Web Mercator is a projection of Earth's ellipsoid. Made from the units' ids too.
   const ids = sources.map((path) => unitIds?.files.get(path)?.ids);
   const attribution = manifest.source.name;
-  const dataset = { level: d.level, parts: d.parts };
   const mKey =
-    manifest.body === 'earth'
-      ? await cacheKey(root, d, sources, ['mercator', dataset, ids, attribution])
-      : undefined;
+    manifest.body === 'earth' ? await cacheKey(root, d, sources, ['mercator', ids, attribution]) : undefined;
   const [hit, mHit] = [await index.find(key), mKey ? await index.find(mKey) : undefined];
   if (hit && (!mKey || mHit)) return { plane: hit, mercator: mHit };
   const [archivePath, infoPath] = [join(dir, `${key}.pmtiles`), join(dir, `${key}.json`)];
@@ -120,7 +117,6 @@ async function levelArchives(job: LevelJob): Promise<{ plane?: CachedLevel; merc
       ? {
           archivePath: join(dir, `${mKey}.pmtiles`),
           infoPath: join(dir, `${mKey}.json`),
-          dataset,
           ids,
           attribution,
         }

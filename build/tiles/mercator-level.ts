@@ -1,15 +1,14 @@
 // A level read for its Web Mercator tiles (mercator.ts): its rings, and each
-// unit's feature properties, computed as the units list computes them
-// (build/site/units.ts: the same id, code and name) with its release ID.
-import type { Dataset } from '../core/shared/manifest.ts';
-import { dedupeIds, unitRow, unitsOfRows, type Unit, type UnitRow } from '../site/units.ts';
+// unit's feature properties: its release ID, code and name, taken from the
+// feature's properties by the same keys as the units list takes them
+// (build/identity/keys.ts; build/site/units.ts).
+import { CODE_KEYS, KEY_KEYS, NAME_KEYS, textValues as text } from '../identity/keys.ts';
 import { readLevelRings, type LevelRings } from './level-rings.ts';
 import { MERCATOR_KEYS } from './mercator.ts';
 import type { UnitProperties } from './mvt.ts';
 
-/** Which dataset a level is, and the release IDs of its files' features (by file, then feature index). */
+/** The release IDs of a level's files' features (by file, then feature index), when it has them. */
 export interface MercatorSource {
-  dataset: Pick<Dataset, 'level' | 'parts'>;
   ids?: (string[] | undefined)[];
 }
 
@@ -18,21 +17,14 @@ export async function readMercatorLevel(
   paths: string[],
   source: MercatorSource,
 ): Promise<{ rings: LevelRings; properties: UnitProperties }> {
-  const rows: UnitRow[][] = paths.map(() => []);
-  const drawn: [file: number, feature: number][] = []; // per ring unit: where its feature is
+  const values: (string | undefined)[][] = [];
+  const features = paths.map(() => 0); // features read so far, by file
   const rings = await readLevelRings(paths, (feature, file, unit) => {
-    if (unit) drawn.push([file, rows[file].length]);
-    rows[file].push(unitRow(feature));
-  });
-  const dataset = source.dataset as Dataset;
-  const perFile = rows.map((r) => unitsOfRows(r, dataset));
-  if (paths.length > 1) dedupeIds(perFile.flat()); // as the units list does for parts
-  const byFeature = perFile.map((units) => new Map<number, Unit>(units.map((u) => [u.feature, u])));
-  const values = drawn.map(([file, feature]) => {
-    const u = byFeature[file].get(feature);
-    const row = rows[file][feature];
-    const unitId = source.ids?.[file]?.[feature] || undefined;
-    return [u?.id, unitId, row.code || undefined, row.name || undefined];
+    const index = features[file]++;
+    if (!unit) return;
+    const p = feature.properties ?? {};
+    const code = text(p, CODE_KEYS)[0] ?? text(p, KEY_KEYS)[0];
+    values.push([source.ids?.[file]?.[index] || undefined, code, text(p, NAME_KEYS)[0]]);
   });
   return { rings, properties: { keys: MERCATOR_KEYS, values } };
 }

@@ -2,11 +2,11 @@
 // (mercator.ts): one per country level, "<body>/<ISO3>/<ISO3>_<LEVEL>.style.json",
 // and the world's, "map-world.style.json". A fill and a line layer over one
 // vector source read with the `pmtiles` protocol; no glyphs, no sprite, so
-// the style needs no other server. The source's URL is absolute with the
-// site's URL (--site-url), else a path from the site's root that the
-// `pmtiles` protocol fetches against the page showing the map (a reader on
-// another site makes it absolute: docs/catalogue.md#web-map-tiles).
-import { fileUrl } from '../core/dist-paths.ts';
+// the style needs no other server. The source's URL names the archive
+// relative to the style itself ("pmtiles://CHL_ADM1.mercator.pmtiles", the
+// two files side by side), so the same bytes serve under any base, host or
+// release folder; a map resolves it against the style's URL before loading
+// it (docs/catalogue.md#web-map-tiles shows how).
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { MercatorTiles } from './country-tiles.ts';
 import { LAYER } from './mvt.ts';
@@ -37,8 +37,6 @@ export function mercatorStyles(
   loaded: LoadedManifest[],
   levels: Map<string, Record<string, MercatorTiles>>,
   world: number | undefined,
-  base: string,
-  siteUrl?: string,
 ): Map<string, string> {
   const out = new Map<string, string>();
   for (const { file, manifest: m } of loaded) {
@@ -49,25 +47,25 @@ export function mercatorStyles(
         archive: t.path,
         maxzoom: t.maxzoom,
       };
-      out.set(styleFile(t.path), mercatorStyle(of, base, siteUrl));
+      out.set(styleFile(t.path), mercatorStyle(of));
     }
   }
   if (world !== undefined) {
     const of = { title: 'World', source: 'world', archive: WORLD_MERCATOR, maxzoom: world };
-    out.set(styleFile(WORLD_MERCATOR), mercatorStyle(of, base, siteUrl));
+    out.set(styleFile(WORLD_MERCATOR), mercatorStyle(of));
   }
   return out;
 }
 
 /** Returns the style of one archive, as published (pretty JSON with a final newline). */
-function mercatorStyle(of: StyleOf, base: string, siteUrl?: string): string {
-  const origin = siteUrl ? siteUrl.replace(/\/+$/, '') : '';
-  const url = `pmtiles://${origin}${fileUrl(base, of.archive)}`;
+function mercatorStyle(of: StyleOf): string {
+  const file = of.archive.slice(of.archive.lastIndexOf('/') + 1); // e.g. "CHL_ADM1.mercator.pmtiles"
+  const url = `pmtiles://${encodeURIComponent(file)}`;
   const layer = { source: of.source, 'source-layer': LAYER };
   const style = {
     version: 8,
     name: of.title,
-    metadata: { 'geoshelf:archive': fileUrl(base, of.archive), 'geoshelf:maxzoom': of.maxzoom },
+    metadata: { 'geoshelf:maxzoom': of.maxzoom },
     sources: { [of.source]: { type: 'vector', url } },
     layers: [
       { id: 'background', type: 'background', paint: { 'background-color': '#f4f1ea' } },

@@ -1,10 +1,10 @@
 // A level's tiles in Web Mercator (EPSG:3857), the standard z/x/y scheme that
-// MapLibre GL JS, Leaflet and OpenLayers read: the same arcs and pyramid as
-// the catalogue's own tiles (arcs.ts, pyramid.ts), on the world's square
+// MapLibre GL JS, Leaflet and OpenLayers read: the same arcs as the
+// catalogue's own tiles (arcs.ts; mercator-pyramid.ts), on the world's square
 // instead of the country's plane, with every zoom from 0 to the level's
 // maximum stored (a standard reader over-zooms only past the archive's
 // maximum, so no tile is a leaf above it). Each feature carries its unit's
-// id, release ID, code and name. Latitudes are clamped to ±85.0511°.
+// release ID, code and name. Latitudes are clamped to ±85.0511°.
 import { TILE_EXTENT } from '../core/shared/tiles.ts';
 import { weightedArcs } from './arcs.ts';
 import { ringsOnGrid } from './grid.ts';
@@ -23,7 +23,7 @@ const SEGMENT_PX = 4;
 /** Simplification at every zoom, the deepest too: 0.5 px of a tile drawn 512 px wide, in its 4096 units. */
 const TOLERANCE = TILE_EXTENT / 512 / 2;
 /** The feature properties, in this order, as the style and docs name them. */
-export const MERCATOR_KEYS = ['id', 'unit_id', 'code', 'name'];
+export const MERCATOR_KEYS = ['unit_id', 'code', 'name'];
 
 /** Returns [x, y] of lon/lat as fractions of the world square (0..1, y down), the latitude clamped. */
 export function mercator(lon: number, lat: number): [number, number] {

@@ -97,7 +97,7 @@ export async function worldTiles(
     return level.points === 0 ? undefined : levelArchive(level, world.plane, 'world');
   });
   if (!made) return undefined;
-  const values = world.countries.map(({ manifest: m }) => [m.iso_a3, undefined, m.iso_a3, m.name.en]);
+  const values = world.countries.map(({ manifest: m }) => [undefined, m.iso_a3, m.name.en]);
   const mKey = createHash('sha256')
     .update(JSON.stringify([key, values]))
     .digest('hex')

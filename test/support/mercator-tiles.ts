@@ -42,7 +42,7 @@ export function cut(iso: string, level: Level): Promise<Cut> {
 async function cutNow(iso: string, level: Level): Promise<Cut> {
   const path = join(DATA, iso, `${iso}_${level}.geojson`);
   const ids = [Array.from({ length: 5000 }, (_, i) => `${iso}-${level}-id${i}`)];
-  const { rings, properties } = await readMercatorLevel([path], { dataset: { level }, ids });
+  const { rings, properties } = await readMercatorLevel([path], { ids });
   const { bytes, tiles } = mercatorArchive(rings, properties, { name: `${iso}_${level}` });
   return { rings, properties, bytes, maxzoom: tiles.levels };
 }

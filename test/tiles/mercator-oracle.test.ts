@@ -79,8 +79,8 @@ describe('Web Mercator tiles against their source', () => {
       for (const t of await decoded(c.bytes)) {
         const px = 1 / (2 ** t.z * TILE_PX); // one tile pixel, in world fractions
         for (const f of t.features) {
-          const unit = units.findIndex((v) => v[0] === f.props.id);
-          expect(unit, `${t.z}/${t.x}/${t.y} ${String(f.props.id)}`).toBeGreaterThanOrEqual(0);
+          const unit = units.findIndex((v) => v[0] === f.props.unit_id);
+          expect(unit, `${t.z}/${t.x}/${t.y} ${String(f.props.unit_id)}`).toBeGreaterThanOrEqual(0);
           for (const ring of f.rings) {
             for (const [x, y] of ring) {
               if (x <= 0 || y <= 0 || x >= TILE_EXTENT || y >= TILE_EXTENT) continue; // the buffer: clipped edges
@@ -110,7 +110,7 @@ describe('Web Mercator tiles against their source', () => {
         const drawn = new Segments(64);
         for (const f of t.features)
           for (const ring of f.rings)
-            ring.forEach((p, k) => drawn.add(f.props.id, p, ring[(k + 1) % ring.length]));
+            ring.forEach((p, k) => drawn.add(f.props.unit_id, p, ring[(k + 1) % ring.length]));
         for (let r = 0; r < c.rings.rings; r++) {
           const id = ids[c.rings.ringUnit.data[r]];
           for (let i = c.rings.ringStart.data[r]; i < c.rings.ringStart.data[r + 1]; i++) {
@@ -169,9 +169,9 @@ describe('Web Mercator tiles against their source', () => {
           const [ox, oy] = [t.x * TILE_EXTENT, t.y * TILE_EXTENT];
           const kept = new Map<unknown, Set<string>>();
           for (const f of t.features) {
-            const set = kept.get(f.props.id) ?? new Set<string>();
+            const set = kept.get(f.props.unit_id) ?? new Set<string>();
             for (const ring of f.rings) for (const [x, y] of ring) set.add(`${x + ox} ${y + oy}`);
-            kept.set(f.props.id, set);
+            kept.set(f.props.unit_id, set);
           }
           for (const [key, { x, y, units }] of byTile.get(`${t.x} ${t.y}`) ?? []) {
             if (x <= ox || y <= oy || x >= ox + TILE_EXTENT || y >= oy + TILE_EXTENT) continue;
