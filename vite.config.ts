@@ -19,6 +19,7 @@ const LONG = [
   'test/coverage/oracle.test.ts', // GEOS (shapely ≥ 2.1) judges the coverage of real levels, clean and with defects injected
   'test/identity/nesting-oracle.test.ts', // GEOS checks the share of every unit outside its parent, real levels
   'test/tiles/tiles.test.ts', // real levels tiled, read back by the reference reader, every view's bytes
+  'test/tiles/mercator-oracle.test.ts', // every Web Mercator tile of three real levels against the source: vertices, shared borders
   'test/compile.test.ts', // compiles lib/ again several times (esbuild and vite)
   'test/package.test.ts', // npm pack, npm install of the tarball, then validate/build/release/serve from it
   'test/release/copies.test.ts', // two releases, three runs of scripts/publish-cdn.sh against a stand-in rclone

@@ -30,8 +30,9 @@ import { geojsonCopies } from '../site/datapackage.ts';
 import { bodyTitle, WORLD_TITLE, worldMap } from '../site/world-map.ts';
 import type { WorldFigure } from '../site/pages/index-page.ts';
 import type { Body } from '../core/shared/manifest.ts';
-import { countryTiles, nameTiles, noCountryTiles } from '../tiles/country-tiles.ts';
-import { worldTiles } from '../tiles/world-tiles.ts';
+import { countryTiles, nameTiles, noCountryTiles, type CountryTiles } from '../tiles/country-tiles.ts';
+import { mercatorStyles, styleFile } from '../tiles/mercator-style.ts';
+import { worldTiles, type WorldTiles } from '../tiles/world-tiles.ts';
 
 /** The bodies besides Earth that get an index page of their own when the catalogue has any of theirs. */
 const OTHER_BODIES: Body[] = ['moon', 'mars'];
@@ -151,19 +152,45 @@ function pick<T, K extends keyof T>(from: T, ...keys: K[]): Pick<T, K> {
   return Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
 }
 
-/** Gives each country's atlas its tiled levels, and the levels left untiled. */
-function attachTiles(
-  atlas: Map<string, CountryAtlas>,
-  tiles: Awaited<ReturnType<typeof countryTiles>>,
-): void {
+/** Gives each country's atlas its levels' tiles, the levels too large for them, and its Web Mercator styles. */
+function attachTiles(atlases: Map<string, CountryAtlas>, tiles: CountryTiles): void {
   for (const [file, levels] of tiles.byManifest) {
-    const country = atlas.get(file);
-    if (country) country.tiles = levels;
+    const atlas = atlases.get(file);
+    if (atlas) atlas.tiles = levels;
+  }
+  for (const [file, levels] of tiles.mercator) {
+    const atlas = atlases.get(file);
+    if (atlas)
+      atlas.webMaps = Object.fromEntries(Object.entries(levels).map(([l, t]) => [l, styleFile(t.path)]));
   }
   for (const [file, levels] of tiles.untiled) {
-    const country = atlas.get(file);
-    if (country) country.untiled = levels;
+    const atlas = atlases.get(file);
+    if (atlas) atlas.untiled = levels;
   }
+}
+
+/** Adds the world's archives to `tiles`; a release's copy gets no Web Mercator ones (withoutWebMaps). */
+function addWorldTiles(tiles: CountryTiles, globe: WorldTiles | undefined, frozen: boolean): void {
+  if (globe) {
+    tiles.files.set(...globe.file);
+    if (!frozen) tiles.files.set(...globe.mercator.file);
+    tiles.filesRead += globe.filesRead;
+    tiles.bytesRead += globe.bytesRead;
+  }
+  if (frozen) withoutWebMaps(tiles);
+}
+
+/**
+ * Leaves a release's copy without Web Mercator archives and styles (so its
+ * pages link none and it has no web-maps page): they are for putting the
+ * current catalogue on other maps, and their tiles, gzip already, would go
+ * into every release's ledger as they are (the sample's first release
+ * 39.2 → 43.7 MB, 1.47× → 1.64× the data; issue 26's limit is 1.5×).
+ */
+function withoutWebMaps(tiles: CountryTiles): void {
+  for (const path of [...tiles.built.keys()])
+    if (path.endsWith('.mercator.pmtiles')) tiles.built.delete(path);
+  tiles.mercator.clear();
 }
 
 /**
@@ -183,7 +210,9 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
   // The tiles are cut on their own thread (build/tiles/cut-level.ts) while
   // this one converts downloads and draws the atlas; both need only the planes.
   const planes = await countryPlanes(root, loaded);
-  const cutting = input.tiles ? countryTiles(root, base, loaded, planes) : Promise.resolve(noCountryTiles());
+  const cutting = input.tiles
+    ? countryTiles(root, base, loaded, planes, unitIds)
+    : Promise.resolve(noCountryTiles());
   cutting.catch(() => {}); // awaited below; this only keeps a failure meanwhile from counting as unhandled
   progress('converting downloads');
   const downloads = await prepareDownloads(
@@ -204,11 +233,7 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
   );
   const world = await worldMap(root, base, loaded);
   const globe = world && input.tiles ? await worldTiles(root, base, world) : undefined;
-  if (globe) {
-    tiles.files.set(...globe.file);
-    tiles.filesRead += globe.filesRead;
-    tiles.bytesRead += globe.bytesRead;
-  }
+  addWorldTiles(tiles, globe, input.frozen);
   attachTiles(drawn.atlas, tiles);
   const bundle = await clientBundle();
   const searchCache = openSearchCache(root);
@@ -242,6 +267,8 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
     ...tiles.files,
   ]);
   for (const { file, text } of loaded) generated.set(file, text); // manifests are published verbatim
+  const styles = mercatorStyles(loaded, tiles.mercator, input.frozen ? undefined : globe?.mercator.maxzoom);
+  for (const [path, style] of styles) generated.set(path, style);
   const context = { base, script: bundle.script, styles: bundle.styles };
   for (const feed of input.feeds ?? [])
     generated.set(changesPage(feed.version), renderChangesPage(context, feed));

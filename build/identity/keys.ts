@@ -5,6 +5,8 @@
 export const NAME_KEYS = ['shapeName', 'name', 'NAME', 'name_en', 'NAME_EN', 'name_local', 'NAME_LOCAL'];
 /** Properties that hold a unit's code (ISO 3166-2 and the like). */
 export const CODE_KEYS = ['shapeISO', 'iso_3166_2', 'code', 'ISO', 'iso'];
+/** Keys of units that have no ISO code (US counties): shown and searched as their code, never their id. */
+export const KEY_KEYS = ['FIPS', 'fips', 'GEOID', 'geoid', 'src_shape_id'];
 /** Properties that hold the code of a unit's parent. */
 export const PARENT_KEYS = ['parentISO', 'adm1ISO'];
 

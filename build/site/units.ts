@@ -2,7 +2,7 @@
 // atlas lists, searches, maps and publishes them: name, code, parent, bbox,
 // the part file holding it, and an anchor id that is its permalink.
 import type { BBox, Dataset } from '../core/shared/manifest.ts';
-import { CODE_KEYS, NAME_KEYS, PARENT_KEYS, textValues as text } from '../identity/keys.ts';
+import { CODE_KEYS, KEY_KEYS, NAME_KEYS, PARENT_KEYS, textValues as text } from '../identity/keys.ts';
 import { longitudeSpan } from '../geo/map-frame.ts';
 
 export interface Unit {
@@ -22,9 +22,6 @@ export interface Unit {
 }
 
 type Position = number[];
-
-/** Keys of units that have no ISO code (US counties): shown and searched as their code, never their id. */
-const KEY_KEYS = ['FIPS', 'fips', 'GEOID', 'geoid', 'src_shape_id'];
 
 /** Calls `each` for every position of a Polygon, MultiPolygon or GeometryCollection. */
 function eachPosition(geometry: unknown, each: (p: Position) => void): void {

@@ -115,3 +115,21 @@ export function ringAt(arcs: Arcs, r: number, tolerance2: number, xs: IntList, y
     }
   }
 }
+
+/** Appends ring r's points at full detail to `xs`/`ys` and each one's weight to `ws` (mercator-pyramid.ts). */
+export function ringWeighted(arcs: Arcs, r: number, xs: IntList, ys: IntList, ws: number[]): void {
+  const { topology, x, y, weightStart, weights } = arcs;
+  const { ringArcs, ringArcStart } = topology;
+  for (let i = ringArcStart.data[r]; i < ringArcStart.data[r + 1]; i++) {
+    const ref = ringArcs.data[i];
+    const a = ref < 0 ? ~ref : ref;
+    const n = topology.arcLength(a);
+    for (let j = 0; j < n - 1; j++) {
+      const k = ref < 0 ? n - 1 - j : j;
+      const p = topology.arcPoint(a, k);
+      xs.push(x[p]);
+      ys.push(y[p]);
+      ws.push(weights[weightStart[a] + k]);
+    }
+  }
+}

@@ -8,20 +8,24 @@
 /** A box [x0, y0, x1, y1]. */
 export type Box = [number, number, number, number];
 
-/** A growable pair of coordinate arrays. */
+/** A growable pair of coordinate arrays, with a weight per point (a cut point's is Infinity: always kept). */
 class Points {
   x = new Float64Array(256);
   y = new Float64Array(256);
+  w = new Float64Array(256);
   n = 0;
-  push(x: number, y: number): void {
+  push(x: number, y: number, w: number): void {
     if (this.n === this.x.length) {
-      const [bx, by] = [new Float64Array(this.n * 2), new Float64Array(this.n * 2)];
-      bx.set(this.x);
-      by.set(this.y);
-      [this.x, this.y] = [bx, by];
+      const grow = (a: Float64Array) => {
+        const b = new Float64Array(this.n * 2);
+        b.set(a);
+        return b;
+      };
+      [this.x, this.y, this.w] = [grow(this.x), grow(this.y), grow(this.w)];
     }
     this.x[this.n] = x;
-    this.y[this.n++] = y;
+    this.y[this.n] = y;
+    this.w[this.n++] = w;
   }
 }
 
@@ -32,7 +36,8 @@ export class RingClipper {
   /**
    * Returns ring [s, e) of `xs`/`ys` (open: the last point joins the first)
    * clipped to `box`, as the first `n` entries of `x`/`y` (valid until the
-   * next call); n is 0 when nothing of it is inside.
+   * next call); n is 0 when nothing of it is inside. With `ws`, each point's
+   * weight goes along into `w` (mercator-pyramid.ts).
    */
   clip(
     xs: ArrayLike<number>,
@@ -40,7 +45,8 @@ export class RingClipper {
     s: number,
     e: number,
     box: Box,
-  ): { x: Float64Array; y: Float64Array; n: number } {
+    ws?: ArrayLike<number>,
+  ): { x: Float64Array; y: Float64Array; w: Float64Array; n: number } {
     let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
     for (let i = s; i < e; i++) {
       if (xs[i] < x0) x0 = xs[i];
@@ -51,7 +57,7 @@ export class RingClipper {
     let src = this.a;
     src.n = 0;
     if (x1 < box[0] || x0 > box[2] || y1 < box[1] || y0 > box[3]) return src;
-    for (let i = s; i < e; i++) src.push(xs[i], ys[i]);
+    for (let i = s; i < e; i++) src.push(xs[i], ys[i], ws ? ws[i] : 0);
     if (x0 >= box[0] && x1 <= box[2] && y0 >= box[1] && y1 <= box[3]) return src;
     let dst = this.b;
     for (const [axis, bound, keepAbove] of [
@@ -80,7 +86,7 @@ function clipEdge(src: Points, dst: Points, axis: 0 | 1, bound: number, keepAbov
   for (let i = 0; i < n; i++) {
     const isIn = inside(i);
     if (isIn !== prevIn) cut(src, dst, prev, i, axis, bound);
-    if (isIn) dst.push(src.x[i], src.y[i]);
+    if (isIn) dst.push(src.x[i], src.y[i], src.w[i]);
     prev = i;
     prevIn = isIn;
   }
@@ -92,9 +98,9 @@ function cut(src: Points, dst: Points, p: number, q: number, axis: 0 | 1, bound:
   if (ax > bx || (ax === bx && ay > by)) [ax, ay, bx, by] = [bx, by, ax, ay];
   if (axis === 0) {
     const t = (bound - ax) / (bx - ax);
-    dst.push(bound, ay + t * (by - ay));
+    dst.push(bound, ay + t * (by - ay), Infinity);
   } else {
     const t = (bound - ay) / (by - ay);
-    dst.push(ax + t * (bx - ax), bound);
+    dst.push(ax + t * (bx - ax), bound, Infinity);
   }
 }

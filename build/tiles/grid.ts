@@ -110,6 +110,16 @@ export function gridRings(level: LevelRings, plane: Plane): { grid: TileGrid; ri
     gx[i] = Math.round((xs[i] - root[0]) * k);
     gy[i] = Math.round((ys[i] - root[1]) * k);
   }
+  return { grid: { root, deepest, size }, rings: ringsOnGrid(level, gx, gy, deepest) };
+}
+
+/**
+ * Returns the rings of `level` whose points lie at (gx[i], gy[i]) on a grid
+ * of 4096 · 2^deepest units, cleaned of repeats and spikes, with their
+ * units, polygons and antimeridian cut (for any plane: gridRings, mercator.ts).
+ */
+export function ringsOnGrid(level: LevelRings, gx: Int32Array, gy: Int32Array, deepest: number): GridRings {
+  const points = level.points;
   const out: RingPoints = {
     x: new IntList(points + 3 * level.rings + 1),
     y: new IntList(points + 3 * level.rings + 1),
@@ -122,12 +132,11 @@ export function gridRings(level: LevelRings, plane: Plane): { grid: TileGrid; ri
     cleanRing(gx, gy, starts[r], starts[r + 1], out);
     out.ringStart.push(out.x.length);
   }
-  const rings: GridRings = {
+  return {
     ...out,
     rings: level.rings,
     unit: level.ringUnit.data.slice(0, level.rings),
     outer: level.ringOuter.data.slice(0, level.rings),
     cuts: CutLine.of(level, gx, gy, 2 ** deepest), // a tile unit of the root level, the coarsest asked
   };
-  return { grid: { root, deepest, size }, rings };
 }

@@ -49,12 +49,29 @@ export class LevelRings {
   }
 }
 
-/** Returns the rings of every feature of `paths` (GeoJSON files, in order) as one level. */
-export async function readLevelRings(paths: string[]): Promise<LevelRings> {
+/** A feature as read, for a caller that wants its properties too (mercator-level.ts). */
+type FeatureSeen = (
+  feature: { properties?: Record<string, unknown> | null },
+  file: number,
+  unit: boolean,
+) => void;
+
+/**
+ * Returns the rings of every feature of `paths` (GeoJSON files, in order) as
+ * one level; `seen` is told of each feature, its file's index and whether it
+ * became a unit.
+ */
+export async function readLevelRings(paths: string[], seen?: FeatureSeen): Promise<LevelRings> {
   const rings = new LevelRings();
-  for (const path of paths) {
+  for (const [file, path] of paths.entries()) {
     for await (const { bytes } of readFeatureBytes(path)) {
-      rings.addFeature(JSON.parse(bytes.toString('utf8')) as { geometry?: unknown });
+      const feature = JSON.parse(bytes.toString('utf8')) as {
+        geometry?: unknown;
+        properties?: Record<string, unknown>;
+      };
+      const units = rings.units;
+      rings.addFeature(feature);
+      seen?.(feature, file, rings.units > units);
     }
   }
   return rings;

@@ -5,7 +5,8 @@
 // not stroked there (build/geo/antimeridian.ts). Rings are written as the spec orders them: each
 // outer ring (clockwise in tile coordinates, y down) followed by its holes
 // (counter-clockwise). Written straight from integer coordinates; no
-// intermediate GeoJSON.
+// intermediate GeoJSON. The Web Mercator tiles (mercator.ts) give each
+// feature its unit's properties too (UnitProperties).
 
 import { CUT_KEY } from '../core/shared/tiles.ts';
 
@@ -13,8 +14,11 @@ export const LAYER = 'units';
 
 /** A growable byte buffer with protobuf varints. */
 class Bytes {
-  data = new Uint8Array(1024);
+  data: Uint8Array;
   n = 0;
+  constructor(size = 1024) {
+    this.data = new Uint8Array(size);
+  }
   private room(k: number): void {
     if (this.n + k <= this.data.length) return;
     const bigger = new Uint8Array(Math.max(this.data.length * 2, this.n + k));
@@ -43,9 +47,35 @@ class Bytes {
   take(): Uint8Array {
     return this.data.slice(0, this.n);
   }
+  /** Returns the bytes written, valid until the next write. */
+  view(): Uint8Array {
+    return this.data.subarray(0, this.n);
+  }
 }
 
+/** Per unit (feature id), its string properties by key, e.g. {keys: ["name"], values: [["Texas"], …]}. */
+export interface UnitProperties {
+  keys: string[];
+  values: (string | undefined)[][]; // values[unit][k] is keys[k]'s value; undefined: none
+}
+
+const utf8 = new TextEncoder();
 const zigzag = (v: number) => (v < 0 ? -2 * v - 1 : 2 * v);
+
+/** Encoded value messages by string: a unit's name is written in every tile it is in. */
+const VALUES = new Map<string, Uint8Array>();
+
+/** Returns the Value message of a string (field 1, string_value). */
+function valueMessage(value: string): Uint8Array {
+  let bytes = VALUES.get(value);
+  if (!bytes) {
+    const v = new Bytes(value.length * 3 + 8);
+    v.field((1 << 3) | 2, utf8.encode(value));
+    if (VALUES.size >= 100_000) VALUES.clear(); // bounded: a worker cuts many levels
+    VALUES.set(value, (bytes = v.take()));
+  }
+  return bytes;
+}
 
 /** Returns twice the signed area of ring [s, e) (positive: clockwise with y down). */
 function ringArea2(xs: ArrayLike<number>, ys: ArrayLike<number>, s: number, e: number): number {
@@ -63,12 +93,17 @@ export class TileEncoder {
   private cy = 0;
   private rings = 0; // rings of the current feature so far
   private open: number[] = []; // the current feature's rings that close across a cut
-  private values = new Map<string, number>(); // the layer's values of CUT_KEY
+  private keys = new Map<string, number>(); // the layer's keys, in the order first used
+  private values = new Map<string, number>(); // the layer's string values
+  private scratch = [new Bytes(), new Bytes(64), new Bytes()]; // a feature, its tags, its geometry
 
-  constructor(private extent: number) {
+  constructor(
+    private extent: number,
+    private properties?: UnitProperties,
+  ) {
     this.layer.varint((15 << 3) | 0); // version
     this.layer.varint(2);
-    this.layer.field((1 << 3) | 2, new TextEncoder().encode(LAYER));
+    this.layer.field((1 << 3) | 2, utf8.encode(LAYER));
   }
 
   /** Starts feature `id` (its rings follow). */
@@ -112,37 +147,37 @@ export class TileEncoder {
 
   private flush(): void {
     if (this.id < 0 || this.geometry.length === 0) return;
-    const f = new Bytes();
+    const [f, tags, packed] = this.scratch;
+    f.n = tags.n = packed.n = 0;
     f.varint((1 << 3) | 0);
     f.varint(this.id);
-    if (this.open.length > 0) {
-      const value = this.open.join(',');
-      if (!this.values.has(value)) this.values.set(value, this.values.size);
-      const tags = new Bytes();
-      tags.varint(0); // CUT_KEY, the layer's only key
-      tags.varint(this.values.get(value)!);
-      f.field((2 << 3) | 2, tags.take());
-    }
+    if (this.open.length > 0) this.tag(tags, CUT_KEY, this.open.join(','));
+    const own = this.properties?.values[this.id];
+    this.properties?.keys.forEach((key, k) => {
+      if (own?.[k] !== undefined) this.tag(tags, key, own[k]);
+    });
+    if (tags.n > 0) f.field((2 << 3) | 2, tags.view());
     f.varint((3 << 3) | 0);
     f.varint(3); // POLYGON
-    const packed = new Bytes();
     for (const v of this.geometry) packed.varint(v);
-    f.field((4 << 3) | 2, packed.take());
-    this.layer.field((2 << 3) | 2, f.take());
+    f.field((4 << 3) | 2, packed.view());
+    this.layer.field((2 << 3) | 2, f.view());
     this.geometry = [];
+  }
+
+  /** Appends the tag key = value (both entered in the layer's tables) to `tags`. */
+  private tag(tags: Bytes, key: string, value: string): void {
+    if (!this.keys.has(key)) this.keys.set(key, this.keys.size);
+    if (!this.values.has(value)) this.values.set(value, this.values.size);
+    tags.varint(this.keys.get(key)!);
+    tags.varint(this.values.get(value)!);
   }
 
   /** Returns the tile's bytes (uncompressed). */
   finish(): Uint8Array {
     this.flush();
-    if (this.values.size > 0) {
-      this.layer.field((3 << 3) | 2, new TextEncoder().encode(CUT_KEY));
-      for (const value of this.values.keys()) {
-        const v = new Bytes();
-        v.field((1 << 3) | 2, new TextEncoder().encode(value)); // string_value
-        this.layer.field((4 << 3) | 2, v.take());
-      }
-    }
+    for (const key of this.keys.keys()) this.layer.field((3 << 3) | 2, utf8.encode(key));
+    for (const value of this.values.keys()) this.layer.field((4 << 3) | 2, valueMessage(value));
     this.layer.varint((5 << 3) | 0);
     this.layer.varint(this.extent);
     const tile = new Bytes();

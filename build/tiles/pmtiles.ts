@@ -25,6 +25,7 @@ export interface ArchiveOptions {
   bounds: [number, number, number, number]; // lon/lat of the data, for the header
   metadata: object;
   tileType?: number; // 1: MVT
+  centerZoom?: number; // the header's centre zoom; the least zoom when not given
 }
 
 interface Entry {
@@ -134,7 +135,7 @@ export function writeArchive(tiles: ArchiveTile[], options: ArchiveOptions): Buf
   h.writeInt32LE(e7(s), 106);
   h.writeInt32LE(e7(e), 110);
   h.writeInt32LE(e7(n), 114);
-  h.writeUInt8(minZoom, 118); // centre zoom
+  h.writeUInt8(options.centerZoom ?? minZoom, 118); // centre zoom
   h.writeInt32LE(e7((w + e) / 2), 119);
   h.writeInt32LE(e7((s + n) / 2), 123);
   return Buffer.concat([h, root, metadata, leaves, ...chunks]);

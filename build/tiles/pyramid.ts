@@ -16,7 +16,7 @@ import { ringAt, type Arcs } from './arcs.ts';
 import { RingClipper, type Box } from './clip.ts';
 import type { CutLine } from './cut-line.ts';
 import type { GridRings, TileGrid } from './grid.ts';
-import { TileEncoder } from './mvt.ts';
+import { TileEncoder, type UnitProperties } from './mvt.ts';
 import type { ArchiveTile } from './pmtiles.ts';
 
 /** A tile holding at most this many points at full detail is a leaf. */
@@ -40,7 +40,7 @@ interface Node {
 }
 
 /** Collects clipped pieces (rounded to the grid, repeats dropped) into a Node. */
-class NodeBuilder {
+export class NodeBuilder {
   xs = new IntList();
   ys = new IntList();
   starts = new IntList();
@@ -143,15 +143,17 @@ function openAtCut(
  * Writes the pieces (pieceRing[i] is piece i's ring) as one MVT tile: one
  * feature per unit, each polygon's outer ring before its holes. `at(i)`
  * gives piece i's points [start, end) of `xs`/`ys`; `place` where they lie
- * on the grid, to find the rings that close across the antimeridian cut.
+ * on the grid, to find the rings that close across the antimeridian cut;
+ * `properties`, the units' feature properties (mercator-pyramid.ts).
  */
-function encodeTile(
+export function encodeTile(
   rings: GridRings,
   pieces: number,
   pieceRing: (i: number) => number,
   at: (i: number) => [ArrayLike<number>, ArrayLike<number>, number, number],
   extent: number,
   place: Placement,
+  properties?: UnitProperties,
 ): Uint8Array {
   const order = Array.from({ length: pieces }, (_, i) => i);
   const key = (i: number) => {
@@ -162,7 +164,7 @@ function encodeTile(
     const [p, q] = [key(a), key(b)];
     return p[0] - q[0] || p[1] - q[1] || p[2] - q[2] || a - b;
   });
-  const encoder = new TileEncoder(extent);
+  const encoder = new TileEncoder(extent, properties);
   let unit = -1;
   let outerSeen = -1; // the last polygon whose outer ring is in this tile
   for (const i of order) {

@@ -4,7 +4,9 @@
 // level the picture draws (a country over MAX_TILED_BYTES adds its drawn
 // file instead, so it is still there when zoomed). Cut on the main thread:
 // the world is small (the sample's 241 ADM0 files are 2.3 MB). Cached under
-// <root>/.cache/geoshelf/tiles/ like the countries' archives.
+// <root>/.cache/geoshelf/tiles/ like the countries' archives. Beside it,
+// the same countries in Web Mercator, "map-world.mercator.pmtiles"
+// (mercator.ts), for other maps.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,6 +19,8 @@ import { filePolygons, type WorldFrame } from '../geo/world-frame.ts';
 import { tileSources } from './country-tiles.ts';
 import { LevelRings } from './level-rings.ts';
 import { levelArchive, type LevelTiles } from './level-tiles.ts';
+import { mercatorArchive, MERCATOR_KEYS } from './mercator.ts';
+import { WORLD_MERCATOR } from './mercator-style.ts';
 import { isLevelTiles } from './tiles-index.ts';
 
 /** The world archive's path inside dist/. */
@@ -25,6 +29,7 @@ const WORLD_TILES = 'map-world.pmtiles';
 export interface WorldTiles {
   info: TilesInfo;
   file: [path: string, bytes: Buffer];
+  mercator: { file: [path: string, bytes: Buffer]; maxzoom: number };
   filesRead: number;
   bytesRead: number;
 }
@@ -68,19 +73,12 @@ export async function worldTiles(
   const key = `world-${hash.digest('hex').slice(0, 32)}`;
   const dir = join(cacheDir(root), 'tiles');
   await mkdir(dir, { recursive: true });
-  const [archivePath, infoPath] = [join(dir, `${key}.pmtiles`), join(dir, `${key}.json`)];
-  let made: { archive: Buffer; tiles: LevelTiles };
   let [filesRead, bytesRead] = [0, 0];
-  try {
-    made = {
-      tiles: JSON.parse(await readFile(infoPath, 'utf8')) as LevelTiles,
-      archive: await readFile(archivePath),
-    };
-    // A damaged record or an archive cut short is a miss, as in the countries' index.
-    if (!isLevelTiles(made.tiles) || made.tiles.bytes !== made.archive.length) throw new Error('damaged');
-  } catch {
-    // One unit per country: all polygons of its files, so the ids stay aligned with the picture's.
-    const rings = new LevelRings();
+  let rings: LevelRings | undefined;
+  /** One unit per country: all polygons of its files, so the ids stay aligned with the picture's. */
+  const read = async (): Promise<LevelRings> => {
+    if (rings) return rings;
+    rings = new LevelRings();
     for (const paths of sources) {
       const polygons: unknown[] = [];
       for (const path of paths) {
@@ -92,12 +90,21 @@ export async function worldTiles(
       rings.addFeature({ geometry: { type: 'MultiPolygon', coordinates: polygons } });
       if (rings.units === units) rings.units++; // unreadable: an empty unit keeps the numbering
     }
-    if (rings.points === 0) return undefined;
-    const cut = levelArchive(rings, world.plane, 'world');
-    made = { archive: cut.bytes, tiles: cut.tiles };
-    await writeFileAtomic(archivePath, cut.bytes);
-    await writeFileAtomic(infoPath, JSON.stringify(cut.tiles));
-  }
+    return rings;
+  };
+  const made = await cached(join(dir, key), async () => {
+    const level = await read();
+    return level.points === 0 ? undefined : levelArchive(level, world.plane, 'world');
+  });
+  if (!made) return undefined;
+  const values = world.countries.map(({ manifest: m }) => [undefined, m.iso_a3, m.name.en]);
+  const mKey = createHash('sha256')
+    .update(JSON.stringify([key, values]))
+    .digest('hex')
+    .slice(0, 32);
+  const merc = await cached(join(dir, `world-mercator-${mKey}`), async () =>
+    mercatorArchive(await read(), { keys: MERCATOR_KEYS, values }, { name: 'world' }),
+  );
   return {
     info: {
       url: fileUrl(base, WORLD_TILES),
@@ -108,7 +115,31 @@ export async function worldTiles(
       ids: world.ids,
     },
     file: [WORLD_TILES, made.archive],
+    mercator: { file: [WORLD_MERCATOR, merc!.archive], maxzoom: merc!.tiles.levels },
     filesRead,
     bytesRead,
   };
+}
+
+/**
+ * Returns the archive cached at `at` (+ ".pmtiles", its record + ".json"),
+ * else cuts it with `cut` and caches it; undefined when `cut` finds nothing.
+ */
+async function cached(
+  at: string,
+  cut: () => Promise<{ bytes: Buffer; tiles: LevelTiles } | undefined>,
+): Promise<{ archive: Buffer; tiles: LevelTiles } | undefined> {
+  try {
+    const tiles = JSON.parse(await readFile(`${at}.json`, 'utf8')) as LevelTiles;
+    const archive = await readFile(`${at}.pmtiles`);
+    // A damaged record or an archive cut short is a miss, as in the countries' index.
+    if (isLevelTiles(tiles) && tiles.bytes === archive.length) return { archive, tiles };
+  } catch {
+    // not cached
+  }
+  const made = await cut();
+  if (!made) return undefined;
+  await writeFileAtomic(`${at}.pmtiles`, made.bytes);
+  await writeFileAtomic(`${at}.json`, JSON.stringify(made.tiles));
+  return { archive: made.bytes, tiles: made.tiles };
 }

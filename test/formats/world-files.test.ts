@@ -218,7 +218,7 @@ describe('world files', () => {
     expect(names).not.toContain('Fiji');
   }, 60_000);
 
-  it('a release’s copy holds no world file and lists none: they live at their one URL', async () => {
+  it('a release’s copy holds no world file and lists none, nor any Web Mercator archive, style or page: they live at their one URL', async () => {
     const outcome = await makeRelease(root, '1.0.0', { geometry: false });
     expect(outcome.status).toBe('recorded');
     await build();
@@ -230,6 +230,15 @@ describe('world files', () => {
     expect(readIndex().world_files.length).toBe(12); // the root's are still there
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('downloads/earth/world/ADM1.gpkg');
     expect(readFileSync(join(release, 'index.html'), 'utf8')).not.toContain('world/ADM1.gpkg');
+    // The Web Mercator archives and styles (plan.ts's withoutWebMaps) likewise: the root has them.
+    const webMaps = (path: string) => /\.mercator\.pmtiles$|\.style\.json$|^web-maps\//.test(path);
+    const rooted = readdirSync(out, { recursive: true }).map(String);
+    expect(rooted.filter((p) => !p.startsWith('releases/') && webMaps(p)).length).toBeGreaterThan(2);
+    expect(stored.filter(webMaps)).toEqual([]);
+    const pages = stored.filter((p) => /^[a-z]+\/[A-Z]{3}\/index\.html$/.test(p));
+    expect(pages.length).toBeGreaterThan(0);
+    for (const page of pages)
+      expect(readFileSync(join(release, page), 'utf8'), page).not.toContain('Web map style');
   }, 120_000);
 });
 

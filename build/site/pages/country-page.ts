@@ -86,6 +86,7 @@ function datasetRow(
   d: Dataset,
   byFile: GeometryByFile,
   dl: DatasetDownloads | undefined,
+  style: string | undefined, // its Web Mercator style inside dist, e.g. "earth/CHL/CHL_ADM1.style.json"
 ): Html {
   const id = `ds-${d.level}`;
   const year = d.src_year === undefined ? undefined : String(d.src_year);
@@ -98,6 +99,9 @@ function datasetRow(
     d.parts ? markup`<a href="#parts-${d.level}">${formatInt(d.parts.length)} parts</a>` : undefined,
     d.preview
       ? markup`<a href="${fileUrl(base, d.preview)}" download="${fileName(d.preview)}">Preview</a>${previewSize}`
+      : undefined,
+    style
+      ? markup`<a href="${fileUrl(base, style)}">Web map style</a> <small>(<a href="${base}web-maps/">how</a>)</small>`
       : undefined,
   ].filter(Boolean);
   const simplification =
@@ -284,7 +288,7 @@ ${metadata(base, file, m)}
 <caption class="visually-hidden">Datasets of ${m.name.en}, one per administrative level</caption>
 <thead><tr><th scope="col">Level</th><th scope="col" class="num">Features</th><th scope="col" class="num">Size</th><th scope="col">sha256</th><th scope="col">Geometry</th><th scope="col">Properties</th><th scope="col">Licence</th><th scope="col">Simplification</th><th scope="col">Provider</th><th scope="col">Download</th></tr></thead>
 <tbody>
-${m.datasets.map((d, i) => datasetRow(base, m, d, byFile, downloads?.datasets[i]))}</tbody>
+${m.datasets.map((d, i) => datasetRow(base, m, d, byFile, downloads?.datasets[i], atlas.webMaps?.[d.level]))}</tbody>
 </table></div>
 ${m.datasets.map((d, i) => (d.parts && d.parts.length > 0 ? partsSection(base, m, d, partNames(atlas), downloads?.datasets[i]) : ''))}${coverageSection(m, coverage)}${unitsSection(base, m, atlas, history?.url)}${history ? historySection(history.doc, history.url) : ''}${downloads ? downloadsSection(base, m.name.en, downloads) : ''}${attribution(m)}`;
   const codes = m.iso_a2 ? `${m.iso_a3}, ${m.iso_a2}` : m.iso_a3;
