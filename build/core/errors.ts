@@ -31,3 +31,13 @@ export class UsageError extends UserError {
     super(problem('', message, { rule: 'usage' }));
   }
 }
+
+/**
+ * The error of a file whose bytes changed while a command read it: `shown`
+ * as problems name it, `now` its sha256 read again, `validated` the one
+ * validate measured (rule file-changed).
+ */
+export function fileChanged(shown: string, now: string, validated: string): UserError {
+  const message = `changed while the command read it (its sha256 is now ${now.slice(0, 12)}…, validate measured ${validated.slice(0, 12)}…); run it again`;
+  return new UserError(problem(shown, message, { rule: 'file-changed' }));
+}

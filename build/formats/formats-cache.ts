@@ -14,9 +14,8 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.ts';
 import { codeIdentity, readCacheFileSync, saveCacheFileSync, type CacheFile } from '../core/cache.ts';
-import { UserError } from '../core/errors.ts';
+import { fileChanged } from '../core/errors.ts';
 import type { CrsDefinition } from '../core/shared/crs.ts';
-import { problem } from '../core/problem.ts';
 import { isCount, isObject } from '../core/json-value.ts';
 import { RULES } from '../core/rules.ts';
 import type { SimplifiedFile } from '../simplify/copies.ts';
@@ -193,8 +192,7 @@ export class FormatsCache {
     const now = await sha256File(source);
     if (now !== sourceSha256) {
       await rm(dir, { recursive: true, force: true });
-      const message = `changed while the command read it (its sha256 is now ${now.slice(0, 12)}…, validate measured ${sourceSha256.slice(0, 12)}…); run it again`;
-      throw new UserError(problem(shown, message, { rule: 'file-changed' }));
+      throw fileChanged(shown, now, sourceSha256);
     }
     const stamp = folderStamp(dir);
     if (stamp) this.record(`${key}/${layer}`, { conversion, stamp }); // else gone meanwhile: made again next time

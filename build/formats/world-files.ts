@@ -11,8 +11,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UserError } from '../core/errors.ts';
-import { problem } from '../core/problem.ts';
+import { fileChanged } from '../core/errors.ts';
 import { runAll } from '../core/slots.ts';
 import { bodyCrs, type CrsDefinition } from '../core/shared/crs.ts';
 import type { Body, Level } from '../core/shared/manifest.ts';
@@ -241,10 +240,7 @@ async function writeWorldLevel(root: string, level: WorldLevel, dir: string): Pr
     await pumpSources(joined, sinks);
     for (const s of level.sources) {
       const now = await sha256File(join(root, s.path));
-      if (now !== s.sha256) {
-        const message = `changed while the command read it (its sha256 is now ${now.slice(0, 12)}…, validate measured ${s.sha256.slice(0, 12)}…); run it again`;
-        throw new UserError(problem(s.path, message, { rule: 'file-changed' }));
-      }
+      if (now !== s.sha256) throw fileChanged(s.path, now, s.sha256);
     }
     const record: WorldRecord = [];
     for (const format of Object.keys(WORLD_SUFFIX) as WorldFormat[]) {

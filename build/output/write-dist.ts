@@ -36,9 +36,8 @@ import {
 } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { publishedDataFile } from '../core/data-root.ts';
-import { UserError } from '../core/errors.ts';
+import { fileChanged } from '../core/errors.ts';
 import { stampOf, sameStamp } from '../core/files.ts';
-import { problem } from '../core/problem.ts';
 import type { BuildCache } from './build-cache.ts';
 import { listFiles } from '../core/files.ts';
 
@@ -169,15 +168,7 @@ function copyData(root: string, path: string, sha256: string): (dest: string) =>
     const { real } = publishedDataFile(root, path); // never a file outside data/
     const bytes = await readFile(real);
     const now = hash('sha256', bytes, 'hex');
-    if (now !== sha256) {
-      throw new UserError(
-        problem(
-          path,
-          `changed while the command read it (its sha256 is now ${now.slice(0, 12)}…, validate measured ${sha256.slice(0, 12)}…); run it again`,
-          { rule: 'file-changed' },
-        ),
-      );
-    }
+    if (now !== sha256) throw fileChanged(path, now, sha256);
     await writeFile(dest, bytes);
   };
 }
