@@ -2,13 +2,13 @@
 // code's identity, build/core/cache.ts: other code's folders are removed): a
 // folder per world file set ({key}/, the key a hash of everything the files
 // are made of, world-files.ts) holding {LEVEL}.geojson, .gpkg, .parquet and
-// their record world.json. A lookup reads the record and checks the files'
-// sizes: a few levels per body, so no index is needed.
+// their record world.json (a stamped cache file, build/core/cache.ts). A
+// lookup reads the record and checks the files' sizes: a few levels per
+// body, so no index is needed.
 import { readdirSync, rmSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write.ts';
-import { codeIdentity } from '../core/cache.ts';
+import { codeIdentity, readCacheFile, saveCacheFile } from '../core/cache.ts';
 import { cacheDir } from '../core/files.ts';
 import { isCount, isObject } from '../core/json-value.ts';
 
@@ -33,8 +33,8 @@ export class WorldCache {
   private constructor(private readonly root: string) {}
 
   /** Returns the world cache of `root` for the running code. */
-  static open(root: string, identity = codeIdentity()): WorldCache {
-    return new WorldCache(join(cacheDir(root), 'world', identity));
+  static open(root: string): WorldCache {
+    return new WorldCache(join(cacheDir(root), 'world', codeIdentity()));
   }
 
   /** Returns the folder of the set with cache key `key` (a hex hash). */
@@ -48,16 +48,13 @@ export class WorldCache {
    */
   async find(key: string, level: string): Promise<{ dir: string; record: WorldRecord } | undefined> {
     const dir = this.dir(key);
-    try {
-      const record: unknown = JSON.parse(await readFile(join(dir, RECORD), 'utf8'));
-      if (!isWorldRecord(record, level)) return undefined;
-      const sizes = await Promise.all(record.map((f) => stat(join(dir, f.file)).catch(() => undefined)));
-      if (!sizes.every((s, i) => s?.size === record[i].bytes)) return undefined;
-      this.used.add(key);
-      return { dir, record };
-    } catch {
-      return undefined; // absent or unreadable
-    }
+    const accept = (value: unknown): value is WorldRecord | undefined => isWorldRecord(value, level);
+    const { data: record } = await readCacheFile(join(dir, RECORD), undefined, accept);
+    if (!record) return undefined; // absent, damaged or another code's
+    const sizes = await Promise.all(record.map((f) => stat(join(dir, f.file)).catch(() => undefined)));
+    if (!sizes.every((s, i) => s?.size === record[i].bytes)) return undefined;
+    this.used.add(key);
+    return { dir, record };
   }
 
   /** Notes that the set with cache key `key` was just made, so `finish` keeps it. */
@@ -67,7 +64,7 @@ export class WorldCache {
 
   /** Writes a set's record into its (staging) folder. */
   static async writeRecord(dir: string, record: WorldRecord): Promise<void> {
-    await writeFileAtomic(join(dir, RECORD), `${JSON.stringify(record)}\n`);
+    await saveCacheFile({ file: join(dir, RECORD), stamp: codeIdentity(), data: record });
   }
 
   /** Removes other code's world caches and the sets this build did not use. */
