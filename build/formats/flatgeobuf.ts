@@ -7,6 +7,7 @@
 // the layer, as in the GeoPackage (MultiPolygon for a level holding any),
 // and z when the level has any. Streaming: features are encoded in source
 // order to a temporary file, then copied in order.
+import { RecordBody } from './record-body.ts';
 import * as flatbuffers from 'flatbuffers';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { ColumnType } from 'flatgeobuf/lib/mjs/flat-geobuf/column-type.js';
@@ -19,7 +20,7 @@ import { Header } from 'flatgeobuf/lib/mjs/flat-geobuf/header.js';
 import { calcTreeSize, generateLevelBounds, NODE_ITEM_BYTE_LEN } from 'flatgeobuf/lib/mjs/packedrtree.js';
 import { tempPathBeside } from '../core/atomic-write.ts';
 import type { CrsDefinition } from '../core/shared/crs.ts';
-import { BufferedFile, IN_MEMORY_BELOW_BYTES, MemoryFile } from './buffered-file.ts';
+import { BufferedFile, IN_MEMORY_BELOW_BYTES } from './buffered-file.ts';
 import { fieldValue, type Field } from './fields.ts';
 import type { GeoFeature } from '../geojson/level-features.ts';
 import { shapeOf, zOf, type Layout, type Polygon, type Shape } from './geometry.ts';
@@ -217,27 +218,22 @@ export async function openFlatGeobuf(
   const temp = tempPathBeside(out);
   // Small levels keep the body in memory (no temporary file); large ones stream through one.
   const small = info.count === 0 || info.ends[info.count - 1] < inMemoryBelow;
-  const body = small ? undefined : await open(bodyPath, 'w+');
-  const bodyWriter = body ? new BufferedFile(body, 0) : new MemoryFile();
-  const at = new Float64Array(info.count); // each feature's offset in the body
+  const body = await RecordBody.open(bodyPath, info.count, small);
   const b = new flatbuffers.Builder(1 << 16);
   const layout = layoutOf(info);
   let output: FileHandle | undefined;
   const abort = async () => {
-    await body?.close().catch(() => {});
+    await body.close();
     await output?.close().catch(() => {});
-    await rm(bodyPath, { force: true });
     await rm(temp, { force: true });
   };
   return {
     async add(feature, index) {
-      at[index] = bodyWriter.position;
-      await bodyWriter.write(featureBytes(b, info.fields, layout, feature));
+      await body.add(index, featureBytes(b, info.fields, layout, feature));
     },
     async finish() {
       try {
-        await bodyWriter.flush();
-        const end = bodyWriter.position;
+        await body.finish();
         const header = headerBytes(layer, info, crs);
         const order = hilbertOrder(info.boxes, info.bbox);
         const offsets = new Float64Array(info.count); // each feature's offset in the features section
@@ -245,28 +241,16 @@ export async function openFlatGeobuf(
         const head = Buffer.concat([MAGIC, header]);
         const treeBytes = calcTreeSize(info.count, FGB_NODE_SIZE);
         const writer = new BufferedFile(output, head.length + treeBytes);
-        const inMemory = body ? undefined : (bodyWriter as MemoryFile).contents();
-        let buffer = Buffer.allocUnsafe(1 << 16);
         for (let i = 0; i < info.count; i++) {
-          const k = order[i];
-          const size = (k + 1 < info.count ? at[k + 1] : end) - at[k];
           offsets[i] = writer.position - head.length - treeBytes;
-          if (inMemory) await writer.write(inMemory.subarray(at[k], at[k] + size));
-          else {
-            if (size > buffer.length) buffer = Buffer.allocUnsafe(size);
-            await body!.read(buffer, 0, size, at[k]);
-            await writer.write(buffer.subarray(0, size));
-          }
+          await writer.write(await body.record(order[i]));
         }
         await writer.flush();
         const front = Buffer.concat([head, packedTree(info.boxes, order, offsets)]);
         await output.write(front, 0, front.length, 0);
         await output.close();
         output = undefined;
-        if (body) {
-          await body.close();
-          await rm(bodyPath, { force: true });
-        }
+        await body.close();
         await rename(temp, out);
       } catch (error) {
         await abort();

@@ -9,9 +9,10 @@
 // zlib's threads. Streaming as the FlatGeobuf: features are encoded in
 // source order into a body (memory or a temporary file), then read back in
 // Hilbert order one row group at a time.
+import { RecordBody } from './record-body.ts';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { tempPathBeside } from '../core/atomic-write.ts';
-import { BufferedFile, IN_MEMORY_BELOW_BYTES, MemoryFile } from './buffered-file.ts';
+import { BufferedFile, IN_MEMORY_BELOW_BYTES } from './buffered-file.ts';
 import { fieldValue, uniqueNames, type Field } from './fields.ts';
 import { shapeOf, wkbSize, writeWkb, type Layout } from './geometry.ts';
 import { hilbertOrder } from './hilbert.ts';
@@ -158,9 +159,7 @@ export async function openGeoParquet(
   const bodyPath = tempPathBeside(out);
   const temp = tempPathBeside(out);
   const small = info.count === 0 || info.ends[info.count - 1] < inMemoryBelow;
-  const body = small ? undefined : await open(bodyPath, 'w+');
-  const bodyWriter = body ? new BufferedFile(body, 0) : new MemoryFile();
-  const at = new Float64Array(info.count + 1); // each record's offset in the body, then its end
+  const body = await RecordBody.open(bodyPath, info.count, small);
   // Each feature's own type (GeoParquet lists them), not the layer's single type of the other formats.
   const layout: Layout = { multi: false, z: layoutOf(info).z };
   const scratch = new Bytes();
@@ -170,28 +169,18 @@ export async function openGeoParquet(
   );
   let output: FileHandle | undefined;
   const abort = async () => {
-    await body?.close().catch(() => {});
+    await body.close();
     await output?.close().catch(() => {});
-    await rm(bodyPath, { force: true });
     await rm(temp, { force: true });
   };
   return {
     async add(feature, index) {
-      at[index] = bodyWriter.position;
-      await bodyWriter.write(recordOf(info.fields, layout, scratch, feature));
-      at[index + 1] = bodyWriter.position; // the next feature's start, or the body's end
+      await body.add(index, recordOf(info.fields, layout, scratch, feature));
     },
     async finish() {
       try {
-        await bodyWriter.flush();
-        const inMemory = body ? undefined : (bodyWriter as MemoryFile).contents();
-        let buffer = Buffer.allocUnsafe(1 << 16);
-        const record = (k: number): Buffer | Promise<Buffer> => {
-          const size = at[k + 1] - at[k];
-          if (inMemory) return inMemory.subarray(at[k], at[k] + size);
-          if (size > buffer.length) buffer = Buffer.allocUnsafe(size);
-          return body!.read(buffer, 0, size, at[k]).then(() => buffer.subarray(0, size));
-        };
+        await body.finish();
+        const record = (k: number) => body.record(k);
         output = await open(temp, 'w');
         const writer = new BufferedFile(output, 0);
         await writer.write(MAGIC);
@@ -206,10 +195,7 @@ export async function openGeoParquet(
         await writer.flush();
         await output.close();
         output = undefined;
-        if (body) {
-          await body.close();
-          await rm(bodyPath, { force: true });
-        }
+        await body.close();
         await rename(temp, out);
       } catch (error) {
         await abort();
