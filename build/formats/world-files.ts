@@ -47,7 +47,6 @@ export interface WorldFile {
 export interface WorldFiles {
   files: WorldFile[]; // by body, then level, then format (GeoJSON, GeoPackage, GeoParquet)
   built: Map<string, BuiltFile>; // dist path → the cached file
-  made: number; // levels written in this run (the rest came from the cache)
 }
 
 /** One level file or part joined into a world file. */
@@ -118,7 +117,7 @@ export async function prepareWorldFiles(
       });
     }
   }
-  return { files, built, made: misses.length };
+  return { files, built };
 }
 
 /** Returns every body's levels, each with its sources in catalogue order (bodies, then levels, sorted). */
