@@ -8,7 +8,7 @@
 // the same countries in Web Mercator, "map-world.mercator.pmtiles"
 // (mercator.ts), for other maps.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MAX_TILED_BYTES, type TilesInfo } from '../core/shared/tiles.ts';
 import { writeFileAtomic } from '../core/atomic-write.ts';
@@ -105,6 +105,7 @@ export async function worldTiles(
   const merc = await cached(join(dir, `world-mercator-${mKey}`), async () =>
     mercatorArchive(await read(), { keys: MERCATOR_KEYS, values }, { name: 'world' }),
   );
+  await removeOtherWorlds(dir, [key, `world-mercator-${mKey}`]);
   return {
     info: {
       url: fileUrl(base, WORLD_TILES),
@@ -119,6 +120,22 @@ export async function worldTiles(
     filesRead,
     bytesRead,
   };
+}
+
+/** A world archive or its record in the tiles cache folder, e.g. "world-mercator-<key>.json". */
+const WORLD_FILE = /^(world-(?:mercator-)?[0-9a-f]{32})\.(?:pmtiles|json)$/;
+
+/**
+ * Removes the world archives and records of the cache folder `dir` other
+ * than `kept` (their names without extension): every change to any country
+ * makes new ones, and before, every cut stayed forever (as the countries'
+ * did before tiles-index.ts).
+ */
+async function removeOtherWorlds(dir: string, kept: string[]): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const stem = WORLD_FILE.exec(name)?.[1];
+    if (stem && !kept.includes(stem)) await rm(join(dir, name), { force: true });
+  }
 }
 
 /**

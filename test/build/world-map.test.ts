@@ -2,7 +2,7 @@
 // and its antimeridian rule (build/geo/antimeridian.ts), in-process on small
 // hand-made trees: one unit per country, ids that are page URLs, rings for
 // countries too small to see, and no ring drawn across the whole map.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -186,6 +186,26 @@ describe('worldTiles', () => {
     const again = (await worldTiles(root, '/', world))!;
     expect(again.filesRead).toBe(0);
     expect(again.file[1].equals(first.file[1])).toBe(true);
+  });
+
+  it("a country's change leaves only the new world archives in the cache: the old ones are removed", async () => {
+    const { root, loaded } = tree([
+      { iso: 'CHL', name: 'Chile', polygons: [box(-75, -50, -67, -18)] },
+      { iso: 'URY', name: 'Uruguay', polygons: [box(-58, -35, -53, -30)] },
+    ]);
+    const worldFiles = () =>
+      readdirSync(join(root, '.cache/geoshelf/tiles'))
+        .filter((n) => n.startsWith('world-'))
+        .sort();
+    await worldTiles(root, '/', (await worldMap(root, '/', loaded))!);
+    const before = worldFiles();
+    expect(before).toHaveLength(4); // the plane's and the Web Mercator archive, each with its record
+    const chl = loaded[0].manifest.datasets[0];
+    chl.sha256 = 'changed'.repeat(9).slice(0, 64); // as validate measures a changed file
+    await worldTiles(root, '/', (await worldMap(root, '/', loaded))!);
+    const after = worldFiles();
+    expect(after).toHaveLength(4);
+    expect(after.filter((n) => before.includes(n))).toEqual([]);
   });
 });
 
