@@ -6,7 +6,7 @@
 // by `ogr2ogr -a_srs AUTHORITY:CODE` (OGC:CRS84: with no -a_srs, as GDAL
 // reads an RFC 7946 GeoJSON file, which it writes as EPSG:4326), and the texts
 // of build/core/shared/crs.ts are GDAL's own (`gdalsrsinfo`). Those GDAL
-// runs go through GDAL's library in one Python process (gdal_crs.py): the
+// runs go through GDAL's library in one Python process (gdal_batch.py): the
 // same functions and texts as the tools, without ~40 tools' start-up.
 import Database from 'better-sqlite3';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
@@ -31,7 +31,7 @@ import { boxFeature, writeCountry, type BodyCountry } from '../support/body-tree
 
 const run = promisify(execFile);
 const PYTHON = '/usr/bin/python3'; // Debian's, with python3-gdal (the python3 on PATH may lack it)
-const ORACLE = new URL('./gdal_crs.py', import.meta.url).pathname;
+const ORACLE = new URL('./gdal_batch.py', import.meta.url).pathname;
 
 /** Whether GDAL's Python bindings are importable (`.ci/run` installs python3-gdal). */
 const HAS_GDAL_PYTHON = spawnSync(PYTHON, ['-c', 'from osgeo import gdal'], { stdio: 'ignore' }).status === 0;
@@ -80,7 +80,7 @@ beforeAll(async () => {
   downloads = await prepareDownloads(root, manifests, measurer);
   if (SKIP) return;
   mkdirSync(oracle());
-  // One Python process runs every ogr2ogr and ogrinfo of the file (gdal_crs.py).
+  // One Python process runs every ogr2ogr and ogrinfo of the file (gdal_batch.py).
   const translate = COUNTRIES.flatMap((c) => {
     const source = join(root, `data/${c.body}/${c.iso}/${c.iso}_${c.level}.geojson`);
     const srs = c.crs.code === 'CRS84' ? [] : ['-a_srs', crsName(c.crs)]; // GeoJSON is CRS84 already

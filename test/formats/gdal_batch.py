@@ -1,11 +1,14 @@
 # GDAL's own library (Debian's python3-gdal, the libgdal of ogr2ogr and
-# ogrinfo) as the CRS oracle of test/formats/crs.test.ts, in one process: a
-# GDAL tool costs ~0.12 s of CPU to start, and the test needs about 40 runs.
+# ogrinfo) as an oracle, many runs in one process: a GDAL tool costs ~0.12 s
+# of CPU to start, and test/formats/crs.test.ts needs about 40 runs,
+# world-files.test.ts 8.
 #
 # Reads one JSON object on stdin:
 #   translate: [[destination, source, [ogr2ogr's arguments]]]: each run as
 #              `ogr2ogr ARGS DESTINATION SOURCE` (gdal.VectorTranslate is the
-#              library function ogr2ogr calls, given the same arguments);
+#              library function ogr2ogr calls, given the same arguments; the
+#              source opened as ogr2ogr opens it, with @NATIVE_DATA=YES, so
+#              that GeoJSON's own members such as a feature's "id" carry over);
 #   layers:    [path]: each file's "Layer SRS WKT" and axis mapping, the lines
 #              `ogrinfo -so -al` prints (WKT2, multi-line, as ogrinfo asks);
 #   srs:       [name]: `gdalsrsinfo -o wkt1 --single-line NAME`.
@@ -41,7 +44,9 @@ def srs_wkt1(name):
 
 request = json.load(sys.stdin)
 for destination, source, args in request.get("translate", []):
-    gdal.VectorTranslate(destination, source, options=args)
+    source_ds = gdal.OpenEx(source, gdal.OF_VECTOR, open_options=["@NATIVE_DATA=YES"])
+    gdal.VectorTranslate(destination, source_ds, options=args)
+    source_ds = None
 print(
     json.dumps(
         {
