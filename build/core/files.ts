@@ -1,7 +1,7 @@
 // Where the tool's own files and a root's cache live, and how folders are
 // listed: one place for each path the stages share.
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -57,4 +57,38 @@ export async function listFiles(dir: string): Promise<string[]> {
     .filter((entry) => entry.isFile())
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split('\\').join('/'))
     .sort();
+}
+
+/** Part of a file published as a file of its own: bytes [start, end), between `head` and `tail`. */
+export interface FileSlice {
+  start: number;
+  end: number;
+  head: Buffer; // e.g. a unit's file: its feature's text framed as a FeatureCollection (build/site/unit-files.ts)
+  tail: Buffer;
+}
+
+/**
+ * Returns `head`, bytes [start, end) of the file `path`, then `tail`. A file
+ * now shorter than `end` gives fewer bytes: the caller compares their
+ * sha256 with the one it expects.
+ */
+export async function readSlice(path: string, { start, end, head, tail }: FileSlice): Promise<Buffer> {
+  const out = Buffer.allocUnsafe(head.length + (end - start) + tail.length);
+  head.copy(out, 0);
+  let at = head.length;
+  const file = await open(path, 'r');
+  try {
+    for (let got = -1; got !== 0 && at < head.length + (end - start); at += got) {
+      ({ bytesRead: got } = await file.read(
+        out,
+        at,
+        head.length + (end - start) - at,
+        start + at - head.length,
+      ));
+    }
+  } finally {
+    await file.close();
+  }
+  tail.copy(out, at);
+  return out.subarray(0, at + tail.length);
 }

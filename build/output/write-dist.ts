@@ -37,14 +37,14 @@ import {
 import { basename, dirname, join, relative } from 'node:path';
 import { publishedDataFile } from '../core/data-root.ts';
 import { fileChanged } from '../core/errors.ts';
-import { stampOf, sameStamp } from '../core/files.ts';
+import { listFiles, readSlice, stampOf, sameStamp, type FileSlice } from '../core/files.ts';
 import type { BuildCache } from './build-cache.ts';
-import { listFiles } from '../core/files.ts';
 
 /** A file built outside the root (a cached conversion or tile archive), and the sha256 its cache recorded when known. */
 export interface BuiltFile {
   from: string; // e.g. "/root/.cache/geoshelf/formats/…/CHL.zip"
   sha256?: string;
+  slice?: FileSlice; // only this part of `from`, framed (a unit's own file: part of its level file)
 }
 
 /** A file stored in the release ledger: unpacked (and checked) by `unpack` into a new file. */
@@ -173,6 +173,24 @@ function copyData(root: string, path: string, sha256: string): (dest: string) =>
   };
 }
 
+/**
+ * Returns a copy of part of the file `from` (a data file: see BuiltFile),
+ * written only when its bytes hash to `sha256`, what the build measured.
+ */
+function copySlice(
+  root: string,
+  from: string,
+  slice: FileSlice,
+  sha256: string | undefined,
+): (dest: string) => Promise<void> {
+  return async (dest) => {
+    const bytes = await readSlice(from, slice);
+    const now = hash('sha256', bytes, 'hex');
+    if (sha256 !== undefined && now !== sha256) throw fileChanged(relative(root, from), now, sha256);
+    await writeFile(dest, bytes);
+  };
+}
+
 /** Returns every file of the plan as an entry, with its content's sha256 where known. */
 function entriesOf(root: string, plan: DistPlan): Entry[] {
   const entries: Entry[] = [];
@@ -187,14 +205,12 @@ function entriesOf(root: string, plan: DistPlan): Entry[] {
   for (const [path, { source, sha256 }] of plan.copies ?? []) {
     entries.push({ path, sha256, bytes: -1, make: copyData(root, source, sha256), data: true });
   }
-  for (const [path, { from, sha256 }] of plan.built ?? []) {
+  for (const [path, { from, sha256, slice }] of plan.built ?? []) {
     // A copy (a clone where the file system can): an edit in dist/ must never reach the cache.
-    entries.push({
-      path,
-      sha256,
-      bytes: -1,
-      make: (dest) => copyFile(from, dest, constants.COPYFILE_FICLONE),
-    });
+    const make = slice
+      ? copySlice(root, from, slice, sha256)
+      : (dest: string) => copyFile(from, dest, constants.COPYFILE_FICLONE);
+    entries.push({ path, sha256, bytes: -1, make });
   }
   for (const [path, { sha256, bytes, unpack }] of plan.stored ?? []) {
     entries.push({ path, sha256, bytes, make: unpack });

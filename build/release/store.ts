@@ -15,10 +15,11 @@
 // recorded.
 import { hash } from 'node:crypto';
 import { statSync } from 'node:fs';
+import { relative } from 'node:path';
 import { readFile, stat } from 'node:fs/promises';
 import { readCacheFile, saveCacheFile } from '../core/cache.ts';
 import { publishedDataFile } from '../core/data-root.ts';
-import { sameStamp, stampOf, type FileStamp } from '../core/files.ts';
+import { readSlice, sameStamp, stampOf, type FileSlice, type FileStamp } from '../core/files.ts';
 import { isObject } from '../core/json-value.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import type { DistPlan } from '../output/write-dist.ts';
@@ -74,8 +75,8 @@ interface Storing {
   out: Stored;
 }
 
-/** A data file (no `from`, `expected` its measured sha256) or a built one (`from` where it is), by path in the release. */
-type Source = [path: string, from: string | undefined, expected: string | undefined];
+/** A data file (no `from`, `expected` its measured sha256) or a built one (`from` where it is, or a `slice` of it), by path in the release. */
+type Source = [path: string, from: string | undefined, expected: string | undefined, slice?: FileSlice];
 
 /**
  * Stores every file of `plan` into `objects` (a staged release's objects/),
@@ -101,7 +102,7 @@ export async function storePlan(
   const marked = await storeGenerated(storing, plan.generated);
   const sources: Source[] = [
     ...[...plan.data].map(([path, sha]): Source => [path, undefined, sha]),
-    ...[...(plan.built ?? [])].map(([path, b]): Source => [path, b.from, b.sha256]),
+    ...[...(plan.built ?? [])].map(([path, b]): Source => [path, b.from, b.sha256, b.slice]),
   ];
   await storeSources(storing, sources);
   // A data file published at a second path is the same stored bytes: recorded, not read again.
@@ -165,10 +166,10 @@ async function storeSources(storing: Storing, sources: Source[]): Promise<void> 
   // Read four at a time, stored in the sources' order: the same release packs the same way however
   // the reads interleave (two paths with the same bytes: the first in order stores them).
   type Read = { real: string; stats: FileStamp; kept?: Stamp; read?: Awaited<ReturnType<typeof readSource>> };
-  const readOne = async ([path, from, expected]: Source): Promise<Read> => {
+  const readOne = async ([path, from, expected, slice]: Source): Promise<Read> => {
     const { real, stats } =
       from === undefined ? publishedDataFile(root, path) : { real: from, stats: statSync(from) };
-    const was = before.sources[real];
+    const was = before.sources[stampKey(real, slice)];
     const kept =
       was &&
       sameStamp(was, stats) &&
@@ -180,14 +181,13 @@ async function storeSources(storing: Storing, sources: Source[]): Promise<void> 
     return {
       real,
       stats,
-      read: await readSource(real, expected !== undefined && stored.has(expected), objects),
+      read: await readSource(real, expected !== undefined && stored.has(expected), objects, slice),
     };
   };
-  await inOrder(sources, 4, readOne, async ({ real, stats, kept, read }, [path, from, expected]) => {
+  await inOrder(sources, 4, readOne, async ({ real, stats, kept, read }, [path, from, expected, slice]) => {
     if (read) {
       if (expected !== undefined && read.sha256 !== expected) {
-        const message = `changed while release read it (its sha256 is now ${read.sha256.slice(0, 12)}…, expected ${expected.slice(0, 12)}…); run release again`;
-        out.problems.push(problem(from === undefined ? path : real, message, { rule: 'file-changed' }));
+        changedProblem(storing, from === undefined ? path : real, read.sha256, expected, slice);
         return;
       }
       if (!stored.has(read.sha256)) {
@@ -200,9 +200,30 @@ async function storeSources(storing: Storing, sources: Source[]): Promise<void> 
       }
       kept = { ...stampOf(stats), sha256: read.sha256, bytes: read.bytes };
     }
-    after.sources[real] = kept!;
+    after.sources[stampKey(real, slice)] = kept!;
     out.files.push(siteFile(path, kept!.sha256, kept!.bytes));
   });
+}
+
+/**
+ * Adds the problem of a file whose bytes are not those the build measured:
+ * for a slice of a data file (a unit's own file), one problem naming the
+ * data file, however many of its units changed.
+ */
+function changedProblem(
+  { root, out }: Storing,
+  shown: string,
+  now: string,
+  expected: string,
+  slice: FileSlice | undefined,
+): void {
+  const file = slice ? relative(root, shown) : shown;
+  if (slice && out.problems.some((p) => p.file === file && p.rule === 'file-changed')) return;
+  const what = slice
+    ? `the text of a unit at bytes ${slice.start}–${slice.end} is not what build measured`
+    : `its sha256 is now ${now.slice(0, 12)}…, expected ${expected.slice(0, 12)}…`;
+  const message = `changed while release read it (${what}); run release again`;
+  out.problems.push(problem(file, message, { rule: 'file-changed' }));
 }
 
 /**
@@ -229,13 +250,37 @@ async function readSource(
   real: string,
   known: boolean,
   objects: string,
+  slice?: FileSlice,
 ): Promise<{ sha256: string; bytes: number; contents?: Buffer }> {
+  if (slice) return await readSourceSlice(real, slice, objects);
   if ((await stat(real)).size <= PACKED_MAX) {
     const contents = await readFile(real);
     return { sha256: hash('sha256', contents, 'hex'), bytes: contents.length, contents };
   }
   if (known) return sha256OfFile(real);
   return writeObjectFromFile(objects, real);
+}
+
+/**
+ * Reads part of a file (a unit's own file: build/site/unit-files.ts), held in
+ * memory as the build holds it; one larger than a pack's member is stored
+ * alone at once.
+ */
+async function readSourceSlice(
+  real: string,
+  slice: FileSlice,
+  objects: string,
+): Promise<{ sha256: string; bytes: number; contents?: Buffer }> {
+  const contents = await readSlice(real, slice);
+  const sha256 = hash('sha256', contents, 'hex');
+  if (contents.length <= PACKED_MAX) return { sha256, bytes: contents.length, contents };
+  await writeObject(objects, sha256, contents);
+  return { sha256, bytes: contents.length };
+}
+
+/** Returns what the stamps file records a file or a slice of it by, e.g. "/root/data/…/CHL_ADM1.geojson#1024-2048". */
+function stampKey(real: string, slice: FileSlice | undefined): string {
+  return slice ? `${real}#${slice.start}-${slice.end}` : real;
 }
 
 /** Returns the pack group of a path in a release: its country (e.g. "earth/CHL"), or the site's own files. */

@@ -1,16 +1,21 @@
 // Each unit's facts (area, label point: unit-facts.ts) and its own GeoJSON
-// file, made once per source file and kept under
-// <root>/.cache/geoshelf/units/{sha256}.{body}/ (by the source's content, as
-// the downloads are: build/formats/), so a rebuild reads only changed files.
-// A unit's file is its feature exactly as the source writes it (the same
-// bytes), alone in a FeatureCollection; it is published at
+// file. A unit's file is its feature exactly as the source writes it (the
+// same bytes), alone in a FeatureCollection, published at
 // api/v1/{body}/{ISO3}/units/{LEVEL}/[{part}/]{id}.geojson (unitFilePath).
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+// The facts, with each feature's place in its source, are made once per
+// source file and kept in <root>/.cache/geoshelf/units/{sha256}.{body}.json
+// (by the source's content, as the downloads are: build/formats/), so a
+// rebuild reads only changed files. The units' files are not kept in the
+// cache: dist/ and a release read each from its level file's bytes
+// (BuiltFile's slice), checked against the sha256 measured here. Before,
+// every feature was written to the cache as a file of its own and then
+// copied: a second copy of the data, and twice as many files made.
+import { createHash } from 'node:crypto';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { codeIdentity, readCacheFile, saveCacheFile } from '../core/cache.ts';
-import { cacheDir } from '../core/files.ts';
-import { isObject } from '../core/json-value.ts';
+import { readCacheFile, saveCacheFile } from '../core/cache.ts';
+import { cacheDir, type FileSlice } from '../core/files.ts';
+import { isCount, isObject } from '../core/json-value.ts';
 import type { Body, Manifest } from '../core/shared/manifest.ts';
 import { runAll } from '../core/slots.ts';
 import { readFeatureBytes } from '../geojson/features.ts';
@@ -18,15 +23,17 @@ import type { BuiltFile } from '../output/write-dist.ts';
 import { unitFacts, type UnitFacts } from './unit-facts.ts';
 import type { Unit } from './units.ts';
 
-/** One feature's facts and its file in the cache folder (`{feature}.geojson`). */
+/** One feature's facts, and its own file: bytes [start, end) of the source, framed (`bytes` long, hashing to `sha256`). */
 interface FeatureFacts extends UnitFacts {
+  start: number;
+  end: number;
   bytes: number;
   sha256: string;
 }
 
-/** A source file's facts, by feature index, and the cache folder holding its features' files. */
+/** A source file's facts, by feature index, and where the source is. */
 export interface SourceFacts {
-  dir: string;
+  path: string; // the source, absolute: the units' files are read from it
   features: (FeatureFacts | null)[]; // null: a feature without geometry
 }
 
@@ -37,78 +44,51 @@ export interface FactsSource {
   body: Body;
 }
 
-/** Files made at once when the cache lacks them: each is one streaming pass. */
+/** Files read at once when the cache lacks their facts: each is one streaming pass. */
 const AT_ONCE = 2;
-/** A unit's files being written at once, per source (a unit in memory each). */
-const WRITES_AT_ONCE = 16;
 
 /**
  * Returns the facts of every source's features, by path, making what the
- * cache lacks, and removes the cache folders no source uses any more.
+ * cache lacks, and removes the cache files no source uses any more.
  */
 export async function sourceFacts(root: string, sources: FactsSource[]): Promise<Map<string, SourceFacts>> {
   const top = join(cacheDir(root), 'units');
   const found = new Map<string, SourceFacts>();
   const used = new Set<string>();
   await runAll(sources, AT_ONCE, async (source) => {
-    const name = `${source.sha256}.${source.body}`;
+    const name = `${source.sha256}.${source.body}.json`;
     used.add(name);
-    const dir = join(top, name);
-    const cached = await readCacheFile(join(dir, 'facts.json'), null, isFactsList);
-    const features = cached.data ?? (await makeFacts(root, source, top, name));
-    found.set(source.path, { dir, features });
+    const path = join(root, source.path);
+    const file = await readCacheFile(join(top, name), null, isFactsList);
+    const features = file.data ?? (await makeFacts(path, source.body));
+    if (!file.data) await saveCacheFile({ ...file, data: features });
+    found.set(source.path, { path, features });
   });
+  // Facts no source uses, and the folders of the earlier layout (a file per unit).
   for (const name of await readdir(top).catch(() => [])) {
     if (!used.has(name)) await rm(join(top, name), { recursive: true, force: true });
   }
   return found;
 }
 
-/**
- * Reads one source feature by feature (any size: one feature in memory at a
- * time), writes each feature's file and the facts into a new folder, and
- * moves it into the cache whole.
- */
-async function makeFacts(
-  root: string,
-  source: FactsSource,
-  top: string,
-  name: string,
-): Promise<(FeatureFacts | null)[]> {
-  const temp = join(top, `.${name}.${randomBytes(4).toString('hex')}`);
-  await mkdir(temp, { recursive: true });
-  try {
-    const features: (FeatureFacts | null)[] = [];
-    // A few files written at a time while the next features are read (one awaited write per
-    // feature left the thread pool idle between them), each write's failure kept for the end.
-    const writing: Promise<void>[] = [];
-    let failed: { error: unknown } | undefined;
-    for await (const { index, bytes } of readFeatureBytes(join(root, source.path))) {
-      const text = Buffer.concat([COLLECTION_START, bytes, COLLECTION_END]);
-      const feature = JSON.parse(bytes.toString('utf8')) as { geometry?: unknown } | null;
-      if (!feature?.geometry) {
-        features[index] = null;
-        continue;
-      }
-      writing.push(
-        writeFile(join(temp, `${index}.geojson`), text).catch(
-          (error: unknown) => void (failed ??= { error }),
-        ),
-      );
-      if (writing.length >= WRITES_AT_ONCE) await writing.shift();
-      if (failed) break;
-      const sha256 = createHash('sha256').update(text).digest('hex');
-      features[index] = { ...unitFacts(feature.geometry, source.body), bytes: text.length, sha256 };
+/** Reads the source at `path` feature by feature (any size: one feature in memory at a time) and returns their facts. */
+async function makeFacts(path: string, body: Body): Promise<(FeatureFacts | null)[]> {
+  const features: (FeatureFacts | null)[] = [];
+  for await (const { index, start, end, bytes } of readFeatureBytes(path)) {
+    const feature = JSON.parse(bytes.toString('utf8')) as { geometry?: unknown } | null;
+    if (!feature?.geometry) {
+      features[index] = null;
+      continue;
     }
-    await Promise.all(writing);
-    if (failed) throw failed.error;
-    await saveCacheFile({ file: join(temp, 'facts.json'), stamp: codeIdentity(), data: features });
-    await rm(join(top, name), { recursive: true, force: true });
-    await rename(temp, join(top, name));
-    return features;
-  } finally {
-    await rm(temp, { recursive: true, force: true });
+    const sha256 = createHash('sha256')
+      .update(COLLECTION_START)
+      .update(bytes)
+      .update(COLLECTION_END)
+      .digest('hex');
+    const framed = COLLECTION_START.length + bytes.length + COLLECTION_END.length;
+    features[index] = { ...unitFacts(feature.geometry, body), start, end, bytes: framed, sha256 };
   }
+  return features;
 }
 
 const COLLECTION_START = Buffer.from('{"type":"FeatureCollection","features":[');
@@ -136,7 +116,8 @@ export function attachFacts(
     unit.area_km2 = f.area_km2;
     unit.label = f.label ?? undefined;
     unit.geojson = unitFilePath(m, level, unit);
-    built.set(unit.geojson, { from: join(facts.dir, `${unit.feature}.geojson`), sha256: f.sha256 });
+    const slice: FileSlice = { start: f.start, end: f.end, head: COLLECTION_START, tail: COLLECTION_END };
+    built.set(unit.geojson, { from: facts.path, sha256: f.sha256, slice });
   }
 }
 
@@ -152,6 +133,9 @@ function isFactsList(value: unknown): value is (FeatureFacts | null)[] {
         (isObject(f) &&
           typeof f.area_km2 === 'number' &&
           isPoint(f.label) &&
+          isCount(f.start) &&
+          isCount(f.end) &&
+          f.end >= f.start &&
           typeof f.bytes === 'number' &&
           typeof f.sha256 === 'string' &&
           /^[0-9a-f]{64}$/.test(f.sha256)),

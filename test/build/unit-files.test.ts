@@ -1,16 +1,28 @@
 // Each unit's own GeoJSON and facts (build/site/unit-files.ts): the file is
 // the unit's feature exactly as its source writes it, alone in a valid
-// FeatureCollection that GDAL reads as one feature; the facts are made once
-// per source content and body, and read back from the cache after.
+// FeatureCollection that GDAL reads as one feature, written into dist/ from
+// the source's bytes (no copy in the cache) and refused when the source
+// changed since; the facts are made once per source content and body, and
+// read back from the cache after.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  mkdirSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { attachFacts, sourceFacts, unitFilePath } from '../../build/site/unit-files.ts';
 import type { Unit } from '../../build/site/units.ts';
-import type { BuiltFile } from '../../build/output/write-dist.ts';
+import { writeDist, type BuiltFile } from '../../build/output/write-dist.ts';
+import { UserError } from '../../build/core/errors.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'geoshelf-unit-files-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -29,8 +41,15 @@ const SHA = createHash('sha256').update(TEXT).digest('hex');
 describe("each unit's own file and facts", () => {
   it('a unit file is its feature byte for byte, in a FeatureCollection GDAL reads as one feature', async () => {
     const facts = (await sourceFacts(root, [{ path: PATH, sha256: SHA, body: 'earth' }])).get(PATH)!;
+    const out = join(root, 'dist-bytes');
+    await writeDist(
+      root,
+      out,
+      { generated: new Map(), data: new Map(), built: unitsBuilt(facts) },
+      emptyCache(),
+    );
     for (const i of [0, 1]) {
-      const file = join(facts.dir, `${i}.geojson`);
+      const file = join(out, `api/v1/earth/XTA/units/ADM1/U${i}.geojson`);
       const text = readFileSync(file, 'utf8');
       expect(text).toBe(`{"type":"FeatureCollection","features":[${FEATURES[i]}]}\n`);
       expect(facts.features[i]!.sha256).toBe(createHash('sha256').update(text).digest('hex'));
@@ -42,6 +61,30 @@ describe("each unit's own file and facts", () => {
       expect(info).toMatch(/Feature Count: 1\n/);
     }
     expect(facts.features).toHaveLength(2);
+  });
+
+  it('a source changed since its facts were made → its units are not written: one file-changed line naming it', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'geoshelf-unit-files-changed-'));
+    try {
+      mkdirSync(join(other, 'data/earth/XTA'), { recursive: true });
+      writeFileSync(join(other, PATH), TEXT);
+      const facts = (await sourceFacts(other, [{ path: PATH, sha256: SHA, body: 'earth' }])).get(PATH)!;
+      writeFileSync(join(other, PATH), TEXT.replace('Norte', 'North')); // the same length
+      const out = join(other, 'dist');
+      const writing = writeDist(
+        other,
+        out,
+        { generated: new Map(), data: new Map(), built: unitsBuilt(facts) },
+        emptyCache(),
+      );
+      await expect(writing).rejects.toThrow(UserError);
+      await expect(writing).rejects.toMatchObject({
+        problems: [expect.objectContaining({ file: PATH, rule: 'file-changed' })],
+      });
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it('its facts: the area in km² (holes subtract, parts add) and a label point inside its largest polygon', async () => {
@@ -56,14 +99,23 @@ describe("each unit's own file and facts", () => {
   });
 
   it('made once per content and body: read back from the cache, another body measured anew', async () => {
+    const cached = join(root, `.cache/geoshelf/units/${SHA}.earth.json`);
     const first = (await sourceFacts(root, [{ path: PATH, sha256: SHA, body: 'earth' }])).get(PATH)!;
-    const made = statSync(join(first.dir, '0.geojson')).mtimeMs;
+    const made = statSync(cached).mtimeMs;
     const again = (await sourceFacts(root, [{ path: PATH, sha256: SHA, body: 'earth' }])).get(PATH)!;
-    expect(statSync(join(again.dir, '0.geojson')).mtimeMs).toBe(made);
+    expect(statSync(cached).mtimeMs).toBe(made);
+    expect(again.features).toEqual(first.features);
     const moon = (await sourceFacts(root, [{ path: PATH, sha256: SHA, body: 'moon' }])).get(PATH)!;
-    expect(moon.dir).not.toBe(first.dir);
     const ratio = moon.features[0]!.area_km2 / first.features[0]!.area_km2;
     expect(ratio).toBeCloseTo((1_737_400 / 6_371_007.181) ** 2, 2);
+  });
+
+  it('the cache holds one facts file per source and body, no unit files; what no source uses is removed', async () => {
+    const top = join(root, '.cache/geoshelf/units');
+    mkdirSync(join(top, `${'0'.repeat(64)}.earth`), { recursive: true }); // the earlier layout: a folder of unit files
+    writeFileSync(join(top, `${'0'.repeat(64)}.earth/0.geojson`), '{}');
+    await sourceFacts(root, [{ path: PATH, sha256: SHA, body: 'earth' }]);
+    expect(readdirSync(top)).toEqual([`${SHA}.earth.json`]);
   });
 
   it('units are published at api/v1/{body}/{ISO3}/units/{LEVEL}/[{part}/]{id}.geojson', async () => {
@@ -81,3 +133,16 @@ describe("each unit's own file and facts", () => {
     expect(units[0]!.area_km2).toBe(facts.features[0]!.area_km2);
   });
 });
+
+/** The built files of the two features of PATH as units U0 and U1 of ADM1. */
+function unitsBuilt(facts: Parameters<typeof attachFacts>[3]): Map<string, BuiltFile> {
+  const built = new Map<string, BuiltFile>();
+  const units = [0, 1].map((feature) => ({ id: `U${feature}`, feature }) as Unit);
+  attachFacts({ body: 'earth', iso_a3: 'XTA' }, 'ADM1', units, facts, built);
+  return built;
+}
+
+/** A build cache that knows no earlier build. */
+function emptyCache(): Parameters<typeof writeDist>[3] {
+  return { files: {}, sources: {}, links: {} };
+}
