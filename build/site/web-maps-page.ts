@@ -47,6 +47,8 @@ map.on('click', 'chl-adm1-borders', (e) => console.log(e.features[0].properties.
   const map = L.map('map').setView([-35, -71], 3);
   protomapsL.leafletLayer({
     url: '${site}earth/CHL/CHL_ADM1.mercator.pmtiles',
+    maxDataZoom: 7, // the archive's deepest zoom: its style's "geoshelf:maxzoom"
+    attribution: '<a href="${site}earth/CHL/">Chile: sources and licence</a>',
     paintRules: [
       { dataLayer: 'units', symbolizer: new protomapsL.PolygonSymbolizer({ fill: '#c9d8e4', opacity: 0.7 }) },
       { dataLayer: 'units', symbolizer: new protomapsL.LineSymbolizer({ color: '#3a5068', width: 1 }) },
@@ -80,7 +82,7 @@ export function renderWebMapsPage(context: PageContext, site: string | undefined
 <p>Or add the archive to a map and style of your own:</p>
 <pre><code>${s.addSource}</code></pre>
 <h2>Leaflet</h2>
-<p>With <a href="https://github.com/protomaps/protomaps-leaflet">protomaps-leaflet</a>, which draws PMTiles vector tiles on a Leaflet map:</p>
+<p>With <a href="https://github.com/protomaps/protomaps-leaflet">protomaps-leaflet</a>, which draws PMTiles vector tiles on a Leaflet map. Give it the archive's deepest zoom as <code>maxDataZoom</code> (the level's style names it, as <code>metadata["geoshelf:maxzoom"]</code>): it draws deeper zooms from that one, while without it it asks for zooms up to 15, which the archive lacks, and draws nothing there. And name the data's source in <code>attribution</code>: without it the layer credits Protomaps and OpenStreetMap, which made none of it.</p>
 <pre><code>${s.leaflet}</code></pre>
 <h2>Serving the files from another host</h2>
 <p>Whatever serves the archives must answer HTTP Range requests (any static host does) and, for a map on another site, send CORS headers (<code>Access-Control-Allow-Origin</code>, and <code>Access-Control-Expose-Headers: ETag, Content-Range</code>).</p>`;
