@@ -115,7 +115,8 @@ function snippets(site: string, e: WebMapExample): { maplibre: string; addSource
 <div id="map" style="height: ${VIEW.height}px"></div>
 <script type="module">
   import * as maplibregl from 'https://unpkg.com/maplibre-gl@6/dist/maplibre-gl.mjs';
-  const protocol = new pmtiles.Protocol();
+  // metadata: true, so that MapLibre reads the archive's attribution (and layers) too.
+  const protocol = new pmtiles.Protocol({ metadata: true });
   maplibregl.addProtocol('pmtiles', protocol.tile);
   const styleUrl = ${jsString(site + e.style)};
   const style = await (await fetch(styleUrl)).json();
