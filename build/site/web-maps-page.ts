@@ -188,8 +188,9 @@ export function renderWebMapsPage(
 <dd>The front page's world: one feature per country, <code>code</code> its ISO 3166-1 alpha-3 code.</dd>
 </dl>
 <p>Web Mercator is a projection of the Earth: the Moon's and Mars's catalogues have none of these files. Latitudes beyond ±85.0511° (Antarctica's interior) are drawn at that latitude.</p>
+<p>The examples show one level of this catalogue, <code>${example.source}</code>; any other works the same way with its own files and deepest zoom.</p>
 <h2>MapLibre GL JS</h2>
-<p>Register the <code>pmtiles</code> protocol, then load a published style. Its source names the archive relative to the style (<code>pmtiles://${file(example.archive)}</code>, the two files side by side, so a style serves unchanged under any host or release folder): resolve it against the style's URL first.</p>
+<p>MapLibre GL JS 6 is an ES module: import it in a module script. Register the <code>pmtiles</code> protocol (with <code>metadata: true</code>, so that the map reads the archive's attribution and credits it), then load a published style. Its source names the archive relative to the style (<code>pmtiles://${file(example.archive)}</code>, the two files side by side, so a style serves unchanged under any host or release folder): resolve it against the style's URL first.</p>
 <pre><code>${s.maplibre}</code></pre>
 <p>Or add the archive to a map and style of your own:</p>
 <pre><code>${s.addSource}</code></pre>
