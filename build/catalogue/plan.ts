@@ -161,7 +161,12 @@ function attachTiles(atlases: Map<string, CountryAtlas>, tiles: CountryTiles): v
   for (const [file, levels] of tiles.mercator) {
     const atlas = atlases.get(file);
     if (atlas)
-      atlas.webMaps = Object.fromEntries(Object.entries(levels).map(([l, t]) => [l, styleFile(t.path)]));
+      atlas.webMaps = Object.fromEntries(
+        Object.entries(levels).map(([l, t]) => [
+          l,
+          { archive: t.path, style: styleFile(t.path), maxzoom: t.maxzoom },
+        ]),
+      );
   }
   for (const [file, levels] of tiles.untiled) {
     const atlas = atlases.get(file);

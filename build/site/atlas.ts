@@ -45,7 +45,14 @@ export interface CountryAtlas {
   mapLevel?: Level; // e.g. "ADM1"; see mapSource()
   tiles?: Record<string, TilesInfo>; // by level: its full-detail tiles (build/tiles/country-tiles.ts)
   untiled?: Record<string, number>; // by level: the bytes of a drawn level too large to cut into tiles
-  webMaps?: Record<string, string>; // by level: its Web Mercator style inside dist, e.g. "earth/CHL/CHL_ADM1.style.json"
+  webMaps?: Record<string, WebMap>; // by level: its Web Mercator archive and style
+}
+
+/** A level's Web Mercator archive and style inside dist/, and the archive's deepest zoom. */
+export interface WebMap {
+  archive: string; // e.g. "earth/CHL/CHL_ADM1.mercator.pmtiles"
+  style: string; // e.g. "earth/CHL/CHL_ADM1.style.json"
+  maxzoom: number; // e.g. 7
 }
 
 /** Returns the map a country page shows: the atlas's map of its default level. */

@@ -20,7 +20,7 @@ import type { WorldFile } from '../formats/world-files.ts';
 import { worldFilesSection } from './pages/world-files-section.ts';
 import { checksums } from './pages/downloads.ts';
 import { renderApiPage } from './api-page.ts';
-import { renderWebMapsPage, WEB_MAPS_PAGE } from './web-maps-page.ts';
+import { renderWebMapsPage, WEB_MAPS_PAGE, webMapExample } from './web-maps-page.ts';
 import { mapFile, separateMaps } from './atlas-page.ts';
 import type { CountryAtlas } from './atlas.ts';
 import { renderSearchIndex, type SearchCache } from './search-index.ts';
@@ -206,8 +206,12 @@ export function renderSite(
   files.set('404.html', renderNotFound(context));
   files.set('api/v1/index.json', renderApiIndex(apiBase, loaded, geometry, worldFiles));
   files.set('api/v1/index.html', renderApiPage(context, apiBase));
-  if ([...atlas.values()].some((a) => a.webMaps && Object.keys(a.webMaps).length > 0))
-    files.set(WEB_MAPS_PAGE, renderWebMapsPage(context, apiBase === options.base ? undefined : apiBase));
+  const example = webMapExample(loaded, atlas);
+  if (example)
+    files.set(
+      WEB_MAPS_PAGE,
+      renderWebMapsPage(context, apiBase === options.base ? undefined : apiBase, example),
+    );
   for (const entry of loaded) {
     const doc = renderApiCountry(apiBase, entry, factsOf(entry.file));
     files.set(countryApi(entry.manifest), doc);

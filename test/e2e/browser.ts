@@ -30,6 +30,14 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/** Launches headless Chromium with WebGL drawn by SwiftShader (in software), which MapLibre GL JS needs. */
+export function launchWebGLChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+  });
+}
+
 interface HttpServer {
   server: Server;
   listen(port: number, host: string, callback: () => void): void;

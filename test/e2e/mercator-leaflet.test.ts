@@ -8,7 +8,7 @@
 // point (the API's label_point) returns that unit from the archive, and the
 // screen there has the snippet's fill, while a point off Chile has neither,
 // at the snippet's zooms and past the archive's deepest one.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -16,10 +16,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
 import type { CountryDocument } from '../../build/core/shared/api.ts';
 import { HAVE_CHROMIUM, launchChromium, pageWithErrors, serveStatic } from './browser.ts';
+import { localSnippet, publishedSnippet } from './published-snippet.ts';
 
 const REPO = join(import.meta.dirname, '../..');
 const SITE = 'https://boundaries.example.org/'; // --site-url: the snippet's URLs start with it
-const UNPKG = /https:\/\/unpkg\.com\/(leaflet|protomaps-leaflet)@([\d.]+)\/dist\/([\w.-]+)/g;
 
 /** What the page under test reads back at a point. */
 interface Seen {
@@ -56,16 +56,10 @@ describe.skipIf(!HAVE_CHROMIUM)("the web-maps page's Leaflet snippet, as publish
       outside.push(url);
       return route.abort();
     });
-    // The snippet as a reader copies it: the text of its <pre><code>, entities decoded by the browser.
-    await page.goto(`${server.origin}/web-maps/index.html`);
-    const blocks = await page.locator('pre code').allTextContents();
-    const leaflet = blocks.filter((b) => b.includes('protomapsL.leafletLayer'));
-    expect(leaflet).toHaveLength(1);
-    snippet = leaflet[0];
-    writeFileSync(
-      join(out, 'reader.html'),
-      `<!doctype html>\n<meta charset="utf-8">\n${local(snippet, out)}\n`,
-    );
+    snippet = await publishedSnippet(page, server.origin, 'protomapsL.leafletLayer');
+    const files = ['leaflet/leaflet.css', 'leaflet/leaflet.js', 'protomaps-leaflet/protomaps-leaflet.js'];
+    const local = localSnippet(snippet, { out, site: SITE, origin: server.origin, files });
+    writeFileSync(join(out, 'reader.html'), `<!doctype html>\n<meta charset="utf-8">\n${local}\n`);
   }, 240_000);
 
   afterAll(async () => {
@@ -73,38 +67,6 @@ describe.skipIf(!HAVE_CHROMIUM)("the web-maps page's Leaflet snippet, as publish
     server?.close();
     if (root) rmSync(root, { recursive: true, force: true });
   });
-
-  /**
-   * Returns the snippet with its unpkg files replaced by the installed
-   * packages' (copied into `out/reader/`, each checked to be the version the
-   * snippet names) and the site's URL by the local server's.
-   */
-  function local(text: string, out: string): string {
-    const files: string[] = [];
-    const replaced = text.replace(UNPKG, (_, pkg: string, version: string, file: string) => {
-      const installed = (
-        JSON.parse(readFileSync(join(REPO, 'node_modules', pkg, 'package.json'), 'utf8')) as {
-          version: string;
-        }
-      ).version;
-      expect(`${installed}.`.startsWith(`${version}.`), `${pkg}@${version}: installed ${installed}`).toBe(
-        true,
-      );
-      mkdirSync(join(out, 'reader', pkg), { recursive: true });
-      cpSync(join(REPO, 'node_modules', pkg, 'dist', file), join(out, 'reader', pkg, file));
-      files.push(`${pkg}/${file}`);
-      return `/reader/${pkg}/${file}`;
-    });
-    expect(files.sort()).toEqual([
-      'leaflet/leaflet.css',
-      'leaflet/leaflet.js',
-      'protomaps-leaflet/protomaps-leaflet.js',
-    ]);
-    expect(replaced).toContain(SITE);
-    const page = replaced.replaceAll(SITE, `${server.origin}/`);
-    expect(page).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/); // nothing else to fetch from elsewhere
-    return page;
-  }
 
   /** Returns the units of CHL's ADM1 (the snippet's archive), as the API lists them. */
   function units(): { code: string; name: string; label_point: [number, number] }[] {
@@ -233,9 +195,19 @@ describe.skipIf(!HAVE_CHROMIUM)("the web-maps page's Leaflet snippet, as publish
     expect(seen.pixel).toEqual(seen.background);
   }
 
-  it("the snippet's own view: units of Chile's ADM1 at their label points, nothing in the Pacific", async () => {
+  it("the snippet's own view: the whole level in sight, units of Chile's ADM1 at their label points, nothing in the Pacific", async () => {
     await open();
     const { center, zoom } = await view();
+    const bounds = await page.evaluate(() => {
+      const b = (window as unknown as { reader: Reader }).reader.map.getBounds();
+      return [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()];
+    });
+    const doc = JSON.parse(readFileSync(join(root, 'dist/api/v1/earth/CHL.json'), 'utf8')) as CountryDocument;
+    const [w, s, e, n] = doc.urls.find((u) => u.level === 'ADM1')!.display_bbox!;
+    expect(bounds[0]).toBeLessThanOrEqual(w);
+    expect(bounds[1]).toBeLessThanOrEqual(s);
+    expect(bounds[2]).toBeGreaterThanOrEqual(e);
+    expect(bounds[3]).toBeGreaterThanOrEqual(n);
     for (const code of ['CL-MA', 'CL-AN']) {
       const u = unit(code);
       expectUnit(await look(center, zoom, u.label_point), u);
@@ -297,6 +269,7 @@ interface LeafletLike {
   setView(center: [number, number], zoom: number, options: { animate: boolean }): void;
   getZoom(): number;
   getCenter(): { lng: number; lat: number };
+  getBounds(): { getWest(): number; getSouth(): number; getEast(): number; getNorth(): number };
   getContainer(): HTMLElement;
   latLngToContainerPoint(latlng: [number, number]): { x: number; y: number };
 }

@@ -2,17 +2,18 @@
 // (DOM types: page.evaluate() callbacks run in the browser.)
 // The published Web Mercator archives and styles in MapLibre GL JS (npm
 // `maplibre-gl`, the reference renderer) with the `pmtiles` protocol, in
-// headless Chromium (WebGL by SwiftShader): a page as a reader would write it
-// (docs/catalogue.md#web-map-tiles) loads a level's published style, and
+// headless Chromium (WebGL by SwiftShader): a page of the test's own, the
+// web-maps page's way (the snippet itself, as published, runs in
+// web-maps-maplibre.test.ts), loads a level's published style, and
 // queryRenderedFeatures at a unit's label point (the API's label_point)
 // returns that unit, for sample units of every level and of the world's.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
-import { CHROMIUM, HAVE_CHROMIUM, serveStatic } from './browser.ts';
+import { HAVE_CHROMIUM, launchWebGLChromium, serveStatic } from './browser.ts';
 
 const REPO = join(import.meta.dirname, '../..');
 const COUNTRIES = ['CHL', 'USA', 'FJI'];
@@ -70,10 +71,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Web Mercator tiles in MapLibre GL JS', () => {
     cpSync(join(REPO, 'node_modules/pmtiles/dist/pmtiles.js'), join(out, 'reader/pmtiles.js'));
     writeFileSync(join(out, 'reader/index.html'), PAGE);
     server = await serveStatic(out);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-    });
+    browser = await launchWebGLChromium();
   }, 240_000);
 
   afterAll(async () => {

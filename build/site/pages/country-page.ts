@@ -288,7 +288,7 @@ ${metadata(base, file, m)}
 <caption class="visually-hidden">Datasets of ${m.name.en}, one per administrative level</caption>
 <thead><tr><th scope="col">Level</th><th scope="col" class="num">Features</th><th scope="col" class="num">Size</th><th scope="col">sha256</th><th scope="col">Geometry</th><th scope="col">Properties</th><th scope="col">Licence</th><th scope="col">Simplification</th><th scope="col">Provider</th><th scope="col">Download</th></tr></thead>
 <tbody>
-${m.datasets.map((d, i) => datasetRow(base, m, d, byFile, downloads?.datasets[i], atlas.webMaps?.[d.level]))}</tbody>
+${m.datasets.map((d, i) => datasetRow(base, m, d, byFile, downloads?.datasets[i], atlas.webMaps?.[d.level]?.style))}</tbody>
 </table></div>
 ${m.datasets.map((d, i) => (d.parts && d.parts.length > 0 ? partsSection(base, m, d, partNames(atlas), downloads?.datasets[i]) : ''))}${coverageSection(m, coverage)}${unitsSection(base, m, atlas, history?.url)}${history ? historySection(history.doc, history.url) : ''}${downloads ? downloadsSection(base, m.name.en, downloads) : ''}${attribution(m)}`;
   const codes = m.iso_a2 ? `${m.iso_a3}, ${m.iso_a2}` : m.iso_a3;

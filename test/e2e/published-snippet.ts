@@ -1,0 +1,58 @@
+// Shared by the tests of the web-maps page's snippets as published
+// (web-maps-maplibre.test.ts, mercator-leaflet.test.ts): a snippet read from
+// the built page as a reader copies it, then made to run offline with nothing
+// else changed: its unpkg URLs point at the installed packages' dist folders
+// (each checked to be the version the snippet names), its site URL at the
+// local server.
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+const REPO = join(import.meta.dirname, '../..');
+const UNPKG = /https:\/\/unpkg\.com\/([\w-]+)@([\d.]+)\/dist\/([\w.-]+)/g;
+
+/** Returns the one code block of the built web-maps page that contains `marker`, entities decoded by the browser. */
+export async function publishedSnippet(page: Page, origin: string, marker: string): Promise<string> {
+  await page.goto(`${origin}/web-maps/index.html`);
+  const blocks = (await page.locator('pre code').allTextContents()).filter((b) => b.includes(marker));
+  expect(blocks, marker).toHaveLength(1);
+  return blocks[0];
+}
+
+/** Returns the URL path the installed `pkg`'s dist file `file` is served at, e.g. "/reader/leaflet/leaflet.js". */
+export function readerPath(pkg: string, file: string): string {
+  return `/reader/${pkg}/${file}`;
+}
+
+/**
+ * Returns `text` with each unpkg URL replaced by the installed package's
+ * file (its whole dist/ folder copied, source maps aside, into
+ * `out/reader/<pkg>/`, since a module imports its chunks by relative URL),
+ * after checking the installed version is the one the URL names; and `site`
+ * (which the text must name) replaced by `origin`. Expects the unpkg files
+ * to be exactly `files` ("<pkg>/<file>") and no other URL left to fetch.
+ */
+export function localSnippet(
+  text: string,
+  { out, site, origin, files }: { out: string; site: string; origin: string; files: string[] },
+): string {
+  const seen: string[] = [];
+  const replaced = text.replace(UNPKG, (_, pkg: string, version: string, file: string) => {
+    const dir = join(REPO, 'node_modules', pkg);
+    const installed = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string })
+      .version;
+    expect(`${installed}.`.startsWith(`${version}.`), `${pkg}@${version}: installed ${installed}`).toBe(true);
+    cpSync(join(dir, 'dist'), join(out, readerPath(pkg, '')), {
+      recursive: true,
+      filter: (from) => !from.endsWith('.map'),
+    });
+    seen.push(`${pkg}/${file}`);
+    return readerPath(pkg, file);
+  });
+  expect(seen.sort()).toEqual([...files].sort());
+  expect(replaced).toContain(site);
+  const local = replaced.replaceAll(site, `${origin}/`);
+  expect(local).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/); // nothing else to fetch from elsewhere
+  return local;
+}
