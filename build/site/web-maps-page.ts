@@ -8,7 +8,8 @@ import type { BBox } from '../core/shared/manifest.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import { levelDisplayBbox } from './api-units.ts';
 import type { CountryAtlas, WebMap } from './atlas.ts';
-import { escapeHtml, markup } from './pages/html.ts';
+import { escapeHtml } from '../core/escape-html.ts';
+import { markup } from './pages/html.ts';
 import { renderPage, type PageContext } from './pages/layout.ts';
 
 /** The reader's page's path inside dist/. */

@@ -7,6 +7,7 @@
 // two files side by side), so the same bytes serve under any base, host or
 // release folder; a map resolves it against the style's URL before loading
 // it (docs/catalogue.md#web-map-tiles shows how).
+import { escapeHtml } from '../core/escape-html.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
 import type { MercatorTiles } from './country-tiles.ts';
 import { LAYER } from './mvt.ts';
@@ -26,6 +27,7 @@ interface StyleOf {
   source: string;
   archive: string; // inside dist/
   maxzoom: number;
+  attribution?: string; // the data's source, as the manifest names it (text)
 }
 
 /**
@@ -46,6 +48,7 @@ export function mercatorStyles(
         source: `${m.iso_a3}_${level}`,
         archive: t.path,
         maxzoom: t.maxzoom,
+        attribution: m.source.name,
       };
       out.set(styleFile(t.path), mercatorStyle(of));
     }
@@ -66,7 +69,14 @@ function mercatorStyle(of: StyleOf): string {
     version: 8,
     name: of.title,
     metadata: { 'geoshelf:maxzoom': of.maxzoom },
-    sources: { [of.source]: { type: 'vector', url } },
+    // A map credits its sources' attribution, which it shows as HTML: the data's text, escaped.
+    sources: {
+      [of.source]: {
+        type: 'vector',
+        url,
+        ...(of.attribution ? { attribution: escapeHtml(of.attribution) } : {}),
+      },
+    },
     layers: [
       { id: 'background', type: 'background', paint: { 'background-color': '#f4f1ea' } },
       {

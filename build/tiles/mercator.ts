@@ -5,6 +5,7 @@
 // maximum stored (a standard reader over-zooms only past the archive's
 // maximum, so no tile is a leaf above it). Each feature carries its unit's
 // release ID, code and name. Latitudes are clamped to ±85.0511°.
+import { escapeHtml } from '../core/escape-html.ts';
 import { TILE_EXTENT } from '../core/shared/tiles.ts';
 import { weightedArcs } from './arcs.ts';
 import { ringsOnGrid } from './grid.ts';
@@ -109,7 +110,8 @@ export function mercatorArchive(
   const metadata = {
     name: label.name,
     description: `${label.name}: one feature per unit, in Web Mercator (EPSG:3857) tiles.`,
-    ...(label.attribution ? { attribution: label.attribution } : {}),
+    // MapLibre GL JS and Leaflet show it as HTML: the data's text, escaped.
+    ...(label.attribution ? { attribution: escapeHtml(label.attribution) } : {}),
     type: 'overlay',
     format: 'pbf',
     vector_layers: [{ id: LAYER, fields, minzoom: 0, maxzoom: deepest }],

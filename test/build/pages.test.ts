@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { clientBundle } from '../../build/site/client-bundle.ts';
 import type { Manifest } from '../../build/core/shared/manifest.ts';
 import { renderCountryPage } from '../../build/site/pages/country-page.ts';
-import { escapeHtml, formatBytes, formatInt, normaliseBase } from '../../build/site/pages/html.ts';
+import { escapeHtml } from '../../build/core/escape-html.ts';
+import { formatBytes, formatInt, normaliseBase } from '../../build/site/pages/html.ts';
 import { fileUrl } from '../../build/core/dist-paths.ts';
 import { renderIndexPage } from '../../build/site/pages/index-page.ts';
 

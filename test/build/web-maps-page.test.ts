@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { PMTiles } from 'pmtiles';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
-import { escapeHtml } from '../../build/site/pages/html.ts';
+import { escapeHtml } from '../../build/core/escape-html.ts';
 import { BufferSource } from '../support/pmtiles-source.ts';
 import { FIXTURE } from './helpers.ts';
 

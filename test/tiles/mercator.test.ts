@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { PMTiles } from 'pmtiles';
 import { describe, expect, it } from 'vitest';
-import { mercator, MAX_LATITUDE } from '../../build/tiles/mercator.ts';
+import { mercator, mercatorArchive, MAX_LATITUDE } from '../../build/tiles/mercator.ts';
+import { mercatorStyles } from '../../build/tiles/mercator-style.ts';
+import type { LoadedManifest } from '../../build/manifest/validate.ts';
 import { cut, decoded } from '../support/mercator-tiles.ts';
 import { BufferSource } from '../support/pmtiles-source.ts';
 
@@ -42,6 +44,33 @@ describe('Web Mercator archives', () => {
         maxzoom,
       },
     ]);
+  });
+
+  it("the data's source is credited, escaped, in the archive's metadata and the style: maps show attribution as HTML", async () => {
+    const hostile = 'Survey <img src=x onerror="alert(1)"> & Co';
+    const escaped = 'Survey &lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; Co';
+    const { rings, properties } = await cut('URY', 'ADM1');
+    const { bytes } = mercatorArchive(rings, properties, { name: 'URY_ADM1', attribution: hostile });
+    const metadata = (await new PMTiles(new BufferSource(bytes)).getMetadata()) as { attribution?: string };
+    expect(metadata.attribution).toBe(escaped);
+    const loaded = [
+      {
+        file: 'data/earth/URY/manifest.json',
+        manifest: { iso_a3: 'URY', name: { en: 'Uruguay' }, source: { name: hostile } },
+      },
+    ] as unknown as LoadedManifest[];
+    const levels = new Map([
+      [
+        'data/earth/URY/manifest.json',
+        { ADM1: { path: 'earth/URY/URY_ADM1.mercator.pmtiles', bytes: bytes.length, maxzoom: 7 } },
+      ],
+    ]);
+    const style = JSON.parse(
+      mercatorStyles(loaded, levels, undefined).get('earth/URY/URY_ADM1.style.json')!,
+    ) as {
+      sources: Record<string, { attribution?: string }>;
+    };
+    expect(style.sources.URY_ADM1!.attribution).toBe(escaped);
   });
 
   it('latitudes past ±85.0511° are clamped: Antarctica is drawn to the edge of the square, not beyond', () => {

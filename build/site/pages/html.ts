@@ -1,5 +1,6 @@
 // HTML building blocks shared by every page: an auto-escaping template tag,
 // number and size formats, licence links and URLs under the base path.
+import { escapeHtml } from '../../core/escape-html.ts';
 import type { License } from '../../core/shared/manifest.ts';
 
 /** Markup that is already safe; anything else put into `markup` is escaped. */
@@ -8,22 +9,6 @@ export class Html {
   toString(): string {
     return this.value;
   }
-}
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-const SPECIAL = /[&<>"']/;
-const SPECIALS = /[&<>"']/g;
-
-/** Returns `text` escaped for HTML text and quoted attribute values (most text has nothing to escape: returned as is). */
-export function escapeHtml(text: string): string {
-  return SPECIAL.test(text) ? text.replace(SPECIALS, (c) => ESCAPES[c]) : text;
 }
 
 function render(value: unknown): string {
