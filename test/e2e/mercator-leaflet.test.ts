@@ -8,17 +8,14 @@
 // point (the API's label_point) returns that unit from the archive, and the
 // screen there has the snippet's fill, while a point off Chile has neither,
 // at the snippet's zooms and past the archive's deepest one.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../../build/build.ts';
 import type { CountryDocument } from '../../build/core/shared/api.ts';
-import { HAVE_CHROMIUM, launchChromium, pageWithErrors, serveStatic } from './browser.ts';
-import { localSnippet, publishedSnippet } from './published-snippet.ts';
+import { HAVE_CHROMIUM, launchChromium } from './browser.ts';
+import { localSnippet, publishedSnippet, servedChile } from './published-snippet.ts';
 
-const REPO = join(import.meta.dirname, '../..');
 const SITE = 'https://boundaries.example.org/'; // --site-url: the snippet's URLs start with it
 
 /** What the page under test reads back at a point. */
@@ -34,28 +31,15 @@ describe.skipIf(!HAVE_CHROMIUM)("the web-maps page's Leaflet snippet, as publish
   let server: { origin: string; close: () => void };
   let snippet: string;
   let page: Page;
-  const errors: string[] = [];
-  const outside: string[] = []; // requests to anywhere but the local server
+  let errors: string[] = [];
+  let outside: string[] = []; // requests to anywhere but the local server
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'geoshelf-leaflet-'));
-    cpSync(join(REPO, 'data/earth/CHL'), join(root, 'data/earth/CHL'), { recursive: true });
-    const out = join(root, 'dist');
-    const result = await buildCatalogue({ root, out, siteUrl: SITE });
-    if (!result.ok) throw new Error(JSON.stringify(result.problems));
-    server = await serveStatic(out);
     browser = await launchChromium();
-    page = await pageWithErrors(browser, errors, { viewport: { width: 1000, height: 700 } });
-    // protomaps-leaflet reports a tile it could not read on the console, not by throwing.
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    await page.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(`${server.origin}/`)) return route.continue();
-      outside.push(url);
-      return route.abort();
-    });
+    // (protomaps-leaflet reports a tile it could not read on the console, not by throwing: an error there fails.)
+    const served = await servedChile('geoshelf-leaflet-', SITE, browser);
+    ({ root, server, page, errors, outside } = served);
+    const out = served.out;
     snippet = await publishedSnippet(page, server.origin, 'protomapsL.leafletLayer');
     const files = ['leaflet/leaflet.css', 'leaflet/leaflet.js', 'protomaps-leaflet/protomaps-leaflet.js'];
     const local = localSnippet(snippet, { out, site: SITE, origin: server.origin, files });

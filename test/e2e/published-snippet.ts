@@ -4,13 +4,60 @@
 // else changed: its unpkg URLs point at the installed packages' dist folders
 // (each checked to be the version the snippet names), its site URL at the
 // local server.
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { buildCatalogue } from '../../build/build.ts';
+import { pageWithErrors, serveStatic } from './browser.ts';
 
 const REPO = join(import.meta.dirname, '../..');
 const UNPKG = /https:\/\/unpkg\.com\/([\w-]+)@([\d.]+)\/dist\/([\w.-]+)/g;
+
+/** The sample's Chile built as a catalogue at `site`, served on 127.0.0.1, and a page to read it with. */
+export interface ServedCatalogue {
+  root: string; // the scratch root: data/earth/CHL, and dist/
+  out: string;
+  server: { origin: string; close: () => void };
+  page: Page;
+  errors: string[]; // page errors, and errors on the console (the map libraries report tiles they cannot read there)
+  outside: string[]; // requests to anywhere but the local server, each aborted
+}
+
+/**
+ * Builds the sample's Chile with `site` as its --site-url in a new scratch
+ * root (named after `prefix`), serves its dist/ and opens a 1000 × 700 page
+ * of `browser` that records errors and aborts any request leaving the
+ * server; `onConsole` sees every console message besides.
+ */
+export async function servedChile(
+  prefix: string,
+  site: string,
+  browser: Browser,
+  onConsole: (message: ConsoleMessage) => void = () => {},
+): Promise<ServedCatalogue> {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  cpSync(join(REPO, 'data/earth/CHL'), join(root, 'data/earth/CHL'), { recursive: true });
+  const out = join(root, 'dist');
+  const result = await buildCatalogue({ root, out, siteUrl: site });
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  const server = await serveStatic(out);
+  const errors: string[] = [];
+  const outside: string[] = [];
+  const page = await pageWithErrors(browser, errors, { viewport: { width: 1000, height: 700 } });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+    onConsole(m);
+  });
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${server.origin}/`)) return route.continue();
+    outside.push(url);
+    return route.abort();
+  });
+  return { root, out, server, page, errors, outside };
+}
 
 /** Returns the one code block of the built web-maps page that contains `marker`, entities decoded by the browser. */
 export async function publishedSnippet(page: Page, origin: string, marker: string): Promise<string> {

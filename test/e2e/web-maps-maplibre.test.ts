@@ -12,19 +12,16 @@
 // attribution. The add-it-yourself snippet, run on a map of the test's own,
 // draws the same units, a click on one logs its name, and it credits the
 // archive too.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { PMTiles } from 'pmtiles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../../build/build.ts';
 import type { CountryDocument } from '../../build/core/shared/api.ts';
 import { BufferSource } from '../support/pmtiles-source.ts';
-import { HAVE_CHROMIUM, launchWebGLChromium, pageWithErrors, serveStatic } from './browser.ts';
-import { localSnippet, publishedSnippet, readerPath } from './published-snippet.ts';
+import { HAVE_CHROMIUM, launchWebGLChromium } from './browser.ts';
+import { localSnippet, publishedSnippet, readerPath, servedChile } from './published-snippet.ts';
 
-const REPO = join(import.meta.dirname, '../..');
 const SITE = 'https://boundaries.example.org/'; // --site-url: the snippets' URLs start with it
 const MAPLIBRE = readerPath('maplibre-gl', 'maplibre-gl.mjs'); // where the page's snippet imports it from
 type Unit = { code: string; name: string; label_point: [number, number] };
@@ -36,30 +33,18 @@ describe.skipIf(!HAVE_CHROMIUM)("the web-maps page's MapLibre snippets, as publi
   let snippet: string; // the page's: a style loaded into a map
   let addSource: string; // the archive added to a map of one's own, made local
   let page: Page;
-  const errors: string[] = [];
-  const outside: string[] = []; // requests to anywhere but the local server
+  let errors: string[] = [];
+  let outside: string[] = []; // requests to anywhere but the local server
   const logged: string[] = [];
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'geoshelf-maplibre-snippet-'));
-    cpSync(join(REPO, 'data/earth/CHL'), join(root, 'data/earth/CHL'), { recursive: true });
-    const out = join(root, 'dist');
-    const result = await buildCatalogue({ root, out, siteUrl: SITE });
-    if (!result.ok) throw new Error(JSON.stringify(result.problems));
-    server = await serveStatic(out);
     browser = await launchWebGLChromium();
-    page = await pageWithErrors(browser, errors, { viewport: { width: 1000, height: 700 } });
     // MapLibre reports a tile or source it could not load on the console (an error event nobody handles).
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
+    const served = await servedChile('geoshelf-maplibre-snippet-', SITE, browser, (m) => {
       if (m.type() === 'log') logged.push(m.text());
     });
-    await page.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(`${server.origin}/`)) return route.continue();
-      outside.push(url);
-      return route.abort();
-    });
+    ({ root, server, page, errors, outside } = served);
+    const out = served.out;
     snippet = await publishedSnippet(page, server.origin, 'new maplibregl.Map(');
     const files = ['maplibre-gl/maplibre-gl.css', 'maplibre-gl/maplibre-gl.mjs', 'pmtiles/pmtiles.js'];
     const local = localSnippet(snippet, { out, site: SITE, origin: server.origin, files });
