@@ -44,14 +44,30 @@ interface HttpServer {
   close(): void;
 }
 
-/** Serves `dir` with http-server (the `npm run preview` server) and returns its origin and a closer. */
-export async function serveStatic(dir: string): Promise<{ origin: string; close: () => void }> {
+/**
+ * Serves `dir` with http-server (the `npm run preview` server) and returns its
+ * origin and a closer. The closer's promise settles once the requests under
+ * way have been answered (at most 5 s, then their connections are cut): a
+ * caller that deletes `dir` after awaiting it cannot pull a file from under
+ * a request, which http-server answers with an uncaught ENOENT (it stats a
+ * file, then reads it in a callback).
+ */
+export async function serveStatic(dir: string): Promise<{ origin: string; close: () => Promise<void> }> {
   const require = createRequire(import.meta.url);
   const httpServer = require('http-server') as { createServer(options: object): HttpServer };
   const server = httpServer.createServer({ root: dir, cache: -1, showDir: 'false', gzip: false });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  return { origin: `http://127.0.0.1:${port}`, close: () => server.close() };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      const cut = setTimeout(() => server.server.closeAllConnections(), 5_000);
+      server.server.close(() => {
+        clearTimeout(cut);
+        resolve();
+      });
+      server.server.closeIdleConnections();
+    });
+  return { origin: `http://127.0.0.1:${port}`, close };
 }
 
 /**

@@ -52,7 +52,7 @@ async function scriptRan(out: string): Promise<string[]> {
     }
   } finally {
     await page.close();
-    server.close();
+    await server.close(); // every request answered before the case's folder is deleted
   }
   return ran;
 }
