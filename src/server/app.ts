@@ -19,6 +19,8 @@ export interface AppOptions {
   distDir?: string;
   /** Bytes of API responses (route + skip + limit, compressed variants included) to keep; 0 turns the cache off. */
   responseCacheBytes?: number;
+  /** Static files up to this many bytes are kept in memory, larger ones streamed from disk (default 16 MiB). */
+  memoryFileBytes?: number;
   /** Follow the database file and serve its new contents when it changes (default true). */
   watch?: boolean;
   /** Where log entries go (default: JSON lines on stdout, see log.ts). */
@@ -57,7 +59,9 @@ export function createApp(options: AppOptions): App {
   const live = new LiveStore(store, log);
   if (options.watch ?? true) live.watch();
   const serveApi = createApiHandler(live, options.responseCacheBytes ?? RESPONSE_CACHE_BYTES);
-  const serveStatic = options.distDir ? createStaticHandler(options.distDir, log) : undefined;
+  const serveStatic = options.distDir
+    ? createStaticHandler(options.distDir, log, options.memoryFileBytes)
+    : undefined;
 
   function route(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
     const url = req.url ?? '/';

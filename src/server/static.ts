@@ -65,13 +65,14 @@ function cacheControlFor(urlPath: string): string {
 }
 
 /** Files up to this size are kept in memory (compressed once); larger ones are streamed as is. */
-const MAX_CACHED_FILE = 16 * 1024 * 1024;
+const MEMORY_FILE_BYTES = 16 * 1024 * 1024;
 /** Bytes of files (with their compressed variants) kept in memory. */
 const MAX_CACHE_BYTES = 96 * 1024 * 1024;
 
 /** What the handler of one folder holds. */
 interface Site {
   root: string; // the folder's real path
+  memoryFileBytes: number; // files up to this size are kept in memory, larger ones streamed
   cache: BodyCache<Representation>;
   log: Logger;
 }
@@ -89,9 +90,10 @@ interface Found {
  * method other than GET and HEAD with 405 and refuses `..`, NUL bytes, dot
  * files and symlinks that lead out of the folder (404, or 400 for bad encoding).
  */
-export function createStaticHandler(distDir: string, log: Logger) {
+export function createStaticHandler(distDir: string, log: Logger, memoryFileBytes = MEMORY_FILE_BYTES) {
   const site: Site = {
     root: realpathSync(distDir),
+    memoryFileBytes,
     cache: bodyCache<Representation>(MAX_CACHE_BYTES, (rep) => rep.bytes())!,
     log,
   };
@@ -112,7 +114,7 @@ export function createStaticHandler(distDir: string, log: Logger) {
       return;
     }
     if (!found) return sendNotFound(site, req, res, rawPath);
-    if (found.size <= MAX_CACHED_FILE) return sendCached(site, req, res, found);
+    if (found.size <= site.memoryFileBytes) return sendCached(site, req, res, found);
     return sendLarge(site, req, res, found);
   };
 }
@@ -194,7 +196,7 @@ async function sendNotFound(site: Site, req: IncomingMessage, res: ServerRespons
   // The JSON API's clients get JSON: {"detail":"Not Found"}, as from the locations API.
   if (rawPath.startsWith('/api/')) return sendError(req, res, 404);
   const page = await locate(site.root, ['404.html'], '/404.html');
-  if (!page || page === 'folder' || page.size > MAX_CACHED_FILE) return sendError(req, res, 404);
+  if (!page || page === 'folder' || page.size > site.memoryFileBytes) return sendError(req, res, 404);
   return sendCached(site, req, res, page, 404);
 }
 

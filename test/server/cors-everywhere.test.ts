@@ -15,8 +15,12 @@ describe('CORS on every response', () => {
     const dist = join(temp.dir, 'dist');
     await mkdir(join(dist, 'about'), { recursive: true });
     await writeFile(join(dist, 'about', 'index.html'), '<!doctype html>');
-    await writeFile(join(dist, 'big.bin'), Buffer.alloc(17 * 1024 * 1024));
-    server = await serve({ db: await buildDb(temp.dir, sampleRows(3)), distDir: dist });
+    await writeFile(join(dist, 'big.bin'), Buffer.alloc(128 * 1024)); // streamed: over memoryFileBytes
+    server = await serve({
+      db: await buildDb(temp.dir, sampleRows(3)),
+      distDir: dist,
+      memoryFileBytes: 64 * 1024,
+    });
   });
   afterAll(async () => {
     await server.close();
