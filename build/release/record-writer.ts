@@ -6,9 +6,10 @@
 // country's items, and release.json names the others.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { brotliCompressSync, constants } from 'node:zlib';
+import { brotliCompressSync } from 'node:zlib';
 import type { RegistryUnit } from '../core/shared/api.ts';
 import type { Made } from './identify.ts';
+import { brotliParams } from './object-store.ts';
 import type { LedgerRelease, ReleaseChunks, SiteFile } from './ledger.ts';
 import {
   chunkText,
@@ -74,7 +75,7 @@ export class RecordWriter {
     if (!this.stored.has(sha)) {
       this.stored.add(sha);
       await mkdir(this.dir, { recursive: true });
-      const packed = brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
+      const packed = brotliCompressSync(text, { params: brotliParams(9, Buffer.byteLength(text)) });
       await writeFile(join(this.dir, `${sha}.json.br`), packed);
     }
     return sha;
