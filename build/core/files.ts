@@ -92,3 +92,44 @@ export async function readSlice(path: string, { start, end, head, tail }: FileSl
   tail.copy(out, at);
   return out.subarray(0, at + tail.length);
 }
+
+/** A source at most this long is read whole once for all its slices (SliceReader). */
+const WHOLE_BYTES = 16 << 20;
+/** Sources SliceReader keeps at once: the slices of one source come together (in path order). */
+const WHOLE_FILES = 4;
+
+/**
+ * Reads slices as readSlice does, but a small source (e.g. a level file
+ * whose units each get their own file) is read whole once and its slices
+ * cut from those bytes: 5,000 units' files of the sample cost 5,000 opens
+ * and reads otherwise. The last few sources are kept; a large one is read
+ * slice by slice.
+ */
+export class SliceReader {
+  private whole = new Map<string, Promise<Buffer | undefined>>(); // path → its bytes; undefined: too large
+
+  /** Returns `head`, bytes [start, end) of `path`, then `tail` (fewer when the file is now shorter). */
+  async read(path: string, slice: FileSlice): Promise<Buffer> {
+    let bytes = this.whole.get(path);
+    if (!bytes) {
+      bytes = wholeFile(path);
+      this.whole.set(path, bytes);
+      if (this.whole.size > WHOLE_FILES) this.whole.delete(this.whole.keys().next().value!);
+    }
+    const all = await bytes;
+    if (!all) return await readSlice(path, slice);
+    const { start, end, head, tail } = slice;
+    return Buffer.concat([head, all.subarray(Math.min(start, all.length), Math.min(end, all.length)), tail]);
+  }
+}
+
+/** Returns the bytes of `path`, or undefined when it is over WHOLE_BYTES. */
+async function wholeFile(path: string): Promise<Buffer | undefined> {
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    return size > WHOLE_BYTES ? undefined : await file.readFile();
+  } finally {
+    await file.close();
+  }
+}

@@ -37,7 +37,7 @@ import {
 import { basename, dirname, join, relative } from 'node:path';
 import { publishedDataFile } from '../core/data-root.ts';
 import { fileChanged } from '../core/errors.ts';
-import { listFiles, readSlice, stampOf, sameStamp, type FileSlice } from '../core/files.ts';
+import { listFiles, SliceReader, stampOf, sameStamp, type FileSlice } from '../core/files.ts';
 import type { BuildCache } from './build-cache.ts';
 
 /** A file built outside the root (a cached conversion or tile archive), and the sha256 its cache recorded when known. */
@@ -182,9 +182,10 @@ function copySlice(
   from: string,
   slice: FileSlice,
   sha256: string | undefined,
+  reader: SliceReader,
 ): (dest: string) => Promise<void> {
   return async (dest) => {
-    const bytes = await readSlice(from, slice);
+    const bytes = await reader.read(from, slice);
     const now = hash('sha256', bytes, 'hex');
     if (sha256 !== undefined && now !== sha256) throw fileChanged(relative(root, from), now, sha256);
     await writeFile(dest, bytes);
@@ -205,10 +206,11 @@ function entriesOf(root: string, plan: DistPlan): Entry[] {
   for (const [path, { source, sha256 }] of plan.copies ?? []) {
     entries.push({ path, sha256, bytes: -1, make: copyData(root, source, sha256), data: true });
   }
+  const reader = new SliceReader();
   for (const [path, { from, sha256, slice }] of plan.built ?? []) {
     // A copy (a clone where the file system can): an edit in dist/ must never reach the cache.
     const make = slice
-      ? copySlice(root, from, slice, sha256)
+      ? copySlice(root, from, slice, sha256, reader)
       : (dest: string) => copyFile(from, dest, constants.COPYFILE_FICLONE);
     entries.push({ path, sha256, bytes: -1, make });
   }

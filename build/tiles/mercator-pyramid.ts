@@ -10,7 +10,7 @@
 // computed alike on both sides (clip.ts), so shared borders stay identical.
 import { gzipSync } from 'node:zlib';
 import { TILE_BUFFER, TILE_EXTENT } from '../core/shared/tiles.ts';
-import { IntList } from '../geo/topology.ts';
+import { DoubleList, IntList } from '../geo/topology.ts';
 import { ringWeighted, type Arcs } from './arcs.ts';
 import { RingClipper, type Box } from './clip.ts';
 import type { GridRings } from './grid.ts';
@@ -32,22 +32,35 @@ interface Node {
 class WeightedBuilder {
   xs = new IntList(256);
   ys = new IntList(256);
-  ws: number[] = [];
-  starts: number[] = [0];
-  ring: number[] = [];
+  ws = new DoubleList(256);
+  starts = new IntList(16);
+  ring = new IntList(16);
+  constructor() {
+    this.starts.push(0);
+  }
+  /** Adds the clipped piece (x, y, w)[0, n) of ring `ring`. */
   add(x: Float64Array, y: Float64Array, w: Float64Array, n: number, ring: number): void {
     const base = this.xs.length;
-    for (let i = 0; i < n; i++) {
-      const [gx, gy] = [Math.round(x[i]), Math.round(y[i])];
-      const last = this.xs.length - 1;
-      if (last >= base && this.xs.data[last] === gx && this.ys.data[last] === gy) {
-        this.ws[last] = Math.max(this.ws[last], w[i]);
-        continue;
-      }
-      this.xs.push(gx);
-      this.ys.push(gy);
-      this.ws.push(w[i]);
+    for (let i = 0; i < n; i++) this.point(Math.round(x[i]), Math.round(y[i]), w[i], base);
+    this.close(base, ring);
+  }
+  /** Adds points [s, e) of a parent's piece whole (it lies inside the child's box: add() would round nothing). */
+  addWhole(xs: Int32Array, ys: Int32Array, ws: Float64Array, s: number, e: number, ring: number): void {
+    const base = this.xs.length;
+    for (let i = s; i < e; i++) this.point(xs[i], ys[i], ws[i], base);
+    this.close(base, ring);
+  }
+  private point(gx: number, gy: number, w: number, base: number): void {
+    const last = this.xs.length - 1;
+    if (last >= base && this.xs.data[last] === gx && this.ys.data[last] === gy) {
+      this.ws.data[last] = Math.max(this.ws.data[last], w);
+      return;
     }
+    this.xs.push(gx);
+    this.ys.push(gy);
+    this.ws.push(w);
+  }
+  private close(base: number, ring: number): void {
     if (this.xs.length - base < 3) {
       this.xs.length = this.ys.length = this.ws.length = base; // a sliver of the buffer
       return;
@@ -61,11 +74,28 @@ class WeightedBuilder {
       y,
       xs: this.xs.data.slice(0, this.xs.length),
       ys: this.ys.data.slice(0, this.ys.length),
-      ws: Float64Array.from(this.ws),
-      starts: Int32Array.from(this.starts),
-      ring: Int32Array.from(this.ring),
+      ws: this.ws.data.slice(0, this.ws.length),
+      starts: this.starts.data.slice(0, this.starts.length),
+      ring: this.ring.data.slice(0, this.ring.length),
     };
   }
+}
+
+/** Returns each piece's extent in `node`: [x0, y0, x1, y1] at 4 · i. */
+function pieceBoxes(node: Node): Float64Array {
+  const boxes = new Float64Array(4 * node.ring.length);
+  for (let i = 0; i < node.ring.length; i++) {
+    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (let k = node.starts[i]; k < node.starts[i + 1]; k++) {
+      const [x, y] = [node.xs[k], node.ys[k]];
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+    boxes.set([x0, y0, x1, y1], 4 * i);
+  }
+  return boxes;
 }
 
 /** Returns the root node: every ring at full detail, with its points' weights. */
@@ -87,6 +117,13 @@ function rootNode(rings: GridRings, arcs: Arcs): Node {
   };
 }
 
+/** What nodeTile reuses from tile to tile: a tile's content is encoded before the next one is built. */
+class TileScratch {
+  out = new NodeBuilder();
+  x = new Float64Array(1024);
+  y = new Float64Array(1024);
+}
+
 /** Returns the tile of `node` at `scale` grid units per tile unit: its points heavier than `tolerance2`. */
 function nodeTile(
   rings: GridRings,
@@ -94,13 +131,15 @@ function nodeTile(
   scale: number,
   tolerance2: number,
   properties: UnitProperties,
+  scratch: TileScratch,
 ): Uint8Array {
   const [ox, oy] = [node.x * TILE_EXTENT * scale, node.y * TILE_EXTENT * scale];
-  const out = new NodeBuilder();
-  let [x, y] = [new Float64Array(1024), new Float64Array(1024)];
+  const out = scratch.out.clear();
   for (let i = 0; i < node.ring.length; i++) {
     const [s, e] = [node.starts[i], node.starts[i + 1]];
-    if (e - s > x.length) [x, y] = [new Float64Array(2 * (e - s)), new Float64Array(2 * (e - s))];
+    if (e - s > scratch.x.length)
+      [scratch.x, scratch.y] = [new Float64Array(2 * (e - s)), new Float64Array(2 * (e - s))];
+    const { x, y } = scratch;
     let n = 0;
     for (let k = s; k < e; k++) {
       if (node.ws[k] <= tolerance2) continue;
@@ -133,13 +172,14 @@ export function mercatorPyramid(
   properties: UnitProperties,
 ): PyramidTile[] {
   const clipper = new RingClipper();
+  const scratch = new TileScratch();
   const tiles: PyramidTile[] = [];
   let nodes = [rootNode(rings, arcs)];
   for (let z = 0; z <= deepest && nodes.length > 0; z++) {
     const scale = 2 ** (deepest - z);
     const next: Node[] = [];
     for (const node of nodes) {
-      const raw = nodeTile(rings, node, scale, (tolerance * scale) ** 2, properties);
+      const raw = nodeTile(rings, node, scale, (tolerance * scale) ** 2, properties, scratch);
       tiles.push({
         z,
         x: node.x,
@@ -150,6 +190,7 @@ export function mercatorPyramid(
       });
       if (z === deepest) continue;
       const half = (TILE_EXTENT * scale) / 2;
+      const boxes = pieceBoxes(node);
       const buffer = (TILE_BUFFER * scale) / 2;
       for (let c = 0; c < 4; c++) {
         const [cx, cy] = [2 * node.x + (c & 1), 2 * node.y + (c >> 1)];
@@ -161,14 +202,15 @@ export function mercatorPyramid(
         ];
         const child = new WeightedBuilder();
         for (let i = 0; i < node.ring.length; i++) {
-          const { x, y, w, n } = clipper.clip(
-            node.xs,
-            node.ys,
-            node.starts[i],
-            node.starts[i + 1],
-            box,
-            node.ws,
-          );
+          const [s, e] = [node.starts[i], node.starts[i + 1]];
+          const [x0, y0, x1, y1] = [boxes[4 * i], boxes[4 * i + 1], boxes[4 * i + 2], boxes[4 * i + 3]];
+          // As RingClipper.clip decides: wholly outside, wholly inside, or cut.
+          if (x1 < box[0] || x0 > box[2] || y1 < box[1] || y0 > box[3]) continue;
+          if (x0 >= box[0] && x1 <= box[2] && y0 >= box[1] && y1 <= box[3]) {
+            child.addWhole(node.xs, node.ys, node.ws, s, e, node.ring[i]);
+            continue;
+          }
+          const { x, y, w, n } = clipper.clip(node.xs, node.ys, s, e, box, node.ws);
           if (n > 0) child.add(x, y, w, n, node.ring[i]);
         }
         if (child.ring.length > 0) next.push(child.node(cx, cy));

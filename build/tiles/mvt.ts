@@ -84,6 +84,9 @@ function ringArea2(xs: ArrayLike<number>, ys: ArrayLike<number>, s: number, e: n
   return sum;
 }
 
+/** A feature, its tags and its geometry, as flush() writes them: one set for every encoder (each flush is whole). */
+const SCRATCH = [new Bytes(), new Bytes(64), new Bytes()];
+
 /** Builds one tile: add each feature's rings (outer first, then its holes), then finish(). */
 export class TileEncoder {
   private layer = new Bytes();
@@ -95,7 +98,7 @@ export class TileEncoder {
   private open: number[] = []; // the current feature's rings that close across a cut
   private keys = new Map<string, number>(); // the layer's keys, in the order first used
   private values = new Map<string, number>(); // the layer's string values
-  private scratch = [new Bytes(), new Bytes(64), new Bytes()]; // a feature, its tags, its geometry
+  private scratch = SCRATCH; // a feature, its tags, its geometry
 
   constructor(
     private extent: number,

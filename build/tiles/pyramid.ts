@@ -83,6 +83,12 @@ export class NodeBuilder {
   get points(): number {
     return this.xs.length;
   }
+  /** Empties the builder for the next tile (a tile's content is encoded before the next one is built). */
+  clear(): this {
+    this.xs.length = this.ys.length = this.starts.length = this.ring.length = 0;
+    this.starts.push(0);
+    return this;
+  }
   node(x: number, y: number): Node {
     return {
       x,
@@ -155,15 +161,22 @@ export function encodeTile(
   place: Placement,
   properties?: UnitProperties,
 ): Uint8Array {
-  const order = Array.from({ length: pieces }, (_, i) => i);
-  const key = (i: number) => {
+  // By unit, then polygon, its outer ring first, then piece: keys made once, not per comparison.
+  const keys = new Float64Array(3 * pieces);
+  for (let i = 0; i < pieces; i++) {
     const r = pieceRing(i);
-    return [rings.unit[r], rings.outer[r], r === rings.outer[r] ? 0 : 1];
-  };
-  order.sort((a, b) => {
-    const [p, q] = [key(a), key(b)];
-    return p[0] - q[0] || p[1] - q[1] || p[2] - q[2] || a - b;
-  });
+    keys[3 * i] = rings.unit[r];
+    keys[3 * i + 1] = rings.outer[r];
+    keys[3 * i + 2] = r === rings.outer[r] ? 0 : 1;
+  }
+  const order = Array.from({ length: pieces }, (_, i) => i);
+  order.sort(
+    (a, b) =>
+      keys[3 * a] - keys[3 * b] ||
+      keys[3 * a + 1] - keys[3 * b + 1] ||
+      keys[3 * a + 2] - keys[3 * b + 2] ||
+      a - b,
+  );
   const encoder = new TileEncoder(extent, properties);
   let unit = -1;
   let outerSeen = -1; // the last polygon whose outer ring is in this tile
@@ -189,6 +202,7 @@ export function buildPyramid(
   leafPoints = LEAF_POINTS,
 ): PyramidTile[] {
   const clipper = new RingClipper();
+  const scratch = new NodeBuilder(); // each split tile's content, encoded before the next
   const tiles: PyramidTile[] = [];
   let nodes: Node[] = [
     {
@@ -239,6 +253,7 @@ export function buildPyramid(
           simplified,
           clipper,
           buffered(node.x, node.y, side, TILE_BUFFER * scale),
+          scratch.clear(),
         );
         for (let c = 0; c < 4; c++) {
           const [cx, cy] = [2 * node.x + (c & 1), 2 * node.y + (c >> 1)];
@@ -269,9 +284,9 @@ function simplifiedTile(
   simplified: Map<number, [Int32Array, Int32Array]>,
   clipper: RingClipper,
   box: Box,
+  out: NodeBuilder, // empty
 ): Uint8Array {
   const tolerance2 = (TOLERANCE * scale) ** 2;
-  const out = new NodeBuilder();
   const [ox, oy] = [box[0] + TILE_BUFFER * scale, box[1] + TILE_BUFFER * scale];
   for (const r of new Set(node.ring)) {
     let kept = simplified.get(r);
