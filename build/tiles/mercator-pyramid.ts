@@ -8,13 +8,13 @@
 // per tile. Both neighbours of a border keep the same points (the same arc
 // weights), and clip points (on the buffer's edges, outside the tile) are
 // computed alike on both sides (clip.ts), so shared borders stay identical.
-import { gzipSync } from 'node:zlib';
 import { TILE_BUFFER, TILE_EXTENT } from '../core/shared/tiles.ts';
 import { DoubleList, IntList } from '../geo/topology.ts';
 import { ringWeighted, type Arcs } from './arcs.ts';
 import { RingClipper, type Box } from './clip.ts';
 import type { GridRings } from './grid.ts';
 import type { UnitProperties } from './mvt.ts';
+import { gzipTile } from './pmtiles.ts';
 import { encodeTile, NodeBuilder, type PyramidTile } from './pyramid.ts';
 
 /** Pieces of rings inside one tile, at full detail with their weights: piece i is [starts[i], starts[i + 1]) of ring[i]. */
@@ -184,7 +184,7 @@ export function mercatorPyramid(
         z,
         x: node.x,
         y: node.y,
-        data: gzipSync(raw, { level: 6 }),
+        data: gzipTile(raw),
         leaf: false,
         extent: TILE_EXTENT,
       });

@@ -9,7 +9,6 @@
 // not stored. One pass per level clips the previous level's full-detail pieces
 // into the next one's tiles, so each point is clipped once per level. A ring
 // meeting the antimeridian cut is written to close across it (mvt.ts).
-import { gzipSync } from 'node:zlib';
 import { TILE_BUFFER, TILE_EXTENT } from '../core/shared/tiles.ts';
 import { IntList } from '../geo/topology.ts';
 import { ringAt, type Arcs } from './arcs.ts';
@@ -17,7 +16,7 @@ import { RingClipper, type Box } from './clip.ts';
 import type { CutLine } from './cut-line.ts';
 import type { GridRings, TileGrid } from './grid.ts';
 import { TileEncoder, type UnitProperties } from './mvt.ts';
-import type { ArchiveTile } from './pmtiles.ts';
+import { gzipTile, type ArchiveTile } from './pmtiles.ts';
 
 /** A tile holding at most this many points at full detail is a leaf. */
 const LEAF_POINTS = 4000;
@@ -267,7 +266,7 @@ export function buildPyramid(
         }
       }
       const extent = leaf ? side : TILE_EXTENT;
-      tiles.push({ z: level, x: node.x, y: node.y, data: gzipSync(raw, { level: 6 }), leaf, extent });
+      tiles.push({ z: level, x: node.x, y: node.y, data: gzipTile(raw), leaf, extent });
     }
     nodes = next;
   }
