@@ -268,7 +268,7 @@ function remove(w: Writer): boolean {
         w.free(x, 'any') &&
         !covered(
           x.geometry,
-          w.units.filter((y) => y !== x && y.displaced && w.shaped.has(y.token)).map((y) => y.geometry),
+          w.units.filter((y) => y !== x && y.displaced).map((y) => y.geometry), // in this release or an earlier one
         ),
     ),
   );
