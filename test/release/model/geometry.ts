@@ -180,8 +180,8 @@ export function vertexKeys(mp: MP): Set<string> {
  * Returns `a` and `b` with their longest shared border moved by up to
  * `metres` (a smooth bulge, both ends fixed, into `b` when `side` is 1 and
  * into `a` when it is −1), or undefined when they share no border of three
- * vertices that no other unit (`others`) touches, or when the move would
- * make a ring cross itself.
+ * vertices that no other unit (`others`) touches, when no vertex of it
+ * would move half of `metres`, or when the move would make a ring cross itself.
  */
 export function moveSharedBorder(
   a: MP,
@@ -224,10 +224,16 @@ export function moveSharedBorder(
   const [nx, ny] = [(-ey / chord) * -side, (ex / chord) * -side];
   const total = lengths[lengths.length - 1]!;
   const moved = new Map<string, Pos>();
+  let most = 0;
   best.slice(1, -1).forEach((p, i) => {
     const bulge = metres * Math.sin((Math.PI * lengths[i + 1]!) / total);
+    most = Math.max(most, bulge);
     moved.set(key(p), [p[0] + (nx * bulge) / kx, p[1] + (ny * bulge) / ky]);
   });
+  // A border whose inner vertices all lie near its ends barely moves (a
+  // "999 m" move that moved no vertex more than 21 m): not the move the
+  // script's line and truth name.
+  if (most < metres / 2) return undefined;
   const apply = (mp: MP) => mapPositions(mp, (p) => moved.get(key(p)) ?? p);
   const [a2, b2] = [apply(a), apply(b)];
   return simple(a2) && simple(b2) ? [a2, b2] : undefined;
