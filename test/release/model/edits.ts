@@ -268,7 +268,11 @@ function remove(w: Writer): boolean {
         w.free(x, 'any') &&
         !covered(
           x.geometry,
-          w.units.filter((y) => y !== x && y.displaced).map((y) => y.geometry), // in this release or an earlier one
+          // Moved or scaled whole in this release or an earlier one, as they are now or as the
+          // release found them (a displaced unit split or merged in this release is gone from w.units).
+          [...w.units, ...w.before.units]
+            .filter((y) => y.token !== x.token && y.displaced)
+            .map((y) => y.geometry),
         ),
     ),
   );
