@@ -45,7 +45,7 @@ function projected(level: LevelRings): [Float64Array, Float64Array] {
  * (512 px tiles): past it, over-zooming shows nothing the data lacks. At
  * most MAX_ZOOM, at least 0.
  */
-function mercatorMaxZoom(level: LevelRings, xs: Float64Array, ys: Float64Array): number {
+function mercatorMaxZoom(level: LevelRings, xs: Float64Array, ys: Float64Array, cap: number): number {
   const all = new Float64Array(level.points);
   let n = 0;
   const starts = level.ringStart.data;
@@ -57,7 +57,7 @@ function mercatorMaxZoom(level: LevelRings, xs: Float64Array, ys: Float64Array):
   }
   if (n === 0) return 0;
   const median = all.subarray(0, n).sort()[Math.floor(n / 2)];
-  return Math.max(0, Math.min(MAX_ZOOM, Math.ceil(Math.log2(SEGMENT_PX / (512 * median)))));
+  return Math.max(0, Math.min(cap, Math.ceil(Math.log2(SEGMENT_PX / (512 * median)))));
 }
 
 /** Returns the lon/lat bounds of the level, latitudes clamped to Web Mercator's. */
@@ -89,14 +89,17 @@ export interface MercatorLabel {
 /**
  * Returns the Web Mercator archive of `level` (each unit's feature
  * properties given by `properties`, keyed by MERCATOR_KEYS), and its record.
+ * Its deepest zoom is where the median segment is SEGMENT_PX long, at most
+ * `maxZoom` (the world's archive asks for less: world-tiles.ts).
  */
 export function mercatorArchive(
   level: LevelRings,
   properties: UnitProperties,
   label: MercatorLabel,
+  maxZoom = MAX_ZOOM,
 ): { bytes: Buffer; tiles: LevelTiles } {
   const [xs, ys] = projected(level);
-  const deepest = mercatorMaxZoom(level, xs, ys);
+  const deepest = mercatorMaxZoom(level, xs, ys, Math.min(maxZoom, MAX_ZOOM));
   const size = TILE_EXTENT * 2 ** deepest;
   const [gx, gy] = [new Int32Array(level.points), new Int32Array(level.points)];
   for (let i = 0; i < level.points; i++) {

@@ -25,6 +25,15 @@ import { isLevelTiles } from './tiles-index.ts';
 
 /** The world archive's path inside dist/. */
 const WORLD_TILES = 'map-world.pmtiles';
+/**
+ * The world's Web Mercator archive stops at this zoom (1.2 km a pixel of a
+ * 512 px tile; readers over-zoom past it, and each country's own archive
+ * holds its detail). By its countries' detail alone it would go as deep as
+ * theirs: full-detail coastlines (25 m between vertices) asked for zoom 12,
+ * 4^12 tiles of the globe, and a 300 MB catalogue's build passed 15 GB of
+ * memory cutting it (bench:catalogue). The sample's stops at 5 by itself.
+ */
+const WORLD_MERCATOR_MAX_ZOOM = 6;
 
 export interface WorldTiles {
   info: TilesInfo;
@@ -99,11 +108,16 @@ export async function worldTiles(
   if (!made) return undefined;
   const values = world.countries.map(({ manifest: m }) => [undefined, m.iso_a3, m.name.en]);
   const mKey = createHash('sha256')
-    .update(JSON.stringify([key, values]))
+    .update(JSON.stringify([key, values, WORLD_MERCATOR_MAX_ZOOM]))
     .digest('hex')
     .slice(0, 32);
   const merc = await cached(join(dir, `world-mercator-${mKey}`), async () =>
-    mercatorArchive(await read(), { keys: MERCATOR_KEYS, values }, { name: 'world' }),
+    mercatorArchive(
+      await read(),
+      { keys: MERCATOR_KEYS, values },
+      { name: 'world' },
+      WORLD_MERCATOR_MAX_ZOOM,
+    ),
   );
   await removeOtherWorlds(dir, [key, `world-mercator-${mKey}`]);
   return {

@@ -10,6 +10,8 @@ import type { Manifest } from '../../build/core/shared/manifest.ts';
 import type { LoadedManifest } from '../../build/manifest/validate.ts';
 import { splitAtAntimeridian } from '../../build/geo/antimeridian.ts';
 import { worldMap } from '../../build/site/world-map.ts';
+import { mercatorArchive } from '../../build/tiles/mercator.ts';
+import { readMercatorLevel } from '../../build/tiles/mercator-level.ts';
 import { worldTiles } from '../../build/tiles/world-tiles.ts';
 
 const box = (w: number, s: number, e: number, n: number) => [
@@ -186,6 +188,21 @@ describe('worldTiles', () => {
     const again = (await worldTiles(root, '/', world))!;
     expect(again.filesRead).toBe(0);
     expect(again.file[1].equals(first.file[1])).toBe(true);
+  });
+
+  it("the world's Web Mercator archive stops at zoom 6, however finely its countries are drawn", async () => {
+    // A coast with a vertex every ~20 m: its own archive would go to zoom 12 (4^12 tiles of a globe's worth).
+    const fine: number[][] = [];
+    for (let i = 0; i <= 1000; i++) fine.push([-72 + i * 0.0002, -33 + 0.0001 * (i % 3)]);
+    const ring = [...fine, [-71.8, -32.8], [-72, -32.8], fine[0]];
+    const { root, loaded } = tree([{ iso: 'CHL', name: 'Chile', polygons: [[ring]] }]);
+    const world = (await worldMap(root, '/', loaded))!;
+    expect((await worldTiles(root, '/', world))!.mercator.maxzoom).toBe(6);
+    const { rings, properties } = await readMercatorLevel(
+      [join(root, 'data/earth/CHL/CHL_ADM0.geojson')],
+      {},
+    );
+    expect(mercatorArchive(rings, properties, { name: 'CHL_ADM0' }).tiles.levels).toBe(12);
   });
 
   it("a country's change leaves only the new world archives in the cache: the old ones are removed", async () => {
