@@ -26,4 +26,14 @@ describe('gzipTile', () => {
     }
     expect(differ).toEqual([]);
   });
+
+  it('holds no more memory than its bytes: a level keeps every tile until its archive is written', () => {
+    // zlib's default output chunk is 16 KiB, and the result was a slice of it: 24 bytes kept 16 KiB.
+    const inputs = Array.from({ length: 2000 }, (_, i) => Buffer.alloc(100, i % 7));
+    const before = process.memoryUsage().arrayBuffers;
+    const kept = inputs.map((b) => gzipTile(b));
+    const grown = process.memoryUsage().arrayBuffers - before;
+    expect(kept.reduce((n, t) => n + t.length, 0)).toBeLessThan(100_000);
+    expect(grown).toBeLessThan(4 * 2 ** 20); // 2,000 tiles of 16 KiB each would be 31 MiB
+  });
 });
