@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { measureGeoJSON } from '../build/measure/measure.ts';
 import { seededRandom } from '../test/support/random.ts';
 import { starPolygon } from '../test/geometry/generate.ts';
-import { coastPolygon } from '../test/geometry/coast.ts';
+import { coastUnit } from '../test/geometry/coast.ts';
 
 type Geometry =
   { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] };
@@ -133,64 +133,22 @@ export function ensureCountry(root: string, adm1Bytes: number, seed: number): Pr
   ]);
 }
 
-const COAST_GRID = 88; // cells a side: shells of ~760 positions (test/geometry/coast.ts)
-const COAST_CELL = 0.002; // degrees
-// Degrees between units' centres. A unit's grid is COAST_GRID · COAST_CELL =
-// 0.176° wide, turned: its land lies within 0.125° of its centre; an island's
-// (a quarter as wide) centre is 0.13° off on each axis: 0.153–0.215° away.
-const COAST_SPACING = 0.35;
-const ISLAND_OFFSET = 0.13;
-const COAST_COLUMNS = 100; // 35° wide
-
-/**
- * Returns a coastal unit: a jagged polygon (test/geometry/coast.ts), a fifth
- * of them with 1–3 smaller islands beside it, each in its own square of a
- * grid of units (they do not overlap). One unit in 100 is made invalid, in
- * turn: a shell that touches itself (one position moved onto another), or
- * an island laid across the unit's shell.
- */
-function coastUnit(random: () => number, i: number): Geometry {
-  const x = -175 + (i % COAST_COLUMNS) * COAST_SPACING;
-  const y = -60 + Math.floor(i / COAST_COLUMNS) * COAST_SPACING;
-  const shell = coastPolygon(random, x, y, COAST_GRID, COAST_CELL);
-  const islands = random() < 0.2 ? 1 + Math.floor(random() * 3) : 0;
-  const bad = i % 100 === 50 ? 1 + (Math.floor(i / 100) % 2) : 0;
-  if (bad === 1) {
-    const ring = shell[0]!;
-    const k = Math.floor(ring.length / 3);
-    ring[k] = [...ring[2 * k]!]; // touches itself (and its neighbouring edges may cross)
-  }
-  const polygons = [shell];
-  // Islands of a quarter of the grid, off the unit's corners (outside its square: they do not meet it).
-  for (let k = 0; k < islands; k++) {
-    const [dx, dy] = [
-      [1, 1],
-      [-1, 1],
-      [1, -1],
-    ][k]!;
-    const island = coastPolygon(
-      random,
-      x + dx * ISLAND_OFFSET,
-      y + dy * ISLAND_OFFSET,
-      COAST_GRID / 4,
-      COAST_CELL,
-    );
-    polygons.push(island);
-  }
-  if (bad === 2) polygons.push(coastPolygon(random, x + 0.05, y, COAST_GRID / 2, COAST_CELL)); // across the shell
-  return polygons.length === 1
-    ? { type: 'Polygon', coordinates: shell }
-    : { type: 'MultiPolygon', coordinates: polygons };
-}
-
 /**
  * Writes (once) under `root` the tree of one coastal country, CHL: one level
- * (ADM2) of about `bytes`, one jagged unit per line (coastUnit), no preview.
+ * (ADM2) of about `bytes`, one jagged unit per line (test/geometry/coast.ts:
+ * ~760 positions a shell, one unit in 100 made invalid), no preview.
  * Returns its GeoJSON file.
  */
 export function ensureCoast(root: string, bytes: number, seed: number): Promise<string[]> {
   return ensureTree(root, ['CHL', 'Chile', 'Chile'], seed, [
-    { level: 'ADM2', bytes, parts: 1, oneLine: false, unit: coastUnit, preview: false },
+    {
+      level: 'ADM2',
+      bytes,
+      parts: 1,
+      oneLine: false,
+      unit: (random, i) => coastUnit(random, i),
+      preview: false,
+    },
   ]);
 }
 

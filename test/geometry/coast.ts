@@ -148,7 +148,7 @@ function traceRings(land: Uint8Array, n: number): number[][][] {
  * of an n×n grid of cells `cell` degrees wide, vertices jittered by up to a
  * quarter cell, 6 decimals. Its shell has about 16·n positions (n = 48: ~760).
  */
-export function coastPolygon(random: () => number, cx: number, cy: number, n: number, cell: number): Ring[] {
+function coastPolygon(random: () => number, cx: number, cy: number, n: number, cell: number): Ring[] {
   let land = landField(random, n);
   const c = Math.floor((n - 1) / 2);
   const centre = c * n + c;
@@ -174,4 +174,53 @@ export function coastPolygon(random: () => number, cx: number, cy: number, n: nu
     }
     return [...moved, [...moved[0]!]];
   });
+}
+
+/** A Polygon or MultiPolygon geometry. */
+type CoastGeometry =
+  { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] };
+
+const CELL = 0.002; // degrees
+const COLUMNS = 100; // units in a row of the grid they lie on
+
+/**
+ * Returns coastal unit i of a level: a jagged polygon of `grid` cells a side
+ * (88: shells of ~760 positions), a fifth of them with 1–3 islands a quarter
+ * as wide off its corners, each unit in its own square of a grid of units
+ * (none meets another). Unit i is made invalid when i % invalidEvery is
+ * invalidEvery / 2, in turn: its shell touching itself (one position moved
+ * onto another), or a polygon half as wide laid across its shell (invalid
+ * unless it falls in a bay of the shell: GEOS counts). Widths, in units of
+ * the grid's width W: a unit's land lies within 0.71 W of its centre (the
+ * grid turned), an island 0.87–1.22 W away, units' centres 2 W apart.
+ */
+export function coastUnit(
+  random: () => number,
+  i: number,
+  { grid = 88, invalidEvery = 100 }: { grid?: number; invalidEvery?: number } = {},
+): CoastGeometry {
+  const w = grid * CELL;
+  const x = -175 + (i % COLUMNS) * 2 * w;
+  const y = -60 + Math.floor(i / COLUMNS) * 2 * w;
+  const shell = coastPolygon(random, x, y, grid, CELL);
+  const islands = random() < 0.2 ? 1 + Math.floor(random() * 3) : 0;
+  const bad = i % invalidEvery === Math.floor(invalidEvery / 2) ? 1 + (Math.floor(i / invalidEvery) % 2) : 0;
+  if (bad === 1) {
+    const ring = shell[0]!;
+    const k = Math.floor(ring.length / 3);
+    ring[k] = [...ring[2 * k]!]; // touches itself (and its neighbouring edges may cross)
+  }
+  const polygons = [shell];
+  for (let k = 0; k < islands; k++) {
+    const [dx, dy] = [
+      [1, 1],
+      [-1, 1],
+      [1, -1],
+    ][k]!;
+    polygons.push(coastPolygon(random, x + dx * 0.74 * w, y + dy * 0.74 * w, grid / 4, CELL));
+  }
+  if (bad === 2) polygons.push(coastPolygon(random, x + 0.28 * w, y, grid / 2, CELL)); // across the shell
+  return polygons.length === 1
+    ? { type: 'Polygon', coordinates: shell }
+    : { type: 'MultiPolygon', coordinates: polygons };
 }
