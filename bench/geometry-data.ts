@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { measureGeoJSON } from '../build/measure/measure.ts';
 import { seededRandom } from '../test/support/random.ts';
 import { starPolygon } from '../test/geometry/generate.ts';
+import { coastUnit } from '../test/geometry/coast.ts';
 
 type Geometry =
   { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] };
@@ -74,6 +75,8 @@ interface LevelSpec {
   bytes: number; // about this size (the ADM0: one feature whatever its size)
   parts: number; // polygons per unit
   oneLine: boolean; // the whole FeatureCollection on one line
+  unit?: (random: () => number, i: number) => Geometry; // default: star polygons (unitGeometry)
+  preview?: false; // no preview file
 }
 
 /** Writes a level and its preview (unless there); returns their paths. */
@@ -85,9 +88,9 @@ function ensureLevel(
 ): { path: string; preview: string } {
   const path = join(dir, `${iso}_${spec.level}.geojson`);
   const preview = join(dir, 'preview', `${iso}_${spec.level}.preview.geojson`);
-  if (existsSync(path) && existsSync(preview)) return { path, preview };
+  if (existsSync(path) && (spec.preview === false || existsSync(preview))) return { path, preview };
   console.log(`generating ${path} (~${Math.round(spec.bytes / 1e6)} MB, once; kept for later runs)…`);
-  mkdirSync(dirname(preview), { recursive: true });
+  mkdirSync(dirname(spec.preview === false ? path : preview), { recursive: true });
   const random = seededRandom(seed);
   const fd = openSync(`${path}.tmp`, 'w');
   const separator = spec.oneLine ? ',' : ',\n';
@@ -96,9 +99,10 @@ function ensureLevel(
   let block: string[] = [];
   let blockLength = 0;
   for (let i = 0; i === 0 || written + blockLength < spec.bytes; i++) {
-    const unit = feature(spec.level, i, unitGeometry(random, spec.parts));
+    const unit = feature(spec.level, i, spec.unit?.(random, i) ?? unitGeometry(random, spec.parts));
     const text = (i === 0 ? '' : separator) + JSON.stringify(unit);
-    previews.push(JSON.stringify({ ...unit, geometry: previewOf(unit.geometry) }));
+    if (spec.preview !== false)
+      previews.push(JSON.stringify({ ...unit, geometry: previewOf(unit.geometry) }));
     block.push(text);
     blockLength += text.length;
     if (blockLength > 8 << 20) {
@@ -109,7 +113,8 @@ function ensureLevel(
   }
   writeSync(fd, `${block.join('')}${spec.oneLine ? '' : '\n'}]}\n`);
   closeSync(fd);
-  writeFileSync(preview, `{"type":"FeatureCollection","features":[\n${previews.join(',\n')}\n]}\n`);
+  if (spec.preview !== false)
+    writeFileSync(preview, `{"type":"FeatureCollection","features":[\n${previews.join(',\n')}\n]}\n`);
   renameSync(`${path}.tmp`, path);
   return { path, preview };
 }
@@ -120,14 +125,42 @@ function ensureLevel(
  * each with a preview, and a manifest stating their measured stats. Returns
  * every GeoJSON file validate checks.
  */
-export async function ensureCountry(root: string, adm1Bytes: number, seed: number): Promise<string[]> {
-  const dir = join(root, 'data/earth/FJI');
-  const levels: LevelSpec[] = [
+export function ensureCountry(root: string, adm1Bytes: number, seed: number): Promise<string[]> {
+  return ensureTree(root, ['FJI', 'Fiji', 'Fiyi'], seed, [
     { level: 'ADM0', bytes: 0, parts: 60, oneLine: true },
     { level: 'ADM1', bytes: adm1Bytes, parts: 25, oneLine: true },
     { level: 'ADM2', bytes: adm1Bytes / 2, parts: 1, oneLine: false },
-  ];
-  const files = levels.map((spec, k) => ensureLevel(dir, 'FJI', spec, seed + k));
+  ]);
+}
+
+/**
+ * Writes (once) under `root` the tree of one coastal country, CHL: one level
+ * (ADM2) of about `bytes`, one jagged unit per line (test/geometry/coast.ts:
+ * ~760 positions a shell, one unit in 100 made invalid), no preview.
+ * Returns its GeoJSON file.
+ */
+export function ensureCoast(root: string, bytes: number, seed: number): Promise<string[]> {
+  return ensureTree(root, ['CHL', 'Chile', 'Chile'], seed, [
+    {
+      level: 'ADM2',
+      bytes,
+      parts: 1,
+      oneLine: false,
+      unit: (random, i) => coastUnit(random, i),
+      preview: false,
+    },
+  ]);
+}
+
+/** Writes (once) the levels of one country and its manifest; returns every GeoJSON file validate checks. */
+async function ensureTree(
+  root: string,
+  [iso, en, es]: [string, string, string],
+  seed: number,
+  levels: LevelSpec[],
+): Promise<string[]> {
+  const dir = join(root, `data/earth/${iso}`);
+  const files = levels.map((spec, k) => ensureLevel(dir, iso, spec, seed + k));
   const manifestPath = join(dir, 'manifest.json');
   if (!existsSync(manifestPath)) {
     const datasets = [];
@@ -137,16 +170,18 @@ export async function ensureCountry(root: string, adm1Bytes: number, seed: numbe
         level: levels[k]!.level,
         path: path.slice(root.length + 1),
         ...stats,
-        preview: preview.slice(root.length + 1),
-        preview_bytes: statSync(preview).size,
+        ...(levels[k]!.preview !== false && {
+          preview: preview.slice(root.length + 1),
+          preview_bytes: statSync(preview).size,
+        }),
         license: 'CC0-1.0',
       });
     }
     const manifest = {
       schema_version: 1,
       body: 'earth',
-      iso_a3: 'FJI',
-      name: { en: 'Fiji', es: 'Fiyi' },
+      iso_a3: iso,
+      name: { en, es },
       crs: { authority: 'OGC', code: 'CRS84', epsg: 4326 },
       status: 'ok',
       source: {
@@ -159,5 +194,5 @@ export async function ensureCountry(root: string, adm1Bytes: number, seed: numbe
     };
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   }
-  return files.flatMap(({ path, preview }) => [path, preview]);
+  return files.flatMap(({ path, preview }, k) => (levels[k]!.preview === false ? [path] : [path, preview]));
 }

@@ -2,7 +2,6 @@
 // same quadrant. Two segments of one chain never meet except at a shared
 // end (the run only moves forward in x and y), so only pairs of chains need
 // testing, and a run's envelope is the box of its two end points.
-import { quadrant } from './orientation.ts';
 import type { Rings } from './rings.ts';
 
 export interface Chains {
@@ -27,6 +26,7 @@ export interface Chains {
   bucketMin: number; // bucket k holds minX in [bucketMin + k·bucketWidth, … + bucketWidth)
   bucketWidth: number; // 0 when every minX is the same (one bucket)
   buckets: number;
+  ends: Float64Array; // scratch: a chain's end coordinates, to pick its envelope from
 }
 
 /** Returns the bucket of x (clamped to the buckets there are). */
@@ -61,6 +61,7 @@ function allocate(n: number): Chains {
     bucketMin: 0,
     bucketWidth: 0,
     buckets: 1,
+    ends: new Float64Array(4),
   };
 }
 
@@ -70,41 +71,60 @@ export function buildChains(g: Rings): Chains {
   if (pool.start.length < xs.length) pool = allocate(Math.max(xs.length, 2 * pool.start.length));
   const c = pool;
   const { start, end, ring: ringOf, quadrant: quadrantOf, minX, maxX, minY, maxY } = c;
+  const ends = pool.ends;
   let n = 0;
+  let lo = Infinity; // the least and greatest minX, for the buckets
+  let hi = -Infinity;
   for (let r = 0; r < rings.length; r++) {
     const ring = rings[r]!;
-    let from = ring.start;
-    let q = quadrant(xs[from + 1]! - xs[from]!, ys[from + 1]! - ys[from]!);
-    for (let i = from + 1; i <= ring.end; i++) {
-      // The quadrant of segment i → i+1, inline and without branches, which
-      // the CPU cannot predict on a jagged ring (0 NE, 1 NW, 2 SW, 3 SE, as
-      // quadrant(); coordinates are finite here); the ring's end closes the last chain.
-      let next = -1;
-      if (i < ring.end) {
-        const west = +(xs[i + 1]! - xs[i]! < 0);
-        const south = +(ys[i + 1]! - ys[i]! < 0);
-        next = (west ^ south) + 2 * south;
-        if (next === q) continue;
-      }
-      start[n] = from;
+    const first = n;
+    // Where the ring's chains end: at each point whose next segment heads into
+    // another quadrant, and at the ring's end. Written without branches (a
+    // jagged ring turns at about every other point, which the CPU cannot
+    // predict): the current chain's end is written at every point, and n moves
+    // on only where the quadrant changes. Quadrants as quadrant() in ./orientation.ts (0 NE, 1 NW,
+    // 2 SW, 3 SE; coordinates are finite here).
+    let west = +(xs[ring.start + 1]! - xs[ring.start]! < 0);
+    let south = +(ys[ring.start + 1]! - ys[ring.start]! < 0);
+    let q = (west ^ south) + 2 * south;
+    for (let i = ring.start + 1; i < ring.end; i++) {
+      west = +(xs[i + 1]! - xs[i]! < 0);
+      south = +(ys[i + 1]! - ys[i]! < 0);
+      const next = (west ^ south) + 2 * south;
       end[n] = i;
-      ringOf[n] = r;
-      quadrantOf[n] = q;
-      const ax = xs[from]!;
-      const bx = xs[i]!;
-      const ay = ys[from]!;
-      const by = ys[i]!;
-      minX[n] = ax < bx ? ax : bx;
-      maxX[n] = ax < bx ? bx : ax;
-      minY[n] = ay < by ? ay : by;
-      maxY[n] = ay < by ? by : ay;
-      n++;
-      from = i;
+      n += +(next !== q);
       q = next;
+    }
+    end[n++] = ring.end;
+    // Each chain starts where the one before ends; it heads where its first segment does.
+    let from = ring.start;
+    for (let k = first; k < n; k++) {
+      const to = end[k]!;
+      start[k] = from;
+      ringOf[k] = r;
+      const ax = xs[from]!;
+      const ay = ys[from]!;
+      const w = +(xs[from + 1]! - ax < 0);
+      const s = +(ys[from + 1]! - ay < 0);
+      quadrantOf[k] = (w ^ s) + 2 * s;
+      // The envelope is the box of the two ends, picked by direction rather
+      // than compared (the same values: x only falls going west, y going south).
+      ends[0] = ax;
+      ends[1] = xs[to]!;
+      ends[2] = ay;
+      ends[3] = ys[to]!;
+      const x0 = ends[w]!;
+      minX[k] = x0;
+      maxX[k] = ends[1 - w]!;
+      if (x0 < lo) lo = x0;
+      if (x0 > hi) hi = x0;
+      minY[k] = ends[2 + s]!;
+      maxY[k] = ends[3 - s]!;
+      from = to;
     }
   }
   c.count = n;
-  orderByBuckets(c, n);
+  orderByBuckets(c, n, lo, hi);
   return c;
 }
 
@@ -115,29 +135,26 @@ export function buildChains(g: Rings): Chains {
  * envelopes, so every overlapping pair is still met once (from the one that
  * comes first).
  */
-function orderByBuckets(c: Chains, n: number): void {
+function orderByBuckets(c: Chains, n: number, lo: number, hi: number): void {
   const { minX, maxX, minY, maxY, order, bucket, bucketEnd: counts } = c;
   const { sortedMinX, sortedMaxX, sortedMinY, sortedMaxY } = c;
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let k = 0; k < n; k++) {
-    const x = minX[k]!;
-    if (x < lo) lo = x;
-    if (x > hi) hi = x;
-  }
-  c.buckets = Math.max(1, n);
+  const buckets = Math.max(1, n);
+  const width = hi > lo ? (hi - lo) / buckets : 0;
+  c.buckets = buckets;
   c.bucketMin = lo;
-  c.bucketWidth = hi > lo ? (hi - lo) / c.buckets : 0;
+  c.bucketWidth = width;
   // counts[b + 1] is first bucket b's size; after the running sum counts[b]
   // is where bucket b's next chain goes, and once all are placed, where
   // bucket b ends (bucketEnd).
-  counts.fill(0, 0, c.buckets + 1);
+  counts.fill(0, 0, buckets + 1);
   for (let k = 0; k < n; k++) {
-    const b = bucketOf(c, minX[k]!);
+    // bucketOf(c, minX[k]), written out
+    let b = width === 0 ? 0 : Math.floor((minX[k]! - lo) / width);
+    if (b >= buckets) b = buckets - 1;
     bucket[k] = b;
     counts[b + 1]!++;
   }
-  for (let b = 1; b <= c.buckets; b++) counts[b]! += counts[b - 1]!;
+  for (let b = 1; b <= buckets; b++) counts[b]! += counts[b - 1]!;
   for (let k = 0; k < n; k++) {
     const at = counts[bucket[k]!]!++;
     order[at] = k;

@@ -19,11 +19,12 @@ const PARALLEL_MIN_BYTES = 32 << 20; // share with a worker thread from this siz
  * Returns the verdict on every feature of `path`, a GeoJSON FeatureCollection
  * (the measurer's problems, a GeoJSONError, if it is malformed).
  * For tests: `parallelMinBytes` lowers the size from which a worker thread
- * takes the second half; `chunkSize` (bytes per read) cuts tokens at a chunk's end.
+ * takes the second half; `chunkSize` (bytes per read) cuts tokens at a chunk's end;
+ * `joined` is told when the worker's half joined the result.
  */
 export async function checkGeometryFile(
   path: string,
-  options: { parallelMinBytes?: number; chunkSize?: number } = {},
+  options: { parallelMinBytes?: number; chunkSize?: number; joined?: () => void } = {},
 ): Promise<FileGeometry> {
   const file = await open(path, 'r');
   try {
@@ -41,7 +42,10 @@ export async function checkGeometryFile(
       const second = checkInWorker(path, cut, size);
       const { carry } = await scanRange(file, scanner, { from: 0, to: cut, toEnd: false, chunkSize });
       const part = carry === 0 && scanner.isBetweenFeatures() ? await second : undefined;
-      if (part?.between) return join(scanner.features, sink, part);
+      if (part?.between) {
+        options.joined?.();
+        return join(scanner.features, sink, part);
+      }
       // The cut was not between features (or the worker failed): go on here.
       from = cut - carry;
     }

@@ -47,7 +47,8 @@ export interface Measurement {
  * byte offset, on malformed input, and a UserError when the file can't be read.
  * The options are for tests: `chunkSize` (bytes per read) to cut tokens at a
  * chunk's end; `parallelMinBytes` and `segmentBytes` to share the scan of
- * small files with the worker thread; `hashWorkerMinBytes` to hash them there.
+ * small files with the worker thread; `hashWorkerMinBytes` to hash them there;
+ * `joined` to learn which segments the worker's results came from.
  */
 export async function measureGeoJSON(path: string, options: MeasureOptions = {}): Promise<FileStats> {
   return (await measureFile(path, options)).stats;
@@ -64,6 +65,7 @@ export interface MeasureOptions {
   parallelMinBytes?: number;
   segmentBytes?: number;
   hashWorkerMinBytes?: number;
+  joined?: (segment: number) => void; // told of each segment whose worker's result joined (tests check it did)
 }
 
 /**
@@ -126,6 +128,7 @@ async function measureFile(path: string, options: MeasureOptions, sink?: Geometr
           // The worker's issues count features from its segment's start.
           for (const issue of part.issues ?? []) sink?.issues.push(moveIssue(issue, scanner.features));
           joinSegment(scanner, part);
+          options.joined?.(k);
           bytes = segment.from + part.bytesRead!;
           continue;
         } // else scan it here after all

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../support/random.ts';
+import { coastUnit } from './coast.ts';
 import { gridGeometry, starPolygon } from './generate.ts';
 import { compareWithGeos, skipOracle, writeCollection } from './oracle.ts';
 
@@ -63,5 +64,18 @@ describe.skipIf(skipOracle)('geometry verdict = GEOS (shapely is_valid)', () => 
     const result = await compareWithGeos([writeCollection(dir, 'stars.geojson', geometries)]);
     expect(result.disagreements).toEqual([]);
     expect(result.invalid).toBe(0);
+  });
+
+  it("agrees on jagged coast units (bench:geometry's shape), valid by construction but for those made invalid", async () => {
+    const random = seededRandom(12);
+    const valid = Array.from({ length: 150 }, (_, i) => coastUnit(random, i, { invalidEvery: Infinity }));
+    const made = Array.from({ length: 60 }, (_, i) => coastUnit(random, i, { grid: 40, invalidEvery: 2 }));
+    const result = await compareWithGeos([
+      writeCollection(dir, 'coast.geojson', valid),
+      writeCollection(dir, 'coast-invalid.geojson', made),
+    ]);
+    expect(result.disagreements).toEqual([]);
+    expect(result.compared).toBe(210);
+    expect(result.invalid).toBeGreaterThan(20); // of the 30 made invalid (a polygon in a bay stays valid)
   });
 });
