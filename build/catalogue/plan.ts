@@ -13,7 +13,7 @@ import type { ReleaseFeed } from '../core/release-feed.ts';
 import type { ApiReleaseStatus } from '../core/shared/api.ts';
 import { listFiles, PACKAGE_DIR } from '../core/files.ts';
 import type { Problem } from '../core/problem.ts';
-import { prepareDownloads, type CountryDownloads } from '../formats/downloads.ts';
+import { prepareDownloads, type CountryDownloads, type Downloads } from '../formats/downloads.ts';
 import { prepareWorldFiles, type WorldFiles } from '../formats/world-files.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
 import type { CheckedManifestFile, Validation } from '../manifest/validate.ts';
@@ -206,11 +206,26 @@ function withoutWebMaps(tiles: CountryTiles): void {
 async function worldFilesOf(input: CatalogueInput): Promise<WorldFiles | undefined> {
   if (input.frozen) return undefined;
   input.onProgress('writing world files');
-  return await prepareWorldFiles(input.root, input.manifests, input.measurer, input.unitIds);
+  return await prepareWorldFiles(input.root, input.manifests, input.unitIds);
 }
 
-/** Returns the plan of the catalogue of `input.manifests`: every file, generated, copied or built. */
-export async function planCatalogue(input: CatalogueInput): Promise<CataloguePlan> {
+/**
+ * What each country's files and pages are made of: its downloads, its
+ * atlas (units and maps), its units' own files and its tiles. Countries are
+ * independent, so this is the part a sharded build spreads over machines
+ * (build/shard/): any subset of the manifests gives the same work for each.
+ */
+export interface CountryWork {
+  downloads: Downloads;
+  atlas: Map<string, CountryAtlas>; // by manifest file
+  unitFiles: Map<string, BuiltFile>; // the units' own GeoJSON files, by dist path
+  tiles: CountryTiles; // the countries' archives only: the world's are added across
+  filesRead: number; // GeoJSON files read to draw the atlas (the tiles count their own)
+  bytesRead: number;
+}
+
+/** Returns the per-country work of `input.manifests`: downloads, atlas and tiles (on their own thread). */
+export async function planCountries(input: CatalogueInput): Promise<CountryWork> {
   const { root, base, manifests: loaded, unitIds, onProgress: progress } = input;
   // The tiles are cut on their own thread (build/tiles/cut-level.ts) while
   // this one converts downloads and draws the atlas; both need only the planes.
@@ -227,19 +242,81 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
     (done, total) => progress('converting downloads', done, total),
     unitIds,
   );
-  const worldFiles = await worldFilesOf(input);
   progress('reading units and drawing maps');
   const { drawn, facts } = await readUnits(root, loaded, planes, unitIds);
   progress('cutting map tiles');
   const tiles = await cutting;
-  nameTiles(
+  return {
+    downloads,
+    atlas: drawn.atlas,
+    unitFiles: facts.built,
     tiles,
-    (file, level) => drawn.atlas.get(file)?.levels.find((l) => l.level === level)?.units.length,
-  );
+    ...pick(drawn, 'filesRead', 'bytesRead'),
+  };
+}
+
+/**
+ * Returns the work of several subsets of `manifests` as one, each map in
+ * the catalogue's order (by manifest, as `manifests` lists them, or by
+ * path): a single build and the merge of shards (build/shard/merge.ts) pass
+ * their work through here, so what is made across countries from it is
+ * made from the same values in the same order.
+ */
+export function joinWork(manifests: CheckedManifestFile[], pieces: CountryWork[]): CountryWork {
+  const byManifest = <V>(maps: Map<string, V>[]) => {
+    const all = new Map(maps.flatMap((m) => [...m]));
+    return new Map(manifests.flatMap(({ file }) => (all.has(file) ? [[file, all.get(file)!] as const] : [])));
+  };
+  const byPath = <V>(maps: Map<string, V>[]) =>
+    new Map(maps.flatMap((m) => [...m]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const sum = (of: (w: CountryWork) => number) => pieces.reduce((n, w) => n + of(w), 0);
+  const tiles = pieces.map((w) => w.tiles);
+  return {
+    downloads: {
+      byManifest: byManifest(pieces.map((w) => w.downloads.byManifest)),
+      files: byPath(pieces.map((w) => w.downloads.files)),
+      converted: sum((w) => w.downloads.converted),
+      reused: sum((w) => w.downloads.reused),
+      warnings: pieces.flatMap((w) => w.downloads.warnings),
+    },
+    atlas: byManifest(pieces.map((w) => w.atlas)),
+    unitFiles: byPath(pieces.map((w) => w.unitFiles)),
+    tiles: {
+      byManifest: byManifest(tiles.map((t) => t.byManifest)),
+      untiled: byManifest(tiles.map((t) => t.untiled)),
+      files: byPath(tiles.map((t) => t.files)),
+      built: byPath(tiles.map((t) => t.built)),
+      mercator: byManifest(tiles.map((t) => t.mercator)),
+      units: byPath(tiles.map((t) => t.units)),
+      filesRead: sum((w) => w.tiles.filesRead),
+      bytesRead: sum((w) => w.tiles.bytesRead),
+    },
+    filesRead: sum((w) => w.filesRead),
+    bytesRead: sum((w) => w.bytesRead),
+  };
+}
+
+/** Returns the plan of the catalogue of `input.manifests`: every file, generated, copied or built. */
+export async function planCatalogue(input: CatalogueInput): Promise<CataloguePlan> {
+  return await planAcross(input, joinWork(input.manifests, [await planCountries(input)]));
+}
+
+/**
+ * Returns the plan of the catalogue of `input.manifests` from the work of
+ * its countries (`work`, joinWork's): what spans countries is made here (the
+ * world files, the world and body maps, the world tiles, the client bundle,
+ * every page and API document, search, the sitemap) and every file is put
+ * in the plan. It reads the data files and the caches under `input.root`.
+ */
+export async function planAcross(input: CatalogueInput, work: CountryWork): Promise<CataloguePlan> {
+  const { root, base, manifests: loaded, onProgress: progress } = input;
+  const { downloads, tiles, atlas } = work;
+  const worldFiles = await worldFilesOf(input);
+  nameTiles(tiles, (file, level) => atlas.get(file)?.levels.find((l) => l.level === level)?.units.length);
   const world = await worldMap(root, base, loaded);
   const globe = world && input.tiles ? await worldTiles(root, base, world) : undefined;
   addWorldTiles(tiles, globe, input.frozen);
-  attachTiles(drawn.atlas, tiles);
+  attachTiles(atlas, tiles);
   const bundle = await clientBundle();
   const searchCache = openSearchCache(root);
   progress('rendering pages');
@@ -252,14 +329,14 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
     },
     loaded,
     {
-      atlas: drawn.atlas,
+      atlas,
       downloads: downloads.byManifest,
       geometry: input.geometry,
       coverage: input.coverage,
-      unitIds,
+      unitIds: input.unitIds,
       feeds: input.feeds,
       world: world && { svg: world.svg, title: WORLD_TITLE, tiles: globe?.info },
-      bodies: await bodyMaps(root, base, loaded, drawn.atlas),
+      bodies: await bodyMaps(root, base, loaded, atlas),
       searchCache,
       worldFiles: worldFiles?.files,
     },
@@ -280,14 +357,14 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
   // By path: the units' files are found as levels finish, in no fixed order, and a release
   // stores (and packs) its files in the plan's order: the same tree must pack the same way.
   const built = new Map(
-    [...downloads.files, ...(worldFiles?.built ?? []), ...tiles.built, ...facts.built].sort(([a], [b]) =>
+    [...downloads.files, ...(worldFiles?.built ?? []), ...tiles.built, ...work.unitFiles].sort(([a], [b]) =>
       a < b ? -1 : a > b ? 1 : 0,
     ),
   );
   return {
     plan: { generated, data: dataFiles(loaded), built, copies: dataCopies(loaded, downloads.byManifest) },
-    filesRead: drawn.filesRead + tiles.filesRead,
-    bytesRead: drawn.bytesRead + tiles.bytesRead,
+    filesRead: work.filesRead + tiles.filesRead,
+    bytesRead: work.bytesRead + tiles.bytesRead,
     conversionWarnings: downloads.warnings,
   };
 }
