@@ -7,7 +7,14 @@
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { planCatalogue } from './catalogue/plan.ts';
+import {
+  joinWork,
+  planAcross,
+  planCountries,
+  type CatalogueInput,
+  type CataloguePlan,
+  type CountryWork,
+} from './catalogue/plan.ts';
 import { saveCacheFile } from './core/cache.ts';
 import { UsageError, UserError } from './core/errors.ts';
 import { withLock } from './core/lock.ts';
@@ -19,7 +26,7 @@ import { currentLevelFiles, unitIdsOf } from './identity/unit-ids.ts';
 import { findManifests } from './manifest/load.ts';
 import { compareManifests } from './manifest/summary.ts';
 import { PreviewChecker } from './manifest/preview-cache.ts';
-import { validateManifests, type CheckedManifestFile } from './manifest/validate.ts';
+import { validateManifests, type CheckedManifestFile, type ValidateOptions } from './manifest/validate.ts';
 import { CoverageChecker } from './coverage/cache.ts';
 import { MeasurementCache } from './measure/cache.ts';
 import { loadBuildCache, type BuildCache } from './output/build-cache.ts';
@@ -58,13 +65,15 @@ export type BuildResult =
 
 /**
  * Refuses an `out` that would destroy something: the root itself, a folder
- * holding it, one inside its data/, or an existing folder that is not a
- * previous build (no api/v1/index.json) and not empty.
+ * holding it, one inside its data/ (a merge has no root), or an existing
+ * folder that is not a previous build (no api/v1/index.json) and not empty.
  */
-async function checkOut(root: string, out: string): Promise<void> {
+export async function checkOut(root: string | undefined, out: string): Promise<void> {
   const within = (child: string, parent: string) => child === parent || child.startsWith(parent + sep);
-  if (within(root, out)) throw new UsageError(`--out ${out}: would replace the root ${root}`);
-  if (within(out, join(root, 'data'))) throw new UsageError(`--out ${out}: is inside the data folder`);
+  if (root !== undefined && within(root, out))
+    throw new UsageError(`--out ${out}: would replace the root ${root}`);
+  if (root !== undefined && within(out, join(root, 'data')))
+    throw new UsageError(`--out ${out}: is inside the data folder`);
   const info = await stat(out).catch(() => undefined);
   if (!info) return;
   if (!info.isDirectory()) throw new UserError(`--out ${out}: exists and is not a folder`);
@@ -118,27 +127,19 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
   if (!validated.ok || hasErrors(validated.problems)) return { ok: false, problems: validated.problems };
   const loaded = [...validated.manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
-  const released = releases
-    ? await publishReleased(root, base, releases, loaded, options.siteUrl)
-    : undefined;
-  const planned = await planCatalogue({
+  const planned = await planBuild({
     root,
     base,
     siteUrl: options.siteUrl,
+    releases,
     manifests: loaded,
     geometry: validated.geometry,
     coverage: validated.coverage,
     measurer,
-    release: released?.status,
-    frozen: false,
-    unitIds: released?.unitIds,
-    feeds: released?.published.feeds,
     tiles: options.tiles !== false,
     onProgress: progress,
   });
   const plan = planned.plan;
-  for (const [path, text] of released?.published.generated ?? []) plan.generated.set(path, text);
-  plan.stored = released?.published.stored;
   const write = await writeDist(root, out, plan, cache, (done, total) =>
     progress('writing files', done, total),
   );
@@ -162,8 +163,39 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
   };
 }
 
+/** What planBuild needs: the checked manifests and what validated them, and the ledger when it has releases. */
+export type BuildPlanInput = Omit<CatalogueInput, 'release' | 'frozen' | 'unitIds' | 'feeds'> & {
+  releases: Ledger | undefined;
+};
+
+/**
+ * Returns the plan of dist/: the releases' files and API (when the ledger
+ * has releases) and the catalogue of `input.manifests`, made across
+ * countries from `work`, their per-country work: made here when not given
+ * (a single build), the shards' when merging them (build/shard/merge.ts).
+ * Both come here, so a merge plans what a single build plans.
+ */
+export async function planBuild(input: BuildPlanInput, work?: CountryWork[]): Promise<CataloguePlan> {
+  const { releases, ...rest } = input;
+  const released = releases
+    ? await publishReleased(input.root, input.base, releases, input.manifests, input.siteUrl)
+    : undefined;
+  const catalogue: CatalogueInput = {
+    ...rest,
+    release: released?.status,
+    frozen: false,
+    unitIds: released?.unitIds,
+    feeds: released?.published.feeds,
+  };
+  const pieces = work ?? [await planCountries(catalogue)];
+  const planned = await planAcross(catalogue, joinWork(input.manifests, pieces));
+  for (const [path, text] of released?.published.generated ?? []) planned.plan.generated.set(path, text);
+  planned.plan.stored = released?.published.stored;
+  return planned;
+}
+
 /** Returns `--base` normalised (e.g. "/boundaries/"), after checking `--site-url` is an origin. */
-function checkedBase(options: BuildOptions): string {
+export function checkedBase(options: Pick<BuildOptions, 'base' | 'siteUrl'>): string {
   let base: string;
   try {
     base = normaliseBase(options.base ?? '/');
@@ -204,12 +236,16 @@ function keptResult(
  * saves the caches when the manifests pass: a refused build writes nothing,
  * not even its caches, so the root is left as it was.
  */
-async function validateWithCaches(root: string, measurer: MeasurementCache) {
+export async function validateWithCaches(
+  root: string,
+  measurer: MeasurementCache,
+  shard?: ValidateOptions['shard'],
+) {
   const geometry = GeometryChecker.forRoot(root);
   const nesting = NestingChecker.forRoot(root);
   const previews = PreviewChecker.forRoot(root);
   const coverage = CoverageChecker.forRoot(root);
-  const validated = await validateManifests(root, { measurer, geometry, nesting, previews, coverage });
+  const validated = await validateManifests(root, { measurer, geometry, nesting, previews, coverage, shard });
   if (!validated.ok || hasErrors(validated.problems)) return validated;
   await measurer.save();
   await geometry.save();
@@ -233,9 +269,13 @@ async function publishReleased(
 ) {
   const status: ApiReleaseStatus = releaseStatus(releases, releasedFiles(loaded));
   const published = await publishReleases(root, base, releases, status, origin);
+  return { status, published, unitIds: latestUnitIds(releases, loaded) };
+}
+
+/** Returns the latest release's unit IDs of the files of `loaded` that it released as they are now. */
+export function latestUnitIds(releases: Ledger, loaded: CheckedManifestFile[]) {
   const latest = releases.releases.at(-1)!.record;
-  const unitIds = unitIdsOf(latest.version, latest.levels, currentLevelFiles(loaded.map((l) => l.manifest)));
-  return { status, published, unitIds };
+  return unitIdsOf(latest.version, latest.levels, currentLevelFiles(loaded.map((l) => l.manifest)));
 }
 
 /** Returns each built source file's stamp and sha256 (not the manifests themselves), for the next build's fingerprint. */

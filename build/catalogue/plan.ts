@@ -302,6 +302,21 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
 }
 
 /**
+ * Returns the files of dist/ that belong to the countries of `loaded` alone,
+ * as `work` (theirs) made them: their data files, the data files their
+ * downloads hold again, and what the work built (downloads, tiles, units'
+ * files). A shard writes these (build/shard/shard.ts); the pages and API
+ * documents are made across, from the shards' work.
+ */
+export function countryFiles(loaded: CheckedManifestFile[], work: CountryWork) {
+  return {
+    data: dataFiles(loaded),
+    copies: dataCopies(loaded, work.downloads.byManifest),
+    built: new Map([...work.downloads.files, ...work.tiles.built, ...work.unitFiles]),
+  };
+}
+
+/**
  * Returns the plan of the catalogue of `input.manifests` from the work of
  * its countries (`work`, joinWork's): what spans countries is made here (the
  * world files, the world and body maps, the world tiles, the client bundle,
@@ -354,15 +369,14 @@ export async function planAcross(input: CatalogueInput, work: CountryWork): Prom
   const context = { base, script: bundle.script, styles: bundle.styles };
   for (const feed of input.feeds ?? [])
     generated.set(changesPage(feed.version), renderChangesPage(context, feed));
+  const own = countryFiles(loaded, work);
   // By path: the units' files are found as levels finish, in no fixed order, and a release
   // stores (and packs) its files in the plan's order: the same tree must pack the same way.
   const built = new Map(
-    [...downloads.files, ...(worldFiles?.built ?? []), ...tiles.built, ...work.unitFiles].sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    ),
+    [...own.built, ...(worldFiles?.built ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
   );
   return {
-    plan: { generated, data: dataFiles(loaded), built, copies: dataCopies(loaded, downloads.byManifest) },
+    plan: { generated, data: own.data, built, copies: own.copies },
     filesRead: work.filesRead + tiles.filesRead,
     bytesRead: work.bytesRead + tiles.bytesRead,
     conversionWarnings: downloads.warnings,
