@@ -14,9 +14,9 @@ import type { ApiReleaseStatus } from '../core/shared/api.ts';
 import { listFiles, PACKAGE_DIR } from '../core/files.ts';
 import type { Problem } from '../core/problem.ts';
 import { prepareDownloads, type CountryDownloads, type Downloads } from '../formats/downloads.ts';
-import { prepareWorldFiles, type WorldFiles } from '../formats/world-files.ts';
+import { compareWorldFiles, prepareWorldFiles, type WorldFiles } from '../formats/world-files.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
-import type { CheckedManifestFile, Validation } from '../manifest/validate.ts';
+import type { CheckedManifestFile, LoadedManifest, Validation } from '../manifest/validate.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
 import type { BuiltFile, DistPlan } from '../output/write-dist.ts';
 import { readAtlas, unitSources, type CountryAtlas } from '../site/atlas.ts';
@@ -222,6 +222,24 @@ export interface CountryWork {
   tiles: CountryTiles; // the countries' archives only: the world's are added across
   filesRead: number; // GeoJSON files read to draw the atlas (the tiles count their own)
   bytesRead: number;
+  world?: WorldWork; // what the shards made across countries (build/shard/); a single build makes it in planAcross
+}
+
+/**
+ * What spans countries but a shard makes (build/shard/shard.ts), each from
+ * every country's data as a single build does: the world files of some
+ * levels, and the world map with its tiles.
+ */
+export interface WorldWork {
+  files: WorldFiles; // the world files of the levels made, by body, then level
+  map?: { svg: string } | null; // the front page's world map; undefined: not made here, null: nothing to draw
+  globe?: WorldTiles | null; // its tiles (none without --tiles or a map)
+}
+
+/** Returns the world map and its tiles, as a single build makes them. */
+export async function worldWithTiles(root: string, base: string, loaded: LoadedManifest[], tiles: boolean) {
+  const map = await worldMap(root, base, loaded);
+  return { map, globe: map && tiles ? await worldTiles(root, base, map) : undefined };
 }
 
 /** Returns the per-country work of `input.manifests`: downloads, atlas and tiles (on their own thread). */
@@ -293,6 +311,20 @@ export function joinWork(manifests: CheckedManifestFile[], pieces: CountryWork[]
     },
     filesRead: sum((w) => w.filesRead),
     bytesRead: sum((w) => w.bytesRead),
+    ...(pieces.some((w) => w.world) ? { world: joinWorld(pieces.flatMap((w) => w.world ?? [])) } : {}),
+  };
+}
+
+/** Returns the shards' world work as one: the world files by body, then level, and the map of the shard that made it. */
+function joinWorld(pieces: WorldWork[]): WorldWork {
+  const made = pieces.find((w) => w.map !== undefined);
+  return {
+    files: {
+      files: pieces.flatMap((w) => w.files.files).sort(compareWorldFiles),
+      built: new Map(pieces.flatMap((w) => [...w.files.built])),
+    },
+    map: made?.map ?? null,
+    globe: made?.globe ?? null,
   };
 }
 
@@ -326,10 +358,11 @@ export function countryFiles(loaded: CheckedManifestFile[], work: CountryWork) {
 export async function planAcross(input: CatalogueInput, work: CountryWork): Promise<CataloguePlan> {
   const { root, base, manifests: loaded, onProgress: progress } = input;
   const { downloads, tiles, atlas } = work;
-  const worldFiles = await worldFilesOf(input);
+  const worldFiles = work.world ? work.world.files : await worldFilesOf(input);
   nameTiles(tiles, (file, level) => atlas.get(file)?.levels.find((l) => l.level === level)?.units.length);
-  const world = await worldMap(root, base, loaded);
-  const globe = world && input.tiles ? await worldTiles(root, base, world) : undefined;
+  const { map: world, globe } = work.world
+    ? { map: work.world.map ?? undefined, globe: work.world.globe ?? undefined }
+    : await worldWithTiles(root, base, loaded, input.tiles);
   addWorldTiles(tiles, globe, input.frozen);
   attachTiles(atlas, tiles);
   const bundle = await clientBundle();

@@ -71,7 +71,7 @@ function worldFolder(body: Body): string {
 }
 
 /**
- * Returns the world files of every body and level of `loaded` (making what
+ * Returns the world files of every body and level of `loaded` (those `only` takes; making what
  * the cache lacks) and removes the cached ones no level uses any more.
  * Each source's sha256 is the one validation measured (`files`).
  */
@@ -79,9 +79,10 @@ export async function prepareWorldFiles(
   root: string,
   loaded: CheckedManifestFile[],
   unitIds?: UnitIds,
+  only: (body: Body, level: Level) => boolean = () => true, // a shard's share of the levels (build/shard/)
 ): Promise<WorldFiles> {
   const cache = WorldCache.open(root);
-  const levels = worldLevels(loaded, unitIds);
+  const levels = worldLevels(loaded, unitIds).filter((l) => only(l.body, l.level));
   const records = new Map<WorldLevel, { dir: string; record: WorldRecord }>();
   const misses: { level: WorldLevel; key: string }[] = [];
   for (const level of levels) {
@@ -118,6 +119,22 @@ export async function prepareWorldFiles(
   return { files, built };
 }
 
+/** Orders world files by body, then level (stable: a level's formats keep their order). */
+export function compareWorldFiles(
+  a: Pick<WorldFile, 'body' | 'level'>,
+  b: Pick<WorldFile, 'body' | 'level'>,
+): number {
+  return a.body !== b.body
+    ? a.body < b.body
+      ? -1
+      : 1
+    : a.level !== b.level
+      ? a.level < b.level
+        ? -1
+        : 1
+      : 0;
+}
+
 /** Returns every body's levels, each with its sources in catalogue order (bodies, then levels, sorted). */
 function worldLevels(loaded: CheckedManifestFile[], unitIds: UnitIds | undefined): WorldLevel[] {
   const byLevel = new Map<string, WorldLevel>();
@@ -148,9 +165,7 @@ function worldLevels(loaded: CheckedManifestFile[], unitIds: UnitIds | undefined
       }
     }
   }
-  return [...byLevel.values()]
-    .filter((l) => l.sources.length > 0)
-    .sort((a, b) => (a.body !== b.body ? (a.body < b.body ? -1 : 1) : a.level < b.level ? -1 : 1));
+  return [...byLevel.values()].filter((l) => l.sources.length > 0).sort(compareWorldFiles);
 }
 
 /** Returns the cache key of a world file: a hash of everything its bytes depend on. */

@@ -226,7 +226,8 @@ async function readWork({ dir, shown, head }: Shard): Promise<ShardWork> {
   if (typeof work === 'string')
     throw new UserError(shardProblem(shown, `shard ${head.shard}/${head.of}: ${work}; nothing was written`));
   const names = new Set(work.manifests.map((m) => m.file));
-  const counted = existsSync(join(dir, SHARD_DIST)) ? (await listFiles(join(dir, SHARD_DIST))).length : -1;
+  // An empty dist/ may not survive a copy (artifacts keep files, not folders): no folder is no files.
+  const counted = existsSync(join(dir, SHARD_DIST)) ? (await listFiles(join(dir, SHARD_DIST))).length : 0;
   if (
     counted !== work.files ||
     names.size !== head.countries.length ||
@@ -235,7 +236,7 @@ async function readWork({ dir, shown, head }: Shard): Promise<ShardWork> {
     throw new UserError(
       shardProblem(
         shown,
-        `shard ${head.shard}/${head.of}: its folder is incomplete (${SHARD_DIST}/ holds ${Math.max(counted, 0)} files, its record ${work.files}); copy it again whole; nothing was written`,
+        `shard ${head.shard}/${head.of}: its folder is incomplete (${SHARD_DIST}/ holds ${counted} files, its record ${work.files}); copy it again whole; nothing was written`,
       ),
     );
   }

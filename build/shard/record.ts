@@ -36,7 +36,8 @@ export interface ShardHead {
   shard: number; // K, from 1
   of: number; // N
   tree: string; // treeId() of the whole tree the shard read
-  countries: string[]; // its manifest files, in catalogue order of the assignment
+  countries: string[]; // its manifest files, in the tree's order
+  world: string[]; // what it makes across countries (assign.ts), e.g. ["world-map", "world/earth/ADM1"]
   status: 'ok' | 'failed';
   errors?: number; // a failed shard's count of errors (its own run listed them)
   work?: string; // sha256 of work.v8
@@ -83,6 +84,9 @@ export function relocateWork(work: CountryWork, where: (path: string) => string)
     downloads: { ...work.downloads, files: moved(work.downloads.files) },
     unitFiles: moved(work.unitFiles),
     tiles: { ...work.tiles, built: moved(work.tiles.built) },
+    ...(work.world
+      ? { world: { ...work.world, files: { ...work.world.files, built: moved(work.world.files.built) } } }
+      : {}),
   };
 }
 
@@ -124,6 +128,8 @@ export function parseHead(text: string): ShardHead | string {
     typeof v.tree === 'string' &&
     Array.isArray(v.countries) &&
     v.countries.every((c) => typeof c === 'string') &&
+    Array.isArray(v.world) &&
+    v.world.every((c) => typeof c === 'string') &&
     (v.status === 'ok' || v.status === 'failed') &&
     (v.status === 'failed' || typeof v.work === 'string');
   return ok

@@ -19,7 +19,8 @@ import { MeasurementCache } from '../measure/cache.ts';
 import { writeDist } from '../output/write-dist.ts';
 import { LEDGER_DIR, readLedger, type Ledger } from '../release/ledger.ts';
 import { ledgerFingerprint, releaseBaseProblems } from '../release/publish.ts';
-import { assignShards, statedBytes } from './assign.ts';
+import { assignShards, shardTasks } from './assign.ts';
+import { everyManifest, worldWork } from './world-work.ts';
 import {
   encodeWork,
   relocateWork,
@@ -88,7 +89,8 @@ async function makeShard(root: string, options: ShardOptions): Promise<ShardResu
   await checkShardOut(root, out);
   const ledger = readLedger(root);
   const releases = ledger.releases.length ? ledger : undefined;
-  const head = await shardHead(root, options, base, ledger.problems.length ? undefined : releases);
+  const inTree = await findManifests(root);
+  const head = shardHead(root, inTree, options, base, ledger.problems.length ? undefined : releases);
   const failed = async (problems: Problem[]): Promise<ShardResult> => {
     const errors = problems.filter((p) => p.severity === 'error').length;
     await writeShard(out, { ...head, status: 'failed', errors }, async () => {});
@@ -97,6 +99,8 @@ async function makeShard(root: string, options: ShardOptions): Promise<ShardResu
   if (ledger.problems.length) return await failed([...ledger.warnings, ...ledger.problems]);
   const wrongBase = releases ? releaseBaseProblems(releases, base) : [];
   if (wrongBase.length) return await failed(wrongBase);
+  const all = head.world.length ? everyManifest(root, inTree) : { manifests: [] };
+  if ('problems' in all) return await failed(all.problems);
 
   const measurer = MeasurementCache.forRoot(root);
   progress('validating manifests');
@@ -106,40 +110,36 @@ async function makeShard(root: string, options: ShardOptions): Promise<ShardResu
   });
   if (!validated.ok || hasErrors(validated.problems)) return await failed(validated.problems);
   const loaded = [...validated.manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
-  const unitIds = releases ? latestUnitIds(releases, loaded) : undefined;
+  const tiles = options.tiles !== false;
   const input = {
-    root,
-    base,
-    siteUrl: options.siteUrl,
-    manifests: loaded,
-    geometry: validated.geometry,
-    coverage: validated.coverage,
-    measurer,
-    frozen: false,
-    unitIds,
-    tiles: options.tiles !== false,
-    onProgress: progress,
+    ...{ root, base, siteUrl: options.siteUrl, manifests: loaded, measurer, frozen: false, tiles },
+    ...{ geometry: validated.geometry, coverage: validated.coverage, onProgress: progress },
+    unitIds: releases ? latestUnitIds(releases, loaded) : undefined,
   };
   const work = joinWork(loaded, [await planCountries(input)]);
-  const files = countryFiles(loaded, work);
+  if (head.world.length) {
+    progress('writing world files');
+    const unitIds = releases ? latestUnitIds(releases, all.manifests) : undefined;
+    work.world = await worldWork(root, base, head.world, all.manifests, unitIds, tiles);
+  }
+  const own = countryFiles(loaded, work);
+  const plan = {
+    generated: new Map(),
+    ...own,
+    built: new Map([...own.built, ...(work.world?.files.built ?? [])]),
+  };
   let write = { files: 0, bytes: 0 };
   await writeShard(out, head, async (stage) => {
     const blank = { files: {}, sources: {}, links: {} };
-    write = await writeDist(
-      root,
-      join(stage, SHARD_DIST),
-      { generated: new Map(), ...files },
-      blank,
-      (done, total) => progress('writing files', done, total),
+    write = await writeDist(root, join(stage, SHARD_DIST), plan, blank, (done, total) =>
+      progress('writing files', done, total),
     );
     if (options.shard === 1 && releases)
       await cp(join(root, LEDGER_DIR), join(stage, SHARD_LEDGER), { recursive: true });
     const read = measurer.stats;
     const encoded = encodeWork({
       manifests: loaded,
-      geometry: validated.geometry,
-      coverage: validated.coverage,
-      warnings: validated.problems,
+      ...{ geometry: validated.geometry, coverage: validated.coverage, warnings: validated.problems },
       work: relocateWork(work, (path) => path),
       files: write.files,
       geojsonFilesRead: read.filesMeasured + work.filesRead + work.tiles.filesRead,
@@ -160,16 +160,17 @@ async function makeShard(root: string, options: ShardOptions): Promise<ShardResu
   };
 }
 
-/** Returns the head of shard K/N of the tree `root` (status ok): its countries by the assignment, and the tree's ID. */
-async function shardHead(
+/** Returns the head of shard K/N of the tree `root` (status ok): its tasks by the assignment, and the tree's ID. */
+function shardHead(
   root: string,
+  inTree: string[],
   options: ShardOptions,
   base: string,
   releases: Ledger | undefined,
-): Promise<ShardHead> {
-  const inTree = await findManifests(root);
+): ShardHead {
   const texts = inTree.map((file) => ({ file, text: readText(join(root, file)) }));
-  const countries = texts.map(({ file, text }) => ({ file, bytes: statedBytes(text) }));
+  const mine = assignShards(shardTasks(texts), options.of)[options.shard - 1]!;
+  const countries = new Set(inTree);
   return {
     format: 'geoshelf-shard',
     ...runningVersion(),
@@ -179,7 +180,8 @@ async function shardHead(
     shard: options.shard,
     of: options.of,
     tree: treeId(texts, releases ? ledgerFingerprint(releases) : null),
-    countries: assignShards(countries, options.of)[options.shard - 1]!,
+    countries: mine.filter((t) => countries.has(t)),
+    world: mine.filter((t) => !countries.has(t)),
     status: 'ok',
   };
 }

@@ -2,7 +2,7 @@
 // K/N of a small tree with a release (three Earth countries, the Moon's and
 // Mars's sample), each built in a root of its own as on its own machine,
 // then merged, give the bytes of a single build with the same --base, every
-// file, both ways; a shard may be empty (more shards than countries). A
+// file, both ways; a shard may be empty (more shards than tasks). A
 // merge that is not given every shard of one build by this geoshelf with
 // this --base is refused in one line per problem, and writes nothing.
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
 import { UserError } from '../../build/core/errors.ts';
 import { makeRelease } from '../../build/release/release.ts';
-import { assignShards } from '../../build/shard/assign.ts';
+import { assignShards, shardTasks, WORLD_MAP } from '../../build/shard/assign.ts';
 import { mergeShards } from '../../build/shard/merge.ts';
 import { buildShard } from '../../build/shard/shard.ts';
 import { copyDataTree, copyRoot } from '../support/cli.ts';
@@ -64,43 +64,85 @@ async function refusal(run: () => Promise<unknown>): Promise<string[]> {
   return (error as UserError).problems.map((p) => `${p.file}: ${p.message}`);
 }
 
+/** Returns how many tasks the tree has (countries, world levels, the world map): more shards leave some empty. */
+function taskCount(): number {
+  const files = filesUnder(join(tree, 'data')).filter((f) => /^[^/]+\/[^/]+\/manifest\.json$/.test(f));
+  return shardTasks(
+    files.map((f) => ({ file: `data/${f}`, text: readFileSync(join(tree, 'data', f), 'utf8') })),
+  ).length;
+}
+
 describe('a sharded build is byte-identical to a single build', () => {
-  it.each([1, 2, 3, 7])(
-    'N = %i: every file of the merge has the sha256 of the single build, none more, none less',
-    async (n) => {
-      const dirs = await shards(`n${n}`, n);
-      const out = join(TMP, `merged-${n}`);
+  it.each([1, 2, 3, 7, 0])(
+    'N = %i (0: two more than tasks): every file of the merge has the sha256 of the single build, none more, none less',
+    async (given) => {
+      const n = given || taskCount() + 2;
+      const dirs = await shards(`n${given}`, n);
+      // An artifact keeps files, not folders: an empty shard's dist/ may not come back.
+      for (const dir of dirs)
+        if (filesUnder(join(dir, 'dist')).length === 0) rmSync(join(dir, 'dist'), { recursive: true });
+      const out = join(TMP, `merged-${given}`);
       const merged = await mergeShards({ shards: [...dirs].reverse(), out, base: BASE }); // any order
       expect(merged.ok).toBe(true);
       expect(sums(out)).toEqual(single);
     },
   );
 
-  it('N = 7 of 5 countries: the shards without a country are valid, and empty', () => {
-    const heads = [1, 2, 3, 4, 5, 6, 7].map((k) =>
-      JSON.parse(readFileSync(join(TMP, 'n7', String(k), 'shard.json'), 'utf8')),
-    );
-    expect(heads.filter((h) => h.countries.length === 0)).toHaveLength(2);
-    expect(heads.flatMap((h) => h.countries).sort()).toHaveLength(5);
+  it('more shards than tasks: the shards without any are valid and empty, and every country is in one shard', () => {
+    const n = taskCount() + 2;
+    const heads = Array.from({ length: n }, (_, i) =>
+      JSON.parse(readFileSync(join(TMP, 'n0', String(i + 1), 'shard.json'), 'utf8')),
+    ) as { countries: string[]; world: string[] }[];
+    expect(heads.filter((h) => h.countries.length + h.world.length === 0)).toHaveLength(2);
+    expect(heads.flatMap((h) => h.countries)).toHaveLength(5);
+    expect(heads.filter((h) => h.world.includes(WORLD_MAP))).toHaveLength(1);
   });
 });
 
 describe('the assignment', () => {
-  it('gives the largest country first to the lightest shard, ties to the lowest K, and every country once', () => {
-    const countries = [
-      { file: 'data/earth/AAA/manifest.json', bytes: 10 },
-      { file: 'data/earth/BBB/manifest.json', bytes: 40 },
-      { file: 'data/earth/CCC/manifest.json', bytes: 30 },
-      { file: 'data/earth/DDD/manifest.json', bytes: 30 },
-      { file: 'data/moon/EEE/manifest.json', bytes: 0 },
+  it('gives the largest task first to the lightest shard, ties to the lowest K, and every task once', () => {
+    const tasks = [
+      { id: 'data/earth/AAA/manifest.json', bytes: 10 },
+      { id: 'data/earth/BBB/manifest.json', bytes: 40 },
+      { id: 'data/earth/CCC/manifest.json', bytes: 30 },
+      { id: 'data/earth/DDD/manifest.json', bytes: 30 },
+      { id: 'data/moon/EEE/manifest.json', bytes: 0 },
     ];
     // BBB → 1 (40); CCC → 2 (30); DDD → 3 (30); AAA → 2 (40); EEE → 3 (30)
-    expect(assignShards(countries, 3)).toEqual([
+    expect(assignShards(tasks, 3)).toEqual([
       ['data/earth/BBB/manifest.json'],
       ['data/earth/AAA/manifest.json', 'data/earth/CCC/manifest.json'],
       ['data/earth/DDD/manifest.json', 'data/moon/EEE/manifest.json'],
     ]);
-    expect(assignShards(countries, 7).filter((s) => s.length === 0)).toHaveLength(2);
+    expect(assignShards(tasks, 7).filter((s) => s.length === 0)).toHaveLength(2);
+  });
+
+  it("weighs a world task an eighth of the bytes it reads: a level's world files, the world map Earth's", () => {
+    const manifest = (body: string, levels: [string, number][]) =>
+      JSON.stringify({
+        body,
+        datasets: levels.map(([level, bytes]) => ({ level, bytes, preview_bytes: 8 })),
+      });
+    const tasks = shardTasks([
+      {
+        file: 'data/earth/AAA/manifest.json',
+        text: manifest('earth', [
+          ['ADM0', 792],
+          ['ADM1', 1592],
+        ]),
+      },
+      { file: 'data/moon/BBB/manifest.json', text: manifest('moon', [['QUAD', 72]]) },
+      { file: 'data/earth/CCC/manifest.json', text: '{ not json' },
+    ]);
+    expect(tasks).toEqual([
+      { id: 'data/earth/AAA/manifest.json', bytes: 2400 },
+      { id: 'data/moon/BBB/manifest.json', bytes: 80 },
+      { id: 'data/earth/CCC/manifest.json', bytes: 0 },
+      { id: WORLD_MAP, bytes: 300 },
+      { id: 'world/earth/ADM0', bytes: 100 },
+      { id: 'world/earth/ADM1', bytes: 200 },
+      { id: 'world/moon/QUAD', bytes: 10 },
+    ]);
   });
 });
 
