@@ -25,7 +25,9 @@ import { clientBundle } from '../site/client-bundle.ts';
 import { countryPlanes } from '../site/map-planes.ts';
 import { changesPage, renderChangesPage } from '../site/pages/changes-page.ts';
 import { openSearchCache } from '../site/search-cache.ts';
-import { renderSite } from '../site/site.ts';
+import { renderSearchIndex, type SearchCache } from '../site/search-index.ts';
+import type { CountryRecords } from '../site/search-records.ts';
+import { renderCountryFiles, renderSite } from '../site/site.ts';
 import { geojsonCopies } from '../site/datapackage.ts';
 import { bodyTitle, WORLD_TITLE, worldMap } from '../site/world-map.ts';
 import type { WorldFigure } from '../site/pages/index-page.ts';
@@ -223,6 +225,8 @@ export interface CountryWork {
   filesRead: number; // GeoJSON files read to draw the atlas (the tiles count their own)
   bytesRead: number;
   world?: WorldWork; // what the shards made across countries (build/shard/); a single build makes it in planAcross
+  pages?: Map<string, BuiltFile>; // the countries' own pages and API documents, when shards made them (countryPages)
+  search?: Map<string, CountryRecords>; // the countries' search records by their key, when shards made them
 }
 
 /**
@@ -312,6 +316,8 @@ export function joinWork(manifests: CheckedManifestFile[], pieces: CountryWork[]
     filesRead: sum((w) => w.filesRead),
     bytesRead: sum((w) => w.bytesRead),
     ...(pieces.some((w) => w.world) ? { world: joinWorld(pieces.flatMap((w) => w.world ?? [])) } : {}),
+    ...(pieces.some((w) => w.pages) ? { pages: byPath(pieces.flatMap((w) => w.pages ?? [])) } : {}),
+    ...(pieces.some((w) => w.search) ? { search: byPath(pieces.flatMap((w) => w.search ?? [])) } : {}),
   };
 }
 
@@ -344,8 +350,56 @@ export function countryFiles(loaded: CheckedManifestFile[], work: CountryWork) {
   return {
     data: dataFiles(loaded),
     copies: dataCopies(loaded, work.downloads.byManifest),
-    built: new Map([...work.downloads.files, ...work.tiles.built, ...work.unitFiles]),
+    built: new Map([...work.downloads.files, ...work.tiles.built, ...work.unitFiles, ...(work.pages ?? [])]),
   };
+}
+
+/** Returns `cache` answering first from `records` (the shards' search records, made by the same code). */
+function withRecords<C extends SearchCache>(cache: C, records: Map<string, CountryRecords> | undefined): C {
+  return records ? { ...cache, get: (key: string) => records.get(key) ?? cache.get(key) } : cache;
+}
+
+/** Returns the number of units of each level in the atlas, as nameTiles takes it. */
+function unitCounts(atlas: Map<string, CountryAtlas>) {
+  return (file: string, level: string) =>
+    atlas.get(file)?.levels.find((l) => l.level === level)?.units.length;
+}
+
+/** Returns the site's options: the base, the client bundle's entry files and what the input says. */
+function siteOptions(input: CatalogueInput, bundle: { script: string; styles: string[] }) {
+  return {
+    base: input.base,
+    script: bundle.script,
+    styles: bundle.styles,
+    ...pick(input, 'siteUrl', 'release', 'frozen', 'releaseDate'),
+  };
+}
+
+/**
+ * Returns the files that show one country of `input.manifests` alone (its
+ * pages and API documents: renderCountryFiles), as planAcross renders them:
+ * a shard of a sharded build (build/shard/) makes them for its countries.
+ * Gives the atlas its tiles, as planAcross does, and notes the countries'
+ * search records in `work.search`.
+ */
+export async function countryPages(input: CatalogueInput, work: CountryWork): Promise<Map<string, string>> {
+  nameTiles(work.tiles, unitCounts(work.atlas));
+  attachTiles(work.atlas, work.tiles);
+  const options = siteOptions(input, await clientBundle());
+  const facts = {
+    atlas: work.atlas,
+    downloads: work.downloads.byManifest,
+    ...pick(input, 'geometry', 'coverage', 'unitIds', 'feeds'),
+  };
+  const files = new Map<string, string>();
+  for (const entry of input.manifests) {
+    const { pages, api } = renderCountryFiles(options, entry, facts);
+    for (const [path, text] of [...pages, ...api]) files.set(path, text);
+  }
+  const search = new Map<string, CountryRecords>();
+  renderSearchIndex(input.manifests, work.atlas, { get: () => undefined, set: (k, r) => search.set(k, r) });
+  work.search = search;
+  return files;
 }
 
 /**
@@ -359,22 +413,17 @@ export async function planAcross(input: CatalogueInput, work: CountryWork): Prom
   const { root, base, manifests: loaded, onProgress: progress } = input;
   const { downloads, tiles, atlas } = work;
   const worldFiles = work.world ? work.world.files : await worldFilesOf(input);
-  nameTiles(tiles, (file, level) => atlas.get(file)?.levels.find((l) => l.level === level)?.units.length);
+  nameTiles(tiles, unitCounts(atlas));
   const { map: world, globe } = work.world
     ? { map: work.world.map ?? undefined, globe: work.world.globe ?? undefined }
     : await worldWithTiles(root, base, loaded, input.tiles);
   addWorldTiles(tiles, globe, input.frozen);
   attachTiles(atlas, tiles);
   const bundle = await clientBundle();
-  const searchCache = openSearchCache(root);
+  const searchCache = withRecords(openSearchCache(root), work.search);
   progress('rendering pages');
   const site = renderSite(
-    {
-      base,
-      script: bundle.script,
-      styles: bundle.styles,
-      ...pick(input, 'siteUrl', 'release', 'frozen', 'releaseDate'),
-    },
+    siteOptions(input, bundle),
     loaded,
     {
       atlas,
@@ -388,6 +437,7 @@ export async function planAcross(input: CatalogueInput, work: CountryWork): Prom
       searchCache,
       worldFiles: worldFiles?.files,
     },
+    !work.pages, // else the shards made the countries' own files
   );
   await searchCache.save();
   const generated = new Map<string, string | Buffer>([

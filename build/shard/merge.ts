@@ -151,7 +151,7 @@ function checkShards(shards: Shard[], base: string, siteUrl: string | null): voi
     if (head.geoshelf !== running.geoshelf || head.code !== running.code) {
       const made =
         head.geoshelf === running.geoshelf
-          ? `another build of geoshelf ${head.geoshelf}`
+          ? `geoshelf ${head.geoshelf} with other code (another commit, or other dependencies)`
           : `geoshelf ${head.geoshelf}`;
       problems.push(
         shardProblem(

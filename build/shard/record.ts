@@ -84,6 +84,7 @@ export function relocateWork(work: CountryWork, where: (path: string) => string)
     downloads: { ...work.downloads, files: moved(work.downloads.files) },
     unitFiles: moved(work.unitFiles),
     tiles: { ...work.tiles, built: moved(work.tiles.built) },
+    ...(work.pages ? { pages: moved(work.pages) } : {}),
     ...(work.world
       ? { world: { ...work.world, files: { ...work.world.files, built: moved(work.world.files.built) } } }
       : {}),

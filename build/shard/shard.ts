@@ -7,18 +7,25 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { checkedBase, latestUnitIds, validateWithCaches } from '../build.ts';
-import { countryFiles, joinWork, planCountries } from '../catalogue/plan.ts';
+import {
+  countryFiles,
+  countryPages,
+  joinWork,
+  planCountries,
+  type CatalogueInput,
+  type CountryWork,
+} from '../catalogue/plan.ts';
 import { UsageError, UserError } from '../core/errors.ts';
 import { withLock } from '../core/lock.ts';
 import { hasErrors, type Problem } from '../core/problem.ts';
 import { findManifests } from '../manifest/load.ts';
 import { compareManifests } from '../manifest/summary.ts';
 import { MeasurementCache } from '../measure/cache.ts';
-import { writeDist } from '../output/write-dist.ts';
+import { writeDist, type DistPlan } from '../output/write-dist.ts';
 import { LEDGER_DIR, readLedger, type Ledger } from '../release/ledger.ts';
-import { ledgerFingerprint, releaseBaseProblems } from '../release/publish.ts';
+import { ledgerFingerprint, releaseBaseProblems, releaseFeeds } from '../release/publish.ts';
 import { assignShards, shardTasks } from './assign.ts';
 import { everyManifest, worldWork } from './world-work.ts';
 import {
@@ -122,12 +129,7 @@ async function makeShard(root: string, options: ShardOptions): Promise<ShardResu
     const unitIds = releases ? latestUnitIds(releases, all.manifests) : undefined;
     work.world = await worldWork(root, base, head.world, all.manifests, unitIds, tiles);
   }
-  const own = countryFiles(loaded, work);
-  const plan = {
-    generated: new Map(),
-    ...own,
-    built: new Map([...own.built, ...(work.world?.files.built ?? [])]),
-  };
+  const plan = await shardPlan({ ...input, feeds: releases ? releaseFeeds(releases) : undefined }, work);
   let write = { files: 0, bytes: 0 };
   await writeShard(out, head, async (stage) => {
     const blank = { files: {}, sources: {}, links: {} };
@@ -158,6 +160,19 @@ async function makeShard(root: string, options: ShardOptions): Promise<ShardResu
     warnings: [...ledger.warnings, ...validated.problems],
     conversionWarnings: work.downloads.warnings,
   };
+}
+
+/**
+ * Returns what a shard writes of dist/: its countries' own pages and API
+ * documents (rendered here, noted in `work.pages`), their files and its world
+ * files.
+ */
+async function shardPlan(input: CatalogueInput, work: CountryWork): Promise<DistPlan> {
+  const pages = await countryPages(input, work);
+  const own = countryFiles(input.manifests, work);
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  work.pages = new Map([...pages].map(([path, text]) => [path, { from: path, sha256: sha256(text) }]));
+  return { generated: pages, ...own, built: new Map([...own.built, ...(work.world?.files.built ?? [])]) };
 }
 
 /** Returns the head of shard K/N of the tree `root` (status ok): its tasks by the assignment, and the tree's ID. */
