@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { cp, link, mkdir, readFile, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { checkedBase, checkOut, planBuild, type BuildResult } from '../build.ts';
+import { checkedBase, checkOut, planBuild, type BuildResult } from './steps.ts';
 import { listFiles } from '../core/files.ts';
 import { UserError } from '../core/errors.ts';
 import { problem, type Problem } from '../core/problem.ts';

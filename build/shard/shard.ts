@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import { checkedBase, latestUnitIds, validateWithCaches } from '../build.ts';
+import { checkedBase, latestUnitIds, validateWithCaches } from './steps.ts';
 import {
   countryFiles,
   countryPages,
@@ -65,7 +65,7 @@ export type ShardResult =
     };
 
 /** The most shards a build is spread over: far more than any CI runs at once (docs/deployment.md). */
-export const MAX_SHARDS = 10_000;
+const MAX_SHARDS = 10_000;
 
 /** Returns "K/N" read as numbers, or throws a UsageError. */
 export function parseShard(text: string): { shard: number; of: number } {
