@@ -1,11 +1,12 @@
 // Plans the catalogue of validated manifests: every file dist/ (or a
-// release) will hold, without writing any. Planes → tiles (on their own
-// thread) while downloads convert, the world files are written (`build`
-// only) and the atlas reads units and draws maps → world map and tiles →
-// client bundle → pages, JSON API, search → the plan.
-// `build` writes the plan to dist/ (build/build.ts); `release` stores it in
-// the ledger (build/release/release.ts). Both call this one function, as a
-// plain step: it reads the data and the caches, and writes only caches.
+// release) will hold, without writing any. Per country (planCountries):
+// planes → tiles (on their own thread) while downloads convert and the atlas
+// reads units and draws maps. Across countries (planAcross): the world files
+// (`build` only) → world map and tiles → client bundle → pages, JSON API,
+// search → the plan. `build` writes the plan to dist/ (build/build.ts);
+// `release` stores it in the ledger (build/release/release.ts); a sharded
+// build makes the first part per shard and the second in its merge
+// (build/shard/). It reads the data and the caches, and writes only caches.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,8 +14,8 @@ import type { ReleaseFeed } from '../core/release-feed.ts';
 import type { ApiReleaseStatus } from '../core/shared/api.ts';
 import { listFiles, PACKAGE_DIR } from '../core/files.ts';
 import type { Problem } from '../core/problem.ts';
-import { prepareDownloads, type CountryDownloads, type Downloads } from '../formats/downloads.ts';
-import { compareWorldFiles, prepareWorldFiles, type WorldFiles } from '../formats/world-files.ts';
+import { prepareDownloads, type CountryDownloads } from '../formats/downloads.ts';
+import { prepareWorldFiles, type WorldFiles } from '../formats/world-files.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
 import type { CheckedManifestFile, LoadedManifest, Validation } from '../manifest/validate.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
@@ -25,6 +26,7 @@ import { clientBundle } from '../site/client-bundle.ts';
 import { countryPlanes } from '../site/map-planes.ts';
 import { changesPage, renderChangesPage } from '../site/pages/changes-page.ts';
 import { openSearchCache } from '../site/search-cache.ts';
+import { joinWork, type CountryWork } from './country-work.ts';
 import { renderSearchIndex, type SearchCache } from '../site/search-index.ts';
 import type { CountryRecords } from '../site/search-records.ts';
 import { renderCountryFiles, renderSite } from '../site/site.ts';
@@ -211,35 +213,6 @@ async function worldFilesOf(input: CatalogueInput): Promise<WorldFiles | undefin
   return await prepareWorldFiles(input.root, input.manifests, input.unitIds);
 }
 
-/**
- * What each country's files and pages are made of: its downloads, its
- * atlas (units and maps), its units' own files and its tiles. Countries are
- * independent, so this is the part a sharded build spreads over machines
- * (build/shard/): any subset of the manifests gives the same work for each.
- */
-export interface CountryWork {
-  downloads: Downloads;
-  atlas: Map<string, CountryAtlas>; // by manifest file
-  unitFiles: Map<string, BuiltFile>; // the units' own GeoJSON files, by dist path
-  tiles: CountryTiles; // the countries' archives only: the world's are added across
-  filesRead: number; // GeoJSON files read to draw the atlas (the tiles count their own)
-  bytesRead: number;
-  world?: WorldWork; // what the shards made across countries (build/shard/); a single build makes it in planAcross
-  pages?: Map<string, BuiltFile>; // the countries' own pages and API documents, when shards made them (countryPages)
-  search?: Map<string, CountryRecords>; // the countries' search records by their key, when shards made them
-}
-
-/**
- * What spans countries but a shard makes (build/shard/shard.ts), each from
- * every country's data as a single build does: the world files of some
- * levels, and the world map with its tiles.
- */
-export interface WorldWork {
-  files: WorldFiles; // the world files of the levels made, by body, then level
-  map?: { svg: string } | null; // the front page's world map; undefined: not made here, null: nothing to draw
-  globe?: WorldTiles | null; // its tiles (none without --tiles or a map)
-}
-
 /** Returns the world map and its tiles, as a single build makes them. */
 export async function worldWithTiles(root: string, base: string, loaded: LoadedManifest[], tiles: boolean) {
   const map = await worldMap(root, base, loaded);
@@ -274,63 +247,6 @@ export async function planCountries(input: CatalogueInput): Promise<CountryWork>
     unitFiles: facts.built,
     tiles,
     ...pick(drawn, 'filesRead', 'bytesRead'),
-  };
-}
-
-/**
- * Returns the work of several subsets of `manifests` as one, each map in
- * the catalogue's order (by manifest, as `manifests` lists them, or by
- * path): a single build and the merge of shards (build/shard/merge.ts) pass
- * their work through here, so what is made across countries from it is
- * made from the same values in the same order.
- */
-export function joinWork(manifests: CheckedManifestFile[], pieces: CountryWork[]): CountryWork {
-  const byManifest = <V>(maps: Map<string, V>[]) => {
-    const all = new Map(maps.flatMap((m) => [...m]));
-    return new Map(manifests.flatMap(({ file }) => (all.has(file) ? [[file, all.get(file)!] as const] : [])));
-  };
-  const byPath = <V>(maps: Map<string, V>[]) =>
-    new Map(maps.flatMap((m) => [...m]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const sum = (of: (w: CountryWork) => number) => pieces.reduce((n, w) => n + of(w), 0);
-  const tiles = pieces.map((w) => w.tiles);
-  return {
-    downloads: {
-      byManifest: byManifest(pieces.map((w) => w.downloads.byManifest)),
-      files: byPath(pieces.map((w) => w.downloads.files)),
-      converted: sum((w) => w.downloads.converted),
-      reused: sum((w) => w.downloads.reused),
-      warnings: pieces.flatMap((w) => w.downloads.warnings),
-    },
-    atlas: byManifest(pieces.map((w) => w.atlas)),
-    unitFiles: byPath(pieces.map((w) => w.unitFiles)),
-    tiles: {
-      byManifest: byManifest(tiles.map((t) => t.byManifest)),
-      untiled: byManifest(tiles.map((t) => t.untiled)),
-      files: byPath(tiles.map((t) => t.files)),
-      built: byPath(tiles.map((t) => t.built)),
-      mercator: byManifest(tiles.map((t) => t.mercator)),
-      units: byPath(tiles.map((t) => t.units)),
-      filesRead: sum((w) => w.tiles.filesRead),
-      bytesRead: sum((w) => w.tiles.bytesRead),
-    },
-    filesRead: sum((w) => w.filesRead),
-    bytesRead: sum((w) => w.bytesRead),
-    ...(pieces.some((w) => w.world) ? { world: joinWorld(pieces.flatMap((w) => w.world ?? [])) } : {}),
-    ...(pieces.some((w) => w.pages) ? { pages: byPath(pieces.flatMap((w) => w.pages ?? [])) } : {}),
-    ...(pieces.some((w) => w.search) ? { search: byPath(pieces.flatMap((w) => w.search ?? [])) } : {}),
-  };
-}
-
-/** Returns the shards' world work as one: the world files by body, then level, and the map of the shard that made it. */
-function joinWorld(pieces: WorldWork[]): WorldWork {
-  const made = pieces.find((w) => w.map !== undefined);
-  return {
-    files: {
-      files: pieces.flatMap((w) => w.files.files).sort(compareWorldFiles),
-      built: new Map(pieces.flatMap((w) => [...w.files.built])),
-    },
-    map: made?.map ?? null,
-    globe: made?.globe ?? null,
   };
 }
 

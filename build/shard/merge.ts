@@ -6,7 +6,7 @@
 // swapped in whole. Nothing is written when a shard is missing, foreign,
 // failed or damaged, or of another geoshelf or --base.
 import { existsSync } from 'node:fs';
-import { cp, link, mkdir, readFile, rm } from 'node:fs/promises';
+import { cp, link, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { checkedBase, checkOut, planBuild, type BuildResult } from './steps.ts';
@@ -68,6 +68,7 @@ export async function mergeShards(options: MergeOptions): Promise<BuildResult> {
   const works = await Promise.all(shards.map(readWork));
   const suffix = randomBytes(4).toString('hex');
   const root = join(dirname(out), `.${basename(out)}-merge-${suffix}`); // e.g. ".dist-merge-1a2b3c4d"
+  await removeStaleRoots(out);
   try {
     progress('gathering shards');
     await mergeRoot(root, shards);
@@ -256,6 +257,18 @@ async function mergeRoot(root: string, shards: Shard[]): Promise<void> {
     if (existsSync(from)) await linkTree(from, join(root, 'data'));
     if (head.shard === 1 && existsSync(join(dir, SHARD_LEDGER)))
       await linkTree(join(dir, SHARD_LEDGER), join(root, LEDGER_DIR));
+  }
+}
+
+/** Deletes merge roots a killed merge left beside `out` (older than an hour, so never a running merge's). */
+async function removeStaleRoots(out: string): Promise<void> {
+  const prefix = `.${basename(out)}-merge-`;
+  const names = await readdir(dirname(out)).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !/-merge-[0-9a-f]{8}$/.test(name)) continue;
+    const info = await stat(join(dirname(out), name)).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > 3_600_000)
+      await rm(join(dirname(out), name), { recursive: true, force: true });
   }
 }
 

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serialize, deserialize } from 'node:v8';
-import type { CountryWork } from '../catalogue/plan.ts';
+import type { CountryWork } from '../catalogue/country-work.ts';
 import { codeIdentity } from '../core/cache.ts';
 import { PACKAGE_DIR } from '../core/files.ts';
 import { isObject } from '../core/json-value.ts';

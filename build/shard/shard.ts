@@ -9,14 +9,8 @@ import { cp, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promise
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { checkedBase, latestUnitIds, validateWithCaches } from './steps.ts';
-import {
-  countryFiles,
-  countryPages,
-  joinWork,
-  planCountries,
-  type CatalogueInput,
-  type CountryWork,
-} from '../catalogue/plan.ts';
+import { joinWork, type CountryWork } from '../catalogue/country-work.ts';
+import { countryFiles, countryPages, planCountries, type CatalogueInput } from '../catalogue/plan.ts';
 import { UsageError, UserError } from '../core/errors.ts';
 import { withLock } from '../core/lock.ts';
 import { hasErrors, type Problem } from '../core/problem.ts';

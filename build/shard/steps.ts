@@ -6,14 +6,8 @@
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import {
-  joinWork,
-  planAcross,
-  planCountries,
-  type CatalogueInput,
-  type CataloguePlan,
-  type CountryWork,
-} from '../catalogue/plan.ts';
+import { joinWork, type CountryWork } from '../catalogue/country-work.ts';
+import { planAcross, planCountries, type CatalogueInput, type CataloguePlan } from '../catalogue/plan.ts';
 import { UsageError, UserError } from '../core/errors.ts';
 import { hasErrors, type Problem } from '../core/problem.ts';
 import type { ApiReleaseStatus } from '../core/shared/api.ts';

@@ -6,7 +6,8 @@
 // their sources again as they write), and the shard that validates a
 // country checks that those are its files' bytes.
 import { createHash } from 'node:crypto';
-import { worldWithTiles, type WorldWork } from '../catalogue/plan.ts';
+import type { WorldWork } from '../catalogue/country-work.ts';
+import { worldWithTiles } from '../catalogue/plan.ts';
 import { problem, type Problem } from '../core/problem.ts';
 import type { CheckedManifest, MeasuredFile } from '../core/shared/manifest.ts';
 import { prepareWorldFiles } from '../formats/world-files.ts';
