@@ -19,7 +19,8 @@ export const CRUISED = ['bin', 'build', 'src', 'scripts', 'bench'];
  * coverage's simplified copies, which
  * formats/ caches and publishes; output/ writes dist/ and keeps the build's
  * cache; catalogue/ plans every file of a catalogue, for `build` and
- * `release` alike; build/build.ts
+ * `release` alike; shard/ spreads `build` over machines and holds the steps
+ * a single build shares with it; build/build.ts
  * (not a folder) wires them and is imported by the CLI only.
  */
 export const STAGES = [
@@ -40,6 +41,7 @@ export const STAGES = [
   'site',
   'catalogue',
   'release',
+  'shard',
 ];
 
 /** One rule per stage: it imports no later stage (src/ and build/build.ts have rules of their own). */

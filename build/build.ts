@@ -2,33 +2,25 @@
 // ledger → (when nothing changed since the last build into the same folder,
 // keep dist/: build/output/fingerprint.ts) → validate every manifest → the
 // releases' files and API (build/release/publish.ts) → plan the catalogue
-// (build/catalogue/plan.ts) → write dist/ atomically (build/output/write-dist.ts).
+// (build/catalogue/plan.ts; these steps are shared with a sharded build:
+// build/shard/steps.ts) → write dist/ atomically (build/output/write-dist.ts).
 // It computes and writes; printing and exit codes belong to src/cli/commands/build.ts.
-import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
-import { planCatalogue } from './catalogue/plan.ts';
+import { resolve } from 'node:path';
 import { saveCacheFile } from './core/cache.ts';
-import { UsageError, UserError } from './core/errors.ts';
 import { withLock } from './core/lock.ts';
 import { hasErrors, type Problem } from './core/problem.ts';
-import type { ApiReleaseStatus } from './core/shared/api.ts';
-import { GeometryChecker } from './geometry/cache.ts';
-import { NestingChecker } from './identity/nesting-cache.ts';
-import { currentLevelFiles, unitIdsOf } from './identity/unit-ids.ts';
 import { findManifests } from './manifest/load.ts';
 import { compareManifests } from './manifest/summary.ts';
-import { PreviewChecker } from './manifest/preview-cache.ts';
-import { validateManifests, type CheckedManifestFile } from './manifest/validate.ts';
-import { CoverageChecker } from './coverage/cache.ts';
+import type { CheckedManifestFile } from './manifest/validate.ts';
 import { MeasurementCache } from './measure/cache.ts';
 import { loadBuildCache, type BuildCache } from './output/build-cache.ts';
 import { distUnchanged, inputFingerprint } from './output/fingerprint.ts';
-import { writeDist, type WriteStats } from './output/write-dist.ts';
-import { releasedFiles } from './release/files.ts';
-import { readLedger, type Ledger } from './release/ledger.ts';
-import { ledgerFingerprint, publishReleases, releaseBaseProblems, releaseStatus } from './release/publish.ts';
-import { normaliseBase } from './site/pages/html.ts';
+import { writeDist } from './output/write-dist.ts';
+import { readLedger } from './release/ledger.ts';
+import { ledgerFingerprint, releaseBaseProblems } from './release/publish.ts';
+import { checkedBase, checkOut, planBuild, validateWithCaches, type BuildResult } from './shard/steps.ts';
+
+export type { BuildResult };
 
 export interface BuildOptions {
   root: string; // folder holding data/{body}/{ISO3}/manifest.json
@@ -37,43 +29,6 @@ export interface BuildOptions {
   siteUrl?: string; // e.g. "https://boundaries.example.org", for absolute sitemap URLs
   onProgress?: (stage: string, done?: number, total?: number) => void;
   tiles?: boolean; // false: no map tiles (pages keep their pictures); bench:tiles's baseline
-}
-
-export type BuildResult =
-  | { ok: false; problems: Problem[] }
-  | {
-      ok: true;
-      out: string;
-      manifests: number;
-      datasets: number;
-      ms: number;
-      /** GeoJSON files read in this run: measured (cache misses) + drawn as maps; bytes include copies. */
-      geojsonFilesRead: number;
-      geojsonBytesRead: number;
-      write: WriteStats;
-      warnings: Problem[]; // e.g. invalid geometry under the OGC rules: published, but said
-      /** What a download leaves out of its source (e.g. TopoJSON drops z); validate cannot list these. */
-      conversionWarnings: Problem[];
-    };
-
-/**
- * Refuses an `out` that would destroy something: the root itself, a folder
- * holding it, one inside its data/, or an existing folder that is not a
- * previous build (no api/v1/index.json) and not empty.
- */
-async function checkOut(root: string, out: string): Promise<void> {
-  const within = (child: string, parent: string) => child === parent || child.startsWith(parent + sep);
-  if (within(root, out)) throw new UsageError(`--out ${out}: would replace the root ${root}`);
-  if (within(out, join(root, 'data'))) throw new UsageError(`--out ${out}: is inside the data folder`);
-  const info = await stat(out).catch(() => undefined);
-  if (!info) return;
-  if (!info.isDirectory()) throw new UserError(`--out ${out}: exists and is not a folder`);
-  if (existsSync(join(out, 'api', 'v1', 'index.json'))) return;
-  if ((await readdir(out)).length > 0) {
-    throw new UserError(
-      `--out ${out}: exists, is not empty and is not a geoshelf build; refusing to replace it`,
-    );
-  }
 }
 
 /**
@@ -118,27 +73,19 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
   if (!validated.ok || hasErrors(validated.problems)) return { ok: false, problems: validated.problems };
   const loaded = [...validated.manifests].sort((a, b) => compareManifests(a.manifest, b.manifest));
 
-  const released = releases
-    ? await publishReleased(root, base, releases, loaded, options.siteUrl)
-    : undefined;
-  const planned = await planCatalogue({
+  const planned = await planBuild({
     root,
     base,
     siteUrl: options.siteUrl,
+    releases,
     manifests: loaded,
     geometry: validated.geometry,
     coverage: validated.coverage,
     measurer,
-    release: released?.status,
-    frozen: false,
-    unitIds: released?.unitIds,
-    feeds: released?.published.feeds,
     tiles: options.tiles !== false,
     onProgress: progress,
   });
   const plan = planned.plan;
-  for (const [path, text] of released?.published.generated ?? []) plan.generated.set(path, text);
-  plan.stored = released?.published.stored;
   const write = await writeDist(root, out, plan, cache, (done, total) =>
     progress('writing files', done, total),
   );
@@ -162,20 +109,6 @@ async function build(root: string, options: BuildOptions): Promise<BuildResult> 
   };
 }
 
-/** Returns `--base` normalised (e.g. "/boundaries/"), after checking `--site-url` is an origin. */
-function checkedBase(options: BuildOptions): string {
-  let base: string;
-  try {
-    base = normaliseBase(options.base ?? '/');
-  } catch (error) {
-    throw new UsageError(`--base: ${(error as Error).message}`);
-  }
-  if (options.siteUrl !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(options.siteUrl)) {
-    throw new UsageError(`--site-url: expected an origin like https://example.org, got "${options.siteUrl}"`);
-  }
-  return base;
-}
-
 /** Returns the result of a build that kept dist/ as it was: nothing changed since the last one. */
 function keptResult(
   options: BuildOptions,
@@ -197,45 +130,6 @@ function keptResult(
     warnings,
     conversionWarnings: [],
   };
-}
-
-/**
- * Validates every manifest of `root` with the checks' answer caches, and
- * saves the caches when the manifests pass: a refused build writes nothing,
- * not even its caches, so the root is left as it was.
- */
-async function validateWithCaches(root: string, measurer: MeasurementCache) {
-  const geometry = GeometryChecker.forRoot(root);
-  const nesting = NestingChecker.forRoot(root);
-  const previews = PreviewChecker.forRoot(root);
-  const coverage = CoverageChecker.forRoot(root);
-  const validated = await validateManifests(root, { measurer, geometry, nesting, previews, coverage });
-  if (!validated.ok || hasErrors(validated.problems)) return validated;
-  await measurer.save();
-  await geometry.save();
-  await nesting.save();
-  await previews.save();
-  await coverage.save();
-  return validated;
-}
-
-/**
- * Publishes the ledger's releases (their files and API) and returns, for the
- * catalogue's plan, the release status of the current files, what was
- * published and the latest release's unit ids.
- */
-async function publishReleased(
-  root: string,
-  base: string,
-  releases: Ledger,
-  loaded: CheckedManifestFile[],
-  origin: string | undefined,
-) {
-  const status: ApiReleaseStatus = releaseStatus(releases, releasedFiles(loaded));
-  const published = await publishReleases(root, base, releases, status, origin);
-  const latest = releases.releases.at(-1)!.record;
-  const unitIds = unitIdsOf(latest.version, latest.levels, currentLevelFiles(loaded.map((l) => l.manifest)));
-  return { status, published, unitIds };
 }
 
 /** Returns each built source file's stamp and sha256 (not the manifests themselves), for the next build's fingerprint. */

@@ -1,11 +1,12 @@
 // Plans the catalogue of validated manifests: every file dist/ (or a
-// release) will hold, without writing any. Planes → tiles (on their own
-// thread) while downloads convert, the world files are written (`build`
-// only) and the atlas reads units and draws maps → world map and tiles →
-// client bundle → pages, JSON API, search → the plan.
-// `build` writes the plan to dist/ (build/build.ts); `release` stores it in
-// the ledger (build/release/release.ts). Both call this one function, as a
-// plain step: it reads the data and the caches, and writes only caches.
+// release) will hold, without writing any. Per country (planCountries):
+// planes → tiles (on their own thread) while downloads convert and the atlas
+// reads units and draws maps. Across countries (planAcross): the world files
+// (`build` only) → world map and tiles → client bundle → pages, JSON API,
+// search → the plan. `build` writes the plan to dist/ (build/build.ts);
+// `release` stores it in the ledger (build/release/release.ts); a sharded
+// build makes the first part per shard and the second in its merge
+// (build/shard/). It reads the data and the caches, and writes only caches.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ import type { Problem } from '../core/problem.ts';
 import { prepareDownloads, type CountryDownloads } from '../formats/downloads.ts';
 import { prepareWorldFiles, type WorldFiles } from '../formats/world-files.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
-import type { CheckedManifestFile, Validation } from '../manifest/validate.ts';
+import type { CheckedManifestFile, LoadedManifest, Validation } from '../manifest/validate.ts';
 import type { MeasurementCache } from '../measure/cache.ts';
 import type { BuiltFile, DistPlan } from '../output/write-dist.ts';
 import { readAtlas, unitSources, type CountryAtlas } from '../site/atlas.ts';
@@ -25,7 +26,10 @@ import { clientBundle } from '../site/client-bundle.ts';
 import { countryPlanes } from '../site/map-planes.ts';
 import { changesPage, renderChangesPage } from '../site/pages/changes-page.ts';
 import { openSearchCache } from '../site/search-cache.ts';
-import { renderSite } from '../site/site.ts';
+import { joinWork, type CountryWork } from './country-work.ts';
+import { renderSearchIndex, type SearchCache } from '../site/search-index.ts';
+import type { CountryRecords } from '../site/search-records.ts';
+import { renderCountryFiles, renderSite } from '../site/site.ts';
 import { geojsonCopies } from '../site/datapackage.ts';
 import { bodyTitle, WORLD_TITLE, worldMap } from '../site/world-map.ts';
 import type { WorldFigure } from '../site/pages/index-page.ts';
@@ -206,11 +210,17 @@ function withoutWebMaps(tiles: CountryTiles): void {
 async function worldFilesOf(input: CatalogueInput): Promise<WorldFiles | undefined> {
   if (input.frozen) return undefined;
   input.onProgress('writing world files');
-  return await prepareWorldFiles(input.root, input.manifests, input.measurer, input.unitIds);
+  return await prepareWorldFiles(input.root, input.manifests, input.unitIds);
 }
 
-/** Returns the plan of the catalogue of `input.manifests`: every file, generated, copied or built. */
-export async function planCatalogue(input: CatalogueInput): Promise<CataloguePlan> {
+/** Returns the world map and its tiles, as a single build makes them. */
+export async function worldWithTiles(root: string, base: string, loaded: LoadedManifest[], tiles: boolean) {
+  const map = await worldMap(root, base, loaded);
+  return { map, globe: map && tiles ? await worldTiles(root, base, map) : undefined };
+}
+
+/** Returns the per-country work of `input.manifests`: downloads, atlas and tiles (on their own thread). */
+export async function planCountries(input: CatalogueInput): Promise<CountryWork> {
   const { root, base, manifests: loaded, unitIds, onProgress: progress } = input;
   // The tiles are cut on their own thread (build/tiles/cut-level.ts) while
   // this one converts downloads and draws the atlas; both need only the planes.
@@ -227,42 +237,123 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
     (done, total) => progress('converting downloads', done, total),
     unitIds,
   );
-  const worldFiles = await worldFilesOf(input);
   progress('reading units and drawing maps');
   const { drawn, facts } = await readUnits(root, loaded, planes, unitIds);
   progress('cutting map tiles');
   const tiles = await cutting;
-  nameTiles(
+  return {
+    downloads,
+    atlas: drawn.atlas,
+    unitFiles: facts.built,
     tiles,
-    (file, level) => drawn.atlas.get(file)?.levels.find((l) => l.level === level)?.units.length,
-  );
-  const world = await worldMap(root, base, loaded);
-  const globe = world && input.tiles ? await worldTiles(root, base, world) : undefined;
+    ...pick(drawn, 'filesRead', 'bytesRead'),
+  };
+}
+
+/** Returns the plan of the catalogue of `input.manifests`: every file, generated, copied or built. */
+export async function planCatalogue(input: CatalogueInput): Promise<CataloguePlan> {
+  return await planAcross(input, joinWork(input.manifests, [await planCountries(input)]));
+}
+
+/**
+ * Returns the files of dist/ that belong to the countries of `loaded` alone,
+ * as `work` (theirs) made them: their data files, the data files their
+ * downloads hold again, and what the work built (downloads, tiles, units'
+ * files). A shard writes these (build/shard/shard.ts); the pages and API
+ * documents are made across, from the shards' work.
+ */
+export function countryFiles(loaded: CheckedManifestFile[], work: CountryWork) {
+  return {
+    data: dataFiles(loaded),
+    copies: dataCopies(loaded, work.downloads.byManifest),
+    built: new Map([...work.downloads.files, ...work.tiles.built, ...work.unitFiles, ...(work.pages ?? [])]),
+  };
+}
+
+/** Returns `cache` answering first from `records` (the shards' search records, made by the same code). */
+function withRecords<C extends SearchCache>(cache: C, records: Map<string, CountryRecords> | undefined): C {
+  return records ? { ...cache, get: (key: string) => records.get(key) ?? cache.get(key) } : cache;
+}
+
+/** Returns the number of units of each level in the atlas, as nameTiles takes it. */
+function unitCounts(atlas: Map<string, CountryAtlas>) {
+  return (file: string, level: string) =>
+    atlas.get(file)?.levels.find((l) => l.level === level)?.units.length;
+}
+
+/** Returns the site's options: the base, the client bundle's entry files and what the input says. */
+function siteOptions(input: CatalogueInput, bundle: { script: string; styles: string[] }) {
+  return {
+    base: input.base,
+    script: bundle.script,
+    styles: bundle.styles,
+    ...pick(input, 'siteUrl', 'release', 'frozen', 'releaseDate'),
+  };
+}
+
+/**
+ * Returns the files that show one country of `input.manifests` alone (its
+ * pages and API documents: renderCountryFiles), as planAcross renders them:
+ * a shard of a sharded build (build/shard/) makes them for its countries.
+ * Gives the atlas its tiles, as planAcross does, and notes the countries'
+ * search records in `work.search`.
+ */
+export async function countryPages(input: CatalogueInput, work: CountryWork): Promise<Map<string, string>> {
+  nameTiles(work.tiles, unitCounts(work.atlas));
+  attachTiles(work.atlas, work.tiles);
+  const options = siteOptions(input, await clientBundle());
+  const facts = {
+    atlas: work.atlas,
+    downloads: work.downloads.byManifest,
+    ...pick(input, 'geometry', 'coverage', 'unitIds', 'feeds'),
+  };
+  const files = new Map<string, string>();
+  for (const entry of input.manifests) {
+    const { pages, api } = renderCountryFiles(options, entry, facts);
+    for (const [path, text] of [...pages, ...api]) files.set(path, text);
+  }
+  const search = new Map<string, CountryRecords>();
+  renderSearchIndex(input.manifests, work.atlas, { get: () => undefined, set: (k, r) => search.set(k, r) });
+  work.search = search;
+  return files;
+}
+
+/**
+ * Returns the plan of the catalogue of `input.manifests` from the work of
+ * its countries (`work`, joinWork's): what spans countries is made here (the
+ * world files, the world and body maps, the world tiles, the client bundle,
+ * every page and API document, search, the sitemap) and every file is put
+ * in the plan. It reads the data files and the caches under `input.root`.
+ */
+export async function planAcross(input: CatalogueInput, work: CountryWork): Promise<CataloguePlan> {
+  const { root, base, manifests: loaded, onProgress: progress } = input;
+  const { downloads, tiles, atlas } = work;
+  const worldFiles = work.world ? work.world.files : await worldFilesOf(input);
+  nameTiles(tiles, unitCounts(atlas));
+  const { map: world, globe } = work.world
+    ? { map: work.world.map ?? undefined, globe: work.world.globe ?? undefined }
+    : await worldWithTiles(root, base, loaded, input.tiles);
   addWorldTiles(tiles, globe, input.frozen);
-  attachTiles(drawn.atlas, tiles);
+  attachTiles(atlas, tiles);
   const bundle = await clientBundle();
-  const searchCache = openSearchCache(root);
+  const searchCache = withRecords(openSearchCache(root), work.search);
   progress('rendering pages');
   const site = renderSite(
-    {
-      base,
-      script: bundle.script,
-      styles: bundle.styles,
-      ...pick(input, 'siteUrl', 'release', 'frozen', 'releaseDate'),
-    },
+    siteOptions(input, bundle),
     loaded,
     {
-      atlas: drawn.atlas,
+      atlas,
       downloads: downloads.byManifest,
       geometry: input.geometry,
       coverage: input.coverage,
-      unitIds,
+      unitIds: input.unitIds,
       feeds: input.feeds,
       world: world && { svg: world.svg, title: WORLD_TITLE, tiles: globe?.info },
-      bodies: await bodyMaps(root, base, loaded, drawn.atlas),
+      bodies: await bodyMaps(root, base, loaded, atlas),
       searchCache,
       worldFiles: worldFiles?.files,
     },
+    !work.pages, // else the shards made the countries' own files
   );
   await searchCache.save();
   const generated = new Map<string, string | Buffer>([
@@ -277,17 +368,16 @@ export async function planCatalogue(input: CatalogueInput): Promise<CataloguePla
   const context = { base, script: bundle.script, styles: bundle.styles };
   for (const feed of input.feeds ?? [])
     generated.set(changesPage(feed.version), renderChangesPage(context, feed));
+  const own = countryFiles(loaded, work);
   // By path: the units' files are found as levels finish, in no fixed order, and a release
   // stores (and packs) its files in the plan's order: the same tree must pack the same way.
   const built = new Map(
-    [...downloads.files, ...(worldFiles?.built ?? []), ...tiles.built, ...facts.built].sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    ),
+    [...own.built, ...(worldFiles?.built ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
   );
   return {
-    plan: { generated, data: dataFiles(loaded), built, copies: dataCopies(loaded, downloads.byManifest) },
-    filesRead: drawn.filesRead + tiles.filesRead,
-    bytesRead: drawn.bytesRead + tiles.bytesRead,
+    plan: { generated, data: own.data, built, copies: own.copies },
+    filesRead: work.filesRead + tiles.filesRead,
+    bytesRead: work.bytesRead + tiles.bytesRead,
     conversionWarnings: downloads.warnings,
   };
 }

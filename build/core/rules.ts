@@ -53,6 +53,7 @@ const OTHER_RULES = [
   'release-base', // build: a release of the first ledger layout was built for another --base
   'z-dropped', // build: a level's z values cannot be kept in one of its download formats (TopoJSON is 2D)
   'unit-id-kept', // build: a level has a unit_id property of its own, so its downloads carry no release IDs
+  'shard', // build --merge: a shard folder is missing, foreign, failed, damaged, or of another version or --base
 ] as const;
 
 export const RULES = [...MANIFEST_RULES, ...OTHER_RULES] as const;

@@ -17,8 +17,7 @@ import { bodyCrs, type CrsDefinition } from '../core/shared/crs.ts';
 import type { Body, Level } from '../core/shared/manifest.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
 import { compareManifests, datasetAttribution } from '../manifest/summary.ts';
-import type { LoadedManifest } from '../manifest/validate.ts';
-import type { MeasurementCache } from '../measure/cache.ts';
+import type { CheckedManifestFile } from '../manifest/validate.ts';
 import type { BuiltFile } from '../output/write-dist.ts';
 import { FieldCollector, type Field } from './fields.ts';
 import { sha256File } from './formats.ts';
@@ -72,18 +71,18 @@ function worldFolder(body: Body): string {
 }
 
 /**
- * Returns the world files of every body and level of `loaded` (making what
+ * Returns the world files of every body and level of `loaded` (those `only` takes; making what
  * the cache lacks) and removes the cached ones no level uses any more.
- * `measurer` gives each source's sha256 (validation measured them).
+ * Each source's sha256 is the one validation measured (`files`).
  */
 export async function prepareWorldFiles(
   root: string,
-  loaded: LoadedManifest[],
-  measurer: MeasurementCache,
+  loaded: CheckedManifestFile[],
   unitIds?: UnitIds,
+  only: (body: Body, level: Level) => boolean = () => true, // a shard's share of the levels (build/shard/)
 ): Promise<WorldFiles> {
   const cache = WorldCache.open(root);
-  const levels = await worldLevels(root, loaded, measurer, unitIds);
+  const levels = worldLevels(loaded, unitIds).filter((l) => only(l.body, l.level));
   const records = new Map<WorldLevel, { dir: string; record: WorldRecord }>();
   const misses: { level: WorldLevel; key: string }[] = [];
   for (const level of levels) {
@@ -120,16 +119,28 @@ export async function prepareWorldFiles(
   return { files, built };
 }
 
+/** Orders world files by body, then level (stable: a level's formats keep their order). */
+export function compareWorldFiles(
+  a: Pick<WorldFile, 'body' | 'level'>,
+  b: Pick<WorldFile, 'body' | 'level'>,
+): number {
+  return a.body !== b.body
+    ? a.body < b.body
+      ? -1
+      : 1
+    : a.level !== b.level
+      ? a.level < b.level
+        ? -1
+        : 1
+      : 0;
+}
+
 /** Returns every body's levels, each with its sources in catalogue order (bodies, then levels, sorted). */
-async function worldLevels(
-  root: string,
-  loaded: LoadedManifest[],
-  measurer: MeasurementCache,
-  unitIds: UnitIds | undefined,
-): Promise<WorldLevel[]> {
+function worldLevels(loaded: CheckedManifestFile[], unitIds: UnitIds | undefined): WorldLevel[] {
   const byLevel = new Map<string, WorldLevel>();
   const sorted = [...loaded].sort((a, b) => compareManifests(a.manifest, b.manifest));
-  for (const { manifest: m } of sorted) {
+  for (const { manifest: m, files } of sorted) {
+    const measured = new Map(files.map((f) => [f.path, f.sha256]));
     for (const d of m.datasets) {
       const id = `${m.body}/${d.level}`; // levels are unique within a manifest (rule level-duplicate)
       let level = byLevel.get(id);
@@ -147,16 +158,14 @@ async function worldLevels(
       // The whole file when there is one; its parts split the same units.
       const paths = d.path ? [d.path] : (d.parts ?? []).map((p) => p.path);
       for (const path of paths) {
-        const { sha256 } = await measurer.measure(join(root, path));
+        const sha256 = measured.get(path)!; // validate measured every file a dataset names
         const given = unitIds?.files.get(path);
         const ids = given?.sha256 === sha256 ? given.ids : undefined;
         level.sources.push({ path, sha256, ...(ids ? { ids } : {}), extra });
       }
     }
   }
-  return [...byLevel.values()]
-    .filter((l) => l.sources.length > 0)
-    .sort((a, b) => (a.body !== b.body ? (a.body < b.body ? -1 : 1) : a.level < b.level ? -1 : 1));
+  return [...byLevel.values()].filter((l) => l.sources.length > 0).sort(compareWorldFiles);
 }
 
 /** Returns the cache key of a world file: a hash of everything its bytes depend on. */

@@ -80,6 +80,9 @@ export interface ValidateOptions {
   strict?: boolean; // OGC geometry, nesting, coverage and preview-stale problems are errors, not warnings (validate --strict)
   previewsMustMatch?: boolean; // preview-stale problems are errors (release: a stale preview is never frozen)
   codes?: string[]; // ISO3 codes: only their manifests (validate CHL ARG); default: all
+  // A shard of a sharded build (build/shard/): only the manifests `files` of the tree, and the
+  // tree's own problems (stray manifests, none at all) only with `tree` (shard 1 reports them).
+  shard?: { files: string[]; tree: boolean };
 }
 
 /**
@@ -118,7 +121,10 @@ export type Validation = {
  */
 export async function validateManifests(root: string, options: ValidateOptions = {}): Promise<Validation> {
   const inTree = await findManifests(root);
-  const files = selectManifests(inTree, options.codes ?? []);
+  const shard = options.shard;
+  const files = shard
+    ? inTree.filter((file) => shard.files.includes(file))
+    : selectManifests(inTree, options.codes ?? []);
   const loaded = loadManifests(root, files);
   // A file large enough to share with the worker is coming: boot it while the rest starts.
   if (checkedSize(loaded.manifests) >= CHECKED_PARALLEL_MIN_BYTES) warmSegmentWorker();
@@ -180,7 +186,7 @@ export async function validateManifests(root: string, options: ValidateOptions =
   for (const [file, result] of await data.geometryResults()) {
     geometry.set(file, { checked: result.checked, invalid: invalidFeatures(result) });
   }
-  const tree = options.codes?.length ? [] : treeProblems(root, inTree);
+  const tree = options.codes?.length || (shard && !shard.tree) ? [] : treeProblems(root, inTree);
   const problems = [...tree, ...[...byFile.values()].flat()];
   if (hasErrors(problems))
     return { ok: false, manifests: loaded.manifests, problems, geometry, coverage: figures };

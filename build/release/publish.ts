@@ -55,6 +55,23 @@ function absoluteUrl(path: string, origin: string | undefined): string | undefin
   return origin ? `${origin.replace(/\/+$/, '')}${path}` : undefined;
 }
 
+/**
+ * Returns each release's changes, newest first: the "What changed" pages and
+ * the countries' histories. `units`: the latest release's registry by ID
+ * (read from it when not given).
+ */
+export function releaseFeeds(ledger: Ledger, units?: ReleaseFeed['units']): ReleaseFeed[] {
+  const latest = ledger.releases.at(-1);
+  const registry = units ?? new Map((latest ? readRegistry(latest) : []).map((u) => [u.id, u]));
+  return [...ledger.releases].reverse().map(({ record, changes }) => ({
+    version: record.version,
+    previous: record.previous,
+    changes,
+    units: registry,
+    countries: new Set(record.levels.map((l) => l.country)),
+  }));
+}
+
 /** Returns the dist files of every release in `ledger` (which has no problems), and the releases API. */
 export async function publishReleases(
   root: string,
@@ -94,15 +111,13 @@ export async function publishReleases(
     releases: [],
   };
   if (latest) generated.set('api/releases/units.json', `${JSON.stringify(registry, null, 1)}\n`);
-  const feeds: ReleaseFeed[] = [];
+  const feeds = releaseFeeds(ledger, units);
   const previousOf = new Map(ledger.releases.map((r, i) => [r, ledger.releases[i - 1]?.record]));
   for (const release of [...ledger.releases].reverse()) {
     const { record, changes } = release;
     const coverage = releaseCoverage(record, previousOf.get(release));
     const v = record.version;
     generated.set(`api/releases/${v}/changes.json`, `${JSON.stringify(changes, null, 1)}\n`);
-    const countries = new Set(record.levels.map((l) => l.country));
-    feeds.push({ version: v, previous: record.previous, changes, units, countries });
     api.releases.push({
       version: v,
       sequence: record.sequence,

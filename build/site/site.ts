@@ -148,53 +148,83 @@ function addIndexPages(
   }
 }
 
+/** What a country's own files are made of (renderSite's `facts`, but the ones across countries). */
+export interface CountryFileFacts {
+  atlas: Map<string, CountryAtlas>; // by manifest file
+  downloads: Map<string, CountryDownloads>; // by manifest file
+  geometry: GeometryByFile; // by data file
+  coverage?: CoverageByLevel; // by level, e.g. "earth/CHL/ADM1"
+  unitIds?: UnitIds; // the release IDs the units show
+  feeds?: ReleaseFeed[]; // every release's changes, newest first: the countries' histories
+}
+
+/** Returns the base of the API's links: with --site-url, absolute (clients fetch them from anywhere). */
+function apiBaseOf(options: SiteOptions): string {
+  return options.siteUrl && !/^https?:\/\//.test(options.base)
+    ? `${options.siteUrl.replace(/\/+$/, '')}${options.base}`
+    : options.base;
+}
+
+/**
+ * Returns the files of dist/ that show one country alone, in two parts (the
+ * site lists them at two places): `pages`, its page, its units' pages, its
+ * separate maps and its downloads' SHA256SUMS and Data Package; `api`, its
+ * API document, unit IDs and history. A shard of a sharded build
+ * (build/shard/) makes these for its countries; renderSite, for a single
+ * build, for every country.
+ */
+export function renderCountryFiles(
+  options: SiteOptions,
+  entry: LoadedManifest,
+  facts: CountryFileFacts,
+): { pages: Map<string, string>; api: Map<string, string> } {
+  const apiBase = apiBaseOf(options);
+  const { manifest, file } = entry;
+  const doc = countryHistory(apiBase, manifest, facts.feeds ?? []);
+  const history = doc && { doc, path: historyPath(manifest) };
+  const countryFacts: CountryFacts = {
+    atlas: facts.atlas.get(file),
+    downloads: facts.downloads.get(file),
+    geometry: facts.geometry,
+    coverage: facts.coverage,
+    unitIds: facts.unitIds,
+    ...(history ? { history: { doc: history.doc, url: fileUrl(options.base, history.path) } } : {}),
+  };
+  const context: PageContext = { base: options.base, script: options.script, styles: options.styles };
+  const pages = new Map<string, string>();
+  addCountryPages(pages, context, entry, countryFacts);
+  const api = new Map<string, string>();
+  api.set(countryApi(manifest), renderApiCountry(apiBase, entry, countryFacts));
+  for (const [path, text] of renderUnitIdsFiles(apiBase, manifest, facts.unitIds)) api.set(path, text);
+  if (history) api.set(history.path, `${JSON.stringify(history.doc)}\n`);
+  return { pages, api };
+}
+
 /**
  * Returns every generated file of the site, keyed by its path inside dist/
  * (e.g. "earth/CHL/index.html" → HTML). `maps` holds the map of each manifest
  * that has one, keyed by manifest file; `geometry` the geometry counts of
- * each checked data file, keyed by path.
+ * each checked data file, keyed by path. `countries: false` leaves out the
+ * files of renderCountryFiles (the shards of a sharded build made them).
  */
 export function renderSite(
   options: SiteOptions,
   loaded: LoadedManifest[],
-  facts: {
-    atlas: Map<string, CountryAtlas>; // by manifest file
-    downloads: Map<string, CountryDownloads>; // by manifest file
-    geometry: GeometryByFile; // by data file
-    coverage?: CoverageByLevel; // by level, e.g. "earth/CHL/ADM1"
-    unitIds?: UnitIds; // the release IDs the units show
-    feeds?: ReleaseFeed[]; // every release's changes, newest first: the countries' histories
+  facts: CountryFileFacts & {
     world?: WorldFigure; // the index's world map (world-map.ts)
     bodies?: Map<Body, WorldFigure>; // each other body's map, for its index page {body}/ (world-map.ts)
     searchCache?: SearchCache; // each country's search records from the last runs (search-cache.ts)
     worldFiles?: readonly WorldFile[]; // every level of every body in one file (none in a release's copy)
   },
+  countries = true,
 ): Map<string, string> {
-  const { atlas, downloads, geometry, coverage, unitIds, feeds = [], world, searchCache } = facts;
+  const { atlas, downloads, geometry, world, searchCache } = facts;
   const worldFiles = facts.worldFiles ?? [];
   const bodyMaps = facts.bodies ?? new Map<Body, WorldFigure>();
-  // With --site-url, links inside the API are absolute (clients fetch them from anywhere).
-  const apiBase =
-    options.siteUrl && !/^https?:\/\//.test(options.base)
-      ? `${options.siteUrl.replace(/\/+$/, '')}${options.base}`
-      : options.base;
-  const histories = new Map(
-    loaded.flatMap(({ file, manifest }) => {
-      const doc = countryHistory(apiBase, manifest, feeds);
-      return doc ? [[file, { doc, path: historyPath(manifest) }] as const] : [];
-    }),
+  const apiBase = apiBaseOf(options);
+  const own = new Map(
+    loaded.map((entry) => [entry.file, countries ? renderCountryFiles(options, entry, facts) : undefined]),
   );
-  const factsOf = (file: string): CountryFacts => {
-    const history = histories.get(file);
-    return {
-      atlas: atlas.get(file),
-      downloads: downloads.get(file),
-      geometry,
-      coverage,
-      unitIds,
-      ...(history ? { history: { doc: history.doc, url: fileUrl(options.base, history.path) } } : {}),
-    };
-  };
   const context: PageContext = { base: options.base, script: options.script, styles: options.styles };
   const files = new Map<string, string>();
   // A release's copy links its world picture rather than holding it: the page names its
@@ -203,7 +233,8 @@ export function renderSite(
   const linked = options.frozen && world ? { ...world, file: fileUrl(options.base, WORLD_PICTURE) } : world;
   if (linked?.file) files.set(WORLD_PICTURE, worldPicture(linked.svg));
   addIndexPages(files, context, options, loaded, linked, bodyMaps, worldFiles);
-  for (const entry of loaded) addCountryPages(files, context, entry, factsOf(entry.file));
+  for (const entry of loaded)
+    for (const [path, text] of own.get(entry.file)?.pages ?? []) files.set(path, text);
   files.set('404.html', renderNotFound(context));
   files.set('api/v1/index.json', renderApiIndex(apiBase, loaded, geometry, worldFiles));
   files.set('api/v1/index.html', renderApiPage(context, apiBase));
@@ -213,13 +244,8 @@ export function renderSite(
       WEB_MAPS_PAGE,
       renderWebMapsPage(context, apiBase === options.base ? undefined : apiBase, example),
     );
-  for (const entry of loaded) {
-    const doc = renderApiCountry(apiBase, entry, factsOf(entry.file));
-    files.set(countryApi(entry.manifest), doc);
-    for (const [path, text] of renderUnitIdsFiles(apiBase, entry.manifest, unitIds)) files.set(path, text);
-    const history = histories.get(entry.file);
-    if (history) files.set(history.path, `${JSON.stringify(history.doc)}\n`);
-  }
+  for (const entry of loaded)
+    for (const [path, text] of own.get(entry.file)?.api ?? []) files.set(path, text);
   for (const [path, text] of renderSearchIndex(loaded, atlas, searchCache)) files.set(path, text);
   for (const [path, text] of renderStac(loaded, downloads ?? new Map())) files.set(path, text);
   // Crawlers read robots.txt and the sitemap it names at the host's root only, and
