@@ -19,7 +19,7 @@
 // docs/benchmarks.md are from 200 MB); GEOSHELF_BENCH_TREES=coast runs one tree.
 // The adversarial shapes follow, in bench/geometry-adversarial.ts.
 import { spawn } from 'node:child_process';
-import { rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -193,6 +193,9 @@ async function runTree(tree: Tree): Promise<boolean> {
   const validate: Run[] = [];
   const geos: Awaited<ReturnType<typeof geosOnce>>[] = [];
   await validateOnce(root, 'fresh'); // untimed: fills the preview comparison's cache
+  // A cache renamed would be kept by the timed runs, which would then time a cached validate.
+  const missing = FRESH.filter((name) => !existsSync(join(root, '.cache/geoshelf', name)));
+  if (missing.length > 0) throw new Error(`validate wrote no ${missing.join(', ')}: update FRESH`);
   // Interleaved, so both see the same load.
   for (let k = 0; k < REPEATS; k++) {
     validate.push(await validateOnce(root, 'fresh'));
