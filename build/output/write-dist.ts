@@ -9,7 +9,9 @@
 // with that content is kept by a hard link, when its stamp (inode, size,
 // modification and change time) is the one recorded after the last build:
 // a file edited in place in dist/ since then is written again from its
-// source. A folder of a release that holds exactly what a folder of an
+// source. (A merge's files are the one exception: hard links to its
+// shards' folders, made for it alone; docs/deployment.md says so.) A folder
+// of a release that holds exactly what a folder of an
 // earlier release holds (the same names, the same contents, all the way
 // down) is a relative symbolic link to it: a release that changed one
 // country adds the folders of that country only, not a copy of the tree
@@ -45,6 +47,9 @@ export interface BuiltFile {
   from: string; // e.g. "/root/.cache/geoshelf/formats/…/CHL.zip"
   sha256?: string;
   slice?: FileSlice; // only this part of `from`, framed (a unit's own file: part of its level file)
+  // A file made for this write alone (a shard folder's, build/shard/merge.ts), hard-linked where
+  // the file system allows: a 20 GB catalogue's merge must not need its shards' bytes twice.
+  link?: true;
 }
 
 /** A file stored in the release ledger: unpacked (and checked) by `unpack` into a new file. */
@@ -207,11 +212,14 @@ function entriesOf(root: string, plan: DistPlan): Entry[] {
     entries.push({ path, sha256, bytes: -1, make: copyData(root, source, sha256), data: true });
   }
   const reader = new SliceReader();
-  for (const [path, { from, sha256, slice }] of plan.built ?? []) {
+  for (const [path, { from, sha256, slice, link: linked }] of plan.built ?? []) {
     // A copy (a clone where the file system can): an edit in dist/ must never reach the cache.
+    const copy = (dest: string) => copyFile(from, dest, constants.COPYFILE_FICLONE);
     const make = slice
       ? copySlice(root, from, slice, sha256, reader)
-      : (dest: string) => copyFile(from, dest, constants.COPYFILE_FICLONE);
+      : linked
+        ? async (dest: string) => void ((await tryLink(from, dest)) || (await copy(dest)))
+        : copy;
     entries.push({ path, sha256, bytes: -1, make });
   }
   for (const [path, { sha256, bytes, unpack }] of plan.stored ?? []) {

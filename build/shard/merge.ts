@@ -93,7 +93,7 @@ export async function mergeShards(options: MergeOptions): Promise<BuildResult> {
         tiles: shards[0]!.head.tiles,
         onProgress: progress,
       },
-      works.map((w, i) => relocateWork(w.work, (path) => join(shards[i]!.dir, SHARD_DIST, path))),
+      works.map((w, i) => relocateWork(w.work, (path) => join(shards[i]!.dir, SHARD_DIST, path), true)),
     );
     const blank = { files: {}, sources: {}, links: {} };
     const write = await writeDist(root, out, planned.plan, blank, (done, total) =>

@@ -75,10 +75,19 @@ export function treeId(manifests: { file: string; text: string }[], ledger: stri
   return hash.digest('hex');
 }
 
-/** Returns `work` with every built file's `from` given by `where` (from its dist path), slices gone: the shard wrote them whole. */
-export function relocateWork(work: CountryWork, where: (path: string) => string): CountryWork {
+/**
+ * Returns `work` with every built file's `from` given by `where` (from its
+ * dist path), slices gone (the shard wrote them whole); `link`: dist/ may
+ * hard-link them (the merge's, from the shard folders).
+ */
+export function relocateWork(work: CountryWork, where: (path: string) => string, link = false): CountryWork {
   const moved = (files: Map<string, BuiltFile>) =>
-    new Map([...files].map(([path, f]) => [path, { from: where(path), sha256: f.sha256 }]));
+    new Map(
+      [...files].map(([path, f]): [string, BuiltFile] => [
+        path,
+        { from: where(path), sha256: f.sha256, ...(link ? { link: true as const } : {}) },
+      ]),
+    );
   return {
     ...work,
     downloads: { ...work.downloads, files: moved(work.downloads.files) },

@@ -3,8 +3,8 @@
 // of its own (as on its own machine, with its own cache), then
 // `geoshelf build --merge`, gives every file of a single `build` of the same
 // tree with the same --base, with the same sha256, and no other file. Empty
-// shards and more shards than countries: test/shard/merge.test.ts, on a
-// smaller tree.
+// shards and more shards than tasks: test/shard/merge.test.ts, on a
+// smaller tree with a release.
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

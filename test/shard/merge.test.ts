@@ -1,13 +1,22 @@
 // A build spread over machines (build/shard/, docs/deployment.md): shards
-// K/N of a small tree with a release (three Earth countries, the Moon's and
+// K/N of a small tree with two releases (three Earth countries, the Moon's and
 // Mars's sample), each built in a root of its own as on its own machine,
 // then merged, give the bytes of a single build with the same --base, every
 // file, both ways; a shard may be empty (more shards than tasks). A
 // merge that is not given every shard of one build by this geoshelf with
 // this --base is refused in one line per problem, and writes nothing.
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+  type Dirent,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../build/build.ts';
 import { UserError } from '../../build/core/errors.ts';
@@ -32,14 +41,30 @@ beforeAll(async () => {
       recursive: true,
     });
   expect((await makeRelease(tree, '1.0.0', { date: '2026-12-03' })).status).toBe('recorded');
+  // A second release, the same data: its folders are links to the first's (write-dist.ts).
+  expect((await makeRelease(tree, '1.1.0', { date: '2026-12-04', allowEmpty: true })).status).toBe(
+    'recorded',
+  );
   const out = join(TMP, 'single');
   expect((await buildCatalogue({ root: copyRoot(tree, TMP), out, base: BASE })).ok).toBe(true);
   single = sums(out);
+  expect(Object.values(single).filter((v) => v.startsWith('link ')).length).toBeGreaterThan(0); // links compared too
 }, 120_000); // a bound for a hang only
 
-/** Returns path → sha256 of every file under `dir` (links followed: a release folder shared by a link reads the same). */
+/** Returns path → sha256 of every file under `dir`, and path → "link TARGET" of every link (a release folder shared with an earlier one's). */
 function sums(dir: string): Record<string, string> {
-  return Object.fromEntries(filesUnder(dir).map((f) => [f, sha256(readFileSync(join(dir, f)))]));
+  const entries = readdirSync(dir, { recursive: true, withFileTypes: true });
+  const path = (e: Dirent) => relative(dir, join(e.parentPath, e.name));
+  return Object.fromEntries(
+    entries
+      .filter((e) => e.isFile() || e.isSymbolicLink())
+      .map((e) => [
+        path(e),
+        e.isSymbolicLink()
+          ? `link ${readlinkSync(join(dir, path(e)))}`
+          : sha256(readFileSync(join(dir, path(e)))),
+      ]),
+  );
 }
 
 /** Builds every shard of N, each in a copy of the tree of its own, into TMP/`name`/K; returns the folders. */
