@@ -101,3 +101,31 @@ export async function inOrder<T, R>(
     throw error;
   }
 }
+
+/**
+ * Work handed off and not yet done, counted in bytes: a producer that hands
+ * off faster than the work drains (contents read faster than they are
+ * compressed) waits in `room()` until what is queued is within `budget`.
+ */
+export class ByteBudget {
+  private queued = 0;
+  private waiters: (() => void)[] = [];
+
+  constructor(readonly budget: number) {}
+
+  /** Counts `bytes` as queued until `work` settles (done or failed), and returns `work`. */
+  track<T>(bytes: number, work: Promise<T>): Promise<T> {
+    this.queued += bytes;
+    const done = () => {
+      this.queued -= bytes;
+      for (const wake of this.waiters.splice(0)) wake();
+    };
+    work.then(done, done);
+    return work;
+  }
+
+  /** Resolves once what is queued is within the budget. */
+  async room(): Promise<void> {
+    while (this.queued > this.budget) await new Promise<void>((wake) => this.waiters.push(wake));
+  }
+}

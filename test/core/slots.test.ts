@@ -1,6 +1,6 @@
 // The one bound on concurrent work (build/core/slots.ts).
 import { describe, expect, it } from 'vitest';
-import { inOrder, runAll, Slots } from '../../build/core/slots.ts';
+import { ByteBudget, inOrder, runAll, Slots } from '../../build/core/slots.ts';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -89,5 +89,29 @@ describe('inOrder', () => {
     await expect(run).rejects.toThrow('bad 2');
     expect(used).toEqual([1]);
     expect(settled.sort()).toEqual([1, 2, 3]);
+  });
+});
+
+describe('ByteBudget', () => {
+  it('a producer waits while the work it handed off passes the budget, and goes on as it drains, failures too', async () => {
+    const budget = new ByteBudget(100);
+    const settle: { ok: () => void; fail: () => void }[] = [];
+    const work = () =>
+      new Promise<void>((ok, fail) =>
+        settle.push({ ok: () => ok(), fail: () => fail(new Error('write failed')) }),
+      );
+    const first = budget.track(60, work());
+    await budget.room(); // 60 of 100: room
+    const second = budget.track(60, work());
+    second.catch(() => {});
+    let roomy = false;
+    const waiting = budget.room().then(() => (roomy = true));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(roomy).toBe(false); // 120 queued
+    settle[1]!.fail(); // a failed write frees its bytes as a done one does
+    await waiting;
+    expect(roomy).toBe(true);
+    settle[0]!.ok();
+    await first;
   });
 });
