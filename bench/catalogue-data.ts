@@ -91,7 +91,7 @@ function plan(total: number): PlannedLevel[] {
   const rest = levels.filter((l) => l !== largest);
   const sum = rest.reduce((n, l) => n + l.w, 0);
   largest.bytes = total * LARGEST_SHARE;
-  // No other level outgrows half the pinned one; what a cap cuts is spread by weight again once.
+  // No other level outgrows half the pinned one (what the cap cuts is not spread again: the tree comes out a little under GB).
   const cap = largest.bytes / 2;
   for (const l of rest) l.bytes = Math.max(4096, Math.min(cap, ((total - largest.bytes) * l.w) / sum));
   return levels.map(({ country, level, bytes }) => ({ country, level, bytes }));
