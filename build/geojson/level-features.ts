@@ -20,23 +20,34 @@ export interface GeoFeature {
 }
 
 /**
- * Returns the features of the FeatureCollection at `real` (an absolute
- * path), each parsed on its own; a malformed file throws the reader's
- * GeoJSONError (with the byte it fails at).
+ * Calls `each` with every feature of the FeatureCollection at `real` (an
+ * absolute path), parsed on its own and not kept: memory does not grow with
+ * the file, and what a feature leaves dies young. A malformed file throws
+ * the reader's GeoJSONError (with the byte it fails at).
  */
+async function eachFeatureAt(real: string, each: (feature: GeoFeature) => void): Promise<void> {
+  for await (const { bytes } of readFeatureBytes(real))
+    each(JSON.parse(bytes.toString('utf8')) as GeoFeature);
+}
+
+/** Returns the features of the FeatureCollection at `real`, as eachFeatureAt reads them. */
 export async function parsedFeatures(real: string): Promise<GeoFeature[]> {
   const features: GeoFeature[] = [];
-  for await (const { bytes } of readFeatureBytes(real))
-    features.push(JSON.parse(bytes.toString('utf8')) as GeoFeature);
+  await eachFeatureAt(real, (f) => features.push(f));
   return features;
 }
 
 /**
- * Returns the features of a GeoJSON level file (`path` relative to `root`,
- * e.g. "data/earth/CHL/CHL_ADM1.geojson"); a UserError names a file that is
- * missing, leads outside data/, or is not a FeatureCollection (with the byte).
+ * Calls `each` with every feature of a GeoJSON level file (`path` relative
+ * to `root`, e.g. "data/earth/CHL/CHL_ADM1.geojson"), one at a time, none
+ * kept; a UserError names a file that is missing, leads outside data/, or is
+ * not a FeatureCollection (with the byte).
  */
-export async function readLevelFeatures(root: string, path: string): Promise<GeoFeature[]> {
+export async function eachLevelFeature(
+  root: string,
+  path: string,
+  each: (feature: GeoFeature) => void,
+): Promise<void> {
   const found = await resolveInData(root, path);
   if (found.kind === 'missing') throw new UserError(problem(path, 'cannot read: no such file'));
   if (found.kind === 'outside') {
@@ -45,11 +56,18 @@ export async function readLevelFeatures(root: string, path: string): Promise<Geo
   }
   if (found.kind !== 'file') throw new UserError(problem(path, 'cannot read: not a file'));
   try {
-    return await parsedFeatures(found.real);
+    await eachFeatureAt(found.real, each);
   } catch (error) {
     if (error instanceof GeoJSONError) {
       throw new UserError(problem(path, error.reason, { byte: error.offset, rule: 'geojson' }));
     }
     throw error;
   }
+}
+
+/** Returns the features of a GeoJSON level file, as eachLevelFeature reads them (and fails). */
+export async function readLevelFeatures(root: string, path: string): Promise<GeoFeature[]> {
+  const features: GeoFeature[] = [];
+  await eachLevelFeature(root, path, (f) => features.push(f));
+  return features;
 }

@@ -3,7 +3,7 @@
 // drawn, its map as SVG with one `data-u` per unit (build/site/map-svg.ts). Both
 // are cached in <root>/.cache/geoshelf/atlas/ by source file and its stamp
 // (build/core/cache.ts), so a rebuild reads only changed files.
-import { readLevelFeatures } from '../geojson/level-features.ts';
+import { eachLevelFeature, readLevelFeatures } from '../geojson/level-features.ts';
 import type { Stats } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { runAll } from '../core/slots.ts';
@@ -18,7 +18,6 @@ import { drawnSource, mapSource, type CountryMap } from '../geo/map-sources.ts';
 import type { Plane } from '../geo/map-plane.ts';
 import type { TilesInfo } from '../core/shared/tiles.ts';
 import type { LoadedManifest } from '../manifest/validate.ts';
-import { readFeatureBytes } from '../geojson/features.ts';
 import type { UnitIds } from '../identity/unit-ids.ts';
 import { levelUnits, unitRow, unitsOfRows, type Unit, type UnitRow } from './units.ts';
 import { attachFacts, type SourceFacts } from './unit-files.ts';
@@ -88,20 +87,17 @@ export function unitSources(d: Dataset): string[] {
 }
 
 /**
- * Returns the unit rows of a file too large to parse whole (over
- * MAX_UNITS_FILE_BYTES, any size): one feature parsed at a time, only its
- * names, codes and bboxes kept, so memory does not grow with the file.
+ * Returns the unit rows of a file read for its units alone: one feature
+ * parsed at a time, only its names, codes and bboxes kept. A whole parse
+ * kept every position of the file alive until its country was done: V8
+ * moved that tree to its old generation, where it stayed as garbage until a
+ * full collection, and the atlas of a generated 0.3 GiB catalogue
+ * (bench:catalogue) held 574 MB of heap for 95 MB live.
  */
-async function streamedRows(root: string, path: string): Promise<UnitRow[] | undefined> {
+async function streamedRows(root: string, path: string): Promise<UnitRow[]> {
   const rows: UnitRow[] = [];
-  try {
-    for await (const { bytes } of readFeatureBytes(join(root, path))) {
-      rows.push(unitRow(JSON.parse(bytes.toString('utf8')) as Parameters<typeof unitRow>[0]));
-    }
-    return rows;
-  } catch {
-    return undefined; // the validator reports data files; an unreadable one just has no units
-  }
+  await eachLevelFeature(root, path, (f) => rows.push(unitRow(f as Parameters<typeof unitRow>[0])));
+  return rows;
 }
 
 /**
@@ -119,34 +115,27 @@ export async function readAtlas(
   const caches = await loadCountryCaches(root, loaded);
   const read: Read = { filesRead: 0, bytesRead: 0 };
   // A file both listed and drawn (a small level without preview) is read once per run.
-  const parsed = new Map<string, Promise<{ features: unknown[] } | undefined>>();
+  const parsed = new Map<string, Promise<{ features: unknown[] }>>();
 
-  /**
-   * Returns the cache entry of `path` (units and/or SVG, as `fill` computes
-   * them), read only on a miss; `drawing` is what else an SVG depends on (its
-   * title and plane), undefined for units.
-   */
+  /** Returns the Entry reader of one country's cache. */
   const entryIn =
     (cache: CountryCache): Entry =>
-    async (path, key, drawing, fill) => {
+    async (path, key, drawing, fill, drawn = drawing !== undefined) => {
       const info = await stamp(path);
       let hit = cache.data[key];
       if (!hit || !sameStamp(hit, info) || hit.drawing !== drawing) {
-        // A units-only read of a large file streams (the map is never drawn from one: MAX_DRAWN_BYTES).
-        const stream = drawing === undefined && info.size > MAX_UNITS_FILE_BYTES;
-        if (stream || !parsed.has(path)) {
+        // A file read for its units alone streams; one its level draws too is parsed whole, once.
+        if (!drawn || !parsed.has(path)) {
           read.filesRead++;
           read.bytesRead += info.size;
         }
-        const rows = stream ? await streamedRows(root, path) : undefined;
-        if (!stream && !parsed.has(path)) parsed.set(path, features(root, path));
-        const collection = stream ? rows && { features: [] } : await parsed.get(path)!;
+        const rows = drawn ? undefined : await streamedRows(root, path);
+        if (drawn && !parsed.has(path)) parsed.set(path, features(root, path));
         hit = {
           ...stampOf(info),
           drawing,
-          ...fill(collection?.features ?? [], rows),
+          ...fill(drawn ? (await parsed.get(path)!).features : [], rows),
         };
-        if (!collection) hit = { ...hit, units: [], svg: null };
         cache.changed = true;
       }
       cache.used[key] = hit;
@@ -220,11 +209,18 @@ async function saveCountryCaches(root: string, caches: Map<string, CountryCache>
   }
 }
 
+/**
+ * Returns the cache entry of `path` (units and/or SVG, as `fill` computes
+ * them), read only on a miss: parsed whole when `drawn` (the level's map is
+ * drawn from it), else one feature at a time (`rows`). `drawing` is what
+ * else an SVG depends on (its title and plane), undefined for units.
+ */
 type Entry = (
   path: string,
   key: string,
   drawing: string | undefined,
   fill: (features: unknown[], rows?: UnitRow[]) => { units?: Unit[]; svg?: string | null },
+  drawn?: boolean, // default: whether `drawing` is given
 ) => Promise<{ units?: Unit[]; svg?: string | null }>;
 
 /**
@@ -267,9 +263,15 @@ async function readLevel(
   for (const path of sources) {
     const read: Unit[] = [];
     bySource.push([path, read]);
-    const hit = await entry(path, `units ${path}`, undefined, (fs, rows) => ({
-      units: rows ? unitsOfRows(rows, d) : levelUnits(fs as Parameters<typeof levelUnits>[0], d),
-    }));
+    const hit = await entry(
+      path,
+      `units ${path}`,
+      undefined,
+      (fs, rows) => ({
+        units: rows ? unitsOfRows(rows, d) : levelUnits(fs as Parameters<typeof levelUnits>[0], d),
+      }),
+      path === drawnSource(d),
+    );
     // Copies: the cache keeps what the file gave. IDs go by feature index, in the released file only (not a preview).
     const ids = unitIds?.files.get(path)?.ids;
     for (const u of hit.units ?? []) read.push(unitCopy(u, ids?.[u.feature] || undefined));
