@@ -63,6 +63,22 @@ class PositionIds implements RingPoints {
     this.ringStart.push(0);
   }
 
+  /** Returns the table's first free slot for a position hashing to `lon`, `lat` (known not to be in it). */
+  private slotOf(lon: number, lat: number): number {
+    const h = Math.imul((lon * 1e7) | 0, 0x9e3779b1) ^ Math.imul((lat * 1e7) | 0, 0x85ebca77);
+    let s = (h ^ (h >>> 16)) & this.mask;
+    while (this.table[s] !== -1) s = (s + 1) & this.mask;
+    return s;
+  }
+
+  /** Doubles the table, when the positions met fill half of it (more than the count given at first: CoverageArcsBuilder). */
+  private grow(): void {
+    this.table = new Int32Array(2 * (this.mask + 1)).fill(-1);
+    this.mask = this.table.length - 1;
+    for (let id = 0; id < this.lon.length; id++)
+      this.table[this.slotOf(this.lon.data[id], this.lat.data[id])] = id;
+  }
+
   get rings(): number {
     return this.ringStart.length - 1;
   }
@@ -85,6 +101,7 @@ class PositionIds implements RingPoints {
     this.lon.push(lon);
     this.lat.push(lat);
     table[s] = id;
+    if (2 * this.lon.length > this.mask) this.grow();
     return id;
   }
 
@@ -143,6 +160,75 @@ function idJunctions(rings: PositionIds): Junctions {
 }
 
 /**
+ * Cuts the rings of features given one at a time, level by level (`level()`
+ * starts the next), into arcs (`finish()`). With `keepGeometry` false a
+ * polygonal feature is kept without its coordinates (its rings are in the
+ * builder by then), so a caller reading features one by one never holds the
+ * levels' parsed trees: a country's simplified copies (copies.ts) parsed
+ * every level whole at once, 1.2 GB for 154 MB of GeoJSON (bench:formats).
+ */
+export class CoverageArcsBuilder {
+  private rings: PositionIds;
+  private ringCount = 0;
+  private layout: FeatureRings[][] = [];
+
+  constructor(
+    positions = 16, // how many to expect; the table grows past it
+    private keepGeometry = true,
+  ) {
+    this.rings = new PositionIds(Math.max(positions, 16));
+  }
+
+  /** Starts the next level. */
+  level(): void {
+    this.layout.push([]);
+  }
+
+  /** Adds the next feature of the current level. */
+  add(feature: GeoFeature): void {
+    const polygons = polygonsOf(feature);
+    const firstRing = this.ringCount;
+    const features = this.layout.at(-1)!;
+    if (!polygons) {
+      features.push({ feature, kind: null, firstRing, polygons: [] });
+      return;
+    }
+    for (const polygon of polygons) for (const ring of polygon) this.rings.addRing(ring);
+    this.ringCount += polygons.reduce((n, p) => n + p.length, 0);
+    const kind = feature.geometry!.type as 'Polygon' | 'MultiPolygon';
+    const kept = this.keepGeometry ? feature : { ...feature, geometry: { type: kind } };
+    features.push({ feature: kept, kind, firstRing, polygons: polygons.map((p) => p.length) });
+  }
+
+  /** Returns the arcs of every ring added, cut where any two rings part, each feature's rings in order. */
+  finish(): CoverageArcs {
+    const { rings } = this;
+    const topology = buildTopology(rings, idJunctions(rings));
+    const arcStart = new Int32Array(topology.arcs + 1);
+    for (let a = 0; a < topology.arcs; a++) arcStart[a + 1] = arcStart[a] + topology.arcLength(a);
+    const n = arcStart[topology.arcs];
+    const x = new Float64Array(n);
+    const y = new Float64Array(n);
+    const ids = rings.x.data;
+    for (let a = 0, i = 0; a < topology.arcs; a++) {
+      for (let k = 0, len = topology.arcLength(a); k < len; k++, i++) {
+        const id = ids[topology.arcPoint(a, k)];
+        x[i] = rings.lon.data[id];
+        y[i] = rings.lat.data[id];
+      }
+    }
+    return {
+      x,
+      y,
+      arcStart,
+      ringArcs: topology.ringArcs.data.slice(0, topology.ringArcs.length),
+      ringArcStart: topology.ringArcStart.data.slice(0, topology.ringArcStart.length),
+      levels: this.layout,
+    };
+  }
+}
+
+/**
  * Returns the arcs of the rings of every feature of every level in `levels`
  * (e.g. [ADM0, ADM1, ADM2] of one country), cut where any two rings part,
  * with each feature's rings in order.
@@ -151,39 +237,10 @@ export function coverageArcs(levels: GeoFeature[][]): CoverageArcs {
   let positions = 0;
   for (const features of levels)
     for (const f of features) for (const p of polygonsOf(f) ?? []) for (const r of p) positions += r.length;
-  const rings = new PositionIds(Math.max(positions, 16));
-  let ringCount = 0;
-  const layout = levels.map((features) =>
-    features.map((feature): FeatureRings => {
-      const polygons = polygonsOf(feature);
-      const firstRing = ringCount;
-      if (!polygons) return { feature, kind: null, firstRing, polygons: [] };
-      for (const polygon of polygons) for (const ring of polygon) rings.addRing(ring);
-      ringCount += polygons.reduce((n, p) => n + p.length, 0);
-      const kind = feature.geometry!.type as 'Polygon' | 'MultiPolygon';
-      return { feature, kind, firstRing, polygons: polygons.map((p) => p.length) };
-    }),
-  );
-  const topology = buildTopology(rings, idJunctions(rings));
-  const arcStart = new Int32Array(topology.arcs + 1);
-  for (let a = 0; a < topology.arcs; a++) arcStart[a + 1] = arcStart[a] + topology.arcLength(a);
-  const n = arcStart[topology.arcs];
-  const x = new Float64Array(n);
-  const y = new Float64Array(n);
-  const ids = rings.x.data;
-  for (let a = 0, i = 0; a < topology.arcs; a++) {
-    for (let k = 0, len = topology.arcLength(a); k < len; k++, i++) {
-      const id = ids[topology.arcPoint(a, k)];
-      x[i] = rings.lon.data[id];
-      y[i] = rings.lat.data[id];
-    }
+  const builder = new CoverageArcsBuilder(positions);
+  for (const features of levels) {
+    builder.level();
+    for (const feature of features) builder.add(feature);
   }
-  return {
-    x,
-    y,
-    arcStart,
-    ringArcs: topology.ringArcs.data.slice(0, topology.ringArcs.length),
-    ringArcStart: topology.ringArcStart.data.slice(0, topology.ringArcStart.length),
-    levels: layout,
-  };
+  return builder.finish();
 }

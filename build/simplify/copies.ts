@@ -5,8 +5,8 @@
 // whole or not at all. The formats stage caches and publishes the folder.
 import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { readLevelFeatures, type GeoFeature } from '../geojson/level-features.ts';
-import { coverageArcs } from './arcs.ts';
+import { eachLevelFeature } from '../geojson/level-features.ts';
+import { CoverageArcsBuilder } from './arcs.ts';
 import { CoverageSimplifier } from './tpvw.ts';
 import { ArcTexts, levelText, VertexTexts } from './write.ts';
 
@@ -40,7 +40,7 @@ export function simplifiedName(stem: string, toleranceM: number): string {
  * Writes the simplified copies of `levels` (files under `root`) at every
  * tolerance into the folder `dir` (replaced when it exists), on a body of
  * radius `radiusM` (BODY_RADIUS_M), and returns them level by level, finest first.
- * A bad source is a UserError naming it (readLevelFeatures).
+ * A bad source is a UserError naming it (eachLevelFeature).
  */
 export async function writeSimplifiedCopies(
   root: string,
@@ -48,12 +48,13 @@ export async function writeSimplifiedCopies(
   dir: string,
   radiusM: number,
 ): Promise<SimplifiedFile[]> {
-  const features: GeoFeature[][] = [];
+  // One feature at a time, its rings into the builder and only its properties kept.
+  const builder = new CoverageArcsBuilder(16, false);
   for (const level of levels) {
-    const read = await Promise.all(level.sources.map((source) => readLevelFeatures(root, source)));
-    features.push(read.flat());
+    builder.level();
+    for (const source of level.sources) await eachLevelFeature(root, source, (f) => builder.add(f));
   }
-  const arcs = coverageArcs(features);
+  const arcs = builder.finish();
   const simplifier = new CoverageSimplifier(arcs, radiusM);
   const vertexTexts = new VertexTexts(arcs);
   const staging = `${dir}.${process.pid}.tmp`;
