@@ -35,9 +35,9 @@ const BYTES_PER_POINT = 24;
 /** Setup commands (split, preview) must finish within this, or the benchmark stops. */
 const SETUP_TIMEOUT_MS = 4 * 60 * 60_000;
 const LEVELS = ['ADM0', 'ADM1', 'ADM2', 'ADM3'] as const;
-type Level = (typeof LEVELS)[number];
+export type Level = (typeof LEVELS)[number];
 
-interface Country {
+export interface Country {
   iso3: string;
   iso2: string;
   name: string;
@@ -50,7 +50,7 @@ interface Grid {
   points: number; // per border
 }
 
-interface PlannedLevel {
+export interface PlannedLevel {
   country: Country;
   level: Level;
   bytes: number; // the size aimed at
@@ -60,7 +60,7 @@ export const treeFolder = (bytes: number) =>
   `/tmp/geoshelf-bench-catalogue/tree-v${TREE_VERSION}-${Math.round(bytes / 2 ** 20)}MiB`;
 
 /** Returns the 220 countries, each with a 14° × 12° box on a 20-wide grid of the globe. */
-function countries(): Country[] {
+export function countries(): Country[] {
   const world = createRequire(import.meta.url)('world-countries/countries.json') as {
     cca3: string;
     cca2: string;
@@ -174,6 +174,60 @@ async function writeLevel(path: string, p: PlannedLevel, adm1: Grid, seed: numbe
   await once(out, 'close');
 }
 
+/**
+ * Writes `data/earth/{ISO3}/` of `country` under `tree`: each of `levels`
+ * (seeded from `seed` on, one seed a level) and a manifest whose numbers are
+ * measured from the files; returns its datasets and their bytes.
+ */
+export async function writeCountry(
+  tree: string,
+  country: Country,
+  levels: PlannedLevel[],
+  seed: number,
+): Promise<{ datasets: { level: Level; bytes: number }[]; bytes: number }> {
+  const folder = `data/earth/${country.iso3}`;
+  await mkdir(join(tree, folder), { recursive: true });
+  const datasets = [];
+  const adm1 = gridFor(levels.find((l) => l.level === 'ADM1')!);
+  let written = 0;
+  for (const [k, l] of levels.entries()) {
+    const path = `${folder}/${country.iso3}_${l.level}.geojson`;
+    await writeLevel(join(tree, path), l, adm1, seed + k);
+    const stats = await measureGeoJSON(join(tree, path));
+    written += stats.bytes;
+    const { bytes, sha256, features, bbox, geometry_types, properties } = stats;
+    datasets.push({
+      level: l.level,
+      path,
+      bytes,
+      sha256,
+      features,
+      bbox,
+      geometry_types,
+      properties,
+      license: 'CC-BY-4.0',
+    });
+  }
+  const manifest = {
+    schema_version: 1,
+    body: 'earth',
+    iso_a3: country.iso3,
+    iso_a2: country.iso2,
+    name: { en: country.name },
+    crs: { authority: 'OGC', code: 'CRS84', epsg: 4326 },
+    status: 'ok',
+    source: {
+      name: 'geoshelf benchmark',
+      url: 'https://example.org/',
+      license: 'CC-BY-4.0',
+      retrieved: '2026-11-28',
+    },
+    datasets,
+  };
+  await writeFile(join(tree, folder, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return { datasets, bytes: written };
+}
+
 /** Returns the root of a generated tree of about `total` bytes of GeoJSON (levels, not parts or previews), made on first use. */
 export async function catalogueTree(total: number, say: (line: string) => void): Promise<string> {
   const tree = treeFolder(total);
@@ -187,46 +241,11 @@ export async function catalogueTree(total: number, say: (line: string) => void):
   let written = 0;
   let seed = 1;
   for (const [country, own] of byCountry) {
-    const folder = `data/earth/${country.iso3}`;
-    await mkdir(join(tree, folder), { recursive: true });
-    const datasets = [];
-    const adm1 = gridFor(own.find((l) => l.level === 'ADM1')!);
-    for (const l of own) {
-      const path = `${folder}/${country.iso3}_${l.level}.geojson`;
-      await writeLevel(join(tree, path), l, adm1, seed++);
-      const stats = await measureGeoJSON(join(tree, path));
-      written += stats.bytes;
-      if (l.level === 'ADM2' && stats.bytes > SPLIT_SHARE * total) split.push(country.iso3);
-      const { bytes, sha256, features, bbox, geometry_types, properties } = stats;
-      datasets.push({
-        level: l.level,
-        path,
-        bytes,
-        sha256,
-        features,
-        bbox,
-        geometry_types,
-        properties,
-        license: 'CC-BY-4.0',
-      });
-    }
-    const manifest = {
-      schema_version: 1,
-      body: 'earth',
-      iso_a3: country.iso3,
-      iso_a2: country.iso2,
-      name: { en: country.name },
-      crs: { authority: 'OGC', code: 'CRS84', epsg: 4326 },
-      status: 'ok',
-      source: {
-        name: 'geoshelf benchmark',
-        url: 'https://example.org/',
-        license: 'CC-BY-4.0',
-        retrieved: '2026-11-28',
-      },
-      datasets,
-    };
-    await writeFile(join(tree, folder, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    const made = await writeCountry(tree, country, own, seed);
+    seed += own.length;
+    written += made.bytes;
+    const adm2 = made.datasets.find((d) => d.level === 'ADM2');
+    if (adm2 && adm2.bytes > SPLIT_SHARE * total) split.push(country.iso3);
   }
   say(
     `generated ${levels.length} levels of ${byCountry.size} countries, ${(written / 2 ** 30).toFixed(2)} GiB`,
