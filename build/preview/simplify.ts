@@ -73,6 +73,19 @@ export function prepare(
 }
 
 /**
+ * Throws the UserError naming feature `i` of `source` when its geometry is
+ * neither Polygon nor MultiPolygon (a feature without one is kept as it is).
+ */
+export function checkPolygonal(source: string, feature: GeoFeature, i: number): void {
+  const type = feature.geometry?.type;
+  if (type !== undefined && type !== 'Polygon' && type !== 'MultiPolygon') {
+    throw new UserError(
+      problem(source, `feature ${i}: geometry type ${type}, expected Polygon or MultiPolygon`),
+    );
+  }
+}
+
+/**
  * Returns the outline of `features` (see prepare): their shared borders as
  * arcs and each feature's head. Throws a UserError naming the feature for a
  * geometry other than Polygon/MultiPolygon.
@@ -82,15 +95,16 @@ export function outline(
   features: GeoFeature[],
   keepProperty: (key: string) => boolean,
 ): Outline {
-  features.forEach((feature, i) => {
-    const type = feature.geometry?.type;
-    if (type !== undefined && type !== 'Polygon' && type !== 'MultiPolygon') {
-      throw new UserError(
-        problem(source, `feature ${i}: geometry type ${type}, expected Polygon or MultiPolygon`),
-      );
-    }
-  });
-  const coverage = coverageArcs([features]);
+  features.forEach((feature, i) => checkPolygonal(source, feature, i));
+  return outlineOf(coverageArcs([features]), keepProperty);
+}
+
+/**
+ * Returns the outline of one level's arcs (its features checked by
+ * checkPolygonal, e.g. as they were read one at a time into a
+ * CoverageArcsBuilder): each feature's head and its rings as arc references.
+ */
+export function outlineOf(coverage: CoverageArcs, keepProperty: (key: string) => boolean): Outline {
   const prepared = coverage.levels[0].map(
     ({ feature, kind, firstRing, polygons: counts }): PreparedFeature => {
       let r = firstRing;
