@@ -92,23 +92,34 @@ interface Stage {
   peak: number; // bytes
 }
 
-/** Runs the child's cold build of `root`, sampling its RSS; returns its stages and totals. */
-function coldBuild(root: string, cap: number) {
-  return new Promise<{ stages: Stage[]; wall: number; cpu: number; maxRSS: number }>((resolve, reject) => {
+/** Prints a stage's line as it ends (at `ended` ms, `cpu` CPU seconds), marking a peak over `bound`. */
+function report(stage: Stage, ended: number, cpu: number, bound: number): void {
+  const over = stage.peak > bound ? '  over the bound' : '';
+  console.log(
+    `  ${stage.name.padEnd(36)} ${((ended - stage.started) / 1000).toFixed(1).padStart(7)} s wall ` +
+      `${(cpu - stage.cpu).toFixed(1).padStart(7)} s CPU ${(stage.peak / MIB).toFixed(0).padStart(6)} MiB${over}`,
+  );
+}
+
+/**
+ * Runs the child's cold build of `root`, sampling its RSS, and prints each
+ * stage as it ends (a long run shows where it is); returns its totals.
+ */
+function coldBuild(root: string, cap: number, bound: number) {
+  return new Promise<{ wall: number; cpu: number; maxRSS: number }>((resolve, reject) => {
     const started = performance.now();
     const build = fork(import.meta.filename, ['--child', root], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
-    const stages: Stage[] = [{ name: 'starting', started, cpu: 0, peak: 0 }];
+    let stage: Stage = { name: 'starting', started, cpu: 0, peak: 0 };
     let done: Extract<Message, { done: true }> | undefined;
     let killed = '';
     const sampler = setInterval(() => {
       const rss = rssOf(build.pid!);
-      const stage = stages[stages.length - 1];
       stage.peak = Math.max(stage.peak, rss);
       if (rss > cap && !killed) {
-        killed = `RSS ${(rss / MIB).toFixed(0)} MB passed the cap of ${(cap / MIB).toFixed(0)} MB in "${stage.name}": killed`;
+        killed = `RSS ${(rss / MIB).toFixed(0)} MiB passed the cap of ${(cap / MIB).toFixed(0)} MiB in "${stage.name}": killed`;
         build.kill('SIGKILL');
       }
     }, SAMPLE_MS);
@@ -117,15 +128,17 @@ function coldBuild(root: string, cap: number) {
       build.kill('SIGKILL');
     }, TIMEOUT_MS);
     build.on('message', (message: Message) => {
+      const now = performance.now();
+      report(stage, now, message.cpu, bound);
       if ('done' in message) done = message;
-      else stages.push({ name: message.stage, started: performance.now(), cpu: message.cpu, peak: 0 });
+      else stage = { name: message.stage, started: now, cpu: message.cpu, peak: 0 };
     });
     build.on('exit', (code) => {
       clearInterval(sampler);
       clearTimeout(timer);
       const wall = performance.now() - started;
       if (killed || code !== 0 || !done) reject(new Error(`the cold build: ${killed || `exit ${code}`}`));
-      else resolve({ stages, wall, cpu: done.cpu, maxRSS: done.maxRSS });
+      else resolve({ wall, cpu: done.cpu, maxRSS: done.maxRSS });
     });
   });
 }
@@ -145,18 +158,8 @@ async function main(): Promise<void> {
     `bench:large-level: CAN_ADM1.geojson ${(largest / MIB).toFixed(0)} MiB, bound ${(bound / MIB).toFixed(0)} MiB; ` +
       `${cpus().length} cores, load ${load()}`,
   );
-  const { stages, wall, cpu, maxRSS } = await coldBuild(root, cap);
   console.log('cold build, by stage (peak RSS of the whole process, every thread, sampled every 100 ms):');
-  for (const [k, stage] of stages.entries()) {
-    const next = k + 1 < stages.length ? stages[k + 1] : undefined;
-    const stageWall = ((next?.started ?? stages[0].started + wall) - stage.started) / 1000;
-    const stageCpu = (next?.cpu ?? cpu) - stage.cpu;
-    const over = stage.peak > bound ? '  over the bound' : '';
-    console.log(
-      `  ${stage.name.padEnd(36)} ${stageWall.toFixed(1).padStart(7)} s wall ${stageCpu.toFixed(1).padStart(7)} s CPU ` +
-        `${(stage.peak / MIB).toFixed(0).padStart(6)} MiB${over}`,
-    );
-  }
+  const { wall, cpu, maxRSS } = await coldBuild(root, cap, bound);
   const met = maxRSS <= bound ? 'met' : 'MISSED';
   console.log(
     `whole build: ${(wall / 1000).toFixed(1)} s wall, ${cpu.toFixed(1)} s CPU, peak RSS ${(maxRSS / MIB).toFixed(0)} MiB ` +
