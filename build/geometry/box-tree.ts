@@ -12,7 +12,7 @@
 import { work } from './limits.ts';
 import { hilbert } from '../core/hilbert.ts';
 
-const NODE = 8;
+export const NODE = 8;
 const CURVE_BITS = 16; // a 65,536 × 65,536 grid over the items' extent
 
 export class BoxTree {
@@ -144,7 +144,7 @@ function curveOrder(boxes: Float64Array, n: number): Int32Array {
  * The keys move with their items, so each pass reads them in order, not
  * scattered (2.6× flatbush's build time before, on 1,000,000 boxes: bench:libraries).
  */
-function radixSort(keys: Uint32Array): Int32Array {
+export function radixSort(keys: Uint32Array): Int32Array {
   const n = keys.length;
   let order = new Int32Array(n);
   let next = new Int32Array(n);

@@ -200,7 +200,7 @@ export class CoverageArcsBuilder {
     features.push({ feature: kept, kind, firstRing, polygons: polygons.map((p) => p.length) });
   }
 
-  /** Returns the arcs of every ring added, cut where any two rings part, each feature's rings in order. */
+  /** Returns the arcs of every ring added, cut where any two rings part, each feature's rings in order; the builder is empty after. */
   finish(): CoverageArcs {
     const { rings } = this;
     const topology = buildTopology(rings, idJunctions(rings));
@@ -217,7 +217,7 @@ export class CoverageArcsBuilder {
         y[i] = rings.lat.data[id];
       }
     }
-    return {
+    const arcs = {
       x,
       y,
       arcStart,
@@ -225,6 +225,12 @@ export class CoverageArcsBuilder {
       ringArcStart: topology.ringArcStart.data.slice(0, topology.ringArcStart.length),
       levels: this.layout,
     };
+    // Let go of the position table (~50 bytes a vertex): a caller that keeps the builder in scope while it
+    // simplifies (copies.ts) held it to the end, a third of the copies' peak on bench:formats' country.
+    this.rings = new PositionIds(16);
+    this.ringCount = 0;
+    this.layout = [];
+    return arcs;
   }
 }
 

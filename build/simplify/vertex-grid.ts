@@ -6,8 +6,9 @@
 // coordinates are copied beside it: a query reads memory mostly in order. It
 // may index only some vertices (those a simplification left). A box spanning
 // more cells than MAX_CELLS (a long, thin corner across a large level) asks a
-// packed R-tree instead, built on first need: the same answer, in about log n.
-import { BoxTree } from '../geometry/box-tree.ts';
+// packed R-tree of points instead (geometry/point-tree.ts), built on first
+// need: the same answer, in about log n.
+import { PointTree } from '../geometry/point-tree.ts';
 
 /** Most cells a query visits before it asks the R-tree. */
 const MAX_CELLS = 64;
@@ -21,7 +22,7 @@ export class VertexGrid {
   private readonly items: Int32Array;
   private readonly itemX: Float64Array; // items' coordinates, in items' order
   private readonly itemY: Float64Array;
-  private tree: BoxTree | undefined;
+  private tree: PointTree | undefined;
 
   /** Indexes vertex i at (x[i], y[i]) for every i in `vertices` (all by default). */
   constructor(
@@ -96,21 +97,9 @@ export class VertexGrid {
   }
 
   private treeQuery(x0: number, y0: number, x1: number, y1: number): number {
-    if (!this.tree) {
-      const { x, y, vertices } = this;
-      const n = vertices ? vertices.length : x.length;
-      const boxes = new Float64Array(4 * n);
-      for (let j = 0; j < n; j++) {
-        const i = vertices ? vertices[j] : j;
-        boxes[4 * j] = boxes[4 * j + 2] = x[i];
-        boxes[4 * j + 1] = boxes[4 * j + 3] = y[i];
-      }
-      this.tree = new BoxTree(boxes);
-    }
+    this.tree ??= new PointTree(this.x, this.y, this.vertices);
     const count = this.tree.query(x0, y0, x1, y1);
-    const found = this.tree.found;
-    if (this.vertices) for (let k = 0; k < count; k++) found[k] = this.vertices[found[k]]; // the tree's ids are places in `vertices`
-    this.found = found;
+    this.found = this.tree.found;
     return count;
   }
 }
