@@ -90,11 +90,7 @@ export function checkPolygonal(source: string, feature: GeoFeature, i: number): 
  * arcs and each feature's head. Throws a UserError naming the feature for a
  * geometry other than Polygon/MultiPolygon.
  */
-export function outline(
-  source: string,
-  features: GeoFeature[],
-  keepProperty: (key: string) => boolean,
-): Outline {
+function outline(source: string, features: GeoFeature[], keepProperty: (key: string) => boolean): Outline {
   features.forEach((feature, i) => checkPolygonal(source, feature, i));
   return outlineOf(coverageArcs([features]), keepProperty);
 }
