@@ -44,7 +44,7 @@ export class PointTree {
       for (let child = from; child < to; child++) {
         const node = 4 * (to + Math.floor((child - from) / NODE) - n);
         const first = (child - from) % NODE === 0;
-        // A point's own coordinates below level 2, the child node's box above.
+        // Level 1's children are the points themselves; a higher level's are nodes with boxes.
         const i = level === 1 ? this.items[child]! : 0;
         const k = 4 * (child - n);
         const minX = level === 1 ? x[i]! : box[k]!;
