@@ -42,6 +42,9 @@ const LONG = [
   'test/formats/geoparquet-oracle.test.ts', // pyarrow, shapely ≥ 2 and pyproj read every level of the sample written as GeoParquet
   'test/formats/world-files-oracle.test.ts', // pyarrow, shapely ≥ 2 and pyproj read the world GeoParquet files of three bodies
   'test/geo/unit-facts-oracle.test.ts', // every unit's area against GeographicLib (pyproj) and label point against GEOS, real levels
+  'test/build/atlas-memory.test.ts', // a 6 and a 24 MiB level read by the atlas in a child with a capped heap
+  'test/simplify/copies-memory.test.ts', // the same for the simplified copies
+  'test/preview/preview-memory.test.ts', // the same for a preview
 ];
 
 export default defineConfig({
