@@ -1,5 +1,6 @@
 // What the tests that prove a stage's heap does not grow with the level
-// share (test/build/atlas-memory.test.ts, test/simplify/copies-memory.test.ts):
+// share (test/build/atlas-memory.test.ts, test/simplify/copies-memory.test.ts,
+// test/preview/preview-memory.test.ts; the long project runs them):
 // a level of a given size written feature by feature into a fresh root, and a
 // child process with V8's old generation capped, running a script that prints
 // one count.
