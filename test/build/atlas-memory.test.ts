@@ -7,31 +7,21 @@
 // its tree kept until the country was done: the 24 MiB level then ran out
 // of heap, and a generated 0.3 GiB catalogue's atlas held 574 MB of heap
 // for 95 MB live (docs/benchmarks.md, bench:catalogue).
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundled } from '../support/bundle.ts';
+import { describe, expect, it } from 'vitest';
 import {
   countInCappedChild,
   HEAP_MB,
   levelRoot,
-  removeLevelRoots,
+  bundledForChildren,
   ringText,
 } from '../support/capped-heap.ts';
 
 const LEVEL = 'data/earth/AAA/AAA_ADM1.geojson';
 const PREVIEW = 'data/earth/AAA/preview/AAA_ADM1.preview.geojson';
 
-let module: string;
-
-beforeAll(async () => {
-  module = await bundled(new URL('../../build/site/atlas.ts', import.meta.url).pathname);
-});
-
-afterAll(() => {
-  rmSync(dirname(module), { recursive: true, force: true });
-  removeLevelRoots();
-});
+const module = bundledForChildren(new URL('../../build/site/atlas.ts', import.meta.url).pathname);
 
 /** Writes a level of about `bytes` and its one-feature preview; returns the root. */
 function levelWithPreview(bytes: number): { root: string; features: number } {
@@ -51,7 +41,7 @@ function unitsInChild(root: string) {
     datasets: [{ level: 'ADM1', path: LEVEL, bytes: statSync(join(root, LEVEL)).size, preview: PREVIEW }],
   };
   return countInCappedChild(`
-    const { readAtlas } = await import(${JSON.stringify(module)});
+    const { readAtlas } = await import(${JSON.stringify(module())});
     const loaded = [{ file: 'data/earth/AAA/manifest.json', manifest: ${JSON.stringify(manifest)} }];
     const { atlas } = await readAtlas(${JSON.stringify(root)}, loaded);
     console.log(atlas.get('data/earth/AAA/manifest.json').levels[0].units.length);`);

@@ -6,29 +6,17 @@
 // needs. Before, the level was parsed whole and held until the preview was
 // written: the 24 MiB level then ran out of heap, and `geoshelf preview` of
 // bench:large-level's 1 GiB ADM1 took 6 GB.
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundled } from '../support/bundle.ts';
-import { countInCappedChild, HEAP_MB, levelRoot, removeLevelRoots } from '../support/capped-heap.ts';
+import { describe, expect, it } from 'vitest';
+import { countInCappedChild, HEAP_MB, levelRoot, bundledForChildren } from '../support/capped-heap.ts';
 
 const LEVEL = 'data/earth/AAA/AAA_ADM1.geojson';
 
-let module: string;
-
-beforeAll(async () => {
-  module = await bundled(new URL('../../build/preview/preview.ts', import.meta.url).pathname);
-});
-
-afterAll(() => {
-  rmSync(dirname(module), { recursive: true, force: true });
-  removeLevelRoots();
-});
+const module = bundledForChildren(new URL('../../build/preview/preview.ts', import.meta.url).pathname);
 
 /** Makes the preview of the level under `root` in a capped child; returns its features, or how it failed. */
 function previewInChild(root: string) {
   return countInCappedChild(`
-    const { makePreview } = await import(${JSON.stringify(module)});
+    const { makePreview } = await import(${JSON.stringify(module())});
     const made = await makePreview(${JSON.stringify(root)}, [${JSON.stringify(LEVEL)}], { maxBytes: 2097152, method: 'visvalingam' }, 111319.49);
     if (made.bytes > 2097152) throw new Error('over the budget: ' + made.bytes);
     console.log(JSON.parse(made.text).features.length);`);

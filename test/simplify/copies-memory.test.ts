@@ -6,30 +6,19 @@
 // parsed tree needs. Before, every level of the country was parsed whole and
 // kept until the copies were written: the 24 MiB level then ran out of heap,
 // and bench:formats' country (154 MB of levels) took 1.2 GB for its copies.
-import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundled } from '../support/bundle.ts';
-import { countInCappedChild, HEAP_MB, levelRoot, removeLevelRoots } from '../support/capped-heap.ts';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { countInCappedChild, HEAP_MB, levelRoot, bundledForChildren } from '../support/capped-heap.ts';
 
 const LEVEL = 'data/earth/AAA/AAA_ADM1.geojson';
 
-let module: string;
-
-beforeAll(async () => {
-  module = await bundled(new URL('../../build/simplify/copies.ts', import.meta.url).pathname);
-});
-
-afterAll(() => {
-  rmSync(dirname(module), { recursive: true, force: true });
-  removeLevelRoots();
-});
+const module = bundledForChildren(new URL('../../build/simplify/copies.ts', import.meta.url).pathname);
 
 /** Writes the simplified copies of the level under `root` in a capped child; returns the features of its finest copy, or how it failed. */
 function copiesInChild(root: string) {
   const dir = join(root, 'copies');
   return countInCappedChild(`
-    const { writeSimplifiedCopies } = await import(${JSON.stringify(module)});
+    const { writeSimplifiedCopies } = await import(${JSON.stringify(module())});
     const { readFileSync } = await import('node:fs');
     const made = await writeSimplifiedCopies(${JSON.stringify(root)}, [{ level: 'ADM1', stem: 'AAA_ADM1', sources: [${JSON.stringify(LEVEL)}] }], ${JSON.stringify(dir)}, 6371008.8);
     console.log(JSON.parse(readFileSync(${JSON.stringify(dir)} + '/' + made[0].file, 'utf8')).features.length);`);

@@ -1,13 +1,15 @@
 // What the tests that prove a stage's heap does not grow with the level
 // share (test/build/atlas-memory.test.ts, test/simplify/copies-memory.test.ts,
 // test/preview/preview-memory.test.ts; the long project runs them):
-// a level of a given size written feature by feature into a fresh root, and a
-// child process with V8's old generation capped, running a script that prints
-// one count.
+// a level of a given size written feature by feature into a fresh root, the
+// module under test bundled for the children, and a child process with V8's
+// old generation capped, running a script that prints one count.
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { bundled } from './bundle.ts';
 
 /** V8's old generation for the child, MiB: a 24 MiB level's parsed tree alone needs more. */
 export const HEAP_MB = 48;
@@ -49,7 +51,7 @@ export function levelRoot(path: string, bytes: number): { root: string; features
 }
 
 /** Removes every root levelRoot made. */
-export function removeLevelRoots(): void {
+function removeLevelRoots(): void {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 }
 
@@ -61,4 +63,21 @@ export function countInCappedChild(script: string): { status: number | null; cou
     { encoding: 'utf8', timeout: CHILD_BOUND_MS },
   );
   return { status: child.status, count: Number(child.stdout.trim()), stderr: child.stderr.slice(-400) };
+}
+
+/**
+ * Bundles the module `source` (a .ts file's path) for the children before
+ * the file's tests, and removes it and every levelRoot after them; returns
+ * the bundle's path once made.
+ */
+export function bundledForChildren(source: string): () => string {
+  let module = '';
+  beforeAll(async () => {
+    module = await bundled(source);
+  });
+  afterAll(() => {
+    if (module) rmSync(dirname(module), { recursive: true, force: true });
+    removeLevelRoots();
+  });
+  return () => module;
 }
